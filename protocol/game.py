@@ -1,0 +1,446 @@
+"""The one game interface shared by Le Quinze, Le 14 and Le Quinze classique.
+
+A game object is the whole state of one game (for Le Quinze: all the deals played up to
+the ``target``, what RULES.md §1 calls "the match"). It is pure: no I/O, all randomness
+from its own seeded :class:`~protocol.rng.Rng`, so the same options, seed and actions give
+the same game on any machine (RULES.md, "Common to all three games").
+
+Life cycle::
+
+    game = get_game("quinze").new({"players": 3}, seed=42)
+    game.opening_events          # the events of setting up (the first deal, ...)
+    while not game.is_over:
+        seat = game.to_act
+        action = pick(game.view(seat), game.legal_actions())
+        events = game.apply(action)          # checked: IllegalAction, state unchanged
+    game.result()
+
+Two entry points for actions, as in python-chess: ``apply(action)`` checks (every action
+from the network or a bot program goes through it, usually after :meth:`Game.parse_action`
+turned its data into an :class:`Action`); ``apply(action, checked=False)`` is the fast path
+for trusted code that took the action from :meth:`Game.legal_actions` itself.
+
+Everything that crosses a boundary is JSON-compatible data (dicts with string keys, lists,
+str, int, float, bool, None): action data, views, events, positions, results. The same
+data goes into msgpack frames, JSON lines and logs unchanged.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+__all__ = [
+    "Action",
+    "ActionError",
+    "Bot",
+    "Event",
+    "Game",
+    "GameError",
+    "IllegalAction",
+    "Option",
+    "OptionError",
+    "PositionError",
+    "Result",
+    "UnknownGame",
+    "bot_names",
+    "get_bot",
+    "get_game",
+    "game_ids",
+    "register_bot",
+    "register_game",
+]
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class GameError(Exception):
+    """Base of every error a game raises. ``code`` is stable (kebab-case), ``reason`` is for people.
+
+    ``field`` names the offending field (dotted path such as ``"hands.2[3]"``) when the error is
+    about data; None otherwise.
+    """
+
+    code = "game-error"
+
+    def __init__(self, reason: str, *, code: str | None = None, field: str | None = None) -> None:
+        if code is not None:
+            self.code = code
+        self.reason = reason
+        self.field = field
+        super().__init__(f"{field}: {reason}" if field else reason)
+
+    def to_data(self) -> dict[str, Any]:
+        """``{"code": str, "reason": str, "field": str | None}``."""
+        return {"code": self.code, "reason": self.reason, "field": self.field}
+
+
+class IllegalAction(GameError):
+    """A well-formed action that the rules refuse now. The state is unchanged.
+
+    Codes are game-specific and stable, e.g. ``not-your-turn``, ``game-over``, ``must-make-fifteen``,
+    ``not-fifteen``, ``card-not-held``; the reason says why in words.
+    """
+
+    code = "illegal-action"
+
+
+class ActionError(GameError):
+    """Action data that cannot be read at all (missing or mistyped field, unknown card or type)."""
+
+    code = "bad-action"
+
+
+class PositionError(GameError):
+    """A position (see each game's ``to_position``) that cannot be loaded; ``field`` names the culprit."""
+
+    code = "bad-position"
+
+
+class OptionError(GameError):
+    """A table option that is unknown or out of range; ``field`` is the option's name."""
+
+    code = "bad-option"
+
+
+class UnknownGame(GameError):
+    """No game is registered under this id."""
+
+    code = "unknown-game"
+
+
+# --------------------------------------------------------------------------- values
+
+
+class Action:
+    """One move. Each game subclasses it (a small frozen value, hashable, comparable).
+
+    ``to_data()`` gives the action as protocol data: a dict with a ``"type"`` key and the
+    game's fields, e.g. ``{"type": "fifteen", "hand": ["7H"], "table": ["8C"]}``. For a
+    parameterised action in a legal list (a raise), the data carries its range instead of a
+    value (``{"type": "raise", "min": 1, "max": 20}``); see the game's module.
+    """
+
+    __slots__ = ()
+
+    def to_data(self) -> dict[str, Any]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, as the game tells it.
+
+    - ``kind``: e.g. ``"deal"``, ``"draw"``, ``"fifteen"``, ``"deal-end"`` (the game's module lists them).
+    - ``public``: what everybody may see (JSON-compatible dict, without ``kind``).
+    - ``private``: per seat, what only that seat may also see (e.g. the card it drew).
+    """
+
+    kind: str
+    public: Mapping[str, Any]
+    private: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+
+    def for_seat(self, seat: int | None) -> dict[str, Any]:
+        """The event as ``seat`` sees it (``None``: a spectator): ``{"kind": ..., **public, **private[seat]}``."""
+        out = {"kind": self.kind, **self.public}
+        if seat is not None and seat in self.private:
+            out.update(self.private[seat])
+        return out
+
+    def full(self) -> dict[str, Any]:
+        """Everything, for logs: ``{"kind", **public, "private": {"<seat>": {...}}}`` (private only if any)."""
+        out = {"kind": self.kind, **self.public}
+        if self.private:
+            out["private"] = {str(s): dict(p) for s, p in self.private.items()}
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """How a game ended.
+
+    - ``points``: per seat, the share of the win: 1 for a sole winner, ``1/k`` each for ``k``
+      tied winners, 0 otherwise (sums to 1). Matches and Elo use these.
+    - ``scores``: per seat, the game's own score (Le Quinze: match totals in points, lower is
+      better; Le Quinze classique: chips won or lost; Le 14: cards left).
+    - ``winners``: seats that won.
+    - ``reason``: why it ended, e.g. ``"target"``, ``"blocked"``, ``"max-turns"``, ``"out"``.
+    """
+
+    points: tuple[float, ...]
+    scores: tuple[float, ...]
+    winners: tuple[int, ...]
+    reason: str
+
+    def to_data(self) -> dict[str, Any]:
+        """``{"points": [float], "scores": [number], "winners": [int], "reason": str}``."""
+        return {
+            "points": list(self.points),
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_winners(cls, winners: Sequence[int], scores: Sequence[float], reason: str) -> "Result":
+        """A result sharing one point equally among ``winners``."""
+        n = len(scores)
+        share = 1.0 / len(winners) if winners else 0.0
+        points = tuple(share if s in winners else 0.0 for s in range(n))
+        return cls(points, tuple(scores), tuple(sorted(winners)), reason)
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One table option: its name, type (``int``, ``bool`` or ``str``), default, bounds and help.
+
+    ``default`` may be None where the game derives it (then the game fills it in ``new``).
+    """
+
+    name: str
+    type: type
+    default: Any
+    help: str
+    min: int | None = None
+    max: int | None = None
+    choices: tuple[str, ...] | None = None
+
+    def convert(self, value: Any) -> Any:
+        """The value checked and converted (strings such as ``"true"`` or ``"50"`` are read).
+
+        Raises :class:`OptionError` naming the option.
+        """
+        v = value
+        if self.type is bool:
+            if isinstance(v, str):
+                low = v.strip().lower()
+                if low in ("1", "true", "yes", "on"):
+                    v = True
+                elif low in ("0", "false", "no", "off"):
+                    v = False
+            if not isinstance(v, bool):
+                raise OptionError(f"expects true or false, got {value!r}", field=self.name)
+            return v
+        if self.type is int:
+            if isinstance(v, str):
+                try:
+                    v = int(v.strip())
+                except ValueError:
+                    raise OptionError(f"expects a whole number, got {value!r}", field=self.name) from None
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise OptionError(f"expects a whole number, got {value!r}", field=self.name)
+            if self.min is not None and v < self.min:
+                raise OptionError(f"must be at least {self.min}, got {v}", field=self.name)
+            if self.max is not None and v > self.max:
+                raise OptionError(f"must be at most {self.max}, got {v}", field=self.name)
+            return v
+        if not isinstance(v, str):
+            raise OptionError(f"expects text, got {value!r}", field=self.name)
+        if self.choices is not None and v not in self.choices:
+            raise OptionError(f"must be one of {', '.join(self.choices)}, got {v!r}", field=self.name)
+        return v
+
+    def to_data(self) -> dict[str, Any]:
+        """``{"name", "type": "int"|"bool"|"str", "default", "help", "min", "max", "choices"}``."""
+        return {
+            "name": self.name,
+            "type": self.type.__name__,
+            "default": self.default,
+            "help": self.help,
+            "min": self.min,
+            "max": self.max,
+            "choices": list(self.choices) if self.choices else None,
+        }
+
+
+# --------------------------------------------------------------------------- the interface
+
+
+class Game(ABC):
+    """The interface every game implements. Subclasses set the class attributes and register
+    themselves with :func:`register_game`.
+
+    Seats are ``0 .. players-1`` in order of play (RULES.md, "Common to all three games").
+    """
+
+    id: ClassVar[str]
+    """Game id: ``"quinze"``, ``"quatorze"``, ``"quinze-classique"``."""
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    option_specs: ClassVar[tuple[Option, ...]]
+    """Every table option but ``players``, which all games share."""
+
+    options: dict[str, Any]
+    """The validated options this game was made with, ``players`` included."""
+    opening_events: list[Event]
+    """Events produced by :meth:`new` (seating, the first deal, ...); empty after ``from_position``."""
+
+    # ---- options
+
+    @classmethod
+    def validate_options(cls, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """Every option with its default filled in and its value checked and converted.
+
+        ``raw`` may hold strings (from ``--option key=value``). ``players`` defaults to
+        ``min_players``. Raises :class:`OptionError` naming the option (unknown names included).
+        """
+        specs = {o.name: o for o in cls.option_specs}
+        players = Option("players", int, cls.min_players, "number of seats", cls.min_players, cls.max_players)
+        specs = {"players": players, **specs}
+        for name in raw:
+            if name not in specs:
+                raise OptionError(
+                    f"unknown option for {cls.id} (known: {', '.join(specs)})", field=str(name), code="unknown-option"
+                )
+        return {name: (spec.convert(raw[name]) if name in raw else spec.default) for name, spec in specs.items()}
+
+    # ---- creation and positions
+
+    @classmethod
+    @abstractmethod
+    def new(cls, options: Mapping[str, Any], seed: int) -> "Game":
+        """A new game with ``options`` (validated with :meth:`validate_options`) and integer ``seed``.
+
+        Raises :class:`OptionError`. The setting-up events are in ``opening_events``.
+        """
+
+    @classmethod
+    @abstractmethod
+    def from_position(cls, data: Mapping[str, Any]) -> "Game":
+        """A game from position data (the format of :meth:`to_position`). Raises :class:`PositionError`
+        naming the field and the reason (cards not in the decks in play, wrong hand sizes, phases)."""
+
+    @abstractmethod
+    def to_position(self) -> dict[str, Any]:
+        """The complete state as JSON-compatible data, generator state included:
+        ``from_position(to_position())`` continues identically."""
+
+    # ---- play
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.options["players"]
+
+    @property
+    @abstractmethod
+    def to_act(self) -> int | None:
+        """The seat whose decision it is, None once the game is over."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act, each listed once (equivalent ones merged);
+        empty once the game is over."""
+
+    @abstractmethod
+    def parse_action(self, data: Mapping[str, Any]) -> Action:
+        """Action data (``{"type": ..., ...}``) read into an :class:`Action`. Raises
+        :class:`ActionError` naming the field. Legality is not checked here."""
+
+    @abstractmethod
+    def apply(self, action: Action | Mapping[str, Any], *, checked: bool = True) -> list[Event]:
+        """Play ``action`` for the seat to act; returns the events it produced (including any
+        automatic steps that follow: draws, the next deal, the end of the game).
+
+        With ``checked`` (the default) an illegal action raises :class:`IllegalAction` (or
+        :class:`ActionError` for unreadable data) and the state is unchanged. ``checked=False``
+        is for actions taken from :meth:`legal_actions` of this very state.
+        """
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (RULES.md "What each player sees"); ``None`` for a spectator,
+        who sees only public information. Never another hand's cards or the stock order."""
+
+    @abstractmethod
+    def result(self) -> Result | None:
+        """The result once over, else None."""
+
+    # ---- conveniences
+
+    def legal_data(self) -> list[dict[str, Any]]:
+        """The legal actions as protocol data."""
+        return [a.to_data() for a in self.legal_actions()]
+
+
+# --------------------------------------------------------------------------- bots
+
+
+class Bot(ABC):
+    """A built-in player that runs in process. It sees what a seat sees over the protocol:
+    the seat's view and the legal actions, never the game object.
+
+    ``needs_view``: False lets fast callers (self-play, benchmarks) pass an empty view.
+    """
+
+    needs_view: ClassVar[bool] = True
+
+    @abstractmethod
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        """One of ``legal`` (non-empty)."""
+
+
+_GAMES: dict[str, type[Game]] = {}
+_BOTS: dict[str, dict[str, Callable[[int], Bot]]] = {}
+
+
+def register_game(cls: type[Game]) -> type[Game]:
+    """Class decorator: make ``cls`` findable by ``cls.id``."""
+    _GAMES[cls.id] = cls
+    return cls
+
+
+def register_bot(game_id: str, name: str) -> Callable[[Callable[[int], Bot]], Callable[[int], Bot]]:
+    """Decorator: register a bot factory ``factory(seed) -> Bot`` as ``name`` for ``game_id``."""
+
+    def deco(factory: Callable[[int], Bot]) -> Callable[[int], Bot]:
+        _BOTS.setdefault(game_id, {})[name] = factory
+        return factory
+
+    return deco
+
+
+def _load() -> None:
+    import protocol.games  # noqa: F401  (registers the games and their bots)
+
+
+def get_game(game_id: str) -> type[Game]:
+    """The game class registered as ``game_id``. Raises :class:`UnknownGame`."""
+    _load()
+    try:
+        return _GAMES[game_id]
+    except KeyError:
+        raise UnknownGame(f"no game {game_id!r} (known: {', '.join(sorted(_GAMES))})", field="game") from None
+
+
+def game_ids() -> list[str]:
+    """Ids of every registered game, sorted."""
+    _load()
+    return sorted(_GAMES)
+
+
+def get_bot(game_id: str, name: str, seed: int = 0) -> Bot:
+    """A new built-in bot ``name`` for ``game_id``, seeded. Raises :class:`UnknownGame`
+    (code ``unknown-bot`` when the game exists but not the bot)."""
+    get_game(game_id)
+    try:
+        factory = _BOTS[game_id][name]
+    except KeyError:
+        known = ", ".join(sorted(_BOTS.get(game_id, {})))
+        raise UnknownGame(f"no built-in bot {name!r} for {game_id} (known: {known})", code="unknown-bot", field="bot") from None
+    return factory(seed)
+
+
+def bot_names(game_id: str) -> list[str]:
+    """Names of the built-in bots for ``game_id``."""
+    get_game(game_id)
+    return sorted(_BOTS.get(game_id, {}))

@@ -1,0 +1,4 @@
+"""The games. Importing this package registers every game and its built-in bots
+(see :func:`protocol.game.get_game`). One module per game."""
+
+from protocol.games import quinze  # noqa: F401

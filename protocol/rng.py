@@ -1,0 +1,65 @@
+"""The seeded generator owned by every game state (RULES.md, "Common to all three games").
+
+A small, fully specified generator (SplitMix64) so that the same seed gives the same
+shuffles byte for byte on any machine and any Python version — ``random.Random`` makes
+no such promise across versions. Its whole state is one 64-bit integer, so it is saved
+in positions and logs as a plain number.
+"""
+
+from __future__ import annotations
+
+from typing import MutableSequence, TypeVar
+
+__all__ = ["Rng"]
+
+_MASK = (1 << 64) - 1
+_T = TypeVar("_T")
+
+
+class Rng:
+    """SplitMix64. ``Rng(seed)`` for any integer seed (reduced modulo 2**64).
+
+    ``state`` is the whole state (an int in 0 .. 2**64-1): ``Rng.from_state(r.state)``
+    continues exactly where ``r`` is.
+    """
+
+    __slots__ = ("state",)
+
+    def __init__(self, seed: int = 0) -> None:
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise TypeError(f"a seed is an integer, not {type(seed).__name__}")
+        self.state = seed & _MASK
+
+    @classmethod
+    def from_state(cls, state: int) -> "Rng":
+        """A generator continuing from a saved ``state``."""
+        r = cls.__new__(cls)
+        r.state = state & _MASK
+        return r
+
+    def next64(self) -> int:
+        """The next 64-bit output."""
+        self.state = s = (self.state + 0x9E3779B97F4A7C15) & _MASK
+        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        return z ^ (z >> 31)
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``0 .. n-1`` (``n >= 1``), without modulo bias."""
+        if n <= 0:
+            raise ValueError("below(n) needs n >= 1")
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: MutableSequence[_T]) -> None:
+        """Shuffle ``items`` in place (Fisher–Yates, from the last position down)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self.below(i + 1)
+            items[i], items[j] = items[j], items[i]
+
+    def choice(self, items: "list[_T] | tuple[_T, ...]") -> _T:
+        """One element of a non-empty sequence, uniformly."""
+        return items[self.below(len(items))]

@@ -1,0 +1,1 @@
+"""The ``quinze`` command line (Typer + rich). One module per command."""

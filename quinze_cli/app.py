@@ -1,0 +1,32 @@
+"""The ``quinze`` application: the Typer app and the list of command modules.
+
+Each command lives in its own module exposing ``register(app)``; add its name to
+``COMMANDS`` to make it part of the CLI. User errors exit with code 2 (usage) or 1
+(invalid input) and a one-line message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import typer
+
+app = typer.Typer(
+    name="quinze",
+    help="Le Quinze, Le Quinze classique and Le 14: server, bots, matches, replays.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+COMMANDS = [
+    "rules",
+]
+
+for _name in COMMANDS:
+    importlib.import_module(f"quinze_cli.commands.{_name}").register(app)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,1 @@
+"""One module per ``quinze`` command, each with ``register(app)``."""

@@ -1,0 +1,28 @@
+"""How every command reports a user error: one line on stderr, exit 1 (bad input) or 2 (usage)."""
+
+from __future__ import annotations
+
+from typing import NoReturn
+
+import typer
+from rich.console import Console
+
+from protocol.game import GameError
+
+stderr = Console(stderr=True, highlight=False, soft_wrap=True)
+
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+
+
+def fail(message: str, code: int = EXIT_INVALID) -> NoReturn:
+    """Print ``error: message`` on stderr and exit with ``code``."""
+    stderr.print(f"[bold red]error:[/] {message}", markup=True)
+    raise typer.Exit(code)
+
+
+def fail_game_error(err: GameError, what: str = "") -> NoReturn:
+    """Report a :class:`GameError` (field, reason and code) and exit 1."""
+    where = f"{what}: " if what else ""
+    field = f"{err.field}: " if err.field else ""
+    fail(f"{where}{field}{err.reason} [{err.code}]")

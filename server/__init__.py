@@ -1,0 +1,1 @@
+"""The Trio server: TCP serving, lobby, tables, seats, clocks and logs. Imports ``protocol`` only."""
