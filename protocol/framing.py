@@ -1,0 +1,317 @@
+"""Framing: messages to bytes and back, with no I/O (PROTOCOL.md, "Framing" and "JSON-lines wire").
+
+Two wires carry the same message maps:
+
+* **msgpack frames** (TCP, ``quinze bot --wire msgpack``): a 4-byte big-endian unsigned length
+  ``N`` then ``N`` bytes holding one msgpack map. :func:`encode_frame` / :class:`FrameDecoder`.
+* **JSON lines** (bots, ``--wire json``): one compact JSON object per line, UTF-8, ``\\n``
+  (``\\r\\n`` accepted). :func:`encode_line` / :class:`LineDecoder`.
+
+The decoders are sans-I/O, in the manner of h11: feed them whatever bytes arrived, in any split,
+then take messages until ``None`` (more bytes needed)::
+
+    dec = FrameDecoder()
+    dec.feed(chunk)
+    while (msg := dec.next_message()) is not None:
+        handle(msg)
+
+Errors are :class:`~protocol.errors.ProtocolError`. A fatal one (``frame-too-large``,
+``not-msgpack``) leaves the stream unusable: the decoder then refuses further input by raising
+the same error again. A non-fatal one (``not-a-map``, ``bad-utf8``, ``not-json``,
+``missing-type``, ``unknown-type``, ``bad-field``) consumed exactly the bad frame or line;
+the next call goes on with the following one.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+import msgpack
+
+from protocol.errors import ProtocolError
+from protocol.messages import Message, parse_message
+
+__all__ = [
+    "DEFAULT_MAX_FRAME",
+    "FrameDecoder",
+    "LineDecoder",
+    "decode_frame",
+    "encode_data",
+    "encode_frame",
+    "encode_line",
+    "unpack_body",
+    "loads_line",
+]
+
+DEFAULT_MAX_FRAME = 1_048_576
+"""Largest frame body (and JSON line, terminator excluded) accepted by default, in bytes (1 MiB)."""
+
+_HEADER = struct.Struct(">I")
+
+
+def encode_data(msg: Message | Mapping[str, Any]) -> dict[str, Any]:
+    """The map of ``msg``: ``msg.to_data()`` for a message, a plain copy of a dict (not validated,
+    so tests and relays can send any map)."""
+    if isinstance(msg, Message):
+        return msg.to_data()
+    if isinstance(msg, Mapping):
+        return dict(msg)
+    raise TypeError(f"expected a Message or a map, got {type(msg).__name__}")
+
+
+# --------------------------------------------------------------------------- msgpack frames
+
+
+def encode_frame(msg: Message | Mapping[str, Any], *, max_frame: int = DEFAULT_MAX_FRAME) -> bytes:
+    """``msg`` as one frame: 4-byte big-endian length + msgpack map (str as UTF-8 str type, bytes
+    as bin type). Raises ``ProtocolError("frame-too-large")`` if the body exceeds ``max_frame``
+    bytes, ``TypeError`` for data msgpack cannot encode."""
+    body = msgpack.packb(encode_data(msg), use_bin_type=True)
+    if len(body) > max_frame:
+        raise ProtocolError("frame-too-large", f"frame of {len(body)} bytes exceeds the limit of {max_frame} bytes")
+    return _HEADER.pack(len(body)) + body
+
+
+def _why(e: Exception) -> str:
+    return f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+
+
+def unpack_body(body: bytes, *, max_frame: int = DEFAULT_MAX_FRAME) -> dict[str, Any]:
+    """The map in one frame body (length prefix removed).
+
+    Unpacks with ``raw=False``, ``strict_map_key=True`` and size limits. Raises
+    :class:`ProtocolError`: ``not-msgpack`` (fatal: the body is not exactly one msgpack value),
+    ``bad-utf8`` (a str that is not UTF-8), ``not-a-map`` (a value that is not a map, or a map
+    with non-text keys).
+    """
+    try:
+        data = msgpack.unpackb(
+            body,
+            raw=False,
+            strict_map_key=True,
+            use_list=True,
+            max_str_len=max_frame,
+            max_bin_len=max_frame,
+            max_array_len=max_frame,
+            max_map_len=max_frame,
+            max_ext_len=max_frame,
+        )
+    except UnicodeDecodeError as e:
+        raise ProtocolError("bad-utf8", f"text that is not valid UTF-8 at byte {e.start} of a string") from None
+    except ValueError as e:
+        if "map key" in str(e):
+            raise ProtocolError("not-a-map", f"map keys must be text ({e})") from None
+        raise ProtocolError("not-msgpack", f"frame body is not one msgpack value ({_why(e)})") from None
+    except Exception as e:  # msgpack raises various types for corrupt data
+        raise ProtocolError("not-msgpack", f"frame body is not one msgpack value ({_why(e)})") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("not-a-map", f"a message is a map, got a msgpack {type(data).__name__}")
+    return data
+
+
+def decode_frame(frame: bytes, *, max_frame: int = DEFAULT_MAX_FRAME, allowed: Iterable[str] | None = None) -> Message:
+    """The one message in ``frame`` (length prefix included, nothing after it). Raises
+    :class:`ProtocolError` (``not-msgpack`` if the length does not match)."""
+    dec = FrameDecoder(max_frame, allowed=allowed)
+    dec.feed(frame)
+    msg = dec.next_message()
+    if msg is None or dec.buffered:
+        raise ProtocolError("not-msgpack", "the length prefix does not match the frame's size")
+    return msg
+
+
+class FrameDecoder:
+    """Sans-I/O decoder of length-prefixed msgpack frames.
+
+    - ``max_frame`` (bytes): largest body accepted; a larger length prefix is refused as soon
+      as its 4 bytes arrive, before any of the body is buffered (``frame-too-large``, fatal).
+    - ``allowed``: message types accepted (e.g. ``protocol.messages.CLIENT_TYPES``); others
+      raise ``unknown-type``.
+    """
+
+    def __init__(self, max_frame: int = DEFAULT_MAX_FRAME, *, allowed: Iterable[str] | None = None) -> None:
+        self.max_frame = max_frame
+        self.allowed = frozenset(allowed) if allowed is not None else None
+        self._buf = bytearray()
+        self._error: ProtocolError | None = None
+
+    @property
+    def failed(self) -> ProtocolError | None:
+        """The fatal error that stopped this decoder, or None."""
+        return self._error
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received but not yet decoded (non-zero at end of stream: a truncated frame)."""
+        return len(self._buf)
+
+    def feed(self, data: bytes) -> None:
+        """Add received bytes (any split). Raises the fatal error again if one happened."""
+        if self._error is not None:
+            raise self._error
+        self._buf += data
+        # Refuse an oversized frame as soon as its prefix is known, whatever the caller does next.
+        if len(self._buf) >= 4 and _HEADER.unpack_from(self._buf)[0] > self.max_frame:
+            self._check_header()
+
+    def _fail(self, err: ProtocolError) -> ProtocolError:
+        self._error = err
+        self._buf.clear()
+        return err
+
+    def _check_header(self) -> int:
+        n = _HEADER.unpack_from(self._buf)[0]
+        if n > self.max_frame:
+            raise self._fail(
+                ProtocolError("frame-too-large", f"frame of {n} bytes announced, the limit is {self.max_frame} bytes")
+            )
+        return n
+
+    def next_data(self) -> dict[str, Any] | None:
+        """The next frame's map (not checked as a message), or None if more bytes are needed.
+        Raises ``frame-too-large``, ``not-msgpack`` (fatal), ``bad-utf8``, ``not-a-map``."""
+        if self._error is not None:
+            raise self._error
+        if len(self._buf) < 4:
+            return None
+        n = self._check_header()
+        if len(self._buf) < 4 + n:
+            return None
+        body = bytes(self._buf[4 : 4 + n])
+        del self._buf[: 4 + n]
+        try:
+            return unpack_body(body, max_frame=self.max_frame)
+        except ProtocolError as e:
+            if e.fatal:
+                self._fail(e)
+            raise
+
+    def next_message(self) -> Message | None:
+        """The next message, or None if more bytes are needed. Raises :class:`ProtocolError`
+        (see :meth:`next_data` and :func:`protocol.messages.parse_message`)."""
+        data = self.next_data()
+        return None if data is None else parse_message(data, allowed=self.allowed)
+
+    def messages(self) -> Iterator[Message]:
+        """Every complete message buffered now (stops when more bytes are needed; errors raise)."""
+        while (msg := self.next_message()) is not None:
+            yield msg
+
+
+# --------------------------------------------------------------------------- JSON lines
+
+
+def encode_line(msg: Message | Mapping[str, Any], *, max_line: int = DEFAULT_MAX_FRAME) -> bytes:
+    """``msg`` as one JSON line: compact UTF-8 JSON (no NaN/Infinity) + ``\\n``. Raises
+    ``frame-too-large`` beyond ``max_line`` bytes (newline excluded), ``ValueError``/``TypeError``
+    for data JSON cannot hold."""
+    line = json.dumps(encode_data(msg), separators=(",", ":"), ensure_ascii=False, allow_nan=False).encode("utf-8")
+    if len(line) > max_line:
+        raise ProtocolError("frame-too-large", f"line of {len(line)} bytes exceeds the limit of {max_line} bytes")
+    return line + b"\n"
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed")
+
+
+def loads_line(line: bytes) -> dict[str, Any] | None:
+    """The map in one line (terminator removed or not); None for a blank line. Raises
+    ``bad-utf8``, ``not-json`` (not one JSON value, NaN/Infinity included), ``not-a-map``."""
+    line = line.rstrip(b"\r\n")
+    if not line.strip(b" \t\r\n"):
+        return None
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ProtocolError("bad-utf8", f"line is not valid UTF-8 (byte {e.start})") from None
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except (ValueError, RecursionError) as e:
+        shown = text if len(text) <= 60 else text[:60] + "..."
+        raise ProtocolError("not-json", f"line is not JSON ({type(e).__name__}): {shown!r}") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("not-a-map", f"a message is a JSON object, got {type(data).__name__}")
+    return data
+
+
+class LineDecoder:
+    """Sans-I/O decoder of JSON lines (the bot wire). Same interface as :class:`FrameDecoder`.
+
+    - ``max_line`` (bytes, terminator excluded): a longer line is ``frame-too-large`` (fatal),
+      raised as soon as that many bytes are buffered without a newline;
+    - blank lines are skipped; ``\\r\\n`` is accepted; ``not-json``, ``bad-utf8``, ``not-a-map``
+      are not fatal (the line is dropped, the next one is read);
+    - :meth:`feed_eof` marks the end of the input: a last line without newline is then read.
+    """
+
+    def __init__(self, max_line: int = DEFAULT_MAX_FRAME, *, allowed: Iterable[str] | None = None) -> None:
+        self.max_line = max_line
+        self.allowed = frozenset(allowed) if allowed is not None else None
+        self._buf = bytearray()
+        self._scan = 0  # bytes of _buf known to hold no newline
+        self._eof = False
+        self._error: ProtocolError | None = None
+
+    @property
+    def failed(self) -> ProtocolError | None:
+        """The fatal error that stopped this decoder, or None."""
+        return self._error
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received but not yet decoded."""
+        return len(self._buf)
+
+    def feed(self, data: bytes) -> None:
+        """Add received bytes (any split). Raises the fatal error again if one happened."""
+        if self._error is not None:
+            raise self._error
+        if self._eof and data:
+            raise RuntimeError("feed() after feed_eof()")
+        self._buf += data
+
+    def feed_eof(self) -> None:
+        """The input has ended: what remains is the last line."""
+        self._eof = True
+
+    def _too_long(self, n: int) -> ProtocolError:
+        self._error = ProtocolError("frame-too-large", f"line of {n}+ bytes, the limit is {self.max_line} bytes")
+        self._buf.clear()
+        return self._error
+
+    def next_data(self) -> dict[str, Any] | None:
+        """The next line's map, or None if more bytes are needed (or the input is over).
+        Raises ``frame-too-large`` (fatal), ``bad-utf8``, ``not-json``, ``not-a-map``."""
+        if self._error is not None:
+            raise self._error
+        while True:
+            i = self._buf.find(b"\n", self._scan)
+            if i < 0:
+                self._scan = len(self._buf)
+                if len(self._buf.rstrip(b"\r")) > self.max_line:
+                    raise self._too_long(len(self._buf))
+                if not self._eof or not self._buf:
+                    return None
+                i = len(self._buf)
+            line = bytes(self._buf[:i])
+            del self._buf[: i + 1]
+            self._scan = 0
+            if len(line.rstrip(b"\r")) > self.max_line:
+                raise self._too_long(len(line))
+            data = loads_line(line)
+            if data is not None:
+                return data
+
+    def next_message(self) -> Message | None:
+        """The next message, or None if more bytes are needed. Raises :class:`ProtocolError`."""
+        data = self.next_data()
+        return None if data is None else parse_message(data, allowed=self.allowed)
+
+    def messages(self) -> Iterator[Message]:
+        """Every complete message buffered now (stops when more bytes are needed; errors raise)."""
+        while (msg := self.next_message()) is not None:
+            yield msg
