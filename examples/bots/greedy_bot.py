@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""A greedy bot: sheds as many hand cards as it can, for Le Quinze; the first legal action elsewhere.
+
+For ``quinze`` (RULES.md §1), among the legal actions it picks, in order of preference:
+
+1. the fifteen that uses the most hand cards;
+2. otherwise the placement that lowers its hand score the most (the scoring of RULES.md §1
+   "Scoring": J Q K and jokers 10, aces 1, other cards their face value);
+3. otherwise ``end`` (or whatever else is legal).
+
+Ties go to the first in the order of ``legal``. For any other game it plays the first legal
+action (a range ``{"min", "max"}``, the classique raise, becomes ``amount=min``).
+
+Wire as in random_bot.py (examples/README.md). Standard library only.
+"""
+
+import json
+import sys
+
+
+def card_score(card):
+    """Points a card left in hand counts at the end of a deal: "QS" -> 10, "AH" -> 1, "7D" -> 7."""
+    rank = card[:-1]
+    if card in ("BJ", "RJ") or rank in ("J", "Q", "K"):
+        return 10
+    if rank == "A":
+        return 1
+    return int(rank)
+
+
+def concrete(entry):
+    """A legal entry made into an action: a range ``{"min", "max"}`` becomes ``amount=min``."""
+    if "min" in entry and "max" in entry:
+        action = {k: v for k, v in entry.items() if k not in ("min", "max")}
+        action["amount"] = entry["min"]
+        return action
+    return entry
+
+
+def choose_quinze(legal):
+    """The greedy choice among Le Quinze legal actions (see the module docstring)."""
+    fifteens = [a for a in legal if a.get("type") == "fifteen"]
+    if fifteens:
+        return max(fifteens, key=lambda a: len(a.get("hand", [])))
+    places = [a for a in legal if a.get("type") == "place"]
+    if places:
+        return max(places, key=lambda a: sum(card_score(c) for c in a.get("cards", [])))
+    ends = [a for a in legal if a.get("type") == "end"]
+    return ends[0] if ends else legal[0]
+
+
+def main():
+    game = None
+    for line in sys.stdin.buffer:  # bytes: json.loads reads UTF-8 whatever the locale
+        if not line.strip():
+            continue
+        msg = json.loads(line)
+        kind = msg.get("type")
+        if kind == "game-start":
+            game = msg.get("game")
+        elif kind == "action-request":
+            legal = msg["legal"]
+            action = choose_quinze(legal) if game == "quinze" else legal[0]
+            answer = {"type": "action", "table": msg.get("table"), "request": msg["request"], "action": concrete(action)}
+            sys.stdout.write(json.dumps(answer) + "\n")
+            sys.stdout.flush()
+        elif kind == "refused":
+            print(f"refused: {msg.get('code')}: {msg.get('reason')}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
