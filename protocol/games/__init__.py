@@ -2,3 +2,4 @@
 (see :func:`protocol.game.get_game`). One module per game."""
 
 from protocol.games import quinze  # noqa: F401
+from protocol.games import quatorze  # noqa: F401

@@ -1,0 +1,394 @@
+"""Le 14 (game id ``quatorze``): the engine. Source: RULES.md §3.
+
+Material (§3 "Material and values"): 2–4 players, two 52-card decks without jokers (104 cards,
+identical cards are the same number and interchangeable); A 1, 2–10, J 11, Q 12, K 13.
+
+Set-up (§3 "Set-up"): the 104 cards are shuffled by the game's seeded :class:`~protocol.rng.Rng`;
+each seat is dealt four face-down packets of 5, 4, 3 and 2 cards (for each size in that order,
+seat 0 first, from the top of the deck); the rest is the stock; its top card is turned face up to
+start the discard pile; then the first player is drawn by the same generator. Each seat takes up
+its 5-card packet as its hand; the next packets (4, 3, 2) are taken up, in that order, whenever the
+hand becomes empty. Nobody sees a packet's cards before taking it up, its owner included.
+
+Phase model (§3 "A turn"; one ``phase`` at a time, shown in every view):
+
+- ``draw``: the legal actions are ``draw`` from the stock and/or from the discard pile (whichever is
+  not empty). At the start of a turn:
+
+  * a player whose whole hand can be laid as combinations — possibly several — must not draw
+    (§3 phase 1 [decision]): the turn starts directly in ``combine`` (event ``no-draw``, reason
+    ``whole-hand``); a ``draw`` is refused with code ``must-not-draw``;
+  * if the stock is empty, the discard pile except its top card is shuffled into a new stock
+    (event ``reshuffle``; §3 phase 1);
+  * **documented choice** (RULES.md is silent): if after that there is still nothing to draw — the
+    stock is empty and the discard pile is empty too (a one-card discard pile can still be drawn
+    from) — the draw is skipped and the turn starts in ``combine`` (event ``no-draw``, reason
+    ``nothing-to-draw``). The game goes on; ``max_turns`` still bounds it.
+- ``combine``: lay combinations (``combine``, any number), or make a substitution (moves to
+  ``substitute``), or ``discard`` (ends the turn). Combinations come before substitutions (§3,
+  "in this order"), so no ``combine`` once a substitution was made (code ``wrong-phase``).
+- ``substitute``: further substitutions, or ``discard``.
+
+There is no separate "done" action: the discard both leaves phases 2–3 and ends the turn.
+
+- If laying a combination empties the hand, the turn ends at once — no substitution, no discard —
+  and the player takes up their next packet (§3 [decision]).
+- If the discard empties the hand, the player takes up their next packet (§3).
+- A player whose hand becomes empty with no packet left has played their 14th card and wins at once
+  (reason ``out``; §3).
+- After ``max_turns`` completed turns (table option, default 1000) the game ends: fewest cards left
+  (hand + packets) wins, equal fewest share the point (reason ``max-turns``; §3 [decision]).
+- Result (§3 "Score"): :meth:`Result.from_winners` with ``scores`` = cards left per seat.
+
+Events (``kind``: public fields; private per seat):
+
+- ``setup``: ``players``, ``first``, ``packets`` (sizes still face down per seat), ``stock`` (size),
+  ``discard`` (the turned-up card); private: ``hand`` (the seat's own 5 cards).
+- ``draw``: ``seat``, ``from``, ``stock`` (size after the draw); ``card`` public when from the discard pile, private when from the stock.
+- ``no-draw``: ``seat``, ``reason`` (``whole-hand`` or ``nothing-to-draw``).
+- ``reshuffle``: ``stock`` (new size), ``discard`` (what is left: its top card).
+- ``combine``: ``seat``, ``cards``, ``combination`` (its index on the table).
+- ``substitute``: ``seat`` and the substitution's data fields (``kind``, ``hand``, ``combination``, ...).
+- ``discard``: ``seat``, ``card``.
+- ``take-up``: ``seat``, ``size``, ``packets_left``; private: ``cards``.
+- ``game-end``: ``reason``, ``winners``, ``cards_left``, ``result`` (:meth:`Result.to_data`).
+
+Actions and their data: :mod:`protocol.games.quatorze_actions`. Positions:
+:mod:`protocol.games.quatorze_position` and docs/positions.md ``## quatorze``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from protocol.cards import card_text, cards_text, deck
+from protocol.game import Action, Event, Game, IllegalAction, Option, Result, register_game
+from protocol.games import quatorze_position
+from protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, card_key, parse_action, sort_cards
+from protocol.games.quatorze_legal import (
+    apply_substitute,
+    can_lay_whole_hand,
+    check_combine,
+    check_substitute,
+    combinations,
+    substitutions,
+)
+from protocol.rng import Rng
+
+__all__ = ["PACKET_SIZES", "QuatorzeGame"]
+
+PACKET_SIZES = (5, 4, 3, 2)
+"""Sizes of each seat's packets in the order they are taken up (RULES.md §3 "Set-up")."""
+
+PHASES = ("draw", "combine", "substitute", "over")
+
+
+@register_game
+class QuatorzeGame(Game):
+    """Le 14 (RULES.md §3). See the module docstring for the phase model and events."""
+
+    id = "quatorze"
+    title = "Le 14"
+    min_players = 2
+    max_players = 4
+    option_specs = (
+        Option("max_turns", int, 1000, "safety: the game ends after this many turns (fewest cards left wins)", 1, 1_000_000),
+    )
+
+    def __init__(self) -> None:
+        self.options: dict[str, Any] = {}
+        self.opening_events: list[Event] = []
+        self.rng = Rng(0)
+        self.hands: list[list[int]] = []
+        self.packets: list[list[list[int]]] = []
+        self.table: list[list[int]] = []
+        self.discard: list[int] = []  # bottom .. top
+        self.stock: list[int] = []  # bottom .. top
+        self.seat: int | None = None
+        self.phase = "draw"
+        self.no_draw: str | None = None
+        self.turn = 0  # completed turns
+        self.winners: tuple[int, ...] = ()
+        self.end_reason: str | None = None
+
+    # ------------------------------------------------------------------ creation
+
+    @classmethod
+    def new(cls, options: Mapping[str, Any], seed: int) -> "QuatorzeGame":
+        """A new game (RULES.md §3 "Set-up"). Raises :class:`OptionError`."""
+        g = cls()
+        g.options = cls.validate_options(options)
+        g.rng = Rng(seed)
+        n = g.players
+        cards = deck(jokers=False) + deck(jokers=False)
+        g.rng.shuffle(cards)
+        g.packets = [[] for _ in range(n)]
+        for size in PACKET_SIZES:
+            for s in range(n):
+                g.packets[s].append(list(sort_cards(cards[-size:])))
+                del cards[-size:]
+        g.stock = cards
+        g.discard = [g.stock.pop()]
+        g.hands = [p.pop(0) for p in g.packets]
+        first = g.rng.below(n)
+        events = [
+            Event(
+                "setup",
+                {
+                    "players": n,
+                    "first": first,
+                    "packets": [[len(p) for p in ps] for ps in g.packets],
+                    "stock": len(g.stock),
+                    "discard": card_text(g.discard[-1]),
+                },
+                {s: {"hand": cards_text(g.hands[s])} for s in range(n)},
+            )
+        ]
+        g._start_turn(first, events)
+        g.opening_events = events
+        return g
+
+    @classmethod
+    def from_position(cls, data: Mapping[str, Any]) -> "QuatorzeGame":
+        """A game from position data (docs/positions.md ``## quatorze``). Raises :class:`PositionError`."""
+        g = cls()
+        quatorze_position.load(g, data)
+        return g
+
+    def to_position(self) -> dict[str, Any]:
+        """The complete state (docs/positions.md ``## quatorze``), generator state included."""
+        return quatorze_position.dump(self)
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, None once over."""
+        return None if self.phase == "over" else self.seat
+
+    @property
+    def is_over(self) -> bool:
+        """True once somebody played their 14th card or ``max_turns`` was reached."""
+        return self.phase == "over"
+
+    def cards_left(self) -> list[int]:
+        """Per seat: cards in hand plus cards in packets not yet taken up (RULES.md §3 safety rule)."""
+        return [len(h) + sum(len(p) for p in ps) for h, ps in zip(self.hands, self.packets)]
+
+    def result(self) -> Result | None:
+        """Winner 1 point (shared when tied), scores = cards left per seat (RULES.md §3)."""
+        if self.phase != "over":
+            return None
+        return Result.from_winners(self.winners, [float(x) for x in self.cards_left()], self.end_reason or "out")
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act, each once (see the module's phase model)."""
+        if self.phase == "over":
+            return []
+        if self.phase == "draw":
+            out: list[Action] = []
+            if self.stock:
+                out.append(Draw("stock"))
+            if self.discard:
+                out.append(Draw("discard"))
+            return out
+        hand = self.hands[self.seat]
+        acts: list[Action] = list(combinations(hand)) if self.phase == "combine" else []
+        acts.extend(substitutions(hand, self.table))
+        acts.extend(Discard(c) for c in sorted(set(hand), key=card_key))
+        return acts
+
+    def parse_action(self, data: Mapping[str, Any]) -> Action:
+        """Action data read into an action (:func:`protocol.games.quatorze_actions.parse_action`).
+        Raises :class:`ActionError` naming the field."""
+        return parse_action(data)
+
+    # ------------------------------------------------------------------ checks
+
+    def _check(self, a: Action) -> None:
+        """Raise :class:`IllegalAction` (stable code, reason in words) unless ``a`` is legal now."""
+        if self.phase == "over":
+            raise IllegalAction("the game is over", code="game-over")
+        hand = self.hands[self.seat]
+        if isinstance(a, Draw):
+            if self.phase != "draw":
+                if self.no_draw == "whole-hand":
+                    raise IllegalAction(
+                        "your whole hand can be laid as combinations, so you must not draw (RULES.md §3 phase 1)",
+                        code="must-not-draw",
+                    )
+                if self.no_draw == "nothing-to-draw":
+                    raise IllegalAction("the stock and the discard pile are both empty", code="nothing-to-draw")
+                raise IllegalAction("you have already drawn this turn", code="wrong-phase")
+            if a.source == "stock" and not self.stock:
+                raise IllegalAction("the stock is empty", code="empty-stock")
+            if a.source == "discard" and not self.discard:
+                raise IllegalAction("the discard pile is empty", code="empty-discard")
+            return
+        if self.phase == "draw":
+            raise IllegalAction("draw first, from the stock or the discard pile", code="must-draw")
+        if isinstance(a, Combine):
+            if self.phase != "combine":
+                raise IllegalAction(
+                    "combinations are laid before substitutions; after a substitution only substitutions or the discard remain",
+                    code="wrong-phase",
+                )
+            check_combine(hand, a)
+        elif isinstance(a, Substitute):
+            check_substitute(hand, self.table, a)
+        elif isinstance(a, Discard):
+            if a.card not in hand:
+                raise IllegalAction(f"your hand does not hold {card_text(a.card)}", code="card-not-held")
+        else:
+            raise IllegalAction(f"{type(a).__name__} is not a Le 14 action", code="unknown-action")
+
+    # ------------------------------------------------------------------ play
+
+    def apply(self, action: Action | Mapping[str, Any], *, checked: bool = True) -> list[Event]:
+        """Play ``action`` for the seat to act; the events it produced, the automatic steps that
+        follow included (take-up, next turn's reshuffle or no-draw, game-end).
+
+        Checked: :class:`ActionError` for unreadable data, :class:`IllegalAction` (codes
+        ``game-over``, ``must-not-draw``, ``nothing-to-draw``, ``must-draw``, ``wrong-phase``,
+        ``empty-stock``, ``empty-discard``, ``card-not-held``, ``not-fourteen``,
+        ``no-such-combination``, ``same-combination``, ``combination-too-small``,
+        ``card-not-in-combination``); the state is unchanged on error.
+        """
+        a = parse_action(action) if isinstance(action, Mapping) else action
+        if checked:
+            self._check(a)
+        seat = self.seat
+        assert seat is not None
+        hand = self.hands[seat]
+        events: list[Event] = []
+        if isinstance(a, Draw):
+            c = (self.stock if a.source == "stock" else self.discard).pop()
+            hand.append(c)
+            hand[:] = sort_cards(hand)
+            if a.source == "stock":
+                events.append(
+                    Event("draw", {"seat": seat, "from": "stock", "stock": len(self.stock)}, {seat: {"card": card_text(c)}})
+                )
+            else:
+                events.append(Event("draw", {"seat": seat, "from": "discard", "card": card_text(c), "stock": len(self.stock)}))
+            self.phase = "combine"
+        elif isinstance(a, Combine):
+            for c in a.cards:
+                hand.remove(c)
+            self.table.append(list(a.cards))
+            events.append(Event("combine", {"seat": seat, "cards": cards_text(a.cards), "combination": len(self.table) - 1}))
+            if not hand:  # RULES.md §3 [decision]: the turn ends at once, no substitution, no discard
+                if not self._hand_emptied(seat, events):
+                    self._end_turn(events)
+        elif isinstance(a, Substitute):
+            apply_substitute(hand, self.table, a)
+            data = a.to_data()
+            del data["type"]
+            events.append(Event("substitute", {"seat": seat, **data}))
+            self.phase = "substitute"
+        else:
+            assert isinstance(a, Discard)
+            hand.remove(a.card)
+            self.discard.append(a.card)
+            events.append(Event("discard", {"seat": seat, "card": card_text(a.card)}))
+            if hand or not self._hand_emptied(seat, events):  # RULES.md §3: take up the next packet, or win
+                self._end_turn(events)
+        return events
+
+    def _hand_emptied(self, seat: int, events: list[Event]) -> bool:
+        """The hand of ``seat`` is empty: take up the next packet, or win. True if the game ended."""
+        ps = self.packets[seat]
+        if not ps:
+            self._finish([seat], "out", events)
+            return True
+        cards = ps.pop(0)
+        self.hands[seat] = list(cards)
+        events.append(
+            Event("take-up", {"seat": seat, "size": len(cards), "packets_left": len(ps)}, {seat: {"cards": cards_text(cards)}})
+        )
+        return False
+
+    def _end_turn(self, events: list[Event]) -> None:
+        self.turn += 1
+        if self.turn >= self.options["max_turns"]:
+            left = self.cards_left()
+            low = min(left)
+            self._finish([s for s, x in enumerate(left) if x == low], "max-turns", events)
+            return
+        assert self.seat is not None
+        self._start_turn((self.seat + 1) % self.players, events)
+
+    def _start_turn(self, seat: int, events: list[Event]) -> None:
+        """Begin ``seat``'s turn: the no-draw rule, the reshuffle, or the draw phase (module docstring)."""
+        self.seat = seat
+        self.no_draw = None
+        if can_lay_whole_hand(self.hands[seat]):
+            self.phase, self.no_draw = "combine", "whole-hand"
+            events.append(Event("no-draw", {"seat": seat, "reason": "whole-hand"}))
+            return
+        if not self.stock and len(self.discard) > 1:
+            top = self.discard.pop()
+            self.stock, self.discard = self.discard, [top]
+            self.rng.shuffle(self.stock)
+            events.append(Event("reshuffle", {"stock": len(self.stock), "discard": card_text(top)}))
+        if not self.stock and not self.discard:
+            self.phase, self.no_draw = "combine", "nothing-to-draw"
+            events.append(Event("no-draw", {"seat": seat, "reason": "nothing-to-draw"}))
+            return
+        self.phase = "draw"
+
+    def _finish(self, winners: list[int], reason: str, events: list[Event]) -> None:
+        self.phase = "over"
+        self.no_draw = None
+        self.winners = tuple(sorted(winners))
+        self.end_reason = reason
+        res = self.result()
+        assert res is not None
+        events.append(
+            Event(
+                "game-end",
+                {"reason": reason, "winners": list(self.winners), "cards_left": self.cards_left(), "result": res.to_data()},
+            )
+        )
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` sees (RULES.md §3 "What each player sees"); ``None``: a spectator.
+
+        ``{"game": "quatorze", "seat", "to_act", "phase", "no_draw", "turn", "max_turns",
+        "hand": [card] (the seat's own; absent for a spectator), "hands": [int] (hand sizes),
+        "packets": [[int]] (sizes of the packets still face down, per seat), "cards_left": [int],
+        "table": [[card]], "discard": [card] (bottom to top), "stock": int (size),
+        "options": {...}, "result": Result data or None}``. Never another hand, a packet's
+        cards or the stock order.
+        """
+        v: dict[str, Any] = {
+            "game": self.id,
+            "seat": seat,
+            "to_act": self.to_act,
+            "phase": self.phase,
+            "no_draw": self.no_draw,
+            "turn": self.turn,
+            "max_turns": self.options["max_turns"],
+        }
+        if seat is not None:
+            v["hand"] = cards_text(self.hands[seat])
+        res = self.result()
+        v.update(
+            {
+                "hands": [len(h) for h in self.hands],
+                "packets": [[len(p) for p in ps] for ps in self.packets],
+                "cards_left": self.cards_left(),
+                "table": [cards_text(c) for c in self.table],
+                "discard": cards_text(self.discard),
+                "stock": len(self.stock),
+                "options": dict(self.options),
+                "result": res.to_data() if res else None,
+            }
+        )
+        return v
+
+
+from protocol.games import quatorze_bots  # noqa: E402,F401  (registers the built-in bots)

@@ -1,0 +1,225 @@
+"""Le 14 (``quatorze``): card values, the actions and how action data is read.
+
+Source: RULES.md §3. Values (§3 "Material and values"): A 1, 2–10 face value, J 11, Q 12, K 13.
+
+Action data (every card in canonical text, see :mod:`protocol.cards`; combination numbers are
+indices into the table's list of combinations, 0-based, in the order they were laid):
+
+- ``{"type": "draw", "from": "stock" | "discard"}`` — phase 1.
+- ``{"type": "combine", "cards": ["5H", "9C"]}`` — lay one combination (>= 2 hand cards adding up
+  to 14) on the table; phase 2.
+- ``{"type": "substitute", "kind": "hand-for-two", "hand": "9S", "combination": 0, "cards": ["6H", "3D"]}``
+  — the hand card ``hand`` replaces the two ``cards`` of table combination ``combination`` (which
+  has >= 3 cards); the two go to the hand. Value of ``hand`` = sum of ``cards``.
+- ``{"type": "substitute", "kind": "two-for-one", "hand": ["6H", "3D"], "combination": 0, "card": "9C"}``
+  — the two hand cards replace ``card`` of table combination ``combination``; ``card`` goes to
+  the hand. Sum of ``hand`` = value of ``card``.
+- ``{"type": "substitute", "kind": "between", "combination": 0, "cards": ["6H", "3D"], "other": 1, "card": "9C"}``
+  — the two ``cards`` of combination ``combination`` (>= 3 cards) change places with ``card`` of
+  combination ``other``: ``card`` joins ``combination``, the two join ``other``. Values equal.
+- ``{"type": "discard", "card": "7H"}`` — phase 4, ends the turn.
+
+Substitutions are phase 3 (RULES.md §3). All actions are small frozen values with their cards
+normalised (pairs and combinations sorted by value then card number), so identical actions compare
+equal and a legal list never holds the same action twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.cards import CardError, card_text, cards_text, is_joker, parse_card, rank
+from protocol.game import Action, ActionError
+
+__all__ = [
+    "Combine",
+    "Discard",
+    "Draw",
+    "Substitute",
+    "card_key",
+    "parse_action",
+    "sort_cards",
+    "value",
+]
+
+
+def value(c: int) -> int:
+    """Value of card ``c`` in Le 14 (RULES.md §3): ace 1, 2–10 face value, J 11, Q 12, K 13."""
+    return rank(c)
+
+
+def card_key(c: int) -> tuple[int, int]:
+    """Sort key: by value, then by card number (so suits S H D C)."""
+    return (rank(c), c)
+
+
+def sort_cards(cs: Any) -> tuple[int, ...]:
+    """The cards as a tuple sorted by :func:`card_key` (the canonical order of hands and combinations)."""
+    return tuple(sorted(cs, key=card_key))
+
+
+@dataclass(frozen=True, slots=True)
+class Draw(Action):
+    """Draw the top card of the stock (``source="stock"``) or of the discard pile (``"discard"``)."""
+
+    source: str
+
+    def to_data(self) -> dict[str, Any]:
+        """``{"type": "draw", "from": "stock" | "discard"}``."""
+        return {"type": "draw", "from": self.source}
+
+
+@dataclass(frozen=True, slots=True)
+class Combine(Action):
+    """Lay one combination: ``cards`` (sorted, >= 2, from hand) adding up to 14."""
+
+    cards: tuple[int, ...]
+
+    def to_data(self) -> dict[str, Any]:
+        """``{"type": "combine", "cards": [card text, ...]}``."""
+        return {"type": "combine", "cards": cards_text(self.cards)}
+
+
+@dataclass(frozen=True, slots=True)
+class Substitute(Action):
+    """One substitution (RULES.md §3 phase 3). ``kind`` is ``hand-for-two``, ``two-for-one`` or
+    ``between``; unused fields are empty tuples / -1:
+
+    - hand-for-two: ``hand`` (one card), ``combination``, ``cards`` (two cards of it);
+    - two-for-one: ``hand`` (two cards), ``combination``, ``card`` (one card of it);
+    - between: ``combination``, ``cards`` (two cards of it), ``other``, ``card`` (one card of ``other``).
+    """
+
+    kind: str
+    combination: int
+    hand: tuple[int, ...] = ()
+    cards: tuple[int, ...] = ()
+    other: int = -1
+    card: int = -1
+
+    def to_data(self) -> dict[str, Any]:
+        """The substitution's data, shaped by ``kind`` (see the module docstring)."""
+        if self.kind == "hand-for-two":
+            return {
+                "type": "substitute",
+                "kind": self.kind,
+                "hand": card_text(self.hand[0]),
+                "combination": self.combination,
+                "cards": cards_text(self.cards),
+            }
+        if self.kind == "two-for-one":
+            return {
+                "type": "substitute",
+                "kind": self.kind,
+                "hand": cards_text(self.hand),
+                "combination": self.combination,
+                "card": card_text(self.card),
+            }
+        return {
+            "type": "substitute",
+            "kind": self.kind,
+            "combination": self.combination,
+            "cards": cards_text(self.cards),
+            "other": self.other,
+            "card": card_text(self.card),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """Discard ``card`` from the hand onto the discard pile; ends the turn."""
+
+    card: int
+
+    def to_data(self) -> dict[str, Any]:
+        """``{"type": "discard", "card": card text}``."""
+        return {"type": "discard", "card": card_text(self.card)}
+
+
+SUBSTITUTION_KINDS = ("hand-for-two", "two-for-one", "between")
+
+
+# --------------------------------------------------------------------------- parsing
+
+
+def _card(data: Mapping[str, Any], name: str) -> int:
+    if name not in data:
+        raise ActionError(f"missing field {name!r} (a card such as '7H')", field=name)
+    try:
+        c = parse_card(data[name])
+    except CardError as err:
+        raise ActionError(str(err), field=name) from None
+    if is_joker(c):
+        raise ActionError("Le 14 is played without jokers", field=name)
+    return c
+
+
+def _cards(data: Mapping[str, Any], name: str, count: int | None = None) -> tuple[int, ...]:
+    if name not in data:
+        raise ActionError(f"missing field {name!r} (a list of cards such as ['6H', '8C'])", field=name)
+    raw = data[name]
+    if not isinstance(raw, (list, tuple)):
+        raise ActionError(f"expects a list of cards, got {type(raw).__name__}", field=name)
+    out = []
+    for i, t in enumerate(raw):
+        try:
+            c = parse_card(t)
+        except CardError as err:
+            raise ActionError(str(err), field=f"{name}[{i}]") from None
+        if is_joker(c):
+            raise ActionError("Le 14 is played without jokers", field=f"{name}[{i}]")
+        out.append(c)
+    if count is not None and len(out) != count:
+        raise ActionError(f"expects exactly {count} cards, got {len(out)}", field=name)
+    return sort_cards(out)
+
+
+def _index(data: Mapping[str, Any], name: str) -> int:
+    if name not in data:
+        raise ActionError(f"missing field {name!r} (a table combination number, 0-based)", field=name)
+    v = data[name]
+    if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+        raise ActionError(f"expects a combination number (an integer >= 0), got {v!r}", field=name)
+    return v
+
+
+def parse_action(data: Mapping[str, Any]) -> Action:
+    """Action data (see the module docstring) read into an action. Legality is not checked.
+
+    Raises :class:`ActionError` naming the field (``type``, ``from``, ``cards[1]``, ``kind``, ...).
+    """
+    if not isinstance(data, Mapping):
+        raise ActionError(f"an action is a map with a 'type', got {type(data).__name__}", field="type")
+    kind = data.get("type")
+    if kind is None:
+        raise ActionError("missing field 'type' (draw, combine, substitute or discard)", field="type")
+    if kind == "draw":
+        src = data.get("from")
+        if src not in ("stock", "discard"):
+            raise ActionError(f"expects 'stock' or 'discard', got {src!r}", field="from")
+        return Draw(src)
+    if kind == "combine":
+        cs = _cards(data, "cards")
+        if len(cs) < 2:
+            raise ActionError(f"a combination has at least two cards, got {len(cs)}", field="cards")
+        return Combine(cs)
+    if kind == "discard":
+        return Discard(_card(data, "card"))
+    if kind == "substitute":
+        sub = data.get("kind")
+        if sub == "hand-for-two":
+            return Substitute(sub, _index(data, "combination"), hand=(_card(data, "hand"),), cards=_cards(data, "cards", 2))
+        if sub == "two-for-one":
+            return Substitute(sub, _index(data, "combination"), hand=_cards(data, "hand", 2), card=_card(data, "card"))
+        if sub == "between":
+            return Substitute(
+                sub,
+                _index(data, "combination"),
+                cards=_cards(data, "cards", 2),
+                other=_index(data, "other"),
+                card=_card(data, "card"),
+            )
+        raise ActionError(f"expects one of {', '.join(SUBSTITUTION_KINDS)}, got {sub!r}", field="kind")
+    raise ActionError(f"unknown action type {kind!r} (draw, combine, substitute or discard)", field="type")

@@ -1,0 +1,277 @@
+"""Le 14 (``quatorze``): which combinations and substitutions exist, and why one is refused.
+
+Pure functions over a hand (a sequence of card numbers) and the table (a list of combinations,
+each a sequence of card numbers). Source: RULES.md §3 "A turn".
+
+Generation works on distinct cards with their counts (two decks: identical cards are the same
+number and interchangeable), so identical actions are produced once and no subset of the hand is
+ever enumerated twice.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from functools import lru_cache
+
+from protocol.cards import card_text
+from protocol.game import IllegalAction
+from protocol.games.quatorze_actions import Combine, Substitute, card_key, sort_cards, value
+
+__all__ = [
+    "FOURTEEN",
+    "can_lay_whole_hand",
+    "check_combine",
+    "check_substitute",
+    "combinations",
+    "substitutions",
+]
+
+FOURTEEN = 14
+
+
+def _plus(cs: Sequence[int]) -> str:
+    return "+".join(card_text(c) for c in cs)
+
+
+def _distinct(cs: Sequence[int]) -> list[tuple[int, int]]:
+    """(card, count) for each distinct card, in canonical order."""
+    cnt = Counter(cs)
+    return [(c, cnt[c]) for c in sorted(cnt, key=card_key)]
+
+
+def _pairs(cs: Sequence[int]) -> list[tuple[int, int]]:
+    """Every distinct pair (as a multiset) of two of ``cs``, each sorted canonically."""
+    d = _distinct(cs)
+    out = []
+    for i, (a, na) in enumerate(d):
+        if na >= 2:
+            out.append((a, a))
+        for b, _ in d[i + 1 :]:
+            out.append((a, b))
+    return out
+
+
+def combinations(hand: Sequence[int]) -> list[Combine]:
+    """Every distinct combination that can be laid from ``hand``: a multiset of at least two hand
+    cards adding up to exactly 14 (RULES.md §3 phase 2). Canonical order."""
+    d = _distinct(hand)
+    out: list[Combine] = []
+    chosen: list[int] = []
+
+    def walk(i: int, rest: int) -> None:
+        if rest == 0:
+            out.append(Combine(tuple(chosen)))
+            return
+        for j in range(i, len(d)):
+            c, n = d[j]
+            v = value(c)
+            if v > rest:
+                break  # d is sorted by value: nothing further fits
+            k = 0
+            while k < n and (k + 1) * v <= rest:
+                k += 1
+                chosen.append(c)
+                walk(j + 1, rest - k * v)
+            del chosen[len(chosen) - k :]
+
+    walk(0, FOURTEEN)
+    return out
+
+
+@lru_cache(maxsize=65536)
+def _partitions(counts: tuple[int, ...]) -> bool:
+    """True if the multiset of values (``counts[v]`` cards of value ``v``, v = 1..13) splits into
+    groups each adding up to 14."""
+    total = sum(v * n for v, n in enumerate(counts))
+    if total == 0:
+        return True
+    if total % FOURTEEN:
+        return False
+    top = max(v for v, n in enumerate(counts) if n)
+    work = list(counts)
+    work[top] -= 1
+    # choose the rest of top's group among values <= top (any group containing top can be written so)
+    found = False
+
+    def walk(v: int, rest: int) -> None:
+        nonlocal found
+        if found:
+            return
+        if rest == 0:
+            found = _partitions(tuple(work))
+            return
+        for u in range(min(v, rest), 0, -1):
+            if work[u]:
+                work[u] -= 1
+                walk(u, rest - u)
+                work[u] += 1
+                if found:
+                    return
+
+    walk(top, FOURTEEN - top)
+    return found
+
+
+def can_lay_whole_hand(hand: Sequence[int]) -> bool:
+    """True if every card of ``hand`` can be laid as combinations (possibly several), which forbids
+    drawing (RULES.md §3 phase 1, [decision]: "all your cards" may be several combinations).
+    An empty hand gives False (there is nothing to lay)."""
+    if not hand:
+        return False
+    counts = [0] * 14
+    for c in hand:
+        counts[value(c)] += 1
+    return _partitions(tuple(counts))
+
+
+def substitutions(hand: Sequence[int], table: Sequence[Sequence[int]]) -> list[Substitute]:
+    """Every distinct substitution possible with ``hand`` and ``table`` (RULES.md §3 phase 3):
+    hand-for-two, then two-for-one, then between, each in table order. Every combination keeps
+    adding up to 14 and keeps at least two cards."""
+    by_value: dict[int, list[int]] = {}
+    for c, _ in _distinct(hand):
+        by_value.setdefault(value(c), []).append(c)
+    hand_pairs: dict[int, list[tuple[int, int]]] = {}
+    for p in _pairs(hand):
+        hand_pairs.setdefault(value(p[0]) + value(p[1]), []).append(p)
+    comb_pairs = [_pairs(comb) if len(comb) >= 3 else [] for comb in table]
+    comb_cards = [[c for c, _ in _distinct(comb)] for comb in table]
+
+    out: list[Substitute] = []
+    for i, pairs in enumerate(comb_pairs):
+        for p in pairs:
+            for h in by_value.get(value(p[0]) + value(p[1]), ()):
+                out.append(Substitute("hand-for-two", i, hand=(h,), cards=p))
+    for i, cs in enumerate(comb_cards):
+        for c in cs:
+            for p in hand_pairs.get(value(c), ()):
+                out.append(Substitute("two-for-one", i, hand=p, card=c))
+    for i, pairs in enumerate(comb_pairs):
+        for p in pairs:
+            s = value(p[0]) + value(p[1])
+            for j, cs in enumerate(comb_cards):
+                if j == i:
+                    continue
+                for c in cs:
+                    if value(c) == s:
+                        out.append(Substitute("between", i, cards=p, other=j, card=c))
+    return out
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _holds(pool: Sequence[int], cs: Sequence[int]) -> bool:
+    have = Counter(pool)
+    have.subtract(Counter(cs))
+    return all(n >= 0 for n in have.values())
+
+
+def check_combine(hand: Sequence[int], action: Combine) -> None:
+    """Raise :class:`IllegalAction` unless ``action`` can be laid from ``hand`` (RULES.md §3 phase 2).
+
+    Codes: ``card-not-held``, ``not-fourteen``.
+    """
+    if not _holds(hand, action.cards):
+        raise IllegalAction(f"your hand does not hold {_plus(action.cards)}", code="card-not-held")
+    total = sum(value(c) for c in action.cards)
+    if total != FOURTEEN:
+        raise IllegalAction(f"{_plus(action.cards)} add up to {total}, not 14", code="not-fourteen")
+
+
+def _combination(table: Sequence[Sequence[int]], index: int, name: str) -> Sequence[int]:
+    if index >= len(table):
+        raise IllegalAction(
+            f"there is no combination {index} on the table ({len(table)} combination(s), numbered from 0)",
+            code="no-such-combination",
+        )
+    return table[index]
+
+
+def _at_least_three(comb: Sequence[int], index: int) -> None:
+    if len(comb) < 3:
+        raise IllegalAction(
+            f"combination {index} has only {len(comb)} cards: taking two of them would leave fewer than two",
+            code="combination-too-small",
+        )
+
+
+def check_substitute(hand: Sequence[int], table: Sequence[Sequence[int]], s: Substitute) -> None:
+    """Raise :class:`IllegalAction` unless substitution ``s`` is allowed (RULES.md §3 phase 3).
+
+    Codes: ``no-such-combination``, ``same-combination``, ``combination-too-small``,
+    ``card-not-held``, ``card-not-in-combination``, ``not-fourteen`` (a combination would no
+    longer add up to 14: the values on both sides differ).
+    """
+    comb = _combination(table, s.combination, "combination")
+    if s.kind == "hand-for-two":
+        _at_least_three(comb, s.combination)
+        if not _holds(hand, s.hand):
+            raise IllegalAction(f"your hand does not hold {_plus(s.hand)}", code="card-not-held")
+        if not _holds(comb, s.cards):
+            raise IllegalAction(f"combination {s.combination} does not hold {_plus(s.cards)}", code="card-not-in-combination")
+        give, take = value(s.hand[0]), value(s.cards[0]) + value(s.cards[1])
+        if give != take:
+            raise IllegalAction(
+                f"{_plus(s.hand)} is worth {give} but {_plus(s.cards)} add up to {take}: "
+                f"combination {s.combination} would add up to {FOURTEEN - take + give}, not 14",
+                code="not-fourteen",
+            )
+    elif s.kind == "two-for-one":
+        if not _holds(hand, s.hand):
+            raise IllegalAction(f"your hand does not hold {_plus(s.hand)}", code="card-not-held")
+        if s.card not in comb:
+            raise IllegalAction(f"combination {s.combination} does not hold {card_text(s.card)}", code="card-not-in-combination")
+        give, take = value(s.hand[0]) + value(s.hand[1]), value(s.card)
+        if give != take:
+            raise IllegalAction(
+                f"{_plus(s.hand)} add up to {give} but {card_text(s.card)} is worth {take}: "
+                f"combination {s.combination} would add up to {FOURTEEN - take + give}, not 14",
+                code="not-fourteen",
+            )
+    else:
+        other = _combination(table, s.other, "other")
+        if s.other == s.combination:
+            raise IllegalAction("a substitution between combinations needs two different combinations", code="same-combination")
+        _at_least_three(comb, s.combination)
+        if not _holds(comb, s.cards):
+            raise IllegalAction(f"combination {s.combination} does not hold {_plus(s.cards)}", code="card-not-in-combination")
+        if s.card not in other:
+            raise IllegalAction(f"combination {s.other} does not hold {card_text(s.card)}", code="card-not-in-combination")
+        pair, one = value(s.cards[0]) + value(s.cards[1]), value(s.card)
+        if pair != one:
+            raise IllegalAction(
+                f"{_plus(s.cards)} add up to {pair} but {card_text(s.card)} is worth {one}: "
+                f"combination {s.combination} would add up to {FOURTEEN - pair + one}, not 14",
+                code="not-fourteen",
+            )
+
+
+def apply_substitute(hand: list[int], table: list[list[int]], s: Substitute) -> None:
+    """Carry out a checked substitution in place (hand and combinations stay canonically sorted)."""
+
+    def remove(pool: list[int], cs: Sequence[int]) -> None:
+        for c in cs:
+            pool.remove(c)
+
+    comb = table[s.combination]
+    if s.kind == "hand-for-two":
+        remove(hand, s.hand)
+        remove(comb, s.cards)
+        hand.extend(s.cards)
+        comb.extend(s.hand)
+    elif s.kind == "two-for-one":
+        remove(hand, s.hand)
+        remove(comb, (s.card,))
+        hand.append(s.card)
+        comb.extend(s.hand)
+    else:
+        other = table[s.other]
+        remove(comb, s.cards)
+        remove(other, (s.card,))
+        comb.append(s.card)
+        other.extend(s.cards)
+        other[:] = sort_cards(other)
+    hand[:] = sort_cards(hand)
+    comb[:] = sort_cards(comb)
