@@ -208,7 +208,7 @@ def check_data(value: Any, path: str, depth: int = 0) -> Any:
                 raise _bad(path, f"map keys must be text, got {_tname(k)}")
             out[k] = check_data(v, f"{path}.{k}", depth + 1)
         return out
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, list) or type(value) is tuple:  # not namedtuples (msgpack ExtType)
         return [check_data(v, f"{path}[{i}]", depth + 1) for i, v in enumerate(value)]
     raise _bad(path, f"must be plain data, got {_tname(value)}")
 
@@ -270,7 +270,7 @@ _TOKEN = _str(1, 128, plain=True)
 
 
 def _hex64(v: Any, path: str) -> str:
-    _str(64, 64)(v, path)
+    _str(0, 64)(v, path)
     if not _HEX64.fullmatch(v):
         raise _bad(path, "must be 64 lower-case hex digits (SHA-256)")
     return v
