@@ -1,0 +1,473 @@
+"""Le Quinze (game id ``quinze``): the modern shedding game of RULES.md §1.
+
+The game object is a whole match: deals are played until some match total reaches
+``target`` at the end of a deal (RULES.md §1 "Scoring and the match").
+
+Flow (all automatic steps happen inside :meth:`QuinzeGame.apply`, so the state is always at
+a decision of ``to_act`` or over):
+
+* Deal (§1 "Deal"): the first dealer is drawn by the game's seeded generator; the deal passes
+  to the next seat each deal. 2 players get 9 cards, 3–8 players 8; 2–4 players use one
+  54-card deck, 5–8 two (§1 "Material"). The seat after the dealer plays first.
+* Turn start (§1 "A turn" step 1): the compulsory draw is automatic (a ``draw`` event, not an
+  action). An empty stock is replaced by the shuffled discard pile (``reshuffle`` event); the
+  table is never reshuffled **[decision]**. Stock and discard pile both empty: the deal ends
+  as ``blocked`` **[decision]**. A deal reaching ``max_turns`` turns ends as blocked with
+  reason ``max-turns`` **[decision]** (§1 "Safety").
+* Phases of a turn (``phase`` in views and positions):
+  ``fifteen`` — a fifteen exists, so one must be made (§1 step 2 **[decision]**);
+  ``place`` — none exists: place one card, or a J/Q/K pair when holding >= 3 cards (§1 step 3);
+  the placement ends the turn; ``more`` — at least one fifteen made: more fifteens, ``end``, or
+  (``quick_place`` option, §1 step 4) place one card if a fifteen this turn used a table card
+  and it is not the last card; ``placed`` — the quick placement is done: only ``end``.
+* A fifteen that empties the hand goes out (§1 step 2): the deal ends at once.
+* Scoring (§1 "Scoring and the match"): cards left in hand count J Q K jokers 10, aces 1,
+  others face value; going out scores 0; going out on one's own first turn of the deal
+  scores −50 and everybody else 0; a blocked deal scores every hand, nobody gets −50
+  **[decision]**. The match ends when some total reaches ``target`` at the end of a deal:
+  lowest total wins, equal lowest share (``Result.from_winners``; scores = totals).
+
+Equivalent actions (RULES.md §1 "Material": identical cards are interchangeable; suits never
+matter): the legal list names one fifteen per choice of counts per rank in each place and one
+placement per rank; an action naming any other cards of the same ranks that are held (or on the
+table) is accepted and moves exactly the cards it names **[decision]**.
+
+Events (``Event.kind``; cards as canonical text):
+
+* ``deal`` public ``{deal, dealer, first, hand_sizes, stock}``; private per seat ``{hand}``.
+* ``draw`` public ``{seat, stock}`` (stock size after); private to the drawer ``{card}``.
+* ``reshuffle`` public ``{stock}``: the discard pile became the stock.
+* ``fifteen`` public ``{seat, hand, table}``; ``place`` public ``{seat, cards, quick}``;
+  ``end-turn`` public ``{seat}``.
+* ``deal-end`` public ``{deal, reason, seat, scores, totals, hands}``: ``reason`` is ``out``,
+  ``first-turn``, ``blocked`` or ``max-turns``; ``seat`` who went out (or None); ``hands`` every
+  hand, revealed for counting at the end of the deal (RULES.md §1 "Scoring": each player counts
+  the cards left in hand).
+* ``game-end`` public ``{result}`` (``Result.to_data()``).
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Mapping
+from typing import Any
+
+from protocol.cards import card_text
+from protocol.game import (
+    Action,
+    ActionError,
+    Event,
+    Game,
+    IllegalAction,
+    Option,
+    Result,
+    register_game,
+)
+from protocol.games.quinze_actions import END, End, Fifteen, Place, parse_quinze_action
+from protocol.games.quinze_legal import CARD_POINTS, CARD_RANK, fifteen_problem, fifteens
+from protocol.rng import Rng
+
+__all__ = ["QuinzeGame", "deal_size", "decks_for"]
+
+_TEXT = tuple(card_text(c) for c in range(54))
+_tnew = tuple.__new__
+_FACE = (11, 12, 13)
+_NOPRIV: dict[int, dict[str, Any]] = {}
+PHASES = ("fifteen", "place", "more", "placed", "over")
+VIEW_SORT = tuple((CARD_RANK[c] or 14) * 8 + (c // 13 if c < 52 else c - 52) for c in range(54))
+"""Display order of cards in views: A 2 .. K then jokers, suits S H D C within a rank."""
+
+
+def decks_for(players: int) -> int:
+    """Number of 54-card decks: 1 for 2–4 players, 2 for 5–8 (RULES.md §1 "Material")."""
+    return 1 if players <= 4 else 2
+
+
+def deal_size(players: int) -> int:
+    """Cards dealt to each seat: 9 for 2 players, 8 for 3–8 (RULES.md §1 "Deal")."""
+    return 9 if players == 2 else 8
+
+
+def texts(cards: Any) -> list[str]:
+    """Canonical text of cards, in display order."""
+    return [_TEXT[c] for c in sorted(cards, key=VIEW_SORT.__getitem__)]
+
+
+@register_game
+class QuinzeGame(Game):
+    """Le Quinze (RULES.md §1). See the module docstring for the flow, phases and events."""
+
+    id = "quinze"
+    title = "Le Quinze"
+    min_players = 2
+    max_players = 8
+    option_specs = (
+        Option("target", int, 100, "the match ends when a total reaches this many points (RULES.md §1)", 1, 100000),
+        Option("quick_place", bool, False, "after a fifteen using a table card, may place one card (RULES.md §1 step 4)"),
+        Option("max_turns", int, 1000, "a deal reaching this many turns ends as blocked (RULES.md §1 Safety)", 1, 1000000),
+    )
+
+    # ------------------------------------------------------------------ creation
+
+    def __init__(self) -> None:  # use new() or from_position()
+        self.options = {}
+        self.opening_events = []
+        self.n = 2
+        self.rng = Rng(0)
+        self.deal_no = 0
+        self.dealer = 0
+        self.seat = 0
+        self.phase = "over"
+        self.fifteens_made = 0
+        self.used_table = False
+        self.turns = 0
+        self.seat_turns: list[int] = []
+        self.hands: list[list[int]] = []
+        self.table: list[int] = []
+        self.discard: list[int] = []
+        self.stock: list[int] = []  # top card last
+        self.totals: list[int] = []
+        self.history: list[dict[str, Any]] = []
+        self._fif: list[Fifteen] = []
+        self._result: Result | None = None
+
+    def _set_options(self, options: dict[str, Any]) -> None:
+        self.options = options
+        self.n = options["players"]
+        self.target = options["target"]
+        self.quick_place = options["quick_place"]
+        self.max_turns = options["max_turns"]
+        self.decks = decks_for(self.n)
+        self.hand_size = deal_size(self.n)
+
+    @classmethod
+    def new(cls, options: Mapping[str, Any], seed: int) -> "QuinzeGame":
+        """A new match; the first deal is in ``opening_events`` (RULES.md §1 "Deal")."""
+        g = cls()
+        g._set_options(cls.validate_options(options))
+        g.rng = Rng(seed)
+        g.totals = [0] * g.n
+        g.dealer = g.rng.below(g.n)
+        g.deal_no = 1
+        events: list[Event] = []
+        g._start_deal(events)
+        g.opening_events = events
+        return g
+
+    @classmethod
+    def from_position(cls, data: Mapping[str, Any]) -> "QuinzeGame":
+        """Load a position (format in docs/positions.md ``## quinze``). Raises PositionError."""
+        from protocol.games.quinze_position import load_position
+
+        return load_position(cls, data)
+
+    def to_position(self) -> dict[str, Any]:
+        """The whole state as data (docs/positions.md ``## quinze``)."""
+        from protocol.games.quinze_position import dump_position
+
+        return dump_position(self)
+
+    # ------------------------------------------------------------------ automatic steps
+
+    def _start_deal(self, events: list[Event]) -> None:
+        n = self.n
+        cards = list(range(54)) * self.decks
+        self.rng.shuffle(cards)
+        self.stock = cards
+        hands: list[list[int]] = [[] for _ in range(n)]
+        first = (self.dealer + 1) % n
+        for _ in range(self.hand_size):
+            for k in range(n):
+                hands[(first + k) % n].append(cards.pop())
+        for h in hands:
+            h.sort()
+        self.hands = hands
+        self.table = []
+        self.discard = []
+        self.turns = 0
+        self.seat_turns = [0] * n
+        self.seat = first
+        events.append(Event(
+            "deal",
+            {"deal": self.deal_no, "dealer": self.dealer, "first": first,
+             "hand_sizes": [len(h) for h in hands], "stock": len(self.stock)},
+            {s: {"hand": texts(hands[s])} for s in range(n)},
+        ))
+        self._start_turn(events)
+
+    def _start_turn(self, events: list[Event]) -> None:
+        if self.turns >= self.max_turns:
+            self._end_deal(events, "max-turns", None)
+            return
+        stock = self.stock
+        if not stock:
+            if not self.discard:
+                self._end_deal(events, "blocked", None)
+                return
+            stock = self.stock = self.discard
+            self.discard = []
+            self.rng.shuffle(stock)
+            events.append(Event("reshuffle", {"stock": len(stock)}))
+        s = self.seat
+        self.turns += 1
+        self.seat_turns[s] += 1
+        self.fifteens_made = 0
+        self.used_table = False
+        c = stock.pop()
+        hand = self.hands[s]
+        insort(hand, c)
+        events.append(Event("draw", {"seat": s, "stock": len(stock)}, {s: {"card": _TEXT[c]}}))
+        fif = self._fif = [_tnew(Fifteen, ("fifteen", h, t)) for h, t in fifteens(hand, self.table)]
+        self.phase = "fifteen" if fif else "place"
+
+    def _next_turn(self, events: list[Event]) -> None:
+        self.seat = (self.seat + 1) % self.n
+        self._start_turn(events)
+
+    def _end_deal(self, events: list[Event], reason: str, out: int | None) -> None:
+        """Score the deal (RULES.md §1 "Scoring and the match") and deal again or end the match."""
+        n = self.n
+        if reason == "first-turn":
+            scores = [0] * n
+            scores[out] = -50  # type: ignore[index]
+        else:
+            scores = [sum(CARD_POINTS[c] for c in h) for h in self.hands]
+        totals = self.totals
+        for s in range(n):
+            totals[s] += scores[s]
+        self.history.append({"deal": self.deal_no, "reason": reason, "seat": out, "scores": scores, "turns": self.turns})
+        events.append(Event("deal-end", {
+            "deal": self.deal_no, "reason": reason, "seat": out, "scores": list(scores),
+            "totals": list(totals), "hands": [texts(h) for h in self.hands],
+        }))
+        self._fif = []
+        if max(totals) >= self.target:
+            best = min(totals)
+            self._result = Result.from_winners([s for s in range(n) if totals[s] == best], list(totals), "target")
+            self.phase = "over"
+            events.append(Event("game-end", {"result": self._result.to_data()}))
+            return
+        self.dealer = (self.dealer + 1) % n
+        self.deal_no += 1
+        self._start_deal(events)
+
+    # ------------------------------------------------------------------ play
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.phase == "over" else self.seat
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    def result(self) -> Result | None:
+        return self._result
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act, equivalent ones once (see module docstring).
+
+        ``fifteen`` phase: the fifteens; ``place``: one placement per rank held (face pairs with
+        >= 3 cards held); ``more``: the fifteens, ``end``, and the quick placements; ``placed``:
+        ``end``.
+        """
+        phase = self.phase
+        if phase == "fifteen":
+            return list(self._fif)
+        if phase == "more":
+            out: list[Action] = list(self._fif)
+            out.append(END)
+            if self.quick_place and self.used_table and len(self.hands[self.seat]) >= 2:
+                out.extend(self._singles(self.hands[self.seat]))
+            return out
+        if phase == "place":
+            hand = self.hands[self.seat]
+            out = self._singles(hand)
+            if len(hand) >= 3:
+                seen = set()
+                for c in hand:
+                    r = CARD_RANK[c]
+                    if r in _FACE and r not in seen:
+                        same = [d for d in hand if CARD_RANK[d] == r]
+                        if len(same) >= 2:
+                            seen.add(r)
+                            out.append(_tnew(Place, ("place", (same[0], same[1]))))
+            return out
+        if phase == "placed":
+            return [END]
+        return []
+
+    @staticmethod
+    def _singles(hand: list[int]) -> list[Action]:
+        """One single-card placement per rank held (the lowest-numbered card of the rank)."""
+        out: list[Action] = []
+        seen = 0
+        for c in hand:
+            bit = 1 << CARD_RANK[c]
+            if not seen & bit:
+                seen |= bit
+                out.append(_tnew(Place, ("place", (c,))))
+        return out
+
+    def parse_action(self, data: Mapping[str, Any]) -> Action:
+        """See :func:`protocol.games.quinze_actions.parse_quinze_action`."""
+        return parse_quinze_action(data)
+
+    def apply(self, action: Action | Mapping[str, Any], *, checked: bool = True) -> list[Event]:
+        """Play ``action`` for the seat to act (see module docstring for phases).
+
+        Checked (default): IllegalAction codes ``game-over``, ``not-fifteen``, ``too-few-cards``,
+        ``no-hand-card``, ``card-not-held``, ``card-not-on-table``, ``cannot-fifteen``,
+        ``must-make-fifteen``, ``cannot-place``, ``pair-needs-three``, ``last-card``,
+        ``cannot-end``; ActionError for unreadable data. The state is unchanged on error.
+        """
+        if not isinstance(action, tuple):
+            if isinstance(action, Mapping):
+                action = parse_quinze_action(action)
+            else:
+                raise ActionError(f"not an action: {type(action).__name__}", field="type")
+        if checked:
+            self._check(action)
+        events: list[Event] = []
+        kind = action[0]
+        s = self.seat
+        hand = self.hands[s]
+        if kind == "fifteen":
+            hc, tc = action[1], action[2]
+            for c in hc:
+                hand.remove(c)
+            if tc:
+                table = self.table
+                for c in tc:
+                    table.remove(c)
+                self.used_table = True
+            self.discard.extend(hc)
+            self.discard.extend(tc)
+            self.fifteens_made += 1
+            events.append(Event("fifteen", {"seat": s, "hand": [_TEXT[c] for c in hc], "table": [_TEXT[c] for c in tc]}))
+            if not hand:
+                self._end_deal(events, "first-turn" if self.seat_turns[s] == 1 else "out", s)
+                return events
+            self.phase = "more"
+            self._fif = [_tnew(Fifteen, ("fifteen", h, t)) for h, t in fifteens(hand, self.table)]
+            return events
+        if kind == "place":
+            cards = action[1]
+            for c in cards:
+                hand.remove(c)
+                insort(self.table, c)
+            quick = self.phase == "more"
+            events.append(Event("place", {"seat": s, "cards": [_TEXT[c] for c in cards], "quick": quick}))
+            if quick:
+                self.phase = "placed"
+                self._fif = []
+                return events
+            self._next_turn(events)
+            return events
+        events.append(Event("end-turn", {"seat": s}))
+        self._next_turn(events)
+        return events
+
+    # ------------------------------------------------------------------ checks
+
+    def _check(self, action: Any) -> None:
+        """Raise IllegalAction unless ``action`` is legal now (RULES.md §1 "A turn"). No mutation."""
+        if self.phase == "over":
+            raise IllegalAction("the game is over", code="game-over")
+        if not isinstance(action, (Fifteen, Place, End)):
+            raise ActionError(f"not a {self.id} action: {action!r}", field="type")
+        phase = self.phase
+        hand = self.hands[self.seat]
+        kind = action[0]
+        if kind == "fifteen":
+            if phase == "placed":
+                raise IllegalAction("after the quick placement the turn can only end", code="cannot-fifteen")
+            hc, tc = action[1], action[2]
+            self._held(hc, hand, "card-not-held", "you do not hold")
+            self._held(tc, self.table, "card-not-on-table", "the table does not have")
+            problem = fifteen_problem(hc, tc)
+            if problem is not None:
+                raise IllegalAction(problem[1], code=problem[0])
+            return
+        if kind == "place":
+            cards = action[1]
+            if phase == "fifteen":
+                raise IllegalAction("you can make a fifteen, so you must make one before anything else", code="must-make-fifteen")
+            if phase == "placed":
+                raise IllegalAction("you already placed a card this turn", code="cannot-place")
+            self._held(cards, hand, "card-not-held", "you do not hold")
+            if phase == "more":
+                if not self.quick_place:
+                    raise IllegalAction("after a fifteen you may only make more fifteens or end the turn", code="cannot-place")
+                if not self.used_table:
+                    raise IllegalAction("the quick placement needs a fifteen that used a table card this turn", code="cannot-place")
+                if len(cards) != 1:
+                    raise IllegalAction("the quick placement is one card", code="cannot-place")
+                if len(hand) < 2:
+                    raise IllegalAction("you may not place your last card", code="last-card")
+                return
+            if len(cards) == 2:
+                r0, r1 = CARD_RANK[cards[0]], CARD_RANK[cards[1]]
+                if r0 != r1 or r0 not in _FACE:
+                    raise IllegalAction("two cards may be placed only as a pair of J, Q or K", code="cannot-place")
+                if len(hand) < 3:
+                    raise IllegalAction("a face pair may be placed only when holding at least three cards", code="pair-needs-three")
+            return
+        # end
+        if phase in ("more", "placed"):
+            return
+        if phase == "fifteen":
+            raise IllegalAction("you can make a fifteen, so you must make one before ending the turn", code="must-make-fifteen")
+        raise IllegalAction("you made no fifteen: place a card to end the turn", code="cannot-end")
+
+    @staticmethod
+    def _held(cards: tuple[int, ...], pool: list[int], code: str, words: str) -> None:
+        left = list(pool)
+        for c in cards:
+            try:
+                left.remove(c)
+            except ValueError:
+                raise IllegalAction(f"{words} {_TEXT[c]}" + (" (that many times)" if c in pool else ""), code=code) from None
+
+    # ------------------------------------------------------------------ views and stats
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` sees (RULES.md §1 "What each player sees"); None: a spectator (no hand).
+
+        ``{"game", "seat", "hand" (own, display order; absent for spectators), "table",
+        "discard" (bottom first), "stock" (size), "hand_sizes", "totals", "dealer", "to_act",
+        "phase", "turn": {"fifteens", "used_table"}, "deal", "turns", "options"}``.
+        """
+        v: dict[str, Any] = {
+            "game": self.id,
+            "seat": seat,
+            "table": texts(self.table),
+            "discard": [_TEXT[c] for c in self.discard],
+            "stock": len(self.stock),
+            "hand_sizes": [len(h) for h in self.hands],
+            "totals": list(self.totals),
+            "dealer": self.dealer,
+            "to_act": self.to_act,
+            "phase": self.phase,
+            "turn": {"fifteens": self.fifteens_made, "used_table": self.used_table},
+            "deal": self.deal_no,
+            "turns": self.turns,
+            "options": dict(self.options),
+        }
+        if seat is not None:
+            v["hand"] = texts(self.hands[seat])
+        return v
+
+    def stats(self) -> dict[str, float]:
+        """Per-game figures for self-play summaries: ``deals``, ``blocked_deals`` (blocked or
+        max-turns), ``turns`` (over all deals), ``first_turn_outs``."""
+        h = self.history
+        return {
+            "deals": len(h),
+            "blocked_deals": sum(1 for d in h if d["reason"] in ("blocked", "max-turns")),
+            "turns": sum(d["turns"] for d in h),
+            "first_turn_outs": sum(1 for d in h if d["reason"] == "first-turn"),
+        }
+
+
+from protocol.games import quinze_bots  # noqa: E402,F401  (registers the built-in bots)

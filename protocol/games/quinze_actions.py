@@ -1,0 +1,140 @@
+"""Le Quinze actions: ``fifteen``, ``place`` and ``end`` (RULES.md §1 "A turn").
+
+Actions are small frozen values (tuple subclasses: hashable, comparable, cheap to build):
+
+- :class:`Fifteen` ``{"type": "fifteen", "hand": [cards], "table": [cards]}`` — make a fifteen
+  with these hand and table cards (RULES.md §1 "A fifteen", turn step 2).
+- :class:`Place` ``{"type": "place", "cards": [card]}`` or two face cards of the same rank
+  (J, Q or K) — put them face up on the table (turn step 3, or the ``quick_place`` option, step 4).
+- :class:`End` ``{"type": "end"}`` — end the turn after at least one fifteen (or after the
+  ``quick_place`` placement).
+
+Cards are the canonical text of :mod:`protocol.cards` (any case accepted when reading).
+Inside an action the cards of one place are kept in :data:`~protocol.games.quinze_legal.ORDER_KEY`
+order, so the same cards always make the same (equal, same hash) action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from protocol.cards import CardError, card_text, parse_card
+from protocol.game import Action, ActionError
+from protocol.games.quinze_legal import ORDER_KEY
+
+__all__ = ["END", "End", "Fifteen", "Place", "parse_quinze_action"]
+
+_tnew = tuple.__new__
+_TEXT = tuple(card_text(c) for c in range(54))
+
+
+class Fifteen(tuple, Action):
+    """Make a fifteen: ``hand`` and ``table`` are tuples of card numbers (``ORDER_KEY`` order)."""
+
+    __slots__ = ()
+
+    def __new__(cls, hand: tuple[int, ...] | list[int], table: tuple[int, ...] | list[int] = ()) -> "Fifteen":
+        return _tnew(cls, ("fifteen", tuple(sorted(hand, key=ORDER_KEY.__getitem__)),
+                           tuple(sorted(table, key=ORDER_KEY.__getitem__))))
+
+    @property
+    def hand(self) -> tuple[int, ...]:
+        return self[1]
+
+    @property
+    def table(self) -> tuple[int, ...]:
+        return self[2]
+
+    def to_data(self) -> dict[str, Any]:
+        """``{"type": "fifteen", "hand": [str], "table": [str]}``."""
+        return {"type": "fifteen", "hand": [_TEXT[c] for c in self[1]], "table": [_TEXT[c] for c in self[2]]}
+
+    def __repr__(self) -> str:
+        return f"Fifteen(hand={[_TEXT[c] for c in self[1]]}, table={[_TEXT[c] for c in self[2]]})"
+
+
+class Place(tuple, Action):
+    """Place ``cards`` (one card, or two face cards of the same rank) on the table."""
+
+    __slots__ = ()
+
+    def __new__(cls, cards: tuple[int, ...] | list[int]) -> "Place":
+        return _tnew(cls, ("place", tuple(sorted(cards))))
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        return self[1]
+
+    def to_data(self) -> dict[str, Any]:
+        """``{"type": "place", "cards": [str]}``."""
+        return {"type": "place", "cards": [_TEXT[c] for c in self[1]]}
+
+    def __repr__(self) -> str:
+        return f"Place({[_TEXT[c] for c in self[1]]})"
+
+
+class End(tuple, Action):
+    """End the turn."""
+
+    __slots__ = ()
+
+    def __new__(cls) -> "End":
+        return _tnew(cls, ("end",))
+
+    def to_data(self) -> dict[str, Any]:
+        """``{"type": "end"}``."""
+        return {"type": "end"}
+
+    def __repr__(self) -> str:
+        return "End()"
+
+
+END = End()
+
+
+def _cards(data: Mapping[str, Any], key: str, *, required: bool = True) -> list[int]:
+    if key not in data:
+        if required:
+            raise ActionError(f"missing field {key!r} (a list of cards such as [\"7H\", \"8C\"])", field=key)
+        return []
+    value = data[key]
+    if not isinstance(value, (list, tuple)):
+        raise ActionError(f"expects a list of cards, got {type(value).__name__}", field=key)
+    out = []
+    for i, text in enumerate(value):
+        try:
+            out.append(parse_card(text))
+        except CardError as err:
+            raise ActionError(str(err), field=f"{key}[{i}]") from None
+    return out
+
+
+_FIELDS = {"fifteen": {"type", "hand", "table"}, "place": {"type", "cards"}, "end": {"type"}}
+
+
+def parse_quinze_action(data: Mapping[str, Any]) -> Action:
+    """Read action data into a :class:`Fifteen`, :class:`Place` or :class:`End`.
+
+    Raises :class:`ActionError` naming the field: ``type`` (missing or unknown), ``hand[1]``
+    (not a card), ``table`` (not a list), an unknown field. ``table`` may be omitted (no table
+    card). Legality (held cards, sums) is checked by ``apply``.
+    """
+    if not isinstance(data, Mapping):
+        raise ActionError(f"an action is a map with a 'type', not {type(data).__name__}", field="type")
+    kind = data.get("type")
+    if kind is None:
+        raise ActionError("missing field 'type' (fifteen, place or end)", field="type")
+    if kind not in _FIELDS:
+        raise ActionError(f"unknown action type {kind!r} (fifteen, place or end)", field="type")
+    for key in data:
+        if key not in _FIELDS[kind]:
+            raise ActionError(f"unknown field for a {kind} action", field=str(key))
+    if kind == "fifteen":
+        return Fifteen(_cards(data, "hand"), _cards(data, "table", required=False))
+    if kind == "place":
+        cards = _cards(data, "cards")
+        if not 1 <= len(cards) <= 2:
+            raise ActionError(f"place one card or a pair of face cards, got {len(cards)} cards", field="cards")
+        return Place(cards)
+    return END

@@ -1,0 +1,66 @@
+"""Built-in Le Quinze bots: ``random`` and ``greedy`` (both decide from the legal list alone).
+
+- ``random``: uniform over the legal actions, with its own :class:`~protocol.rng.Rng` (seed).
+- ``greedy``: the fifteen that sheds the most hand cards (ties: the most hand points, then the
+  first listed); with no fifteen, the placement that lowers its hand score most (RULES.md §1
+  "Scoring": J Q K jokers 10, aces 1, others face value); ``end`` when nothing better is left
+  (a quick placement, option ``quick_place``, counts as better when it sheds points).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from protocol.game import Action, Bot, register_bot
+from protocol.games.quinze_legal import CARD_POINTS
+from protocol.rng import Rng
+
+__all__ = ["GreedyBot", "RandomBot"]
+
+
+class RandomBot(Bot):
+    """Uniform choice among the legal actions (its own seeded generator)."""
+
+    needs_view = False
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        return legal[self.rng.below(len(legal))] if len(legal) > 1 else legal[0]
+
+
+class GreedyBot(Bot):
+    """Shed the most cards by fifteens; otherwise place the costliest card(s)."""
+
+    needs_view = False
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        best = None
+        best_key = None
+        pts = CARD_POINTS
+        for a in legal:
+            kind = a[0]
+            if kind == "fifteen":
+                key = (2, len(a[1]), sum(pts[c] for c in a[1]))
+            elif kind == "place":
+                key = (1, 0, sum(pts[c] for c in a[1]))
+            else:
+                key = (0, 0, 0)
+            if best_key is None or key > best_key:
+                best, best_key = a, key
+        return best  # type: ignore[return-value]
+
+
+@register_bot("quinze", "random")
+def _random(seed: int) -> Bot:
+    return RandomBot(seed)
+
+
+@register_bot("quinze", "greedy")
+def _greedy(seed: int) -> Bot:
+    return GreedyBot(seed)
