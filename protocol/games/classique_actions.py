@@ -1,0 +1,153 @@
+"""Actions of Le Quinze classique (game id ``quinze-classique``, RULES.md §2).
+
+Seven actions, each a small frozen value with ``to_data()``:
+
+========  =================================================  ======================================
+type      data                                               when (RULES.md §2 "A coup")
+========  =================================================  ======================================
+pass      ``{"type": "pass"}``                               speaking round (step 2)
+stand     ``{"type": "stand"}``                              speaking round; own drawing turn (4)
+hit       ``{"type": "hit"}``                                speaking round; own drawing turn (4)
+check     ``{"type": "check"}``                              raising round, nobody raised yet (3)
+call      ``{"type": "call"}``                               raising round, own stake below the top
+raise     ``{"type": "raise", "amount": N}``                 raising round; own drawing turn
+fold      ``{"type": "fold"}``                               raising round
+========  =================================================  ======================================
+
+A raise is the one parameterised action. ``amount`` is in chips, *added on top of* the highest
+stake of the coup (the raiser first matches that stake, then adds ``amount``). In a list of legal
+actions a raise appears once, with its range instead of a value:
+``{"type": "raise", "min": m, "max": M}`` (an :class:`Raise` with ``amount=None``); an action to
+apply carries ``{"type": "raise", "amount": N}`` with ``m <= N <= M``, any such ``N`` being legal.
+:meth:`Raise.with_amount` turns the listed range into an action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.game import Action, ActionError
+
+__all__ = [
+    "Call",
+    "Check",
+    "Fold",
+    "Hit",
+    "Pass",
+    "Raise",
+    "Stand",
+    "ACTION_TYPES",
+    "parse_action_data",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """``pass``: out of this coup, the ante stays in the pot (RULES.md §2 step 2)."""
+
+    def to_data(self) -> dict[str, Any]:
+        return {"type": "pass"}
+
+
+@dataclass(frozen=True, slots=True)
+class Stand(Action):
+    """``stand``: open without drawing (speaking round) or stop drawing (drawing turn)."""
+
+    def to_data(self) -> dict[str, Any]:
+        return {"type": "stand"}
+
+
+@dataclass(frozen=True, slots=True)
+class Hit(Action):
+    """``hit``: open and draw later (speaking round) or take one face-up card (drawing turn)."""
+
+    def to_data(self) -> dict[str, Any]:
+        return {"type": "hit"}
+
+
+@dataclass(frozen=True, slots=True)
+class Check(Action):
+    """``check``: stay in without raising, only while nobody has raised this round (step 3)."""
+
+    def to_data(self) -> dict[str, Any]:
+        return {"type": "check"}
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Action):
+    """``call``: pay up to the highest stake of the coup (step 3)."""
+
+    def to_data(self) -> dict[str, Any]:
+        return {"type": "call"}
+
+
+@dataclass(frozen=True, slots=True)
+class Fold(Action):
+    """``fold``: leave the coup; what was staked stays in the pot (step 3)."""
+
+    def to_data(self) -> dict[str, Any]:
+        return {"type": "fold"}
+
+
+@dataclass(frozen=True, slots=True)
+class Raise(Action):
+    """``raise``: match the highest stake and add ``amount`` chips (steps 3 and 4).
+
+    Either ``amount`` (an action to apply) or ``min``/``max`` (the range, in a legal list).
+    """
+
+    amount: int | None = None
+    min: int | None = None
+    max: int | None = None
+
+    def to_data(self) -> dict[str, Any]:
+        if self.amount is not None:
+            return {"type": "raise", "amount": self.amount}
+        return {"type": "raise", "min": self.min, "max": self.max}
+
+    def with_amount(self, amount: int) -> "Raise":
+        """The action raising by ``amount`` chips (range not checked here)."""
+        return Raise(amount=amount)
+
+
+ACTION_TYPES: dict[str, type[Action]] = {
+    "pass": Pass,
+    "stand": Stand,
+    "hit": Hit,
+    "check": Check,
+    "call": Call,
+    "raise": Raise,
+    "fold": Fold,
+}
+
+_ALLOWED_KEYS = {"type", "amount", "min", "max"}
+
+
+def parse_action_data(data: Mapping[str, Any]) -> Action:
+    """Read action data into an action. Raises :class:`ActionError` naming the field.
+
+    ``type`` must be one of :data:`ACTION_TYPES`; ``raise`` needs an int ``amount`` (chips, >= 1;
+    a range echoed back as ``min``/``max`` is ignored). Any other key is refused.
+    """
+    if not isinstance(data, Mapping):
+        raise ActionError(f"an action is a map with a 'type', not {type(data).__name__}", field="action")
+    kind = data.get("type")
+    if kind is None:
+        raise ActionError("missing", field="type")
+    if not isinstance(kind, str) or kind not in ACTION_TYPES:
+        raise ActionError(f"unknown action type {kind!r} (known: {', '.join(ACTION_TYPES)})", field="type")
+    for key in data:
+        if key not in _ALLOWED_KEYS or (kind != "raise" and key != "type"):
+            raise ActionError(f"unexpected field for a {kind!r} action", field=str(key))
+    if kind != "raise":
+        return ACTION_TYPES[kind]()
+    if "amount" not in data:
+        raise ActionError("a raise needs an amount in chips", field="amount")
+    amount = data["amount"]
+    if not isinstance(amount, int) or isinstance(amount, bool):
+        raise ActionError(f"expects a whole number of chips, got {amount!r}", field="amount")
+    if amount < 1:
+        raise ActionError(f"must be at least 1 chip, got {amount}", field="amount")
+    return Raise(amount=amount)

@@ -1,0 +1,75 @@
+"""Built-in bots for Le Quinze classique (``quinze-classique``, RULES.md §2).
+
+- ``random``: uniform over the legal actions; a raise gets an amount uniform in its range.
+- ``threshold``: reads its view. Speaking round: hits below ``hit_below`` (11), else stands.
+  Drawing turn: raises (the minimum) with 14 or 15, hits below 11, stands otherwise.
+  Raising round: raises with 14 or 15 when it may, calls or checks when close (a total of at least
+  11, or still to draw), folds when far behind (an opponent's face-up cards alone beat its total).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from protocol.game import Action, Bot, register_bot
+from protocol.games.classique_actions import Call, Check, Fold, Hit, Pass, Raise, Stand
+from protocol.rng import Rng
+
+__all__ = ["RandomBot", "ThresholdBot"]
+
+
+class RandomBot(Bot):
+    """Uniform over the legal actions, with its own seeded generator."""
+
+    needs_view = False
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = Rng(seed)
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        a = self.rng.choice(list(legal))
+        if isinstance(a, Raise) and a.amount is None:
+            return Raise(amount=a.min + self.rng.below(a.max - a.min + 1))
+        return a
+
+
+class ThresholdBot(Bot):
+    """Hits below ``hit_below``, raises with ``raise_at`` or more, folds when far behind."""
+
+    def __init__(self, seed: int = 0, hit_below: int = 11, raise_at: int = 14) -> None:
+        self.rng = Rng(seed)
+        self.hit_below = hit_below
+        self.raise_at = raise_at
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        seat = view.get("seat")
+        total = view.get("total") or 0
+        kinds = {type(a): a for a in legal}
+        rng_raise = kinds.get(Raise)
+        if Pass in kinds:  # speaking round
+            return kinds[Hit] if total < self.hit_below else kinds[Stand]
+        if rng_raise is not None and total >= self.raise_at:
+            return Raise(amount=rng_raise.min)
+        if Hit in kinds:  # drawing turn
+            return kinds[Hit] if total < self.hit_below else kinds[Stand]
+        if Check in kinds:
+            return kinds[Check]
+        status = view.get("status") or []
+        still_to_draw = seat is not None and seat < len(status) and status[seat] == "hit"
+        ups = view.get("face_up_totals") or []
+        rivals = [p for p, st in enumerate(status) if p != seat and st in ("stand", "hit")]
+        beaten = any(ups[p] + 1 > total and ups[p] + 1 <= 15 for p in rivals if p < len(ups))
+        if Call in kinds and (total >= self.hit_below or still_to_draw or not beaten):
+            return kinds[Call]
+        return kinds.get(Fold) or legal[0]
+
+
+@register_bot("quinze-classique", "random")
+def _random(seed: int) -> Bot:
+    return RandomBot(seed)
+
+
+@register_bot("quinze-classique", "threshold")
+def _threshold(seed: int) -> Bot:
+    return ThresholdBot(seed)
