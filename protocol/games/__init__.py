@@ -3,3 +3,4 @@
 
 from protocol.games import quinze  # noqa: F401
 from protocol.games import quatorze  # noqa: F401
+from protocol.games import classique  # noqa: F401
