@@ -1,0 +1,477 @@
+"""The replay-log format: JSON Lines, one file may hold many games (PROTOCOL.md, "Replay log").
+
+Each game is a run of records, written together when the game ends:
+
+1. ``{"record": "header", "format": 1, "game": id, "number": n, "table": id, "options": {...},
+   "seed": int, "salt": str, "commitment": str, "players": [names], "software": str,
+   "started": ISO-8601 UTC}``
+2. ``{"record": "event", "event": Event.full()}`` for every event, full information, and
+   ``{"record": "action", "seat": int, "action": {data}}`` for every action, interleaved in the
+   order they happened (the events an action caused follow it);
+3. ``{"record": "result", "result": Result.to_data(), "forfeit": {"seat", "kind"} | null,
+   "ended": ISO-8601 UTC}``.
+
+The events are never taken on trust: :func:`game_records` regenerates them by replaying the
+actions through the engine (anyone holding a ``game-over`` message can write the log), and
+:func:`verify` re-simulates a logged game and reports the first record that differs.
+
+Pure: text in, text out. Reading is lenient (:func:`read_log` collects problems instead of
+raising) because a log may have been cut short by a crash; the last record of such a file is
+detected as truncated and the intact games before it are kept.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any
+
+from protocol import __version__
+from protocol.game import Game, GameError, Result, get_game
+from protocol.messages import commitment
+
+__all__ = [
+    "FORMAT",
+    "SOFTWARE",
+    "Divergence",
+    "LogError",
+    "LogReadResult",
+    "LoggedGame",
+    "Step",
+    "dumps_records",
+    "forfeit_result",
+    "game_records",
+    "iso_utc",
+    "read_log",
+    "state_at",
+    "steps",
+    "verify",
+]
+
+FORMAT = 1
+"""Value of ``header.format``."""
+SOFTWARE = f"quinze {__version__}"
+"""Default ``header.software``."""
+
+
+class LogError(ValueError):
+    """Records that cannot be made or replayed. ``index``: the action index (0-based) at fault,
+    or None; ``str()`` says why."""
+
+    def __init__(self, reason: str, index: int | None = None) -> None:
+        self.reason = reason
+        self.index = index
+        super().__init__(f"action {index}: {reason}" if index is not None else reason)
+
+
+def iso_utc(when: datetime | float | str) -> str:
+    """A time as ISO-8601 UTC text: an aware ``datetime`` (a naive one is taken as UTC), a UNIX
+    time in seconds, or text (returned unchanged)."""
+    if isinstance(when, str):
+        return when
+    if isinstance(when, (int, float)):
+        return datetime.fromtimestamp(when, timezone.utc).isoformat()
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return when.astimezone(timezone.utc).isoformat()
+
+
+def forfeit_result(players: int, seat: int) -> Result:
+    """The result of a game forfeited by ``seat``: 0 points for it, the others share the point
+    equally; scores all 0.0; reason ``"forfeit"`` (PROTOCOL.md, "Forfeits")."""
+    others = [s for s in range(players) if s != seat]
+    return Result.from_winners(others, [0.0] * players, "forfeit")
+
+
+def _plain(data: Any) -> Any:
+    """``data`` as it reads back from JSON (tuples become lists, int keys become text)."""
+    return json.loads(json.dumps(data, ensure_ascii=False))
+
+
+def _action_items(actions: Iterable[Any]) -> list[tuple[int, dict[str, Any]]]:
+    out = []
+    for i, a in enumerate(actions):
+        if isinstance(a, Mapping):
+            seat, data = a.get("seat"), a.get("action")
+        else:  # protocol.messages.SeatAction or a (seat, action) pair
+            seat, data = (a.seat, a.action) if hasattr(a, "seat") else a
+        if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(data, Mapping):
+            raise LogError("an action is {seat: int, action: map}", i)
+        out.append((seat, dict(data)))
+    return out
+
+
+def _play(game: Game, index: int, seat: int, data: Mapping[str, Any]) -> list:
+    """Apply one logged action, checked; LogError if it is not the seat's turn or refused."""
+    if game.is_over:
+        raise LogError("the game is already over", index)
+    if seat != game.to_act:
+        raise LogError(f"seat {seat} acted but seat {game.to_act} was to act", index)
+    try:
+        return game.apply(data)
+    except GameError as e:
+        raise LogError(f"refused: {e.code}: {e}", index) from None
+
+
+def game_records(
+    game_id: str,
+    options: Mapping[str, Any],
+    seed: int,
+    salt: str,
+    players: Sequence[str],
+    actions: Iterable[Any],
+    *,
+    number: int = 1,
+    table: str | None = None,
+    started: datetime | float | str,
+    ended: datetime | float | str,
+    forfeit: Mapping[str, Any] | None = None,
+    software: str = SOFTWARE,
+    result: Mapping[str, Any] | None = None,
+) -> list[dict[str, Any]]:
+    """The log records of one game (header, events and actions interleaved, result), the events
+    regenerated by replaying ``actions`` through the engine (``get_game(game_id).new(options,
+    seed)``, its ``opening_events``, then ``apply`` of each action; ``Event.full()``).
+
+    - ``actions``: ``[{"seat": int, "action": map}]`` in order (``game-over.actions``; SeatAction
+      values and ``(seat, action)`` pairs are accepted too);
+    - ``forfeit``: ``{"seat": int, "kind": str}`` when the game ended by a forfeit (the result is
+      then :func:`forfeit_result` unless ``result`` is given); otherwise the actions must end the game;
+    - ``result``: the result as announced (``game-over.result``); for a game not forfeited it must
+      equal the engine's;
+    - ``started``/``ended``: see :func:`iso_utc`.
+
+    Raises :class:`LogError` (an action refused or out of turn, a game not over, a result that
+    differs) or the game's errors for bad options (``OptionError``, ``UnknownGame``).
+    """
+    cls = get_game(game_id)
+    game = cls.new(options, seed)
+    if len(players) != game.players:
+        raise LogError(f"{len(players)} player names for {game.players} seats")
+    records: list[dict[str, Any]] = [
+        {
+            "record": "header",
+            "format": FORMAT,
+            "game": game_id,
+            "number": number,
+            "table": table,
+            "options": _plain(game.options),
+            "seed": seed,
+            "salt": salt,
+            "commitment": commitment(seed, salt),
+            "players": list(players),
+            "software": software,
+            "started": iso_utc(started),
+        }
+    ]
+    records += [{"record": "event", "event": _plain(e.full())} for e in game.opening_events]
+    for i, (seat, data) in enumerate(_action_items(actions)):
+        events = _play(game, i, seat, data)
+        records.append({"record": "action", "seat": seat, "action": _plain(data)})
+        records += [{"record": "event", "event": _plain(e.full())} for e in events]
+    if forfeit is not None:
+        fseat = forfeit.get("seat")
+        if not isinstance(fseat, int) or not 0 <= fseat < game.players:
+            raise LogError(f"forfeit.seat must be a seat 0..{game.players - 1}, got {fseat!r}")
+        res = dict(result) if result is not None else forfeit_result(game.players, fseat).to_data()
+        forfeit = {"seat": fseat, "kind": str(forfeit.get("kind", ""))}
+    else:
+        engine = game.result()
+        if engine is None:
+            raise LogError("the actions do not end the game and there is no forfeit")
+        res = engine.to_data()
+        if result is not None and _plain(result) != _plain(res):
+            raise LogError(f"the result given {dict(result)} differs from the engine's {res}")
+    records.append({"record": "result", "result": _plain(res), "forfeit": forfeit, "ended": iso_utc(ended)})
+    return records
+
+
+def dumps_records(records: Iterable[Mapping[str, Any]]) -> str:
+    """Records as JSON Lines: compact UTF-8 JSON, one ``\\n`` after each record."""
+    return "".join(json.dumps(r, separators=(",", ":"), ensure_ascii=False, allow_nan=False) + "\n" for r in records)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@dataclass
+class LoggedGame:
+    """One game read from a log.
+
+    - ``header`` (dict): the header record; ``events`` ([dict]): the ``event`` maps;
+      ``actions`` ([{"seat", "action"}]); ``result`` (the result record, or None if missing);
+    - ``records`` ([dict]): every record of the game in order, header first (indexes used by
+      :class:`Divergence`); ``lines`` ([int]): the 1-based line number of each record.
+    """
+
+    header: dict[str, Any]
+    events: list[dict[str, Any]] = field(default_factory=list)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    records: list[dict[str, Any]] = field(default_factory=list)
+    lines: list[int] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        """True when the game has its result record."""
+        return self.result is not None
+
+
+@dataclass
+class LogReadResult:
+    """What :func:`read_log` found.
+
+    - ``games``: the complete, undamaged games in file order;
+    - ``partial``: games cut short (no result record) or with a damaged record inside;
+    - ``problems``: one line each, ``"line N: ..."``;
+    - ``truncated``: True when the last line of the text was cut (no final newline).
+    """
+
+    games: list[LoggedGame] = field(default_factory=list)
+    partial: list[LoggedGame] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    truncated: bool = False
+
+
+def _split_lines(source: str | bytes | Iterable[str]) -> tuple[list[str], bool]:
+    """The lines and whether the last one lacked its newline."""
+    if isinstance(source, bytes):
+        source = source.decode("utf-8", errors="replace")
+    if isinstance(source, str):
+        if not source:
+            return [], False
+        lines = source.split("\n")
+        if lines[-1] == "":
+            return lines[:-1], False
+        return lines, True
+    items = list(source)
+    if not items:
+        return [], False
+    cut = not items[-1].endswith("\n")
+    return [s[:-1] if s.endswith("\n") else s for s in items], cut
+
+
+def read_log(source: str | bytes | Iterable[str]) -> LogReadResult:
+    """Every game in a log (text, bytes, or an iterable of lines such as an open file), leniently:
+    problems are collected in ``LogReadResult.problems``, never raised.
+
+    A last line without newline is reported as truncated; if it is not JSON it is dropped (the
+    game it belonged to goes to ``partial``). A bad line in the middle puts its game in
+    ``partial``. Records outside a game, unknown record kinds and other formats are reported.
+    """
+    out = LogReadResult()
+    lines, cut = _split_lines(source)
+    current: LoggedGame | None = None
+    damaged = False
+
+    def close(reason: str | None) -> None:
+        nonlocal current, damaged
+        if current is not None:
+            if reason:
+                out.problems.append(reason)
+            (out.games if current.complete and not damaged else out.partial).append(current)
+        current, damaged = None, False
+
+    for n, raw in enumerate(lines, 1):
+        text = raw.rstrip("\r")
+        last = n == len(lines)
+        if not text.strip():
+            continue
+        try:
+            rec = json.loads(text)
+        except ValueError as e:
+            if last and cut:
+                out.truncated = True
+                out.problems.append(f"line {n}: truncated last record (cut short: {e.msg})")
+            else:
+                out.problems.append(f"line {n}: not JSON ({e.msg})")
+            damaged = True
+            continue
+        if last and cut:
+            out.truncated = True
+            out.problems.append(f"line {n}: last record has no newline (the file may have been cut short)")
+        if not isinstance(rec, dict) or not isinstance(rec.get("record"), str):
+            out.problems.append(f"line {n}: not a record (a map with a \"record\" kind)")
+            damaged = True
+            continue
+        kind = rec["record"]
+        if kind == "header":
+            if current is not None:
+                close(f"line {n}: new game starts before the previous one (line {current.lines[0]}) has its result")
+            if rec.get("format") != FORMAT:
+                out.problems.append(f"line {n}: header format {rec.get('format')!r} is not {FORMAT}; game skipped")
+                current, damaged = LoggedGame(header=rec, records=[rec], lines=[n]), True
+                continue
+            missing = [k for k in ("game", "options", "seed", "salt", "commitment", "players") if k not in rec]
+            if missing:
+                out.problems.append(f"line {n}: header lacks {', '.join(missing)}")
+            current, damaged = LoggedGame(header=rec, records=[rec], lines=[n]), bool(missing)
+            continue
+        if current is None:
+            out.problems.append(f"line {n}: {kind} record outside a game (no header before it)")
+            continue
+        current.records.append(rec)
+        current.lines.append(n)
+        if kind == "event" and isinstance(rec.get("event"), dict):
+            current.events.append(rec["event"])
+        elif kind == "action" and isinstance(rec.get("seat"), int) and isinstance(rec.get("action"), dict):
+            current.actions.append({"seat": rec["seat"], "action": rec["action"]})
+        elif kind == "result" and isinstance(rec.get("result"), dict):
+            current.result = rec
+            close(None)
+        else:
+            out.problems.append(f"line {n}: bad {kind} record")
+            damaged = True
+    if current is not None:
+        close(f"line {current.lines[-1]}: the game starting at line {current.lines[0]} has no result record")
+    return out
+
+
+# --------------------------------------------------------------------------- re-simulation
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """The first place where a log differs from the re-simulation.
+
+    - ``index``: record index within :attr:`LoggedGame.records` (0 = header);
+    - ``line``: its line number in the file (None if unknown);
+    - ``what``: ``"commitment"``, ``"header"``, ``"event"``, ``"action"``, ``"result"``;
+    - ``expected`` / ``found``: the re-simulated value and the logged one (None when absent);
+    - ``reason``: in words.
+    """
+
+    index: int
+    line: int | None
+    what: str
+    expected: Any
+    found: Any
+    reason: str
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" if self.line is not None else f"record {self.index}"
+        return f"{where}: {self.what}: {self.reason}"
+
+
+def _new_game(header: Mapping[str, Any]) -> Game:
+    return get_game(header["game"]).new(header["options"], header["seed"])
+
+
+def verify(logged: LoggedGame) -> Divergence | None:
+    """Re-simulate ``logged`` from its header's game, options and seed and its actions, and
+    return the FIRST divergence, or None if every record matches (a partial game is checked
+    as far as it goes). Checked in order: the commitment (``sha256(f"{seed}:{salt}")``), the
+    header (game, options, seed, players), then each record: every event equal to the engine's
+    ``Event.full()``, every action played by the seat to act and accepted, no event missing or
+    extra, and the result equal to the engine's (for a forfeit: the points, winners and reason
+    of :func:`forfeit_result`).
+    """
+    h = logged.header
+    recs = logged.records or [h]
+
+    def div(i: int, what: str, expected: Any, found: Any, reason: str) -> Divergence:
+        line = logged.lines[i] if i < len(logged.lines) else None
+        return Divergence(i, line, what, expected, found, reason)
+
+    seed, salt = h.get("seed"), h.get("salt")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(salt, str) or not salt.isascii():
+        return div(0, "header", None, {"seed": seed, "salt": salt}, "seed must be an integer and salt ASCII text")
+    expected_c = commitment(seed, salt)
+    if h.get("commitment") != expected_c:
+        return div(0, "commitment", expected_c, h.get("commitment"), "the commitment is not sha256(seed:salt)")
+    try:
+        game = _new_game(h)
+    except (GameError, KeyError, TypeError) as e:
+        return div(0, "header", None, {k: h.get(k) for k in ("game", "options", "seed")}, f"cannot start the game: {e}")
+    players = h.get("players")
+    if not isinstance(players, list) or len(players) != game.players:
+        return div(0, "header", game.players, players, "the player names do not match the number of seats")
+    pending = [_plain(e.full()) for e in game.opening_events]
+    k = 0  # index of the next action
+    for i in range(1, len(recs)):
+        rec = recs[i]
+        kind = rec.get("record")
+        if kind == "event":
+            if not pending:
+                return div(i, "event", None, rec.get("event"), "an event the game did not produce")
+            exp = pending.pop(0)
+            if rec.get("event") != exp:
+                return div(i, "event", exp, rec.get("event"), "the event differs from the re-simulation")
+            continue
+        if pending:
+            return div(i, "event", pending[0], rec, f"missing event {pending[0].get('kind')!r} before this {kind} record")
+        if kind == "action":
+            try:
+                events = _play(game, k, rec.get("seat"), rec.get("action") or {})
+            except LogError as e:
+                return div(i, "action", game.to_act, rec, e.reason)
+            pending = [_plain(e.full()) for e in events]
+            k += 1
+        elif kind == "result":
+            return _check_result(game, rec, lambda what, exp, found, why: div(i, what, exp, found, why))
+        else:
+            return div(i, "header", None, rec, f"unexpected record {kind!r}")
+    if pending:
+        return div(len(recs), "event", pending[0], None, "the log ends before this event")
+    return None
+
+
+def _check_result(game: Game, rec: Mapping[str, Any], div: Any) -> Divergence | None:
+    found = rec.get("result")
+    forfeit = rec.get("forfeit")
+    if forfeit is not None:
+        seat = forfeit.get("seat") if isinstance(forfeit, dict) else None
+        if not isinstance(seat, int) or not 0 <= seat < game.players:
+            return div("result", None, forfeit, "forfeit.seat is not a seat")
+        if game.is_over:
+            return div("result", game.result().to_data(), found, "a forfeit after the game was over")
+        exp = forfeit_result(game.players, seat).to_data()
+        keys = ("points", "winners", "reason")
+        if not isinstance(found, dict) or any(_plain(found.get(k)) != _plain(exp[k]) for k in keys):
+            return div("result", exp, found, "the forfeit result differs (points, winners or reason)")
+        return None
+    engine = game.result()
+    if engine is None:
+        return div("result", None, found, "the game is not over after the logged actions")
+    exp = _plain(engine.to_data())
+    if found != exp:
+        return div("result", exp, found, "the result differs from the re-simulation")
+    return None
+
+
+@dataclass
+class Step:
+    """One action of a replay: ``index`` (0-based action index), ``seat``, ``action`` (data),
+    ``events`` (the game's Event values it produced), ``game`` (the live game AFTER the action:
+    read it before the next step, it keeps changing)."""
+
+    index: int
+    seat: int
+    action: dict[str, Any]
+    events: list
+    game: Game
+
+
+def steps(header: Mapping[str, Any], actions: Iterable[Any]) -> Iterator[Step]:
+    """Replay a game step by step from its header (``game``, ``options``, ``seed``) and actions
+    (``[{"seat", "action"}]``, e.g. ``LoggedGame.actions``). Raises :class:`LogError` when an
+    action is refused or out of turn, or the game's errors for a bad header."""
+    game = _new_game(header)
+    for i, (seat, data) in enumerate(_action_items(actions)):
+        events = _play(game, i, seat, data)
+        yield Step(i, seat, data, events, game)
+
+
+def state_at(header: Mapping[str, Any], actions: Sequence[Any], index: int) -> Game:
+    """The game after the first ``index`` actions (0: the state after the opening events;
+    ``len(actions)``: the final state). ``game.to_position()`` then gives the position at that
+    moment. Raises :class:`LogError` (``index`` out of range, an action refused)."""
+    if not 0 <= index <= len(actions):
+        raise LogError(f"index must be 0..{len(actions)}, got {index}")
+    if index == 0:
+        return _new_game(header)
+    for step in steps(header, list(actions)[:index]):
+        last = step
+    return last.game
