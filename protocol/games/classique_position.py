@@ -129,7 +129,7 @@ def load(cls, data: Mapping[str, Any]):
     g.chips = [_int(v, f"chips[{i}]", 0) for i, v in enumerate(_list(_get(data, "chips"), "chips", n))]
     g.stakes = [_int(v, f"stakes[{i}]", 0) for i, v in enumerate(_list(_get(data, "stakes"), "stakes", n))]
     g.shares = [_int(v, f"shares[{i}]", 0) for i, v in enumerate(_list(_get(data, "shares"), "shares", n))]
-    g.in_match = _list(_get(data, "in_match"), "in_match", n)
+    g.in_match = list(_list(_get(data, "in_match"), "in_match", n))
     for i, v in enumerate(g.in_match):
         if not isinstance(v, bool):
             raise PositionError(f"expects true or false, got {v!r}", field=f"in_match[{i}]")
@@ -152,7 +152,7 @@ def load(cls, data: Mapping[str, Any]):
     g.phase = _get(data, "phase")
     if g.phase not in PHASES:
         raise PositionError(f"unknown phase {g.phase!r} (known: {', '.join(PHASES)})", field="phase")
-    g.status = _list(_get(data, "status"), "status", n)
+    g.status = list(_list(_get(data, "status"), "status", n))
     for i, st in enumerate(g.status):
         if st not in STATUSES:
             raise PositionError(f"unknown status {st!r} (known: {', '.join(STATUSES)})", field=f"status[{i}]")
