@@ -113,7 +113,7 @@ def _shuffle_hidden(pos: dict[str, Any], seat: int | None, rng: Rng) -> dict[str
     """``pos`` with everything ``seat`` may not see redealt: the stock order, the packets, and the
     hands of the other seats (except the hand of the seat to act, which decides the phase)."""
     n = len(pos["hands"])
-    keep = {seat, pos["seat"]}
+    keep = {seat, pos["to_act"]}
     pool = list(pos["stock"])
     for s in range(n):
         for p in pos["packets"][s]:
@@ -143,7 +143,7 @@ def test_views_show_nothing_hidden(n: int, seed: int, steps: int, data: st.DataO
         assert "hand" not in v
     else:
         assert v["hand"] == [card_text(c) for c in g.hands[seat]]
-    assert v["stock"] == len(g.stock) and v["hands"] == [len(h) for h in g.hands]
+    assert v["stock"] == len(g.stock) and v["hand_sizes"] == [len(h) for h in g.hands]
 
 
 @SETTINGS
@@ -152,6 +152,7 @@ def test_every_legal_action_applies(n: int, seed: int, steps: int) -> None:
     g = QuatorzeGame.new({"players": n}, seed)
     play(g, Rng(seed), steps)
     pos = g.to_position()
+    assert QuatorzeGame.from_position(pos).to_position() == pos
     for a in g.legal_actions():
         h = QuatorzeGame.from_position(pos)
         h.apply(a.to_data())  # checked, from data
@@ -223,9 +224,12 @@ def test_every_game_ends(n: int, seed: int, max_turns: int) -> None:
         assert legal
         g.apply(legal[rng.below(len(legal))], checked=False)
         steps += 1
-        assert g.turn <= max_turns and steps < 200 * max_turns
+        assert g.turns <= max_turns and steps < 200 * max_turns
     r = g.result()
     assert r is not None and r.reason in ("out", "max-turns")
     assert abs(sum(r.points) - 1.0) < 1e-9 and r.winners
     assert list(r.scores) == [float(x) for x in g.cards_left()]
-    assert r.reason == "out" or g.turn == max_turns
+    assert r.reason == "out" or g.turns == max_turns
+    pos = g.to_position()
+    back = QuatorzeGame.from_position(pos)
+    assert back.to_position() == pos and back.result() == r

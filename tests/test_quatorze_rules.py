@@ -53,10 +53,10 @@ def make(
         "format": 1,
         "options": {"players": n, "max_turns": max_turns},
         "rng": 12345,
-        "seat": seat,
+        "to_act": seat,
         "phase": phase,
         "no_draw": no_draw,
-        "turn": turn,
+        "turns": turn,
         "hands": [list(h) for h in hands],
         "packets": packets,
         "table": [list(c) for c in table],
@@ -246,7 +246,7 @@ def test_laying_that_empties_the_hand_ends_the_turn_and_takes_up_the_next_packet
     assert take.public == {"seat": 0, "size": 4, "packets_left": 2}
     assert take.for_seat(0)["cards"] == ["AS", "2S", "3S", "4S"]
     assert "cards" not in take.for_seat(1)
-    assert g.to_act == 1 and g.turn == 1
+    assert g.to_act == 1 and g.turns == 1
     assert g.view(0)["hand"] == ["AS", "2S", "3S", "4S"]
     assert g.view(1)["packets"] == [[3, 2], []]
     assert g.table == [parse_cards("5H 9C")]
@@ -367,7 +367,7 @@ def test_position_round_trip_continues_identically() -> None:
     [
         (lambda p: p.__setitem__("game", "quinze"), "game"),
         (lambda p: p.__setitem__("phase", "dance"), "phase"),
-        (lambda p: p.__setitem__("seat", 5), "seat"),
+        (lambda p: p.__setitem__("to_act", 5), "to_act"),
         (lambda p: p["hands"][0].append("AS"), "cards"),
         (lambda p: p["stock"].pop(), "cards"),
         (lambda p: p["hands"][1].__setitem__(0, "XX"), "hands.1[0]"),
@@ -377,8 +377,9 @@ def test_position_round_trip_continues_identically() -> None:
         (lambda p: p["options"].__setitem__("players", 9), "options.players"),
         (lambda p: p.__setitem__("rng", -1), "rng"),
         (lambda p: p.__setitem__("no_draw", "maybe"), "no_draw"),
-        (lambda p: p.__setitem__("turn", 1000), "turn"),
-        (lambda p: p.__setitem__("phase", "over"), "winners"),
+        (lambda p: p.__setitem__("turns", 1000), "turns"),
+        (lambda p: p.__setitem__("phase", "over"), "to_act"),
+        (lambda p: p.update(phase="over", to_act=None), "winners"),
     ],
 )
 def test_bad_positions_name_the_field(change: Any, field: str) -> None:

@@ -108,7 +108,7 @@ class QuatorzeGame(Game):
         self.seat: int | None = None
         self.phase = "draw"
         self.no_draw: str | None = None
-        self.turn = 0  # completed turns
+        self.turns = 0  # completed turns (max_turns counts these)
         self.winners: tuple[int, ...] = ()
         self.end_reason: str | None = None
 
@@ -310,8 +310,8 @@ class QuatorzeGame(Game):
         return False
 
     def _end_turn(self, events: list[Event]) -> None:
-        self.turn += 1
-        if self.turn >= self.options["max_turns"]:
+        self.turns += 1
+        if self.turns >= self.options["max_turns"]:
             left = self.cards_left()
             low = min(left)
             self._finish([s for s, x in enumerate(left) if x == low], "max-turns", events)
@@ -357,8 +357,8 @@ class QuatorzeGame(Game):
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` sees (RULES.md §3 "What each player sees"); ``None``: a spectator.
 
-        ``{"game": "quatorze", "seat", "to_act", "phase", "no_draw", "turn", "max_turns",
-        "hand": [card] (the seat's own; absent for a spectator), "hands": [int] (hand sizes),
+        ``{"game": "quatorze", "seat", "to_act", "phase", "no_draw", "turns" (completed), "max_turns",
+        "hand": [card] (the seat's own; absent for a spectator), "hand_sizes": [int],
         "packets": [[int]] (sizes of the packets still face down, per seat), "cards_left": [int],
         "table": [[card]], "discard": [card] (bottom to top), "stock": int (size),
         "options": {...}, "result": Result data or None}``. Never another hand, a packet's
@@ -370,7 +370,7 @@ class QuatorzeGame(Game):
             "to_act": self.to_act,
             "phase": self.phase,
             "no_draw": self.no_draw,
-            "turn": self.turn,
+            "turns": self.turns,
             "max_turns": self.options["max_turns"],
         }
         if seat is not None:
@@ -378,7 +378,7 @@ class QuatorzeGame(Game):
         res = self.result()
         v.update(
             {
-                "hands": [len(h) for h in self.hands],
+                "hand_sizes": [len(h) for h in self.hands],
                 "packets": [[len(p) for p in ps] for ps in self.packets],
                 "cards_left": self.cards_left(),
                 "table": [cards_text(c) for c in self.table],

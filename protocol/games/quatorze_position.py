@@ -5,14 +5,15 @@ The format is documented in docs/positions.md, section ``## quatorze``. In short
     {"game": "quatorze", "format": 1,
      "options": {"players": 2, "max_turns": 1000},
      "rng": 1234567,                      # generator state (0 .. 2**64-1)
-     "seat": 0, "phase": "draw" | "combine" | "substitute" | "over",
+     "to_act": 0,                         # seat whose decision it is; null once over
+     "phase": "draw" | "combine" | "substitute" | "over",
      "no_draw": null | "whole-hand" | "nothing-to-draw",
-     "turn": 0,                           # completed turns
+     "turns": 0,                          # completed turns (max_turns counts these)
      "hands": [["AS", ...], ...],         # per seat
      "packets": [[["2H", ...], ...], ...],# per seat, packets still face down, next first (4, 3, 2 cards)
      "table": [["5H", "9C"], ...],        # combinations, in the order laid
      "discard": ["7D", ...],              # bottom .. top
-     "stock": ["KC", ...],                # bottom .. top
+     "stock": ["KC", ...],                # TOP FIRST: stock[0] is the next card drawn
      "winners": [] , "end_reason": null}  # once over: the winners and "out" | "max-turns"
 
 :func:`load` raises :class:`PositionError` with ``field`` naming the culprit (``hands.1[2]``,
@@ -50,15 +51,15 @@ def dump(g: "QuatorzeGame") -> dict[str, Any]:
         "format": FORMAT,
         "options": dict(g.options),
         "rng": g.rng.state,
-        "seat": g.seat,
+        "to_act": g.to_act,
         "phase": g.phase,
         "no_draw": g.no_draw,
-        "turn": g.turn,
+        "turns": g.turns,
         "hands": [cards_text(h) for h in g.hands],
         "packets": [[cards_text(p) for p in ps] for ps in g.packets],
         "table": [cards_text(c) for c in g.table],
         "discard": cards_text(g.discard),
-        "stock": cards_text(g.stock),
+        "stock": cards_text(reversed(g.stock)),
         "winners": list(g.winners),
         "end_reason": g.end_reason,
     }
@@ -118,11 +119,16 @@ def load(g: "QuatorzeGame", data: Mapping[str, Any]) -> None:
     phase = _need(data, "phase")
     if phase not in _PHASES:
         raise PositionError(f"expects one of {', '.join(_PHASES)}, got {phase!r}", field="phase")
-    seat = _int(data, "seat", 0, n - 1)
+    if phase == "over":
+        if data.get("to_act") is not None:
+            raise PositionError("a finished game has no seat to act (null)", field="to_act")
+        seat = None
+    else:
+        seat = _int(data, "to_act", 0, n - 1)
     no_draw = data.get("no_draw")
     if no_draw not in _NO_DRAW:
         raise PositionError(f"expects null, 'whole-hand' or 'nothing-to-draw', got {no_draw!r}", field="no_draw")
-    turn = _int(data, "turn", 0, options["max_turns"])
+    turn = _int(data, "turns", 0, options["max_turns"])
 
     hands = [_cards(h, f"hands.{s}") for s, h in enumerate(_list(_need(data, "hands"), "hands", n))]
     packets: list[list[list[int]]] = []
@@ -143,7 +149,7 @@ def load(g: "QuatorzeGame", data: Mapping[str, Any]) -> None:
                 f"a combination is at least two cards adding up to 14, got {'+'.join(cards_text(comb))}", field=f"table[{i}]"
             )
     discard = _cards(_need(data, "discard"), "discard")
-    stock = _cards(_need(data, "stock"), "stock")
+    stock = _cards(_need(data, "stock"), "stock")[::-1]  # stored bottom .. top
 
     every = Counter(c for h in hands for c in h)
     every.update(c for ps in packets for p in ps for c in p)
@@ -172,7 +178,7 @@ def load(g: "QuatorzeGame", data: Mapping[str, Any]) -> None:
         if data.get("winners"):
             raise PositionError("a game still in play has no winners", field="winners")
         if turn >= options["max_turns"]:
-            raise PositionError(f"must be below max_turns ({options['max_turns']}) while in play", field="turn")
+            raise PositionError(f"must be below max_turns ({options['max_turns']}) while in play", field="turns")
         for s, h in enumerate(hands):
             if not h:
                 raise PositionError("a hand is never empty while the game is in play (the next packet is taken up)", field=f"hands.{s}")
@@ -189,7 +195,7 @@ def load(g: "QuatorzeGame", data: Mapping[str, Any]) -> None:
     g.seat = seat
     g.phase = phase
     g.no_draw = no_draw if phase != "over" else None
-    g.turn = turn
+    g.turns = turn
     g.hands = [list(sort_cards(h)) for h in hands]
     g.packets = packets
     g.table = [list(sort_cards(c)) for c in table]
