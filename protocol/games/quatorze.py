@@ -310,6 +310,8 @@ class QuatorzeGame(Game):
         return False
 
     def _end_turn(self, events: list[Event]) -> None:
+        """Count the turn; at ``max_turns`` the game ends, fewest cards left (hand + packets) win,
+        equal fewest share (RULES.md §3 "Safety" [decision]); else the next seat's turn begins."""
         self.turns += 1
         if self.turns >= self.options["max_turns"]:
             left = self.cards_left()
@@ -320,7 +322,10 @@ class QuatorzeGame(Game):
         self._start_turn((self.seat + 1) % self.players, events)
 
     def _start_turn(self, seat: int, events: list[Event]) -> None:
-        """Begin ``seat``'s turn: the no-draw rule, the reshuffle, or the draw phase (module docstring)."""
+        """Begin ``seat``'s turn (RULES.md §3 phase 1): a hand that can be laid whole, as one or
+        several combinations, must not draw ([decision]); an empty stock is replaced by the discard
+        pile except its top card, shuffled; nothing at all to draw skips the draw (documented
+        choice, see the module docstring); else the ``draw`` phase."""
         self.seat = seat
         self.no_draw = None
         if can_lay_whole_hand(self.hands[seat]):
