@@ -81,6 +81,8 @@ def test_single_opener_takes_pot_without_showing():
     assert won == {"kind": "pot-won", "seat": 1, "amount": 3, "shown": False, "reason": "single-opener"}
     assert "showdown" not in kinds(ev) and "burnt" not in kinds(ev)
     assert g.chips == [98, 101, 98]
+    assert g.stats()["single_opener"] == 1 and g.stats()["coups"] == 2 and g.stats()["showdowns"] == 0
+    assert ClassiqueGame.from_position(g.to_position()).stats() == g.stats()
 
 
 def test_opener_is_first_to_open_and_starts_raising():

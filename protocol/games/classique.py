@@ -76,6 +76,8 @@ PHASES = ("speak", "raise", "draw", "over")
 STATUSES = ("waiting", "passed", "stand", "hit", "folded", "burnt", "out")
 IN_COUP = ("stand", "hit")
 BURN_LIMIT = 15
+TALLY_KEYS = ("coups", "all_passed", "single_opener", "last_in", "showdowns", "burns", "raises", "deck_changes")
+"""Counters kept for :meth:`ClassiqueGame.stats`."""
 
 
 def value(c: int) -> int:
@@ -139,6 +141,7 @@ class ClassiqueGame(Game):
         self.round_of = "opening"
         self.end_reason: str | None = None
         self.shares: list[int] = [0] * n
+        self.tally = dict.fromkeys(TALLY_KEYS, 0)
 
     @staticmethod
     def read_caves(options: Mapping[str, Any]) -> list[int]:
@@ -369,7 +372,14 @@ class ClassiqueGame(Game):
             "awaiting": awaiting if self.phase == "raise" else [],
             "drawer": self.turn if self.phase == "draw" else None,
             "raise": list(rr) if rr else None,
+            "options": dict(self.options),
         }
+
+    def stats(self) -> dict[str, float]:
+        """Per-game figures for self-play summaries: ``coups`` played, coups where ``all_passed``,
+        pots taken by a ``single_opener``, by the ``last_in`` (others folded or burnt), at
+        ``showdowns``; ``burns``, ``raises``, ``deck_changes`` (after the first deck)."""
+        return dict(self.tally)
 
     # ------------------------------------------------------------------ coups
 
@@ -412,7 +422,9 @@ class ClassiqueGame(Game):
             self.rng.shuffle(self.talon)
             reason = "dealer-out" if dealer_out else "talon-short"
             ev.append(Event("deck-change", {"dealer": nxt, "deck": self.deck, "talon": 52, "reason": reason}))
+            self.tally["deck_changes"] += 1
         self.coup += 1
+        self.tally["coups"] += 1
         for s in players:
             self.chips[s] -= ante
             self.stakes[s] = ante
@@ -440,6 +452,8 @@ class ClassiqueGame(Game):
             self.stakes[s] = 0
             self.status[s] = "waiting" if self.in_match[s] else "out"
         self.opener, self.acted, self.raised = None, [], False
+        if outcome == "all-passed":
+            self.tally["all_passed"] += 1
         ev.append(Event("coup-end", {"coup": self.coup, "outcome": outcome, "pot": self.pot, "chips": list(self.chips)}))
         self._start_coup(ev)
 
@@ -447,6 +461,7 @@ class ClassiqueGame(Game):
         amount = self.pot
         self.chips[seat] += amount
         self.pot = 0
+        self.tally[reason.replace("-", "_") + ("s" if reason == "showdown" else "")] += 1
         ev.append(Event("pot-won", {"seat": seat, "amount": amount, "shown": reason == "showdown", "reason": reason}))
         self._finish_coup(ev, "won")
 
@@ -499,6 +514,7 @@ class ClassiqueGame(Game):
         paid = self._pay(s, self.high + amount)
         self.high += amount
         self.raised, self.acted = True, [s]
+        self.tally["raises"] += 1
         ev.append(Event("raise", {"seat": s, "amount": amount, "paid": paid, "stake": self.stakes[s], "pot": self.pot}))
 
     def _answer(self, s: int, action, ev: list[Event]) -> None:
@@ -566,6 +582,7 @@ class ClassiqueGame(Game):
             total = self.total(s)
             if total > BURN_LIMIT:
                 self.status[s] = "burnt"
+                self.tally["burns"] += 1
                 ev.append(Event("burnt", {"seat": s, "hidden": card_text(self.hidden[s]), "total": total}))
                 players = self.in_coup()
                 if len(players) == 1:

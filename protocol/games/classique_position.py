@@ -11,7 +11,9 @@ Format (documented in docs/positions.md, ``## quinze-classique``); cards are can
      "phase": "speak"|"raise"|"draw"|"over", "to_act": int|null,
      "status": [str], "hidden": [card|null], "face_up": [[card]],
      "opener": int|null, "high": int, "raised": bool, "acted": [int], "round_of": "opening"|"drawing",
-     "end_reason": str|null, "shares": [int]}
+     "end_reason": str|null, "shares": [int],
+     "tally": {coups, all_passed, single_opener, last_in, showdowns, burns, raises, deck_changes}
+              (optional counters for stats(); missing ones are 0)}
 
 :func:`load` raises :class:`~protocol.game.PositionError` naming the field: chips non-negative,
 chips conserved (chips + pot = sum of caves), cards of the deck in play (talon + discards + cards in
@@ -64,6 +66,7 @@ def dump(g) -> dict[str, Any]:
         "round_of": g.round_of,
         "end_reason": g.end_reason,
         "shares": list(g.shares),
+        "tally": dict(g.tally),
     }
 
 
@@ -105,7 +108,7 @@ def _card(v: Any, field: str) -> int:
 
 def load(cls, data: Mapping[str, Any]):
     """A ``cls`` game from position data. Raises PositionError naming the field and the reason."""
-    from protocol.games.classique import IN_COUP, PHASES, STATUSES, colour_deck
+    from protocol.games.classique import IN_COUP, PHASES, STATUSES, TALLY_KEYS, colour_deck
 
     if not isinstance(data, Mapping):
         raise PositionError("a position is a map", field="position")
@@ -174,6 +177,11 @@ def load(cls, data: Mapping[str, Any]):
     g.end_reason = _get(data, "end_reason")
     if g.end_reason is not None and not isinstance(g.end_reason, str):
         raise PositionError("expects text or null", field="end_reason")
+    tally = data.get("tally", {})
+    if not isinstance(tally, Mapping):
+        raise PositionError("expects a map of counters", field="tally")
+    for key in TALLY_KEYS:
+        g.tally[key] = _int(tally.get(key, 0), f"tally.{key}", 0)
     to_act = _int(_get(data, "to_act"), "to_act", 0, n - 1, none=True)
     _check_phase(g, to_act, IN_COUP)
     deck = Counter(colour_deck(g.deck))
