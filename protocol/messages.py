@@ -153,6 +153,17 @@ def _float(lo: float | None = None) -> Check:
     return check
 
 
+MAX_MOVE_TIME = 86400.0
+"""Longest ``move_time`` accepted, in seconds (a day)."""
+
+
+def _move_time(v: Any, path: str) -> float:
+    f = _float(0.0)(v, path)
+    if not 0.0 < f <= MAX_MOVE_TIME:
+        raise _bad(path, f"must be more than 0 and at most {MAX_MOVE_TIME:g} seconds, got {f:g}")
+    return f
+
+
 def _bool(v: Any, path: str) -> bool:
     if not isinstance(v, bool):
         raise _bad(path, f"must be true or false, got {_tname(v)}")
@@ -362,6 +373,7 @@ class TableInfo(_Record):
     - ``state`` (``"waiting"`` for players, ``"playing"``, ``"closed"``);
     - ``number`` (int >= 0: the current or last game number, 0 before the first game);
     - ``games`` (int >= 1: games played at this table before it closes);
+    - ``move_time`` (float | None, seconds: time for each decision; None if not stated);
     - ``spectators`` (int >= 0: connections watching).
     """
 
@@ -372,6 +384,7 @@ class TableInfo(_Record):
     state: str
     number: int = 0
     games: int = 1
+    move_time: float | None = None
     spectators: int = 0
     _label: ClassVar[str] = "table"
     _checks: ClassVar[dict[str, Check]] = {
@@ -382,6 +395,7 @@ class TableInfo(_Record):
         "state": _str(choices=TABLE_STATES),
         "number": _int(0),
         "games": _int(1),
+        "move_time": _nullable(_move_time),
         "spectators": _int(0),
     }
 
@@ -477,7 +491,9 @@ class CreateTable(Message):
     - ``options`` (map): table options, ``players`` included (the game validates them:
       ``bad-option`` / ``unknown-game`` errors);
     - ``seed`` (int | None): seed of the first game; None lets the server draw one;
-    - ``games`` (int >= 1, default 1): games played at this table before it closes.
+    - ``games`` (int >= 1, default 1): games played at this table before it closes;
+    - ``move_time`` (float | None, seconds, 0 < t <= 86400): time for each decision (the
+      ``deadline`` of each ``action-request``); None: the server's default. (Added to the spec.)
     """
 
     type: ClassVar[str] = "create-table"
@@ -486,7 +502,14 @@ class CreateTable(Message):
     options: dict[str, Any] = field(default_factory=dict)
     seed: int | None = None
     games: int = 1
-    _checks: ClassVar[dict[str, Check]] = {"game": _GAME, "options": _map, "seed": _nullable(_SEED), "games": _int(1, 1_000_000)}
+    move_time: float | None = None
+    _checks: ClassVar[dict[str, Check]] = {
+        "game": _GAME,
+        "options": _map,
+        "seed": _nullable(_SEED),
+        "games": _int(1, 1_000_000),
+        "move_time": _nullable(_move_time),
+    }
 
 
 @_message

@@ -40,13 +40,14 @@ TABLE = {
     "state": "waiting",
     "number": 0,
     "games": 3,
+    "move_time": 30.0,
     "spectators": 1,
 }
 
 SAMPLES: dict[str, dict] = {
     "hello": {"type": "hello", "version": 1, "name": "ana", "role": "player"},
     "list-tables": {"type": "list-tables"},
-    "create-table": {"type": "create-table", "game": "quinze", "options": {"players": 2}, "seed": 7, "games": 2},
+    "create-table": {"type": "create-table", "game": "quinze", "options": {"players": 2}, "seed": 7, "games": 2, "move_time": 12.5},
     "join": {"type": "join", "table": "t1", "seat": None, "token": "abc"},
     "leave": {"type": "leave", "table": "t1"},
     "spectate": {"type": "spectate", "table": "t1"},
@@ -121,7 +122,7 @@ def test_round_trip(t: str) -> None:
 
 def test_optional_fields_take_defaults_and_unknown_keys_are_ignored() -> None:
     m = parse_message({"type": "create-table", "game": "quinze", "future": 1})
-    assert m == CreateTable(game="quinze", options={}, seed=None, games=1)
+    assert m == CreateTable(game="quinze", options={}, seed=None, games=1, move_time=None)
     assert parse_message({"type": "join", "table": "t2"}) == Join(table="t2")
     assert parse_message({"type": "bye"}).reason == ""
 
@@ -151,6 +152,8 @@ def test_nested_records_are_values() -> None:
         ({"type": "create-table", "game": "quinze", "options": [1]}, "create-table.options", "map"),
         ({"type": "create-table", "game": "quinze", "games": 0}, "create-table.games", "at least 1"),
         ({"type": "create-table", "game": "quinze", "seed": 2**64}, "create-table.seed", "at most"),
+        ({"type": "create-table", "game": "quinze", "move_time": 0}, "create-table.move_time", "more than 0"),
+        ({"type": "create-table", "game": "quinze", "move_time": "5"}, "create-table.move_time", "number of seconds"),
         ({"type": "create-table", "game": "quinze", "options": {"x": b"\x00"}}, "create-table.options.x", "plain data"),
         ({"type": "action", "table": "t1", "request": 1, "action": {"hand": []}}, "action.action.type", "missing"),
         ({"type": "action", "table": "t1", "request": 1.0, "action": {"type": "end"}}, "action.request", "integer"),
