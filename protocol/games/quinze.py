@@ -297,6 +297,13 @@ class QuinzeGame(Game):
             return [END]
         return []
 
+    def generate_legal(self) -> list[Action]:
+        """The legal list computed from scratch (the cached fifteens are recomputed); for
+        benchmarks and checks. Same value as :meth:`legal_actions`."""
+        if self.phase in ("fifteen", "more"):
+            self._fif = [_tnew(Fifteen, ("fifteen", h, t)) for h, t in fifteens(self.hands[self.seat], self.table)]
+        return self.legal_actions()
+
     @staticmethod
     def _singles(hand: list[int]) -> list[Action]:
         """One single-card placement per rank held (the lowest-numbered card of the rank)."""

@@ -41,12 +41,12 @@ CARD_POINTS: tuple[int, ...] = tuple(10 if r in (0, 11, 12, 13) else r for r in 
 """Points of each card left in hand at the end of a deal (RULES.md §1 "Scoring"): J Q K and
 jokers 10, aces 1, other cards their face value."""
 
-_ORDER = {r: r - 2 for r in range(2, 14)}
+_ORDER = {r: 13 - r for r in range(2, 14)}
 _ORDER[1] = 12
 _ORDER[0] = 13
 ORDER_KEY: tuple[int, ...] = tuple(_ORDER[CARD_RANK[c]] * 64 + c for c in range(54))
 """Sort key of the cards inside one place of a fifteen, the order :func:`fifteens` produces:
-ranks 2..K ascending, then aces, then jokers; equal ranks by card number."""
+ranks K..2 descending, then aces, then jokers; equal ranks by card number."""
 
 _VALUE1: tuple[int, ...] = tuple(-1 if r == 0 else r for r in CARD_RANK)
 """Value of each card with aces counted as 1."""
@@ -92,102 +92,134 @@ def is_fifteen(hand_cards: Sequence[int], table_cards: Sequence[int]) -> bool:
 
 
 _EMPTY: tuple[int, ...] = ()
-
-
-def _prefixes(bucket: list[int]) -> list[tuple[int, ...]]:
-    return [tuple(bucket[:k]) for k in range(len(bucket) + 1)]
+_MASK = (1 << 21) - 1  # subset sums 0..20 of positive ranks are enough (15 + at most 4 jokers)
+_FLEX_NONE = {15: [(_EMPTY, _EMPTY, 0, 0)]}
 
 
 def fifteens(hand: Iterable[int], table: Iterable[int]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     """Every fifteen the holder of ``hand`` can make with ``table``, once per equivalence class.
 
     Returns ``[(hand_cards, table_cards)]``: tuples of card numbers in :data:`ORDER_KEY` order,
-    the lowest-numbered cards of each rank. Deterministic: the order depends only on the
-    multisets ``hand`` and ``table``. RULES.md §1 "A fifteen": >= 2 cards, >= 1 from the hand.
-    """
-    hb: list[list[int]] = [[] for _ in range(14)]
-    tb: list[list[int]] = [[] for _ in range(14)]
-    rank = CARD_RANK
-    for c in sorted(hand):
-        hb[rank[c]].append(c)
-    for c in sorted(table):
-        tb[rank[c]].append(c)
+    the lowest-numbered cards of each rank when ``hand`` and ``table`` are sorted by card number
+    (the engine keeps them so). Deterministic. RULES.md §1 "A fifteen": >= 2 cards, >= 1 from
+    the hand, values adding to 15 (aces 1 or 14, jokers -1).
 
-    # ---- flexible ranks: jokers (-1) and aces (1 or 14)
-    jh_, jt_, ah_, at_ = hb[0], tb[0], hb[1], tb[1]
-    if jh_ or jt_ or ah_ or at_:
+    Method: group by rank; enumerate the flexible part (jokers, aces with each choice of how
+    many count 14) as ``needed positive sum -> choices``; then a depth-first search over the
+    positive ranks K..2 that is pruned *exactly* by subset-sum bitsets of the remaining ranks
+    (``reach[i]``: sums reachable with ranks i.., ``reach_h[i]``: the same using >= 1 hand
+    card), so it only walks paths that end in a fifteen.
+    """
+    rank = CARD_RANK
+    hb: dict[int, list[int]] = {}
+    tb: dict[int, list[int]] = {}
+    for c in hand:
+        r = rank[c]
+        if r in hb:
+            hb[r].append(c)
+        else:
+            hb[r] = [c]
+    for c in table:
+        r = rank[c]
+        if r in tb:
+            tb[r].append(c)
+        else:
+            tb[r] = [c]
+
+    # ---- flexible part: needed positive sum T -> [(hand cards, table cards, hand count, count)]
+    if 0 in hb or 1 in hb or 0 in tb or 1 in tb:
         flex: dict[int, list[tuple[tuple[int, ...], tuple[int, ...], int, int]]] = {}
+        jh_ = hb.get(0, ())
+        jt_ = tb.get(0, ())
+        ah_ = hb.get(1, ())
+        at_ = tb.get(1, ())
         for jh in range(len(jh_) + 1):
             for jt in range(len(jt_) + 1):
                 for ah in range(len(ah_) + 1):
                     for at in range(len(at_) + 1):
                         a = ah + at
-                        fh = tuple(ah_[:ah]) + tuple(jh_[:jh])
-                        ft = tuple(at_[:at]) + tuple(jt_[:jt])
-                        item = (fh, ft, ah + jh, a + jh + jt)
-                        base = a - jh - jt
-                        for k in range(a + 1):
-                            f = base + 13 * k
-                            if f > 15:
+                        item = (tuple(ah_[:ah]) + tuple(jh_[:jh]), tuple(at_[:at]) + tuple(jt_[:jt]), ah + jh, a + jh + jt)
+                        t = 15 - a + jh + jt
+                        for _ in range(a + 1):
+                            if t < 0:
                                 break
-                            lst = flex.get(f)
+                            lst = flex.get(t)
                             if lst is None:
-                                flex[f] = [item]
+                                flex[t] = [item]
                             else:
                                 lst.append(item)
+                            t -= 13
     else:
-        flex = {0: [(_EMPTY, _EMPTY, 0, 0)]}
-    hi = 15 - min(flex)  # largest useful sum of positive ranks
-    lo = 15 - max(flex)  # smallest useful sum (may be <= 0)
+        flex = _FLEX_NONE
 
-    # ---- positive ranks 2..13, ascending
-    ranks: list[int] = []
-    hp: list[list[tuple[int, ...]]] = []
-    tp: list[list[tuple[int, ...]]] = []
-    for r in range(2, 14):
-        if r > hi:
-            break
-        if hb[r] or tb[r]:
-            ranks.append(r)
-            hp.append(_prefixes(hb[r]))
-            tp.append(_prefixes(tb[r]))
+    # ---- positive ranks, descending, with exact subset-sum pruning
+    ranks = sorted((hb.keys() | tb.keys()) - {0, 1}, reverse=True)
     L = len(ranks)
-    suffix = [0] * (L + 1)
+    reach = [1] * (L + 1)
+    opts: list[list[tuple[int, int, int, tuple[int, ...], tuple[int, ...]]]] = [[]] * L
+    a = 1
     for i in range(L - 1, -1, -1):
-        suffix[i] = suffix[i + 1] + ranks[i] * (len(hp[i]) + len(tp[i]) - 2)
+        r = ranks[i]
+        h = hb.get(r, _EMPTY)
+        tc = tb.get(r, _EMPTY)
+        if len(h) + len(tc) == 1:
+            a = (a | (a << r)) & _MASK
+            opts[i] = [(r, 1, 1, (h[0],), _EMPTY) if h else (r, 0, 1, _EMPTY, (tc[0],))]
+        else:
+            o = []
+            for kh in range(len(h) + 1):
+                hp = tuple(h[:kh])
+                for kt in range(len(tc) + 1):
+                    if kh or kt:
+                        o.append(((kh + kt) * r, kh, kh + kt, hp, tuple(tc[:kt])))
+            o.sort()
+            sa = 0
+            for k in range(1, len(h) + len(tc) + 1):
+                sa |= a << (k * r)
+            a = (a | sa) & _MASK
+            opts[i] = o
+        reach[i] = a
 
     out: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-    append = out.append
+    need = 0  # bitset of the positive sums some flexible choice completes to 15
+    for t in flex:
+        need |= 1 << t
+    if not reach[0] & need:
+        return out
+    top = max(flex)
+    sols: dict[int, list[tuple[tuple[int, ...], tuple[int, ...], int, int]]] = {t: [] for t in flex}
 
-    def emit(s: int, ht: tuple[int, ...], tt: tuple[int, ...], nh: int, n: int) -> None:
-        for fh, ft, fnh, fn in flex.get(15 - s, ()):
-            if nh + fnh and n + fn >= 2:
-                append((ht + fh, tt + ft))
-
-    def rec(start: int, s: int, ht: tuple[int, ...], tt: tuple[int, ...], nh: int, n: int) -> None:
-        if s >= lo:
-            emit(s, ht, tt, nh, n)
-        for i in range(start, L):
-            r = ranks[i]
-            s1 = s + r
-            if s1 > hi:
+    def dfs(i: int, s: int, ht: tuple[int, ...], tt: tuple[int, ...], nh: int, n: int) -> None:
+        # invariant: some needed sum is s + a sum reachable with ranks i..
+        for j in range(i, L):
+            if not (reach[j] << s) & need:
                 return
-            if s + suffix[i] < lo:
-                return
-            hpi = hp[i]
-            tpi = tp[i]
-            for kh in range(len(hpi)):
-                s2 = s + kh * r
-                if s2 > hi:
+            nxt = reach[j + 1]
+            for dv, kh, k, hp, tp in opts[j]:
+                s2 = s + dv
+                if s2 > top:
                     break
-                hti = ht + hpi[kh] if kh else ht
-                for kt in range(len(tpi)):
-                    if kh == 0 and kt == 0:
-                        continue
-                    s3 = s2 + kt * r
-                    if s3 > hi:
-                        break
-                    rec(i + 1, s3, hti, tt + tpi[kt] if kt else tt, nh + kh, n + kh + kt)
+                if (need >> s2) & 1:
+                    sols[s2].append((ht + hp, tt + tp, nh + kh, n + k))
+                if (nxt << s2) & need:
+                    dfs(j + 1, s2, ht + hp, tt + tp, nh + kh, n + k)
 
-    rec(0, 0, _EMPTY, _EMPTY, 0, 0)
+    dfs(0, 0, _EMPTY, _EMPTY, 0, 0)
+    for t, items in flex.items():
+        if t == 0:
+            for fh, ft, fnh, fn in items:
+                if fnh and fn >= 2:
+                    out.append((fh, ft))
+            continue
+        sol = sols[t]
+        if not sol:
+            continue
+        for fh, ft, fnh, fn in items:
+            if fnh:
+                if fn:
+                    out.extend([(ht + fh, tt + ft) for ht, tt, nh, n in sol])
+                else:
+                    out.extend([(ht, tt) for ht, tt, nh, n in sol if n >= 2])
+            else:
+                out.extend([(ht + fh, tt + ft) for ht, tt, nh, n in sol if nh and n + fn >= 2])
     return out
