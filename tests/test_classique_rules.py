@@ -104,9 +104,10 @@ def test_raise_cap_is_what_the_poorest_other_player_can_cover():
     with pytest.raises(IllegalAction) as err:
         g.apply(R(29))
     assert err.value.code == "raise-too-large"
-    with pytest.raises(IllegalAction) as err:
-        g.apply(R(1))
-    assert err.value.code == "raise-too-small"
+    for small in (1, 0, -5):
+        with pytest.raises(IllegalAction) as err:
+            g.apply(R(small))
+        assert err.value.code == "raise-too-small"
     assert g.to_position() == before
     ev = play(g, R(28))
     assert first(ev, "raise")["stake"] == 30 and g.chips == [70, 28, 98]
@@ -260,6 +261,15 @@ def test_player_who_cannot_ante_is_out():
     assert first(ev, "ante")["seats"] == [1, 2]
     assert g.in_match == [False, True, True] and g.status[0] == "out" and g.to_act == 1
     assert g.view(1)["hidden"][0] is None and g.hidden[0] is None
+
+
+def test_dealer_out_of_the_match_passes_the_deal():
+    g = new(3, caves="100,100,1")
+    ev = play(g, H, P, P)
+    assert first(ev, "out")["seat"] == 2
+    assert first(ev, "deck-change") == {"kind": "deck-change", "dealer": 0, "deck": "red", "talon": 52,
+                                        "reason": "dealer-out"}
+    assert g.dealer == 0 and g.to_act == 1 and first(ev, "deal")["order"] == [1, 0]
 
 
 def test_last_player_with_chips_ends_match():

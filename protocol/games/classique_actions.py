@@ -128,8 +128,9 @@ _ALLOWED_KEYS = {"type", "amount", "min", "max"}
 def parse_action_data(data: Mapping[str, Any]) -> Action:
     """Read action data into an action. Raises :class:`ActionError` naming the field.
 
-    ``type`` must be one of :data:`ACTION_TYPES`; ``raise`` needs an int ``amount`` (chips, >= 1;
-    a range echoed back as ``min``/``max`` is ignored). Any other key is refused.
+    ``type`` must be one of :data:`ACTION_TYPES`; ``raise`` needs an int ``amount`` in chips (its
+    range is checked by ``apply``: ``raise-too-small`` / ``raise-too-large``; a range echoed back as
+    ``min``/``max`` is ignored). Any other key is refused.
     """
     if not isinstance(data, Mapping):
         raise ActionError(f"an action is a map with a 'type', not {type(data).__name__}", field="action")
@@ -148,6 +149,4 @@ def parse_action_data(data: Mapping[str, Any]) -> Action:
     amount = data["amount"]
     if not isinstance(amount, int) or isinstance(amount, bool):
         raise ActionError(f"expects a whole number of chips, got {amount!r}", field="amount")
-    if amount < 1:
-        raise ActionError(f"must be at least 1 chip, got {amount}", field="amount")
     return Raise(amount=amount)
