@@ -196,7 +196,7 @@ class QuatorzeGame(Game):
         hand = self.hands[self.seat]
         acts: list[Action] = list(combinations(hand)) if self.phase == "combine" else []
         acts.extend(substitutions(hand, self.table))
-        acts.extend(Discard(c) for c in sorted(set(hand), key=card_key))
+        acts.extend(Discard(c) for c in dict.fromkeys(hand))  # the hand is kept in canonical order
         return acts
 
     def parse_action(self, data: Mapping[str, Any]) -> Action:

@@ -34,6 +34,7 @@ from protocol.cards import CardError, card_text, cards_text, is_joker, parse_car
 from protocol.game import Action, ActionError
 
 __all__ = [
+    "VALUES",
     "Combine",
     "Discard",
     "Draw",
@@ -45,14 +46,21 @@ __all__ = [
 ]
 
 
+VALUES: tuple[int, ...] = tuple(rank(c) for c in range(54))
+"""``VALUES[c]`` is the value of card ``c`` (0 for the jokers, which Le 14 does not use)."""
+
+
 def value(c: int) -> int:
     """Value of card ``c`` in Le 14 (RULES.md §3): ace 1, 2–10 face value, J 11, Q 12, K 13."""
-    return rank(c)
+    return VALUES[c]
+
+
+_KEYS: tuple[tuple[int, int], ...] = tuple((rank(c), c) for c in range(54))
 
 
 def card_key(c: int) -> tuple[int, int]:
     """Sort key: by value, then by card number (so suits S H D C)."""
-    return (rank(c), c)
+    return _KEYS[c]
 
 
 def sort_cards(cs: Any) -> tuple[int, ...]:

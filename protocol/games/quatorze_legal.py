@@ -13,10 +13,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from protocol.cards import card_text
 from protocol.game import IllegalAction
-from protocol.games.quatorze_actions import Combine, Substitute, card_key, sort_cards, value
+from protocol.games.quatorze_actions import VALUES, Combine, Substitute, card_key, sort_cards, value
 
 __all__ = [
     "FOURTEEN",
@@ -36,13 +37,31 @@ def _plus(cs: Sequence[int]) -> str:
 
 def _distinct(cs: Sequence[int]) -> list[tuple[int, int]]:
     """(card, count) for each distinct card, in canonical order."""
-    cnt = Counter(cs)
-    return [(c, cnt[c]) for c in sorted(cnt, key=card_key)]
+    cnt: dict[int, int] = {}
+    for c in cs:
+        cnt[c] = cnt.get(c, 0) + 1
+    return sorted(cnt.items(), key=lambda kv: card_key(kv[0]))
+
+
+def _runs(cs: Sequence[int]) -> list[tuple[int, int]]:
+    """:func:`_distinct` for cards already in canonical order (hands and combinations of a game)."""
+    out: list[tuple[int, int]] = []
+    last, n = -1, 0
+    for c in cs:
+        if c == last:
+            n += 1
+        else:
+            if n:
+                out.append((last, n))
+            last, n = c, 1
+    if n:
+        out.append((last, n))
+    return out
 
 
 def _pairs(cs: Sequence[int]) -> list[tuple[int, int]]:
-    """Every distinct pair (as a multiset) of two of ``cs``, each sorted canonically."""
-    d = _distinct(cs)
+    """Every distinct pair (as a multiset) of two of ``cs`` (in canonical order), each sorted canonically."""
+    d = _runs(cs)
     out = []
     for i, (a, na) in enumerate(d):
         if na >= 2:
@@ -125,37 +144,52 @@ def can_lay_whole_hand(hand: Sequence[int]) -> bool:
     return _partitions(tuple(counts))
 
 
+@lru_cache(maxsize=4096)
+def _table_index(table: tuple[tuple[int, ...], ...]) -> tuple[Any, Any, tuple[Substitute, ...]]:
+    """What substitutions need from the table alone, cached by table contents: per combination
+    its distinct pairs with their sums (only combinations of >= 3 cards), its distinct cards
+    with their values, and every substitution between combinations."""
+    V = VALUES
+    pairs = [[(p, V[p[0]] + V[p[1]]) for p in _pairs(comb)] if len(comb) >= 3 else [] for comb in table]
+    cards = [[(c, V[c]) for c, _ in _runs(comb)] for comb in table]
+    where: dict[int, list[tuple[int, int]]] = {}  # value -> (combination, card), in table order
+    for j, cs in enumerate(cards):
+        for c, v in cs:
+            where.setdefault(v, []).append((j, c))
+    between = [
+        Substitute("between", i, cards=p, other=j, card=c)
+        for i, ps in enumerate(pairs)
+        for p, s in ps
+        for j, c in where.get(s, ())
+        if j != i
+    ]
+    return pairs, cards, tuple(between)
+
+
 def substitutions(hand: Sequence[int], table: Sequence[Sequence[int]]) -> list[Substitute]:
     """Every distinct substitution possible with ``hand`` and ``table`` (RULES.md §3 phase 3):
-    hand-for-two, then two-for-one, then between, each in table order. Every combination keeps
+    hand-for-two, then two-for-one, then between, each in table order. The hand and every
+    combination must be in canonical order (:func:`sort_cards`), as a game keeps them. Every combination keeps
     adding up to 14 and keeps at least two cards."""
+    V = VALUES
+    pairs, cards, between = _table_index(tuple(map(tuple, table)))
     by_value: dict[int, list[int]] = {}
-    for c, _ in _distinct(hand):
-        by_value.setdefault(value(c), []).append(c)
+    for c, _ in _runs(hand):
+        by_value.setdefault(V[c], []).append(c)
     hand_pairs: dict[int, list[tuple[int, int]]] = {}
     for p in _pairs(hand):
-        hand_pairs.setdefault(value(p[0]) + value(p[1]), []).append(p)
-    comb_pairs = [_pairs(comb) if len(comb) >= 3 else [] for comb in table]
-    comb_cards = [[c for c, _ in _distinct(comb)] for comb in table]
+        hand_pairs.setdefault(V[p[0]] + V[p[1]], []).append(p)
 
     out: list[Substitute] = []
-    for i, pairs in enumerate(comb_pairs):
-        for p in pairs:
-            for h in by_value.get(value(p[0]) + value(p[1]), ()):
+    for i, ps in enumerate(pairs):
+        for p, s in ps:
+            for h in by_value.get(s, ()):
                 out.append(Substitute("hand-for-two", i, hand=(h,), cards=p))
-    for i, cs in enumerate(comb_cards):
-        for c in cs:
-            for p in hand_pairs.get(value(c), ()):
+    for i, cs in enumerate(cards):
+        for c, v in cs:
+            for p in hand_pairs.get(v, ()):
                 out.append(Substitute("two-for-one", i, hand=p, card=c))
-    for i, pairs in enumerate(comb_pairs):
-        for p in pairs:
-            s = value(p[0]) + value(p[1])
-            for j, cs in enumerate(comb_cards):
-                if j == i:
-                    continue
-                for c in cs:
-                    if value(c) == s:
-                        out.append(Substitute("between", i, cards=p, other=j, card=c))
+    out.extend(between)
     return out
 
 
