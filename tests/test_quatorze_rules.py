@@ -395,3 +395,27 @@ def test_position_with_whole_layable_hand_in_draw_phase_is_refused() -> None:
     with pytest.raises(PositionError) as info:
         QuatorzeGame.from_position(make([["5H", "9C"], ["2C", "QC"]], phase="draw"))
     assert info.value.field == "phase"
+
+
+def test_protocol_examples_are_real_actions() -> None:
+    import json
+    import re
+    from pathlib import Path
+
+    text = Path(__file__).resolve().parent.parent.joinpath("PROTOCOL.md").read_text(encoding="utf-8")
+    section = text.split("### Le 14 (`quatorze`)", 1)[1].split("\n## ", 1)[0]
+    examples = [json.loads(j) for j in re.findall(r"```json\n(.*?)```", section, re.S)]
+    assert {(d["type"], d.get("kind")) for d in examples} == {
+        ("draw", None),
+        ("combine", None),
+        ("substitute", "hand-for-two"),
+        ("substitute", "two-for-one"),
+        ("substitute", "between"),
+        ("discard", None),
+    }
+    g = game(hands=[["6H", "3D", "9S", "KH", "AD"], ["2C", "QC"]], table=[["6C", "3C", "5C"], ["9C", "2H", "3S"]])
+    legal = g.legal_actions()
+    for d in examples:
+        a = g.parse_action(d)
+        assert a.to_data() == d
+        assert d["type"] == "draw" or a in legal
