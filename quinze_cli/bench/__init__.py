@@ -1,0 +1,1 @@
+"""Measurements behind ``quinze bench``: ``engine`` (game engines), and others by concern."""

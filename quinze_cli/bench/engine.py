@@ -1,0 +1,184 @@
+"""Engine measurements for ``quinze bench`` (pure computation, no I/O; times in microseconds).
+
+Figures (targets from the Le Quinze brief; measured, never asserted):
+
+* ``decision_us`` — per game id: mean µs per decision in 2-player (minimum players) random
+  self-play: ``legal_actions()`` + the random bot's choice + ``apply(checked=False)``, game
+  creation and every event included (target for ``quinze``: <= 9 µs).
+* ``legal_p99_us`` — Le Quinze: p50/p99/max µs of generating the legal list from scratch
+  over positions sampled from 2-, 4- and 8-player random self-play (target p99 <= 50 µs).
+* ``adversarial`` — Le Quinze: two decks, 12 cards in hand and 30 on the table, mostly low
+  cards and jokers: number of legal actions and µs to generate them (target <= 5 ms).
+* ``largest_legal`` — Le Quinze: the largest legal list seen in N random self-play games
+  (10,000 by default; the player count cycles 2..8).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from protocol.game import Action, Bot, Game, GameError, get_bot, get_game
+
+__all__ = [
+    "adversarial",
+    "adversarial_position",
+    "decision_us",
+    "largest_legal",
+    "legal_p99",
+    "play",
+    "run_engine_bench",
+]
+
+
+def _bots(game_id: str, names: Sequence[str], seed: int) -> list[Bot]:
+    return [get_bot(game_id, name, seed * 1009 + i) for i, name in enumerate(names)]
+
+
+def play(game_cls: type[Game], options: dict[str, Any], seed: int, bots: Sequence[Bot],
+         on_decision: Callable[[Game, list[Action]], None] | None = None) -> tuple[Game, int]:
+    """Play one game in process with built-in bots (trusted fast path); returns (game, decisions)."""
+    g = game_cls.new(options, seed)
+    views = [b.needs_view for b in bots]
+    decisions = 0
+    empty: dict[str, Any] = {}
+    while not g.is_over:
+        seat = g.to_act
+        legal = g.legal_actions()
+        if on_decision is not None:
+            on_decision(g, legal)
+        bot = bots[seat]  # type: ignore[index]
+        action = bot.choose(g.view(seat) if views[seat] else empty, legal)  # type: ignore[index]
+        g.apply(action, checked=False)
+        decisions += 1
+    return g, decisions
+
+
+def decision_us(game_id: str, seconds: float = 2.0, players: int | None = None, seed: int = 1) -> dict[str, Any]:
+    """Mean µs per decision of random self-play for ``seconds`` (at least one game)."""
+    cls = get_game(game_id)
+    n = players or cls.min_players
+    options = cls.validate_options({"players": n})
+    decisions = games = 0
+    start = time.perf_counter()
+    elapsed = 0.0
+    while games == 0 or elapsed < seconds:
+        bots = _bots(game_id, ["random"] * n, seed + games)
+        t0 = time.perf_counter()
+        _, d = play(cls, options, seed + games, bots)
+        elapsed += time.perf_counter() - t0
+        decisions += d
+        games += 1
+        if time.perf_counter() - start > 10 * seconds + 5:
+            break
+    return {"game": game_id, "players": n, "games": games, "decisions": decisions,
+            "us_per_decision": round(elapsed / max(decisions, 1) * 1e6, 2)}
+
+
+def _fresh_legal(g: Any) -> Callable[[], Any]:
+    return getattr(g, "generate_legal", g.legal_actions)
+
+
+def legal_p99(game_id: str = "quinze", games_per_count: int = 30, counts: Sequence[int] = (2, 4, 8),
+              every: int = 3, seed: int = 7) -> dict[str, Any]:
+    """Percentiles of µs to generate the legal list from scratch, over sampled positions."""
+    cls = get_game(game_id)
+    samples: list[float] = []
+    clock = time.perf_counter
+
+    def sample(g: Game, legal: list[Action]) -> None:
+        nonlocal k
+        k += 1
+        if k % every:
+            return
+        gen = _fresh_legal(g)
+        t0 = clock()
+        gen()
+        samples.append(clock() - t0)
+
+    k = 0
+    for n in counts:
+        options = cls.validate_options({"players": n})
+        for i in range(games_per_count):
+            play(cls, options, seed + 100 * n + i, _bots(game_id, ["random"] * n, seed + i), sample)
+    samples.sort()
+
+    def pct(p: float) -> float:
+        return round(samples[min(len(samples) - 1, int(p * len(samples)))] * 1e6, 2)
+
+    return {"game": game_id, "positions": len(samples), "players": list(counts),
+            "p50_us": pct(0.50), "p99_us": pct(0.99), "max_us": round(samples[-1] * 1e6, 2)}
+
+
+def adversarial_position() -> dict[str, Any]:
+    """Le Quinze, 5 players (two decks): 12 low cards and jokers in hand, 30 on the table."""
+    from protocol.cards import card_text
+
+    hand = ["BJ", "RJ", "AS", "AH", "2S", "2H", "2D", "3S", "3H", "3D", "4S", "4H"]
+    table = ["BJ", "RJ", "AD", "AC", "AS", "AH", "AD", "AC", "2C", "2S", "2H", "2D", "2C",
+             "3C", "3S", "3H", "3D", "3C", "4D", "4C", "4S", "4H", "5S", "5H", "5D", "5C", "6S", "6H", "7S", "KS"]
+    used = hand + table
+    rest = [card_text(c) for c in range(54) for _ in range(2)]
+    for t in used:
+        rest.remove(t)
+    others = [rest[i * 8:(i + 1) * 8] for i in range(4)]
+    stock = rest[32:]
+    return {
+        "game": "quinze", "options": {"players": 5}, "rng": 1, "deal": 1, "dealer": 4, "to_act": 0,
+        "turn": {"fifteens": 0, "used_table": False}, "turns": 1, "seat_turns": [1, 0, 0, 0, 0],
+        "hands": [hand] + others, "table": table, "discard": [], "stock": stock, "totals": [0] * 5,
+    }
+
+
+def adversarial(repeat: int = 5) -> dict[str, Any]:
+    """Legal actions and best-of-``repeat`` µs to generate them in :func:`adversarial_position`."""
+    g = get_game("quinze").from_position(adversarial_position())
+    gen = _fresh_legal(g)
+    best = float("inf")
+    count = 0
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        count = len(gen())
+        best = min(best, time.perf_counter() - t0)
+    return {"game": "quinze", "hand": 12, "table": 30, "legal": count, "us": round(best * 1e6, 1)}
+
+
+def largest_legal(games: int = 10_000, seed: int = 11, game_id: str = "quinze") -> dict[str, Any]:
+    """The largest legal list seen in ``games`` random self-play games (players cycle min..max)."""
+    cls = get_game(game_id)
+    biggest = 0
+    where: dict[str, Any] = {}
+    counts = list(range(cls.min_players, cls.max_players + 1))
+
+    def watch(g: Game, legal: list[Action]) -> None:
+        nonlocal biggest, where
+        if len(legal) > biggest:
+            biggest = len(legal)
+            where = {"players": g.players, "game": i}
+
+    t0 = time.perf_counter()
+    for i in range(games):
+        n = counts[i % len(counts)]
+        play(cls, cls.validate_options({"players": n}), seed + i, _bots(game_id, ["random"] * n, seed + i), watch)
+    return {"game": game_id, "games": games, "largest": biggest, "seen_in": where,
+            "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def run_engine_bench(quick: bool = False) -> dict[str, Any]:
+    """All engine figures; ``quick`` shrinks every budget (for tests and smoke runs)."""
+    from protocol.game import game_ids
+
+    per_game = []
+    for gid in game_ids():
+        try:
+            per_game.append(decision_us(gid, seconds=0.2 if quick else 2.0))
+        except GameError as err:  # a game without a random bot
+            per_game.append({"game": gid, "error": err.reason})
+    out: dict[str, Any] = {"decision": per_game}
+    if "quinze" in game_ids():
+        out["legal_p99"] = legal_p99(games_per_count=2 if quick else 30)
+        out["adversarial"] = adversarial(1 if quick else 5)
+        out["largest_legal"] = largest_legal(20 if quick else 10_000)
+    out["targets"] = {"quinze_us_per_decision": 9, "legal_p99_us": 50, "adversarial_us": 5000}
+    return out

@@ -1,0 +1,58 @@
+"""``quinze bench``: engine speed figures (see :mod:`quinze_cli.bench.engine`).
+
+``--quick`` shrinks every budget (seconds instead of minutes); ``--json`` prints the figures as
+one JSON object. Figures are measured on this machine and never asserted.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from quinze_cli.bench.engine import run_engine_bench
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("bench")
+    def bench(
+        as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
+        quick: Annotated[bool, typer.Option("--quick", help="Small budgets: a smoke run in seconds.")] = False,
+    ) -> None:
+        """Measure the game engines: µs per decision, legal generation percentiles, worst cases."""
+        figures = {"engine": run_engine_bench(quick=quick)}
+        if as_json:
+            typer.echo(json.dumps(figures, sort_keys=True))
+            return
+        show(figures["engine"])
+
+
+def show(fig: dict) -> None:
+    """Print the engine figures as a rich table."""
+    console = Console()
+    t = Table(title="engine")
+    t.add_column("figure")
+    t.add_column("value", justify="right")
+    t.add_column("target", justify="right")
+    tg = fig.get("targets", {})
+    for d in fig["decision"]:
+        if "error" in d:
+            t.add_row(f"{d['game']}: µs per decision", d["error"], "")
+            continue
+        target = f"<= {tg['quinze_us_per_decision']}" if d["game"] == "quinze" else ""
+        t.add_row(f"{d['game']}: µs per decision ({d['players']} players, {d['decisions']} decisions)",
+                  f"{d['us_per_decision']}", target)
+    if "legal_p99" in fig:
+        lp = fig["legal_p99"]
+        t.add_row(f"quinze: legal generation p50 / p99 / max µs ({lp['positions']} positions, "
+                  f"{'/'.join(map(str, lp['players']))} players)",
+                  f"{lp['p50_us']} / {lp['p99_us']} / {lp['max_us']}", f"p99 <= {tg.get('legal_p99_us')}")
+        ad = fig["adversarial"]
+        t.add_row(f"quinze: adversarial ({ad['hand']} in hand, {ad['table']} on table): legal actions, µs",
+                  f"{ad['legal']}, {ad['us']}", f"<= {tg.get('adversarial_us')}")
+        ll = fig["largest_legal"]
+        t.add_row(f"quinze: largest legal list in {ll['games']} self-play games", f"{ll['largest']}", "")
+    console.print(t)

@@ -1,0 +1,131 @@
+"""``quinze selfplay``: built-in bots play each other in process; a summary of the results.
+
+Generic over the game registry: ``--game`` any registered game, ``--bot`` its built-in bots
+(one for every seat, or one per seat), ``--option KEY=VALUE`` its table options. Game ``i``
+(0-based) uses seed ``S + i``; the bot of seat ``k`` in game ``i`` is seeded
+``(S + i) * 1009 + k``. The summary: wins (points, shared wins split) and mean score per seat,
+result reasons, decisions, and the game's own per-game figures when it has a ``stats()``
+method (Le Quinze: deals, blocked deals, turns; shown as totals, per game, and turns per deal).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections import Counter
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from protocol.game import GameError, get_bot, get_game
+from quinze_cli.bench.engine import play
+from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
+
+
+def parse_options(pairs: list[str]) -> dict[str, str]:
+    """``["target=50", "quick_place=true"]`` -> ``{"target": "50", ...}`` (exit 2 on a bad pair)."""
+    out: dict[str, str] = {}
+    for p in pairs:
+        key, sep, value = p.partition("=")
+        if not sep or not key.strip():
+            fail(f"--option expects KEY=VALUE, got {p!r}", EXIT_USAGE)
+        out[key.strip()] = value.strip()
+    return out
+
+
+def run_selfplay(game_id: str, games: int, seed: int, players: int | None, bot_names: list[str],
+                 raw_options: dict[str, Any]) -> dict[str, Any]:
+    """Play ``games`` games and return the summary as data (raises GameError on bad input)."""
+    cls = get_game(game_id)
+    raw = dict(raw_options)
+    if players is not None:
+        raw["players"] = players
+    options = cls.validate_options(raw)
+    n = options["players"]
+    if len(bot_names) not in (1, n):
+        raise GameError(f"give one --bot for every seat or one per seat ({n}), got {len(bot_names)}", field="bot")
+    names = bot_names * n if len(bot_names) == 1 else list(bot_names)
+    for name in set(names):
+        get_bot(game_id, name, 0)
+    points = [0.0] * n
+    scores = [0.0] * n
+    reasons: Counter[str] = Counter()
+    stats: Counter[str] = Counter()
+    decisions = 0
+    t0 = time.perf_counter()
+    for i in range(games):
+        s = seed + i
+        bots = [get_bot(game_id, names[k], s * 1009 + k) for k in range(n)]
+        g, d = play(cls, options, s, bots)
+        decisions += d
+        res = g.result()
+        assert res is not None
+        reasons[res.reason] += 1
+        for k in range(n):
+            points[k] += res.points[k]
+            scores[k] += res.scores[k]
+        st = getattr(g, "stats", None)
+        if st is not None:
+            stats.update(st())
+    seconds = time.perf_counter() - t0
+    return {
+        "game": game_id, "games": games, "seed": seed, "options": options, "bots": names,
+        "points": [round(p, 6) for p in points],
+        "mean_scores": [round(sc / games, 3) if games else 0 for sc in scores],
+        "reasons": dict(reasons), "decisions": decisions, "stats": dict(stats),
+        "seconds": round(seconds, 3),
+        "us_per_decision": round(seconds / decisions * 1e6, 2) if decisions else None,
+    }
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("selfplay")
+    def selfplay(
+        game: Annotated[str, typer.Option(help="Game id.")] = "quinze",
+        games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 100,
+        seed: Annotated[int, typer.Option(help="Seed of the first game (game i uses seed+i).")] = 0,
+        players: Annotated[Optional[int], typer.Option(help="Number of seats (default: the game's minimum).")] = None,
+        bot: Annotated[Optional[list[str]], typer.Option(help="Built-in bot, once for all seats or once per seat.")] = None,
+        option: Annotated[Optional[list[str]], typer.Option(help="Table option KEY=VALUE (repeatable).")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
+    ) -> None:
+        """Play GAMES games between built-in bots and summarise the results."""
+        try:
+            summary = run_selfplay(game, games, seed, players, bot or ["random"], parse_options(option or []))
+        except GameError as err:
+            fail_game_error(err)
+        if as_json:
+            typer.echo(json.dumps(summary, sort_keys=True))
+            return
+        show(summary)
+
+
+def show(summary: dict[str, Any]) -> None:
+    """Print a self-play summary as rich tables."""
+    console = Console()
+    n = len(summary["points"])
+    games = summary["games"]
+    title = f"{summary['game']}: {games} games, seeds {summary['seed']}..{summary['seed'] + games - 1}"
+    t = Table(title=title)
+    t.add_column("seat", justify="right")
+    t.add_column("bot")
+    t.add_column("wins (points)", justify="right")
+    t.add_column("win %", justify="right")
+    t.add_column("mean score", justify="right")
+    for k in range(n):
+        p = summary["points"][k]
+        t.add_row(str(k), summary["bots"][k], f"{p:g}", f"{100 * p / games:.1f}", f"{summary['mean_scores'][k]:g}")
+    console.print(t)
+    opts = ", ".join(f"{k}={v}" for k, v in summary["options"].items())
+    console.print(f"options: {opts}")
+    console.print("results: " + ", ".join(f"{r} {c}" for r, c in sorted(summary["reasons"].items())))
+    st = summary["stats"]
+    if st:
+        parts = [f"{k.replace('_', ' ')} {v:g} ({v / games:.2f}/game)" for k, v in sorted(st.items())]
+        console.print("stats: " + "; ".join(parts))
+        if st.get("deals") and "turns" in st:
+            console.print(f"mean turns per deal: {st['turns'] / st['deals']:.2f}")
+    console.print(f"decisions: {summary['decisions']} in {summary['seconds']:.2f} s "
+                  f"({summary['us_per_decision']} µs per decision)")
