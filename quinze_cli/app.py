@@ -21,6 +21,9 @@ app = typer.Typer(
 
 COMMANDS = [
     "rules",
+    "legal",
+    "selfplay",
+    "bench",
 ]
 
 for _name in COMMANDS:
