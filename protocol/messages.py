@@ -27,15 +27,47 @@ and :class:`protocol.game.Event`). ``ping``, ``pong`` and ``bye`` go both ways.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
-import math
-import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from protocol.errors import ProtocolError
+from protocol.fields import (
+    CODE,
+    FORFEIT_REASONS,
+    GAME_ID,
+    INT_MAX,
+    INT_MIN,
+    MAX_DEPTH,
+    MAX_MOVE_TIME,
+    NAME,
+    NONCE,
+    REASON,
+    REQUEST,
+    ROLES,
+    SALT,
+    SEAT,
+    SEED,
+    TABLE_ID,
+    TOKEN,
+    Check,
+    Value,
+    bool_field,
+    check_data,
+    hex64_field,
+    int_field,
+    list_field,
+    map_field,
+    move_time_field,
+    nullable,
+    record_field,
+    seconds_field,
+    str_field,
+    type_name,
+    typed_map_field,
+)
+from protocol.records import Forfeit, SeatAction, SeatInfo, TableInfo
 
 __all__ = [
     "CLIENT_TYPES",
@@ -49,6 +81,11 @@ __all__ = [
     "CreateTable",
     "Error",
     "EventMessage",
+    "FORFEIT_REASONS",
+    "INT_MAX",
+    "INT_MIN",
+    "MAX_DEPTH",
+    "MAX_MOVE_TIME",
     "Forfeit",
     "ForfeitMessage",
     "GameOver",
@@ -81,20 +118,6 @@ __all__ = [
 PROTOCOL_VERSION = 1
 """The version a client states in ``hello`` and the server in ``welcome`` (PROTOCOL.md, "Versions")."""
 
-INT_MIN = -(2**63)
-INT_MAX = 2**64 - 1
-MAX_DEPTH = 32
-"""Deepest nesting accepted in game data (maps and lists)."""
-
-ROLES = ("player", "bot", "spectator")
-TABLE_STATES = ("waiting", "playing", "closed")
-FORFEIT_REASONS = ("crash", "garbage", "illegal", "timeout")
-"""Reasons a relay gives in ``forfeit`` (others are accepted: any short text)."""
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
-_HEX64 = re.compile(r"[0-9a-f]{64}")
-
-
 def commitment(seed: int, salt: str) -> str:
     """The seed commitment sent in ``game-start``: hex SHA-256 (64 lower-case digits) of
     ``f"{seed}:{salt}"`` encoded as ASCII (PROTOCOL.md, "Game start").
@@ -104,329 +127,7 @@ def commitment(seed: int, salt: str) -> str:
     return hashlib.sha256(f"{seed}:{salt}".encode("ascii")).hexdigest()
 
 
-# --------------------------------------------------------------------------- field checks
-# Each check takes (value, path) and returns the value normalised, or raises bad-field.
-
-
-def _bad(path: str, reason: str) -> ProtocolError:
-    return ProtocolError("bad-field", reason, path, ref=path.split(".", 1)[0].split("[", 1)[0])
-
-
-def _tname(value: Any) -> str:
-    if value is None:
-        return "nil"
-    return {bool: "bool", int: "int", float: "float", str: "text", dict: "map", list: "list", tuple: "list", bytes: "binary"}.get(
-        type(value), type(value).__name__
-    )
-
-
-Check = Callable[[Any, str], Any]
-
-
-def _int(lo: int | None = None, hi: int | None = None) -> Check:
-    lo_ = INT_MIN if lo is None else lo
-    hi_ = INT_MAX if hi is None else hi
-
-    def check(v: Any, path: str) -> int:
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise _bad(path, f"must be an integer, got {_tname(v)}")
-        if v < lo_:
-            raise _bad(path, f"must be at least {lo_}, got {v}")
-        if v > hi_:
-            raise _bad(path, f"must be at most {hi_}, got {v}")
-        return int(v)
-
-    return check
-
-
-def _float(lo: float | None = None) -> Check:
-    def check(v: Any, path: str) -> float:
-        if not isinstance(v, (int, float)) or isinstance(v, bool):
-            raise _bad(path, f"must be a number of seconds, got {_tname(v)}")
-        f = float(v)
-        if not math.isfinite(f):
-            raise _bad(path, "must be a finite number")
-        if lo is not None and f < lo:
-            raise _bad(path, f"must be at least {lo}, got {f}")
-        return f
-
-    return check
-
-
-MAX_MOVE_TIME = 86400.0
-"""Longest ``move_time`` accepted, in seconds (a day)."""
-
-
-def _move_time(v: Any, path: str) -> float:
-    f = _float(0.0)(v, path)
-    if not 0.0 < f <= MAX_MOVE_TIME:
-        raise _bad(path, f"must be more than 0 and at most {MAX_MOVE_TIME:g} seconds, got {f:g}")
-    return f
-
-
-def _bool(v: Any, path: str) -> bool:
-    if not isinstance(v, bool):
-        raise _bad(path, f"must be true or false, got {_tname(v)}")
-    return v
-
-
-def _str(lo: int = 0, hi: int = 2000, *, choices: tuple[str, ...] | None = None, plain: bool = False, ascii_: bool = False) -> Check:
-    def check(v: Any, path: str) -> str:
-        if not isinstance(v, str):
-            raise _bad(path, f"must be text, got {_tname(v)}")
-        if choices is not None:
-            if v not in choices:
-                raise _bad(path, f"must be one of {', '.join(choices)}, got {v[:40]!r}")
-            return v
-        if not lo <= len(v) <= hi:
-            raise _bad(path, f"must be {lo}..{hi} characters, got {len(v)}")
-        if plain and _CONTROL.search(v):
-            raise _bad(path, "must not contain control characters")
-        if ascii_ and not v.isascii():
-            raise _bad(path, "must be ASCII")
-        return v
-
-    return check
-
-
-def _nullable(inner: Check) -> Check:
-    def check(v: Any, path: str) -> Any:
-        return None if v is None else inner(v, path)
-
-    return check
-
-
-def check_data(value: Any, path: str, depth: int = 0) -> Any:
-    """``value`` checked to be JSON-compatible data (the same through msgpack and JSON): dicts
-    with text keys, lists (tuples are made lists), text, 64-bit ints, finite floats, bools, nil;
-    at most :data:`MAX_DEPTH` levels. Returns a copy. Raises ``bad-field`` naming the path."""
-    if depth > MAX_DEPTH:
-        raise _bad(path, f"nested deeper than {MAX_DEPTH} levels")
-    if value is None or isinstance(value, (bool, str)):
-        return value
-    if isinstance(value, int):
-        if not INT_MIN <= value <= INT_MAX:
-            raise _bad(path, "integer out of the 64-bit range")
-        return value
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise _bad(path, "must be a finite number")
-        return value
-    if isinstance(value, Mapping):
-        out = {}
-        for k, v in value.items():
-            if not isinstance(k, str):
-                raise _bad(path, f"map keys must be text, got {_tname(k)}")
-            out[k] = check_data(v, f"{path}.{k}", depth + 1)
-        return out
-    if isinstance(value, list) or type(value) is tuple:  # not namedtuples (msgpack ExtType)
-        return [check_data(v, f"{path}[{i}]", depth + 1) for i, v in enumerate(value)]
-    raise _bad(path, f"must be plain data, got {_tname(value)}")
-
-
-def _map(v: Any, path: str) -> dict[str, Any]:
-    if not isinstance(v, Mapping):
-        raise _bad(path, f"must be a map, got {_tname(v)}")
-    return check_data(v, path)
-
-
-def _typed_map(key: str) -> Check:
-    """A map that must hold text under ``key`` (``event.kind``, an action's ``type``)."""
-
-    def check(v: Any, path: str) -> dict[str, Any]:
-        m = _map(v, path)
-        if key not in m:
-            raise _bad(f"{path}.{key}", "missing")
-        _str(1, 64)(m[key], f"{path}.{key}")
-        return m
-
-    return check
-
-
-def _list(item: Check, hi: int | None = None) -> Check:
-    def check(v: Any, path: str) -> tuple[Any, ...]:
-        if not isinstance(v, (list, tuple)):
-            raise _bad(path, f"must be a list, got {_tname(v)}")
-        if hi is not None and len(v) > hi:
-            raise _bad(path, f"must have at most {hi} items, got {len(v)}")
-        return tuple(item(x, f"{path}[{i}]") for i, x in enumerate(v))
-
-    return check
-
-
-def _record(cls: type) -> Check:
-    """A nested value class (``TableInfo``, ``SeatInfo``, ``Forfeit``, ``SeatAction``)."""
-
-    def check(v: Any, path: str) -> Any:
-        if isinstance(v, cls):
-            return v
-        if not isinstance(v, Mapping):
-            raise _bad(path, f"must be a map, got {_tname(v)}")
-        return cls.from_data(v, path)
-
-    return check
-
-
-_SEAT = _int(0, 255)
-_TABLE = _str(1, 32, plain=True)
-_GAME = _str(1, 64, plain=True)
-_NAME = _str(1, 32, plain=True)
-_REASON = _str(0, 2000)
-_CODE = _str(1, 64, plain=True)
-_REQUEST = _int(0)
-_NONCE = _int()
-_SEED = _int()
-_SALT = _str(1, 128, plain=True, ascii_=True)
-_TOKEN = _str(1, 128, plain=True)
-
-
-def _hex64(v: Any, path: str) -> str:
-    _str(0, 64)(v, path)
-    if not _HEX64.fullmatch(v):
-        raise _bad(path, "must be 64 lower-case hex digits (SHA-256)")
-    return v
-
-
-# --------------------------------------------------------------------------- base
-
-
-class _Value:
-    """Shared machinery: ``_checks`` maps each field to its check; ``__post_init__`` runs them."""
-
-    _checks: ClassVar[dict[str, Check]] = {}
-    _label: ClassVar[str] = ""
-
-    def __post_init__(self) -> None:
-        for name, check in self._checks.items():
-            object.__setattr__(self, name, check(getattr(self, name), f"{self._label}.{name}"))
-
-    @classmethod
-    def _kwargs(cls, data: Mapping[str, Any], label: str) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {}
-        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-            if f.name in data:
-                kwargs[f.name] = cls._checks[f.name](data[f.name], f"{label}.{f.name}")
-            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
-                raise _bad(f"{label}.{f.name}", "missing")
-        return kwargs
-
-    @classmethod
-    def _build(cls, kwargs: dict[str, Any]) -> Any:
-        """An instance from already checked values (defaults filled in), without re-checking."""
-        obj = cls.__new__(cls)
-        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
-            if f.name in kwargs:
-                v = kwargs[f.name]
-            elif f.default is not dataclasses.MISSING:
-                v = f.default
-            else:
-                v = f.default_factory()  # type: ignore[misc]
-            object.__setattr__(obj, f.name, v)
-        return obj
-
-    def _field_data(self) -> dict[str, Any]:
-        return {f.name: _out(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
-
-
-def _out(v: Any) -> Any:
-    if isinstance(v, _Value):
-        return v.to_data()
-    if isinstance(v, tuple):
-        return [_out(x) for x in v]
-    return v
-
-
-class _Record(_Value):
-    """A nested value (not a message): ``from_data(data, path)`` / ``to_data()``."""
-
-    @classmethod
-    def from_data(cls, data: Mapping[str, Any], path: str | None = None) -> Any:
-        return cls._build(cls._kwargs(data, path or cls._label))
-
-    def to_data(self) -> dict[str, Any]:
-        return self._field_data()
-
-
-@dataclass(frozen=True, kw_only=True)
-class SeatInfo(_Record):
-    """One seat of a table in :class:`TableInfo`.
-
-    - ``seat`` (int, 0..n-1); ``name`` (str | None: the player's name, None when free);
-    - ``connected`` (bool: a connection holds the seat now; False for a free seat or a
-      dropped player who may still reconnect with the seat token).
-    """
-
-    seat: int
-    name: str | None = None
-    connected: bool = False
-    _label: ClassVar[str] = "seat"
-    _checks: ClassVar[dict[str, Check]] = {"seat": _SEAT, "name": _nullable(_NAME), "connected": _bool}
-
-
-@dataclass(frozen=True, kw_only=True)
-class TableInfo(_Record):
-    """A table as listed in ``tables`` and ``table-created`` (PROTOCOL.md, "TableInfo").
-
-    - ``table`` (str: id such as ``"t1"``); ``game`` (str: game id); ``options`` (map: the
-      validated table options, ``players`` included);
-    - ``seats`` ([SeatInfo], one per seat, in seat order);
-    - ``state`` (``"waiting"`` for players, ``"playing"``, ``"closed"``);
-    - ``number`` (int >= 0: the current or last game number, 0 before the first game);
-    - ``games`` (int >= 1: games played at this table before it closes);
-    - ``move_time`` (float | None, seconds: time for each decision; None if not stated);
-    - ``spectators`` (int >= 0: connections watching).
-    """
-
-    table: str
-    game: str
-    options: dict[str, Any]
-    seats: tuple[SeatInfo, ...]
-    state: str
-    number: int = 0
-    games: int = 1
-    move_time: float | None = None
-    spectators: int = 0
-    _label: ClassVar[str] = "table"
-    _checks: ClassVar[dict[str, Check]] = {
-        "table": _TABLE,
-        "game": _GAME,
-        "options": _map,
-        "seats": _list(_record(SeatInfo), 256),
-        "state": _str(choices=TABLE_STATES),
-        "number": _int(0),
-        "games": _int(1),
-        "move_time": _nullable(_move_time),
-        "spectators": _int(0),
-    }
-
-
-@dataclass(frozen=True, kw_only=True)
-class Forfeit(_Record):
-    """Who forfeited a game and how (``game-over.forfeit``, log ``result.forfeit``).
-
-    - ``seat`` (int); ``kind`` (str: ``"timeout"`` when the deadline passed, or the reason of a
-      ``forfeit`` message: ``"crash"``, ``"garbage"``, ``"illegal"``, ``"timeout"``, ...;
-      ``"disconnect"`` when the server gave up on a dropped seat).
-    """
-
-    seat: int
-    kind: str
-    _label: ClassVar[str] = "forfeit"
-    _checks: ClassVar[dict[str, Check]] = {"seat": _SEAT, "kind": _CODE}
-
-
-@dataclass(frozen=True, kw_only=True)
-class SeatAction(_Record):
-    """One played action in ``game-over.actions``: ``seat`` (int) and ``action`` (map: the game's
-    action data, ``{"type": ..., ...}``)."""
-
-    seat: int
-    action: dict[str, Any]
-    _label: ClassVar[str] = "action"
-    _checks: ClassVar[dict[str, Check]] = {"seat": _SEAT, "action": _typed_map("type")}
-
-
-class Message(_Value):
+class Message(Value):
     """Base of every message. ``type`` (class attribute) is the wire ``"type"``;
     ``direction`` is ``"client"`` (client -> server), ``"server"`` or ``"both"``."""
 
@@ -471,7 +172,7 @@ class Hello(Message):
     version: int
     name: str
     role: str = "player"
-    _checks: ClassVar[dict[str, Check]] = {"version": _int(0, 2**31), "name": _NAME, "role": _str(choices=ROLES)}
+    _checks: ClassVar[dict[str, Check]] = {"version": int_field(0, 2**31), "name": NAME, "role": str_field(choices=ROLES)}
 
 
 @_message
@@ -504,11 +205,11 @@ class CreateTable(Message):
     games: int = 1
     move_time: float | None = None
     _checks: ClassVar[dict[str, Check]] = {
-        "game": _GAME,
-        "options": _map,
-        "seed": _nullable(_SEED),
-        "games": _int(1, 1_000_000),
-        "move_time": _nullable(_move_time),
+        "game": GAME_ID,
+        "options": map_field,
+        "seed": nullable(SEED),
+        "games": int_field(1, 1_000_000),
+        "move_time": nullable(move_time_field),
     }
 
 
@@ -526,7 +227,7 @@ class Join(Message):
     table: str
     seat: int | None = None
     token: str | None = None
-    _checks: ClassVar[dict[str, Check]] = {"table": _TABLE, "seat": _nullable(_SEAT), "token": _nullable(_TOKEN)}
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "seat": nullable(SEAT), "token": nullable(TOKEN)}
 
 
 @_message
@@ -537,7 +238,7 @@ class Leave(Message):
     type: ClassVar[str] = "leave"
     direction: ClassVar[str] = "client"
     table: str
-    _checks: ClassVar[dict[str, Check]] = {"table": _TABLE}
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID}
 
 
 @_message
@@ -547,7 +248,7 @@ class Spectate(Message):
     type: ClassVar[str] = "spectate"
     direction: ClassVar[str] = "client"
     table: str
-    _checks: ClassVar[dict[str, Check]] = {"table": _TABLE}
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID}
 
 
 @_message
@@ -564,7 +265,7 @@ class ActionMessage(Message):
     table: str
     request: int
     action: dict[str, Any]
-    _checks: ClassVar[dict[str, Check]] = {"table": _TABLE, "request": _REQUEST, "action": _typed_map("type")}
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "request": REQUEST, "action": typed_map_field("type")}
 
 
 @_message
@@ -579,7 +280,7 @@ class ForfeitMessage(Message):
     direction: ClassVar[str] = "client"
     table: str
     reason: str
-    _checks: ClassVar[dict[str, Check]] = {"table": _TABLE, "reason": _CODE}
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "reason": CODE}
 
 
 @_message
@@ -589,7 +290,7 @@ class Ping(Message):
     type: ClassVar[str] = "ping"
     direction: ClassVar[str] = "both"
     nonce: int
-    _checks: ClassVar[dict[str, Check]] = {"nonce": _NONCE}
+    _checks: ClassVar[dict[str, Check]] = {"nonce": NONCE}
 
 
 @_message
@@ -599,7 +300,7 @@ class Pong(Message):
     type: ClassVar[str] = "pong"
     direction: ClassVar[str] = "both"
     nonce: int
-    _checks: ClassVar[dict[str, Check]] = {"nonce": _NONCE}
+    _checks: ClassVar[dict[str, Check]] = {"nonce": NONCE}
 
 
 @_message
@@ -610,7 +311,7 @@ class Bye(Message):
     type: ClassVar[str] = "bye"
     direction: ClassVar[str] = "both"
     reason: str = ""
-    _checks: ClassVar[dict[str, Check]] = {"reason": _REASON}
+    _checks: ClassVar[dict[str, Check]] = {"reason": REASON}
 
 
 # --------------------------------------------------------------------------- server -> client
@@ -630,7 +331,7 @@ class Welcome(Message):
     version: int
     server: str
     heartbeat: float
-    _checks: ClassVar[dict[str, Check]] = {"version": _int(0, 2**31), "server": _str(1, 128), "heartbeat": _float(0.0)}
+    _checks: ClassVar[dict[str, Check]] = {"version": int_field(0, 2**31), "server": str_field(1, 128), "heartbeat": seconds_field(0.0)}
 
 
 @_message
@@ -640,7 +341,7 @@ class Tables(Message):
     type: ClassVar[str] = "tables"
     direction: ClassVar[str] = "server"
     tables: tuple[TableInfo, ...] = ()
-    _checks: ClassVar[dict[str, Check]] = {"tables": _list(_record(TableInfo))}
+    _checks: ClassVar[dict[str, Check]] = {"tables": list_field(record_field(TableInfo))}
 
 
 @_message
@@ -650,7 +351,7 @@ class TableCreated(Message):
     type: ClassVar[str] = "table-created"
     direction: ClassVar[str] = "server"
     table: TableInfo
-    _checks: ClassVar[dict[str, Check]] = {"table": _record(TableInfo)}
+    _checks: ClassVar[dict[str, Check]] = {"table": record_field(TableInfo)}
 
 
 @_message
@@ -667,7 +368,7 @@ class Joined(Message):
     seat: int
     token: str
     resumed: bool = False
-    _checks: ClassVar[dict[str, Check]] = {"table": _TABLE, "seat": _SEAT, "token": _TOKEN, "resumed": _bool}
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "seat": SEAT, "token": TOKEN, "resumed": bool_field}
 
 
 @_message
@@ -677,7 +378,7 @@ class Left(Message):
     type: ClassVar[str] = "left"
     direction: ClassVar[str] = "server"
     table: str
-    _checks: ClassVar[dict[str, Check]] = {"table": _TABLE}
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID}
 
 
 @_message
@@ -687,7 +388,7 @@ class Spectating(Message):
     type: ClassVar[str] = "spectating"
     direction: ClassVar[str] = "server"
     table: str
-    _checks: ClassVar[dict[str, Check]] = {"table": _TABLE}
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID}
 
 
 @_message
@@ -711,13 +412,13 @@ class GameStart(Message):
     commitment: str
     seat: int | None = None
     _checks: ClassVar[dict[str, Check]] = {
-        "table": _TABLE,
-        "game": _GAME,
-        "number": _int(1),
-        "players": _list(_NAME, 256),
-        "options": _map,
-        "commitment": _hex64,
-        "seat": _nullable(_SEAT),
+        "table": TABLE_ID,
+        "game": GAME_ID,
+        "number": int_field(1),
+        "players": list_field(NAME, 256),
+        "options": map_field,
+        "commitment": hex64_field,
+        "seat": nullable(SEAT),
     }
 
 
@@ -730,7 +431,7 @@ class EventMessage(Message):
     direction: ClassVar[str] = "server"
     table: str
     event: dict[str, Any]
-    _checks: ClassVar[dict[str, Check]] = {"table": _TABLE, "event": _typed_map("kind")}
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "event": typed_map_field("kind")}
 
 
 @_message
@@ -752,12 +453,12 @@ class ActionRequest(Message):
     legal: tuple[dict[str, Any], ...]
     deadline: float
     _checks: ClassVar[dict[str, Check]] = {
-        "table": _TABLE,
-        "request": _REQUEST,
-        "seat": _SEAT,
-        "view": _map,
-        "legal": _list(_typed_map("type")),
-        "deadline": _float(0.0),
+        "table": TABLE_ID,
+        "request": REQUEST,
+        "seat": SEAT,
+        "view": map_field,
+        "legal": list_field(typed_map_field("type")),
+        "deadline": seconds_field(0.0),
     }
 
 
@@ -769,7 +470,7 @@ class Accepted(Message):
     direction: ClassVar[str] = "server"
     table: str
     request: int
-    _checks: ClassVar[dict[str, Check]] = {"table": _TABLE, "request": _REQUEST}
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "request": REQUEST}
 
 
 @_message
@@ -787,7 +488,7 @@ class Refused(Message):
     request: int
     code: str
     reason: str = ""
-    _checks: ClassVar[dict[str, Check]] = {"table": _TABLE, "request": _REQUEST, "code": _CODE, "reason": _REASON}
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "request": REQUEST, "code": CODE, "reason": REASON}
 
 
 @_message
@@ -812,13 +513,13 @@ class GameOver(Message):
     actions: tuple[SeatAction, ...] = ()
     forfeit: Forfeit | None = None
     _checks: ClassVar[dict[str, Check]] = {
-        "table": _TABLE,
-        "number": _int(1),
-        "result": _map,
-        "seed": _SEED,
-        "salt": _SALT,
-        "actions": _list(_record(SeatAction)),
-        "forfeit": _nullable(_record(Forfeit)),
+        "table": TABLE_ID,
+        "number": int_field(1),
+        "result": map_field,
+        "seed": SEED,
+        "salt": SALT,
+        "actions": list_field(record_field(SeatAction)),
+        "forfeit": nullable(record_field(Forfeit)),
     }
 
 
@@ -829,7 +530,7 @@ class TableClosed(Message):
     type: ClassVar[str] = "table-closed"
     direction: ClassVar[str] = "server"
     table: str
-    _checks: ClassVar[dict[str, Check]] = {"table": _TABLE}
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID}
 
 
 @_message
@@ -847,7 +548,7 @@ class Error(Message):
     code: str
     reason: str = ""
     ref: str | None = None
-    _checks: ClassVar[dict[str, Check]] = {"code": _CODE, "reason": _REASON, "ref": _nullable(_str(0, 64))}
+    _checks: ClassVar[dict[str, Check]] = {"code": CODE, "reason": REASON, "ref": nullable(str_field(0, 64))}
 
 
 CLIENT_TYPES = frozenset(t for t, c in MESSAGE_TYPES.items() if c.direction in ("client", "both"))
@@ -865,12 +566,12 @@ def parse_message(data: Any, *, allowed: Iterable[str] | None = None) -> Message
     and ``ref`` the message type).
     """
     if not isinstance(data, Mapping):
-        raise ProtocolError("not-a-map", f"a message is a map, got {_tname(data)}")
+        raise ProtocolError("not-a-map", f"a message is a map, got {type_name(data)}")
     if "type" not in data:
         raise ProtocolError("missing-type", 'a message needs a "type"', "type")
     t = data["type"]
     if not isinstance(t, str):
-        raise ProtocolError("missing-type", f'"type" must be text, got {_tname(t)}', "type")
+        raise ProtocolError("missing-type", f'"type" must be text, got {type_name(t)}', "type")
     cls = MESSAGE_TYPES.get(t)
     if cls is None or (allowed is not None and t not in allowed):
         shown = t if len(t) <= 40 else t[:40] + "..."

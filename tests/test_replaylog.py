@@ -5,6 +5,7 @@ finds the first tampered record (PROTOCOL.md, "Replay log")."""
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 from pathlib import Path
@@ -265,3 +266,30 @@ def test_any_game_round_trips(seed: int, pick: int, players: int) -> None:
     assert res.problems == [] and len(res.games) == 1
     assert res.games[0].actions == actions
     assert verify(res.games[0]) is None
+
+
+@functools.cache
+def two_games() -> tuple[str, str]:
+    return dumps_records(records(3, 5)[0]), dumps_records(records(4, 6)[0])
+
+
+@settings(max_examples=40, deadline=None)
+@given(cut=st.integers(0, 10**9))
+def test_any_truncation_keeps_the_games_before_it(cut: int) -> None:
+    first, second = two_games()
+    text = first + second
+    cut %= len(text) + 1
+    res = read_log(text[:cut])  # never raises
+    expected = [3] if len(first) <= cut < len(text) else ([3, 4] if cut == len(text) else [])
+    if cut == len(text) - 1:  # only the final newline is missing: the record is whole
+        expected = [3, 4]
+    assert [g.header["seed"] for g in res.games] == expected
+    assert all(verify(g) is None for g in res.games + res.partial)
+    assert res.truncated == (cut > 0 and text[cut - 1] != "\n")
+
+
+def test_logged_game_state_at() -> None:
+    recs, actions, final = records()
+    (g,) = read_log(dumps_records(recs)).games
+    assert g.state_at(len(actions)).to_position() == final.to_position()
+    assert g.state_at(0).to_position() == get_game("quinze").new(OPTIONS, 3).to_position()

@@ -1,0 +1,280 @@
+"""Field checks shared by the messages (PROTOCOL.md, "Conventions").
+
+Each check is a function ``check(value, path) -> value`` returning the value normalised (tuples
+for lists, floats for times, copies of game data) or raising :class:`~protocol.errors.ProtocolError`
+``bad-field`` with ``field=path`` (a dotted path such as ``"hello.name"``) and ``ref`` the
+message type. :class:`Value` is the base of the message and record dataclasses: it runs the
+checks of its ``_checks`` table when built.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar
+
+from protocol.errors import ProtocolError
+
+__all__ = [
+    "CODE", "FORFEIT_REASONS", "GAME_ID", "INT_MAX", "INT_MIN", "MAX_DEPTH", "MAX_MOVE_TIME", "NAME", "NONCE",
+    "REASON", "REQUEST", "ROLES", "SALT", "SEAT", "SEED", "TABLE_ID", "TABLE_STATES", "TOKEN",
+    "Check", "Record", "Value", "bad", "bool_field", "check_data", "hex64_field", "int_field", "list_field",
+    "map_field", "move_time_field", "nullable", "record_field", "seconds_field", "str_field", "to_plain",
+    "type_name", "typed_map_field",
+]
+
+INT_MIN = -(2**63)
+INT_MAX = 2**64 - 1
+MAX_DEPTH = 32
+"""Deepest nesting accepted in game data (maps and lists)."""
+
+ROLES = ("player", "bot", "spectator")
+TABLE_STATES = ("waiting", "playing", "closed")
+FORFEIT_REASONS = ("crash", "garbage", "illegal", "timeout")
+"""Reasons a relay gives in ``forfeit`` (others are accepted: any short text)."""
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+
+# --------------------------------------------------------------------------- checks
+
+
+def bad(path: str, reason: str) -> ProtocolError:
+    return ProtocolError("bad-field", reason, path, ref=path.split(".", 1)[0].split("[", 1)[0])
+
+
+def type_name(value: Any) -> str:
+    if value is None:
+        return "nil"
+    return {bool: "bool", int: "int", float: "float", str: "text", dict: "map", list: "list", tuple: "list", bytes: "binary"}.get(
+        type(value), type(value).__name__
+    )
+
+
+Check = Callable[[Any, str], Any]
+
+
+def int_field(lo: int | None = None, hi: int | None = None) -> Check:
+    lo_ = INT_MIN if lo is None else lo
+    hi_ = INT_MAX if hi is None else hi
+
+    def check(v: Any, path: str) -> int:
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise bad(path, f"must be an integer, got {type_name(v)}")
+        if v < lo_:
+            raise bad(path, f"must be at least {lo_}, got {v}")
+        if v > hi_:
+            raise bad(path, f"must be at most {hi_}, got {v}")
+        return int(v)
+
+    return check
+
+
+def seconds_field(lo: float | None = None) -> Check:
+    def check(v: Any, path: str) -> float:
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            raise bad(path, f"must be a number of seconds, got {type_name(v)}")
+        f = float(v)
+        if not math.isfinite(f):
+            raise bad(path, "must be a finite number")
+        if lo is not None and f < lo:
+            raise bad(path, f"must be at least {lo}, got {f}")
+        return f
+
+    return check
+
+
+MAX_MOVE_TIME = 86400.0
+"""Longest ``move_time`` accepted, in seconds (a day)."""
+
+
+def move_time_field(v: Any, path: str) -> float:
+    f = seconds_field(0.0)(v, path)
+    if not 0.0 < f <= MAX_MOVE_TIME:
+        raise bad(path, f"must be more than 0 and at most {MAX_MOVE_TIME:g} seconds, got {f:g}")
+    return f
+
+
+def bool_field(v: Any, path: str) -> bool:
+    if not isinstance(v, bool):
+        raise bad(path, f"must be true or false, got {type_name(v)}")
+    return v
+
+
+def str_field(lo: int = 0, hi: int = 2000, *, choices: tuple[str, ...] | None = None, plain: bool = False, ascii_: bool = False) -> Check:
+    def check(v: Any, path: str) -> str:
+        if not isinstance(v, str):
+            raise bad(path, f"must be text, got {type_name(v)}")
+        if choices is not None:
+            if v not in choices:
+                raise bad(path, f"must be one of {', '.join(choices)}, got {v[:40]!r}")
+            return v
+        if not lo <= len(v) <= hi:
+            raise bad(path, f"must be {lo}..{hi} characters, got {len(v)}")
+        if plain and _CONTROL.search(v):
+            raise bad(path, "must not contain control characters")
+        if ascii_ and not v.isascii():
+            raise bad(path, "must be ASCII")
+        return v
+
+    return check
+
+
+def nullable(inner: Check) -> Check:
+    def check(v: Any, path: str) -> Any:
+        return None if v is None else inner(v, path)
+
+    return check
+
+
+def check_data(value: Any, path: str, depth: int = 0) -> Any:
+    """``value`` checked to be JSON-compatible data (the same through msgpack and JSON): dicts
+    with text keys, lists (tuples are made lists), text, 64-bit ints, finite floats, bools, nil;
+    at most :data:`MAX_DEPTH` levels. Returns a copy. Raises ``bad-field`` naming the path."""
+    if depth > MAX_DEPTH:
+        raise bad(path, f"nested deeper than {MAX_DEPTH} levels")
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, int):
+        if not INT_MIN <= value <= INT_MAX:
+            raise bad(path, "integer out of the 64-bit range")
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise bad(path, "must be a finite number")
+        return value
+    if isinstance(value, Mapping):
+        out = {}
+        for k, v in value.items():
+            if not isinstance(k, str):
+                raise bad(path, f"map keys must be text, got {type_name(k)}")
+            out[k] = check_data(v, f"{path}.{k}", depth + 1)
+        return out
+    if isinstance(value, list) or type(value) is tuple:  # not namedtuples (msgpack ExtType)
+        return [check_data(v, f"{path}[{i}]", depth + 1) for i, v in enumerate(value)]
+    raise bad(path, f"must be plain data, got {type_name(value)}")
+
+
+def map_field(v: Any, path: str) -> dict[str, Any]:
+    if not isinstance(v, Mapping):
+        raise bad(path, f"must be a map, got {type_name(v)}")
+    return check_data(v, path)
+
+
+def typed_map_field(key: str) -> Check:
+    """A map that must hold text under ``key`` (``event.kind``, an action's ``type``)."""
+
+    def check(v: Any, path: str) -> dict[str, Any]:
+        m = map_field(v, path)
+        if key not in m:
+            raise bad(f"{path}.{key}", "missing")
+        str_field(1, 64)(m[key], f"{path}.{key}")
+        return m
+
+    return check
+
+
+def list_field(item: Check, hi: int | None = None) -> Check:
+    def check(v: Any, path: str) -> tuple[Any, ...]:
+        if not isinstance(v, (list, tuple)):
+            raise bad(path, f"must be a list, got {type_name(v)}")
+        if hi is not None and len(v) > hi:
+            raise bad(path, f"must have at most {hi} items, got {len(v)}")
+        return tuple(item(x, f"{path}[{i}]") for i, x in enumerate(v))
+
+    return check
+
+
+def record_field(cls: type) -> Check:
+    """A nested value class (``TableInfo``, ``SeatInfo``, ``Forfeit``, ``SeatAction``)."""
+
+    def check(v: Any, path: str) -> Any:
+        if isinstance(v, cls):
+            return v
+        if not isinstance(v, Mapping):
+            raise bad(path, f"must be a map, got {type_name(v)}")
+        return cls.from_data(v, path)
+
+    return check
+
+
+SEAT = int_field(0, 255)
+TABLE_ID = str_field(1, 32, plain=True)
+GAME_ID = str_field(1, 64, plain=True)
+NAME = str_field(1, 32, plain=True)
+REASON = str_field(0, 2000)
+CODE = str_field(1, 64, plain=True)
+REQUEST = int_field(0)
+NONCE = int_field()
+SEED = int_field()
+SALT = str_field(1, 128, plain=True, ascii_=True)
+TOKEN = str_field(1, 128, plain=True)
+
+
+def hex64_field(v: Any, path: str) -> str:
+    str_field(0, 64)(v, path)
+    if not _HEX64.fullmatch(v):
+        raise bad(path, "must be 64 lower-case hex digits (SHA-256)")
+    return v
+
+
+# --------------------------------------------------------------------------- base
+
+
+class Value:
+    """Shared machinery: ``_checks`` maps each field to its check; ``__post_init__`` runs them."""
+
+    _checks: ClassVar[dict[str, Check]] = {}
+    _label: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        for name, check in self._checks.items():
+            object.__setattr__(self, name, check(getattr(self, name), f"{self._label}.{name}"))
+
+    @classmethod
+    def _kwargs(cls, data: Mapping[str, Any], label: str) -> dict[str, Any]:
+        kwargs: dict[str, Any] = {}
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            if f.name in data:
+                kwargs[f.name] = cls._checks[f.name](data[f.name], f"{label}.{f.name}")
+            elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise bad(f"{label}.{f.name}", "missing")
+        return kwargs
+
+    @classmethod
+    def _build(cls, kwargs: dict[str, Any]) -> Any:
+        """An instance from already checked values (defaults filled in), without re-checking."""
+        obj = cls.__new__(cls)
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            if f.name in kwargs:
+                v = kwargs[f.name]
+            elif f.default is not dataclasses.MISSING:
+                v = f.default
+            else:
+                v = f.default_factory()  # type: ignore[misc]
+            object.__setattr__(obj, f.name, v)
+        return obj
+
+    def _field_data(self) -> dict[str, Any]:
+        return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+
+
+def to_plain(v: Any) -> Any:
+    if isinstance(v, Value):
+        return v.to_data()
+    if isinstance(v, tuple):
+        return [to_plain(x) for x in v]
+    return v
+
+
+class Record(Value):
+    """A nested value (not a message): ``from_data(data, path)`` / ``to_data()``."""
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any], path: str | None = None) -> Any:
+        return cls._build(cls._kwargs(data, path or cls._label))
+
+    def to_data(self) -> dict[str, Any]:
+        return self._field_data()
