@@ -65,7 +65,7 @@ from typing import Any
 from protocol.cards import card_text, cards_text, deck
 from protocol.game import Action, Event, Game, IllegalAction, Option, Result, register_game
 from protocol.games import quatorze_position
-from protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, card_key, parse_action, sort_cards
+from protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, parse_action, sort_cards
 from protocol.games.quatorze_legal import (
     apply_substitute,
     can_lay_whole_hand,
