@@ -1,0 +1,90 @@
+"""``quinze play``: play at a table from the terminal, over the LAN or ``--local`` against built-in bots.
+
+    quinze play --server 192.168.1.10            # the lobby of a server (port 15015)
+    quinze play --server host:15015 --name Ana --table t1
+    quinze play --server host --spectate t1      # watch, public information only
+    quinze play --local --opponents builtin:greedy,builtin:random --option target=50
+    quinze play --local --lang fr
+
+The seat token of each joined table is kept in ``~/.cache/quinze/seats.json`` (or
+``$XDG_CACHE_HOME``) so running the same command again after a crash takes the same seat back;
+``--token`` gives one explicitly. See :mod:`quinze_cli.play` for the screen and the input.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Optional
+
+import typer
+
+from protocol.game import GameError, get_game
+from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("play")
+    def play(
+        server: Annotated[str, typer.Option("--server", "-s", help="HOST[:PORT] of the server (port 15015 by default).")] = "127.0.0.1",
+        name: Annotated[Optional[str], typer.Option("--name", "-n", help="Your name at the table (asked when omitted).")] = None,
+        table: Annotated[Optional[str], typer.Option("--table", "-t", help="Go straight to this table id and take a seat.")] = None,
+        seat: Annotated[Optional[int], typer.Option("--seat", help="The seat wanted with --table (first free when omitted).")] = None,
+        spectate: Annotated[Optional[str], typer.Option("--spectate", help="Watch this table id (public information only).")] = None,
+        token: Annotated[Optional[str], typer.Option("--token", help="Seat token to take a held seat back (with --table).")] = None,
+        local: Annotated[bool, typer.Option("--local", help="Play on an embedded loopback server against built-in bots.")] = False,
+        opponents: Annotated[str, typer.Option("--opponents", help="With --local: comma-separated builtin:NAME bots.")] = "builtin:greedy",
+        game: Annotated[str, typer.Option("--game", "-g", help="With --local: game id.")] = "quinze",
+        option: Annotated[Optional[list[str]], typer.Option("--option", "-o", help="With --local: table option K=V (repeatable).")] = None,
+        seed: Annotated[Optional[int], typer.Option("--seed", help="With --local: seed of the game (drawn when omitted).")] = None,
+        move_time: Annotated[Optional[float], typer.Option("--move-time", help="With --local: seconds per decision (server default 60).")] = None,
+        lang: Annotated[Optional[str], typer.Option("--lang", help="Language: en or fr (default: from LANG, else en).")] = None,
+    ) -> None:
+        """Play Le Quinze (and the other games) at a table from the terminal."""
+        from quinze_cli.client import parse_address
+        from quinze_cli.play.i18n import choose_language
+        from quinze_cli.play.local import LocalError, parse_opponents
+        from quinze_cli.play.main import LocalSpec, run_play
+        from quinze_cli.play.session import PlayOptions
+
+        try:
+            language = choose_language(lang)
+        except ValueError as err:
+            fail(str(err), EXIT_USAGE)
+        try:
+            host, port = parse_address(server)
+        except ValueError as err:
+            fail(f"--server: {err}", EXIT_USAGE)
+        if spectate and table:
+            fail("--spectate and --table: choose one", EXIT_USAGE)
+        if local and (spectate or table):
+            fail("--local makes its own table: do not give --table or --spectate", EXIT_USAGE)
+        if name is not None and not (1 <= len(name) <= 32 and name.isprintable()):
+            fail("--name: 1 to 32 printable characters", EXIT_USAGE)
+        spec = None
+        if local:
+            try:
+                cls = get_game(game)
+            except GameError as err:
+                fail_game_error(err, "--game")
+            raw: dict[str, str] = {}
+            for entry in option or []:
+                if "=" not in entry:
+                    fail(f"--option: expected KEY=VALUE, got {entry!r}", EXIT_USAGE)
+                k, v = entry.split("=", 1)
+                raw[k.strip()] = v.strip()
+            try:
+                bots = parse_opponents(game, opponents)
+            except LocalError as err:
+                fail(str(err), EXIT_USAGE)
+            raw["players"] = str(1 + len(bots))
+            try:
+                options = cls.validate_options(raw)
+            except GameError as err:
+                fail_game_error(err, "--option")
+            spec = LocalSpec(game=game, options=options, opponents=bots, seed=seed, move_time=move_time)
+        elif option or seed is not None or move_time is not None:
+            fail("--option, --seed and --move-time go with --local (create tables from the lobby)", EXIT_USAGE)
+        opts = PlayOptions(host=host, port=port, name=name or "", table=table, seat=seat, spectate=spectate,
+                           token=token, exit_after_table=bool(table or spectate))
+        code = run_play(opts, language, spec)
+        if code:
+            raise typer.Exit(code)

@@ -1,0 +1,90 @@
+"""The user-facing strings of ``quinze play``: one JSON catalogue per language.
+
+Catalogues live in ``quinze_cli/locale/<lang>.json`` (``en``, ``fr``): a flat map from a key
+(``"lobby.title"``) to a text with ``str.format`` fields (``"{name} made 15: {cards}"``).
+English is the reference: a key missing from another catalogue falls back to English, and a
+key missing everywhere is shown as the key itself (so a gap is visible, never a crash).
+
+The language is ``--lang`` when given, otherwise a hint from the environment
+(``LC_ALL``, ``LC_MESSAGES``, ``LANG``, ``LANGUAGE``: ``fr_FR.UTF-8`` gives French),
+otherwise English.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+__all__ = ["LANGUAGES", "Catalogue", "choose_language", "load_catalogue"]
+
+LANGUAGES = ("en", "fr")
+"""Languages with a catalogue, English first (the fallback)."""
+
+
+def choose_language(flag: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """The language to use: ``flag`` (``"en"``, ``"fr"``, ``"fr_FR.UTF-8"`` ...) when given, else the
+    first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, ``LANGUAGE`` that names a known language, else
+    ``"en"``.
+
+    Raises ``ValueError`` naming the flag when ``flag`` is not a known language.
+    """
+    if flag:
+        code = flag.strip().lower().replace("-", "_").split("_", 1)[0].split(".", 1)[0]
+        if code not in LANGUAGES:
+            raise ValueError(f"--lang: unknown language {flag!r} (known: {', '.join(LANGUAGES)})")
+        return code
+    env = os.environ if environ is None else environ
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
+        value = env.get(var, "")
+        for part in value.split(":"):
+            code = part.strip().lower().split("_", 1)[0].split(".", 1)[0]
+            if code in LANGUAGES:
+                return code
+        if value and value not in ("C", "POSIX", "C.UTF-8"):
+            break  # the first variable that is set decides (a non-French locale means English)
+    return "en"
+
+
+@lru_cache(maxsize=None)
+def _read(lang: str) -> dict[str, str]:
+    text = resources.files("quinze_cli").joinpath("locale", f"{lang}.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError(f"locale/{lang}.json: expected a JSON object")
+    return {str(k): str(v) for k, v in data.items()}
+
+
+class Catalogue:
+    """The strings of one language, with English as fallback.
+
+    ``cat("lobby.joined", table="t1")`` formats the text of the key; ``cat.lang`` is the code.
+    """
+
+    def __init__(self, lang: str = "en") -> None:
+        self.lang = lang if lang in LANGUAGES else "en"
+        self._own = _read(self.lang)
+        self._en = _read("en")
+
+    def has(self, key: str) -> bool:
+        """True when some catalogue defines ``key``."""
+        return key in self._own or key in self._en
+
+    def __call__(self, key: str, /, **fields: Any) -> str:
+        text = self._own.get(key) or self._en.get(key)
+        if text is None:
+            return key
+        if not fields:
+            return text
+        try:
+            return text.format(**fields)
+        except (KeyError, IndexError, ValueError):
+            return text
+
+
+def load_catalogue(lang: str) -> Catalogue:
+    """The catalogue of ``lang`` (``"en"`` or ``"fr"``; anything else gives English)."""
+    return Catalogue(lang)

@@ -1,0 +1,190 @@
+"""Typed actions of Le Quinze in ``quinze play`` (RULES.md §1 "A turn").
+
+What a player may type (besides a number from the list, handled by the generic prompt):
+
+* cards: ``7h 8c`` — a fifteen; each card is taken from the hand when held there, otherwise
+  from the table (hand cards are preferred); one card (or a J/Q/K pair) is a placement when
+  placing is legal;
+* values: ``7+8``, ``q+3``, ``a+a``, ``k+3+jk`` — resolved against the hand and the table to a
+  legal fifteen, preferring hand cards; when two different fifteens fit equally the entry is
+  called ambiguous and both are shown;
+* ``place ks`` (``poser``), ``end`` (``fin``).
+
+Nothing is sent unless it matches an entry of the action-request's ``legal`` list up to the
+game's equivalence (same ranks from the hand and from the table, RULES.md §1 "Material": equal
+cards are interchangeable); otherwise :class:`InputError` explains why, in the user's language.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from protocol.cards import parse_card, rank
+from protocol.games.quinze_legal import fifteen_problem
+from quinze_cli.play.cards_ui import CardStyle, canonical, parse_card_token, parse_value_token
+from quinze_cli.play.i18n import Catalogue
+from quinze_cli.play.registry import InputError, TableState
+
+__all__ = ["completions", "parse"]
+
+PLACE_WORDS = {"place", "poser", "pose", "p"}
+END_WORDS = {"end", "fin", "finir", "e", "f"}
+_FACE = (11, 12, 13)
+
+
+def _ranks(cards: list[str]) -> Counter:
+    return Counter(rank(parse_card(c)) for c in cards)
+
+
+def _split(cards: list[str], hand: list[str], table: list[str]) -> tuple[list[str], list[str], list[str]]:
+    """Cards typed -> (from hand, from table, missing): hand first, then table."""
+    h, t = Counter(hand), Counter(table)
+    from_hand, from_table, missing = [], [], []
+    for c in cards:
+        if h[c] > 0:
+            h[c] -= 1
+            from_hand.append(c)
+        elif t[c] > 0:
+            t[c] -= 1
+            from_table.append(c)
+        else:
+            missing.append(c)
+    return from_hand, from_table, missing
+
+
+def _legal(state: TableState, kind: str) -> list[dict[str, Any]]:
+    return [a for a in state.legal if a.get("type") == kind]
+
+
+def _why_not_end(cat: Catalogue, state: TableState) -> InputError:
+    if _legal(state, "fifteen") and not _legal(state, "end"):
+        return InputError(cat("quinze.err.must-fifteen"))
+    return InputError(cat("quinze.err.must-place"))
+
+
+def _fifteen(cat: Catalogue, st: CardStyle, state: TableState, cards: list[str]) -> dict[str, Any]:
+    p = state.public
+    from_hand, from_table, missing = _split(cards, p.get("hand", []), p.get("table", []))
+    if missing:
+        raise InputError(cat("quinze.err.missing", cards=st.join(missing)))
+    problem = fifteen_problem([parse_card(c) for c in from_hand], [parse_card(c) for c in from_table])
+    if problem is not None:
+        code = problem[0]
+        if code == "too-few-cards":
+            raise InputError(cat("quinze.err.too-few"))
+        if code == "no-hand-card":
+            raise InputError(cat("quinze.err.no-hand-card"))
+        raise InputError(cat("quinze.err.not-fifteen", cards=st.join(cards)))
+    fifteens = _legal(state, "fifteen")
+    if not fifteens:
+        if _legal(state, "place"):
+            raise InputError(cat("quinze.err.cannot-fifteen-place"))
+        raise InputError(cat("quinze.err.only-end"))
+    want = (_ranks(from_hand), _ranks(from_table))
+    for a in fifteens:
+        if (_ranks(a.get("hand", [])), _ranks(a.get("table", []))) == want:
+            return {"type": "fifteen", "hand": from_hand, "table": from_table}
+    raise InputError(cat("quinze.err.not-legal"))
+
+
+def _place(cat: Catalogue, st: CardStyle, state: TableState, cards: list[str]) -> dict[str, Any]:
+    if not cards:
+        raise InputError(cat("quinze.err.place-what"))
+    hand = state.public.get("hand", [])
+    _, _, missing = _split(cards, hand, [])
+    if missing:
+        raise InputError(cat("quinze.err.not-held", cards=st.join(missing)))
+    places = _legal(state, "place")
+    if not places:
+        if _legal(state, "fifteen") and not _legal(state, "end"):
+            raise InputError(cat("quinze.err.must-fifteen"))
+        raise InputError(cat("quinze.err.cannot-place"))
+    want = _ranks(cards)
+    for a in places:
+        if _ranks(a.get("cards", [])) == want:
+            return {"type": "place", "cards": list(cards)}
+    if len(cards) == 2:
+        rs = [rank(parse_card(c)) for c in cards]
+        if rs[0] != rs[1] or rs[0] not in _FACE:
+            raise InputError(cat("quinze.err.pair-face"))
+        raise InputError(cat("quinze.err.pair-three"))
+    if len(cards) > 2:
+        raise InputError(cat("quinze.err.place-count"))
+    raise InputError(cat("quinze.err.cannot-place"))
+
+
+def _values(cat: Catalogue, st: CardStyle, state: TableState, tokens: list[str]) -> dict[str, Any]:
+    classes = []
+    for tok in tokens:
+        v = parse_value_token(tok)
+        if v is None:
+            raise InputError(cat("quinze.err.bad-value", token=tok))
+        classes.append(v)
+    want = Counter(classes)
+    fifteens = _legal(state, "fifteen")
+    found = [a for a in fifteens if _ranks(a.get("hand", []) + a.get("table", [])) == want]
+    expr = "+".join(tokens)
+    if not found:
+        if not fifteens:
+            if _legal(state, "place"):
+                raise InputError(cat("quinze.err.cannot-fifteen-place"))
+            raise InputError(cat("quinze.err.only-end"))
+        raise InputError(cat("quinze.err.no-such-fifteen", expr=expr))
+    most = max(len(a.get("hand", [])) for a in found)
+    best = [a for a in found if len(a.get("hand", [])) == most]
+    if len(best) > 1:
+        options = " / ".join(
+            st.join(a.get("hand", [])) + (" + " + st.join(a["table"]) + " " + cat("quinze.from-table") if a.get("table") else "")
+            for a in best
+        )
+        raise InputError(cat("quinze.err.ambiguous", expr=expr, options=options))
+    a = best[0]
+    return {"type": "fifteen", "hand": list(a.get("hand", [])), "table": list(a.get("table", []))}
+
+
+def parse(cat: Catalogue, st: CardStyle, state: TableState, text: str) -> dict[str, Any]:
+    """The typed ``text`` as legal action data (see the module docstring). Raises InputError."""
+    raw = text.strip()
+    if not raw:
+        raise InputError(cat("input.empty"))
+    if "+" in raw:
+        return _values(cat, st, state, [t for t in re.split(r"[\s+]+", raw) if t])
+    tokens = [t for t in re.split(r"[\s,]+", raw) if t]
+    head = tokens[0].lower()
+    if head in END_WORDS and len(tokens) == 1:
+        if _legal(state, "end"):
+            return {"type": "end"}
+        raise _why_not_end(cat, state)
+    place = head in PLACE_WORDS
+    if place:
+        tokens = tokens[1:]
+    cards: list[str] = []
+    for tok in tokens:
+        c = parse_card_token(tok, st.lang)
+        if c is None:
+            if not place and all(parse_value_token(t) is not None for t in tokens) and len(tokens) > 1:
+                return _values(cat, st, state, tokens)
+            raise InputError(cat("quinze.err.bad-card", token=tok))
+        cards.append(canonical(c))
+    if place:
+        return _place(cat, st, state, cards)
+    if len(cards) == 1:
+        if _legal(state, "place"):
+            return _place(cat, st, state, cards)
+        if _legal(state, "fifteen"):
+            raise InputError(cat("quinze.err.too-few"))
+        raise InputError(cat("quinze.err.only-end"))
+    if len(cards) == 2 and not _legal(state, "fifteen") and _legal(state, "place"):
+        return _place(cat, st, state, cards)
+    return _fifteen(cat, st, state, cards)
+
+
+def completions(cat: Catalogue, st: CardStyle, state: TableState) -> list[str]:
+    """Cards of the hand and the table as one types them, and the action words."""
+    plain = CardStyle(st.lang, color=False)
+    p = state.public
+    cards = {plain.text(c).lower() for c in p.get("hand", []) + p.get("table", [])}
+    words = {"place", "end"} if st.lang == "en" else {"poser", "fin"}
+    return sorted(cards | words)

@@ -1,0 +1,153 @@
+"""The lobby of ``quinze play``: list the tables, create one, take a seat or watch.
+
+Commands at the ``lobby>`` prompt (English or French words): a number (or a table id) to sit
+at that table, ``w N`` / ``watch N`` (``r N`` / ``regarder N``) to watch it, ``c`` / ``create``
+(``créer``) to create a table (game, seats, options ``K=V``), Enter to refresh, ``q`` to quit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+
+from protocol.game import GameError, game_ids, get_game
+from quinze_cli.play.session import Quit, Session
+from quinze_cli.play.table import TableGone, await_reply, join_table, spectate_table
+
+__all__ = ["ask", "lobby", "parse_options"]
+
+CREATE_WORDS = {"c", "create", "créer", "creer", "new", "nouvelle"}
+WATCH_WORDS = {"w", "watch", "s", "spectate", "regarder", "voir"}
+QUIT_WORDS = {"q", "quit", "quitter", "exit"}
+HELP_WORDS = {"help", "aide", "?", "h"}
+
+
+async def ask(s: Session, prompt: str, default: str = "") -> str:
+    """Prompt and wait for one typed line (``default`` when empty). Server messages meanwhile are
+    kept for later. Raises :class:`Quit` on Ctrl-C or end of input."""
+    s.prompt(prompt)
+    while True:
+        item = await s.next()
+        if item is None:
+            continue
+        kind, data = item
+        if kind == "input":
+            return data.strip() or default
+        if kind == "server":
+            s.backlog.append(("server", data, s.generation))
+            if len(s.backlog) > 1000:  # nobody reads them: keep the newest
+                s.backlog.popleft()
+        # "resumed": the connection came back; keep waiting for the line
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """``"target=1 quick_place=true"`` as ``{"target": "1", "quick_place": "true"}``.
+
+    Raises ``ValueError`` naming the entry without ``=``."""
+    out: dict[str, str] = {}
+    for part in text.replace(",", " ").split():
+        if "=" not in part:
+            raise ValueError(part)
+        k, v = part.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def _show(s: Session, tables: list[dict[str, Any]]) -> None:
+    cat = s.cat
+    s.say(cat("lobby.title", host=s.opts.host, port=s.opts.port), style="bold")
+    if not tables:
+        s.say(cat("lobby.none"))
+        return
+    grid = Table(box=None, show_header=True, header_style="bold", pad_edge=False)
+    for col in ("lobby.col.n", "lobby.col.table", "lobby.col.game", "lobby.col.seats", "lobby.col.state", "lobby.col.options"):
+        grid.add_column(cat(col))
+    for i, t in enumerate(tables, 1):
+        seats = t.get("seats", [])
+        names = ", ".join(x.get("name") or "—" for x in seats)
+        taken = sum(1 for x in seats if x.get("name"))
+        opts = " ".join(f"{k}={v}" for k, v in sorted(t.get("options", {}).items()) if k != "players")
+        grid.add_row(str(i), t.get("table", ""), t.get("game", ""), f"{taken}/{len(seats)} {names}",
+                     cat(f"lobby.state.{t.get('state', '')}"), opts)
+    s.console.print(grid)
+
+
+async def _create(s: Session) -> str | None:
+    cat = s.cat
+    ids = game_ids()
+    game = await ask(s, cat("lobby.ask-game", games=", ".join(ids)), "quinze")
+    try:
+        cls = get_game(game)
+    except GameError as err:
+        s.say(cat("lobby.bad-game", reason=err.reason), style="red")
+        return None
+    seats = await ask(s, cat("lobby.ask-seats", lo=cls.min_players, hi=cls.max_players), str(cls.min_players))
+    opts_text = await ask(s, cat("lobby.ask-options", names=", ".join(o.name for o in cls.option_specs)), "")
+    try:
+        options: dict[str, Any] = dict(parse_options(opts_text))
+    except ValueError as err:
+        s.say(cat("lobby.bad-option-entry", entry=str(err)), style="red")
+        return None
+    options["players"] = seats
+    try:
+        options = cls.validate_options(options)
+    except GameError as err:
+        s.say(cat("lobby.bad-option", field=err.field or "", reason=err.reason), style="red")
+        return None
+    await s.send({"type": "create-table", "game": game, "options": options, "seed": None, "games": 1})
+    msg = await await_reply(s, "", ("table-created",), "create-table")
+    if msg.get("type") == "error":
+        s.say(cat("lobby.create-refused", reason=msg.get("reason", ""), code=msg.get("code", "")), style="red")
+        return None
+    table = msg["table"]["table"]
+    s.say(cat("lobby.created", table=table))
+    return table
+
+
+async def lobby(s: Session) -> None:
+    """The lobby loop: returns when the person quits (raises :class:`Quit`)."""
+    cat = s.cat
+    while True:
+        await s.send({"type": "list-tables"})
+        msg = await await_reply(s, "", ("tables",), "list-tables")
+        tables = list(msg.get("tables", []))
+        _show(s, tables)
+        s.say(cat("lobby.help"), style="dim")
+        line = await ask(s, cat("lobby.prompt"))
+        words = line.split()
+        if not words:
+            continue
+        head = words[0].lower()
+        try:
+            if head in QUIT_WORDS:
+                raise Quit("quit")
+            if head in HELP_WORDS:
+                s.say(cat("lobby.help"))
+                continue
+            if head in CREATE_WORDS:
+                table = await _create(s)
+                if table is not None:
+                    await join_table(s, table)
+                continue
+            watch = head in WATCH_WORDS
+            ref = words[1] if watch and len(words) > 1 else words[0]
+            table = _pick(tables, ref)
+            if table is None:
+                s.say(cat("lobby.no-table", ref=ref), style="red")
+                continue
+            if watch:
+                await spectate_table(s, table)
+            else:
+                await join_table(s, table)
+        except TableGone as err:
+            s.say(str(err), style="red")
+
+
+def _pick(tables: list[dict[str, Any]], ref: str) -> str | None:
+    if ref.isdigit() and 1 <= int(ref) <= len(tables):
+        return tables[int(ref) - 1].get("table")
+    for t in tables:
+        if t.get("table") == ref:
+            return ref
+    return None

@@ -1,0 +1,99 @@
+"""``quinze play --local``: an embedded server on loopback and built-in bots in process.
+
+The server is the real one (:func:`server.app.run_server` on ``127.0.0.1``, port 0). The bots
+are real clients over loopback, exactly as in ``quinze match``: a
+:class:`~quinze_cli.relay.SeatRelay` per bot seat driving a
+:class:`~quinze_cli.builtin.BuiltinBot`. The person takes seat 0 through the ordinary client
+path, so ``--local`` tests the same code as a game over the LAN.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import trio
+
+from protocol.game import get_bot
+from protocol.messages import CreateTable, Error, TableCreated
+from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
+from quinze_cli.client import connect
+from quinze_cli.relay import SeatRelay
+
+__all__ = ["LocalError", "parse_opponents", "start_local"]
+
+HOST = "127.0.0.1"
+
+
+class LocalError(Exception):
+    """The local game cannot be set up (bad opponent, bad option); ``str()`` says which and why."""
+
+
+def parse_opponents(game: str, spec: str) -> list[str]:
+    """``"builtin:greedy,builtin:random"`` (or ``"greedy,random"``) as bot names, each checked with
+    :func:`protocol.game.get_bot`. Raises :class:`LocalError` naming the opponent."""
+    names = []
+    for part in spec.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        name = part[len(BUILTIN_PREFIX):] if part.startswith(BUILTIN_PREFIX) else part
+        try:
+            get_bot(game, name, 0)
+        except Exception as err:  # noqa: BLE001 - UnknownGame and friends, reported in one line
+            raise LocalError(f"--opponents: {part!r}: {getattr(err, 'reason', err)}") from None
+        names.append(name)
+    if not names:
+        raise LocalError("--opponents: at least one opponent is needed (e.g. builtin:greedy)")
+    return names
+
+
+async def _bot_seat(port: int, table: str, seat: int, name: str, seed: int) -> None:
+    conn = await connect(HOST, port, f"{name}-{seat}"[:32], "bot")
+    async with conn:
+        relay = SeatRelay(conn, BuiltinBot(name, seed=seed + seat))
+        await relay.join(table, seat)
+        try:
+            await relay.play(table, seat, games=None)
+        except Exception:  # noqa: BLE001 - the bot seat ends with the table or the server
+            return
+
+
+async def start_local(
+    nursery: trio.Nursery,
+    *,
+    game: str,
+    options: Mapping[str, Any],
+    opponents: Sequence[str],
+    seed: int | None = None,
+    games: int = 1,
+    move_time: float | None = None,
+    log_dir: Any = None,
+) -> tuple[int, str]:
+    """Start the server and the bot seats in ``nursery``; returns ``(port, table)``.
+
+    The table has ``1 + len(opponents)`` seats: seat 0 is left free for the person, the bots
+    take seats 1.. in order. Raises :class:`LocalError` when the server refuses the table
+    (unknown game, bad option: the server's reason).
+    """
+    from server.app import run_server
+    from server.config import ServerConfig
+
+    config = ServerConfig(host=HOST, port=0, log_dir=log_dir, **({"move_time": move_time} if move_time else {}))
+    port = await nursery.start(run_server, config)
+    opts = dict(options)
+    opts["players"] = 1 + len(opponents)
+    conn = await connect(HOST, port, "local", "player")
+    async with conn:
+        await conn.send(CreateTable(game=game, options=opts, seed=seed, games=games))
+        while True:
+            msg = await conn.receive()
+            if isinstance(msg, TableCreated):
+                table = msg.table.table
+                break
+            if isinstance(msg, Error):
+                raise LocalError(f"the local server refused the table: {msg.reason} [{msg.code}]")
+    base = seed if seed is not None else 0
+    for i, name in enumerate(opponents, 1):
+        nursery.start_soon(_bot_seat, port, table, i, name, base)
+    return port, table

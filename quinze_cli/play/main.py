@@ -1,0 +1,123 @@
+"""Running ``quinze play``: the console, the language, the session, and the exit code.
+
+Exit codes: 0 when the person quits (``quit``, Ctrl-C, end of input) or the table closes;
+1 when the server cannot be reached, refuses the seat or the connection cannot be restored.
+"""
+
+from __future__ import annotations
+
+import getpass
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+from rich.console import Console
+
+from quinze_cli.client import ClientError
+from quinze_cli.play.cards_ui import CardStyle
+from quinze_cli.play.i18n import Catalogue
+from quinze_cli.play.lobby import ask, lobby
+from quinze_cli.play.session import Lost, PlayOptions, Quit, Session
+from quinze_cli.play.table import TableGone, join_table, spectate_table
+from quinze_cli.play.terminal import LineReader
+
+__all__ = ["LocalSpec", "make_console", "run_play"]
+
+
+@dataclass
+class LocalSpec:
+    """``--local``: the game, its options, the bot opponents (names), the seed and move time."""
+
+    game: str
+    options: dict[str, Any]
+    opponents: list[str]
+    seed: int | None = None
+    move_time: float | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def make_console() -> tuple[Console, bool]:
+    """The console and whether cards get symbols and colours (a terminal and ``NO_COLOR`` unset)."""
+    console = Console(highlight=False)
+    color = console.is_terminal and console.color_system is not None and not os.environ.get("NO_COLOR")
+    return console, color
+
+
+def run_play(opts: PlayOptions, lang: str, local: LocalSpec | None = None) -> int:
+    """Play (see the module docstring); returns the exit code."""
+    console, color = make_console()
+    cat = Catalogue(lang)
+    style = CardStyle(lang, color)
+    reader = LineReader()
+    try:
+        return trio.run(_main, opts, console, cat, style, reader, local)
+    finally:
+        reader.restore()
+
+
+async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: CardStyle, reader: LineReader,
+                local: LocalSpec | None) -> int:
+    code = 0
+    async with trio.open_nursery() as nursery:
+        s = Session(opts, console, cat, style, reader)
+        await s.start(nursery)
+        why = "quit"
+        try:
+            if not opts.name:
+                default = _default_name()
+                while not opts.name:
+                    name = await ask(s, cat("ask.name", default=default), default)
+                    if 1 <= len(name) <= 32 and name.isprintable():
+                        opts.name = name
+                    else:
+                        s.say(cat("ask.bad-name"), style="red")
+            if local is not None:
+                from quinze_cli.play.local import start_local
+
+                s.say(cat("local.starting", opponents=", ".join(local.opponents)))
+                opts.port, opts.table = await start_local(
+                    nursery, game=local.game, options=local.options, opponents=local.opponents,
+                    seed=local.seed, move_time=local.move_time,
+                )
+                opts.host = "127.0.0.1"
+                opts.exit_after_table = True
+            await s.connect("spectator" if opts.spectate else "player")
+            if opts.spectate:
+                await spectate_table(s, opts.spectate)
+            elif opts.table:
+                await join_table(s, opts.table, opts.seat, opts.token)
+            else:
+                await lobby(s)
+        except Quit as q:
+            why = q.why
+            s.say(cat(f"quit.{q.why}"))
+        except TableGone as err:
+            s.say(str(err), style="red")
+            code = 1
+        except Lost as err:
+            s.say(str(err), style="red")
+            code = 1
+        except ClientError as err:
+            s.say(cat("conn.cannot", reason=str(err)), style="red")
+            code = 1
+        except Exception as err:  # noqa: BLE001 - local setup errors (LocalError) in one line
+            from quinze_cli.play.local import LocalError
+
+            if not isinstance(err, LocalError):
+                raise
+            s.say(str(err), style="red")
+            code = 1
+        finally:
+            with trio.CancelScope(shield=True):
+                await s.goodbye(why)
+            nursery.cancel_scope.cancel()
+    return code
+
+
+def _default_name() -> str:
+    try:
+        name = getpass.getuser()
+    except Exception:  # noqa: BLE001 - no user name available
+        name = ""
+    return (name or "player")[:32]

@@ -1,0 +1,191 @@
+"""The per-game part of ``quinze play``: a :class:`GameUI` (renderer + input reader) per game id.
+
+The rest of the client (lobby, connection, screen, prompt) is game-agnostic: it only calls the
+methods below. A game plugs in with one module that subclasses :class:`GameUI` and decorates it
+with :func:`register_ui`; the module is named in :data:`UI_MODULES`. A game without a module gets
+the generic :class:`GameUI` itself: its view as ``key: value`` lines and its legal actions as data,
+picked by number.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from quinze_cli.play.cards_ui import CardStyle
+from quinze_cli.play.i18n import Catalogue
+
+__all__ = ["GameUI", "InputError", "TableState", "UI_MODULES", "get_ui", "register_ui"]
+
+UI_MODULES = ("quinze_cli.play.render_quinze",)
+"""Modules that register a :class:`GameUI` (one per game; add Le 14 and classique here)."""
+
+LOG_LINES = 200
+
+
+class InputError(Exception):
+    """A typed entry that is not a legal action now; ``str(err)`` explains why, in the user's language."""
+
+
+@dataclass
+class TableState:
+    """What the client knows about the table it sits at (or watches).
+
+    - ``seat``: our seat, None for a spectator; ``players``: names by seat.
+    - ``view``/``legal``/``request``: the last action-request (view as the game gives it, legal
+      actions as data, request id); ``legal`` is emptied once answered.
+    - ``deadline_at``: ``time.monotonic()`` seconds when the pending request expires, or None.
+    - ``public``: the game's own tracked state (filled by its :class:`GameUI` from events and views).
+    - ``log``: recent events in words, oldest first.
+    """
+
+    table: str
+    game: str = ""
+    seat: int | None = None
+    players: list[str] = field(default_factory=list)
+    options: dict[str, Any] = field(default_factory=dict)
+    number: int = 0
+    view: dict[str, Any] | None = None
+    legal: list[dict[str, Any]] = field(default_factory=list)
+    request: int | None = None
+    deadline_at: float | None = None
+    to_act: int | None = None
+    public: dict[str, Any] = field(default_factory=dict)
+    log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    result: dict[str, Any] | None = None
+
+    def name(self, seat: int | None) -> str:
+        """The name at ``seat`` (``"seat 3"`` when unknown)."""
+        if seat is not None and 0 <= seat < len(self.players):
+            return self.players[seat]
+        return f"#{seat}"
+
+
+class GameUI:
+    """Renderer and input reader for one game (this base class is the generic fallback).
+
+    ``cat`` gives the user's language, ``style`` how to write cards.
+    """
+
+    game_id: str | None = None
+
+    def __init__(self, cat: Catalogue, style: CardStyle) -> None:
+        self.cat = cat
+        self.style = style
+
+    # ---- state
+    def start(self, state: TableState) -> None:
+        """A game starts at the table (``game-start``): reset ``state.public``."""
+        state.public = {}
+
+    def on_event(self, state: TableState, event: dict[str, Any]) -> list[str]:
+        """Update ``state`` from one event (as this seat sees it); return lines for the log."""
+        kind = event.get("kind", "?")
+        rest = {k: v for k, v in event.items() if k != "kind"}
+        return [f"{kind}: {json.dumps(rest, ensure_ascii=False, separators=(',', ':'))}"[:120]]
+
+    def on_request(self, state: TableState) -> None:
+        """An action-request arrived (``state.view`` and ``state.legal`` are set): sync ``public``."""
+
+    # ---- drawing
+    def board(self, state: TableState) -> RenderableType:
+        """The game's part of the screen (everything but header, log, turn and actions)."""
+        view = state.view or state.public
+        lines = [Text(f"{k}: {json.dumps(v, ensure_ascii=False)}"[:100]) for k, v in sorted(view.items())]
+        return Group(*lines)
+
+    def action_text(self, state: TableState, action: dict[str, Any]) -> Text:
+        """One legal action in words, for the numbered list."""
+        return Text(json.dumps(action, ensure_ascii=False, separators=(",", ":")))
+
+    def result_lines(self, state: TableState, result: dict[str, Any]) -> list[str]:
+        """The end of a game in words."""
+        winners = ", ".join(state.name(s) for s in result.get("winners", []))
+        return [self.cat("game.winners", names=winners or "-")]
+
+    # ---- input
+    def parse(self, state: TableState, text: str) -> dict[str, Any]:
+        """A typed entry (not a number, not a command) as one of ``state.legal``.
+
+        Raises :class:`InputError` explaining why not. The generic reader only takes numbers.
+        """
+        raise InputError(self.cat("input.number-only", n=len(state.legal)))
+
+    def completions(self, state: TableState) -> list[str]:
+        """Words worth completing with Tab now (cards in hand, keywords)."""
+        return []
+
+    def hint(self, state: TableState) -> dict[str, Any] | None:
+        """What the built-in ``greedy`` bot (else the first built-in bot) would play now, as action
+        data; None when the game has no built-in bot or nothing is to be played.
+
+        The bot sees what the seat sees (the view and the legal list); a blank game of the same
+        options only reads the legal entries (``Game.parse_action``), as the relay's built-in bots do.
+        """
+        from protocol.game import GameError, bot_names, get_bot, get_game
+
+        if not state.legal:
+            return None
+        try:
+            names = bot_names(state.game)
+            if not names:
+                return None
+            parser = get_game(state.game).new(state.options, seed=0)
+            bot = get_bot(state.game, "greedy" if "greedy" in names else names[0], 0)
+            legal = [parser.parse_action(a) for a in state.legal]
+            return bot.choose(state.view or {}, legal).to_data()
+        except (GameError, KeyError, TypeError, ValueError):
+            return None
+
+    def help_lines(self) -> list[str]:
+        """How to type this game's actions (after the common commands)."""
+        return []
+
+    def rules_text(self) -> str:
+        """The rules in the user's language (English when no translation exists)."""
+        gid = self.game_id or ""
+        base = resources.files("quinze_cli").joinpath("rules")
+        for path in (base.joinpath(self.cat.lang, f"{gid}.md"), base.joinpath(f"{gid}.md")):
+            try:
+                return path.read_text(encoding="utf-8")
+            except (FileNotFoundError, OSError):
+                continue
+        return self.cat("rules.none", game=gid)
+
+
+_UIS: dict[str, type[GameUI]] = {}
+_loaded = False
+
+
+def register_ui(game_id: str) -> Callable[[type[GameUI]], type[GameUI]]:
+    """Class decorator: use this :class:`GameUI` subclass for ``game_id``."""
+
+    def deco(cls: type[GameUI]) -> type[GameUI]:
+        cls.game_id = game_id
+        _UIS[game_id] = cls
+        return cls
+
+    return deco
+
+
+def get_ui(game_id: str, cat: Catalogue, style: CardStyle) -> GameUI:
+    """The :class:`GameUI` of ``game_id`` (the generic one when the game has none)."""
+    global _loaded
+    if not _loaded:
+        for mod in UI_MODULES:
+            importlib.import_module(mod)
+        _loaded = True
+    cls = _UIS.get(game_id)
+    if cls is None:
+        ui = GameUI(cat, style)
+        ui.game_id = game_id
+        return ui
+    return cls(cat, style)

@@ -1,0 +1,192 @@
+"""Le Quinze in ``quinze play``: the board, the events in words and the actions in words.
+
+The public state is tracked from the events of :mod:`protocol.games.quinze` (``deal``, ``draw``,
+``reshuffle``, ``fifteen``, ``place``, ``end-turn``, ``deal-end``, ``game-end``) so a spectator,
+who never gets a view, sees the table, the discard pile, the stock and every hand size and total;
+a seated player's tracked hand comes from the private parts of ``deal`` and ``draw``, and each
+action-request's view (RULES.md §1 "What each player sees") replaces the tracked state.
+
+Typed input is read by :mod:`quinze_cli.play.input_quinze`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from quinze_cli.play import input_quinze
+from quinze_cli.play.cards_ui import sort_cards
+from quinze_cli.play.registry import GameUI, TableState, register_ui
+
+__all__ = ["QuinzeUI"]
+
+
+def _remove(pile: list[str], cards: list[str]) -> None:
+    for c in cards:
+        if c in pile:
+            pile.remove(c)
+
+
+@register_ui("quinze")
+class QuinzeUI(GameUI):
+    """Renderer and input reader of Le Quinze (RULES.md §1)."""
+
+    # ---------------------------------------------------------------- state
+    def start(self, state: TableState) -> None:
+        n = len(state.players)
+        state.public = {
+            "hand": [], "table": [], "discard": [], "stock": 0, "hand_sizes": [0] * n,
+            "totals": [0] * n, "dealer": None, "deal": 0,
+        }
+
+    def on_request(self, state: TableState) -> None:
+        v = state.view or {}
+        p = state.public
+        for key in ("table", "discard", "stock", "hand_sizes", "totals", "dealer", "deal"):
+            if key in v:
+                p[key] = list(v[key]) if isinstance(v[key], list) else v[key]
+        if "hand" in v:
+            p["hand"] = list(v["hand"])
+
+    def on_event(self, state: TableState, event: dict[str, Any]) -> list[str]:
+        """Track the public state (and our hand) from one event; the event in words.
+
+        Our own draws are logged with the card; other players' draws and ends of turn are
+        implied by what follows and not logged.
+        """
+        cat, st = self.cat, self.style
+        p = state.public
+        if not p:
+            self.start(state)
+            p = state.public
+        kind = event.get("kind")
+        seat = event.get("seat")
+        name = state.name(seat)
+        me = seat is not None and seat == state.seat
+        if kind == "deal":
+            p.update(table=[], discard=[], stock=event.get("stock", 0), dealer=event.get("dealer"),
+                     deal=event.get("deal", 0), hand_sizes=list(event.get("hand_sizes", p["hand_sizes"])))
+            p["hand"] = list(event.get("hand", []))
+            state.to_act = event.get("first")
+            return [cat("quinze.ev.deal", deal=p["deal"], dealer=state.name(p["dealer"]), first=state.name(state.to_act))]
+        if kind == "draw":
+            p["stock"] = event.get("stock", p["stock"])
+            if seat is not None and seat < len(p["hand_sizes"]):
+                p["hand_sizes"][seat] += 1
+            state.to_act = seat
+            if "card" in event and me:
+                p["hand"].append(event["card"])
+                return [cat("quinze.ev.draw-own", card=st.text(event["card"]))]
+            return []
+        if kind == "reshuffle":
+            p["stock"] = event.get("stock", 0)
+            p["discard"] = []
+            return [cat("quinze.ev.reshuffle", stock=p["stock"])]
+        if kind == "fifteen":
+            hand, table = list(event.get("hand", [])), list(event.get("table", []))
+            if seat is not None and seat < len(p["hand_sizes"]):
+                p["hand_sizes"][seat] -= len(hand)
+            if me:
+                _remove(p["hand"], hand)
+            _remove(p["table"], table)
+            p["discard"].extend(hand + table)
+            cards = st.join(sort_cards(hand + table))
+            if table:
+                return [cat("quinze.ev.fifteen-table", name=name, cards=cards, table=st.join(table))]
+            return [cat("quinze.ev.fifteen", name=name, cards=cards)]
+        if kind == "place":
+            cards = list(event.get("cards", []))
+            if seat is not None and seat < len(p["hand_sizes"]):
+                p["hand_sizes"][seat] -= len(cards)
+            if me:
+                _remove(p["hand"], cards)
+            p["table"].extend(cards)
+            return [cat("quinze.ev.place", name=name, cards=st.join(cards))]
+        if kind == "end-turn":
+            return []
+        if kind == "deal-end":
+            p["totals"] = list(event.get("totals", p["totals"]))
+            scores = event.get("scores", [])
+            reason = event.get("reason", "")
+            out = event.get("seat")
+            key = {"out": "quinze.ev.out", "first-turn": "quinze.ev.first-turn"}.get(reason, "quinze.ev.blocked")
+            lines = [cat(key, deal=event.get("deal", p["deal"]), name=state.name(out))]
+            lines.append(cat("quinze.ev.scores", scores=", ".join(
+                f"{state.name(s)} {sc:+d}→{p['totals'][s]}" for s, sc in enumerate(scores) if s < len(p["totals"]))))
+            return lines
+        if kind == "game-end":
+            return []
+        return super().on_event(state, event)
+
+    # ---------------------------------------------------------------- drawing
+    def board(self, state: TableState) -> RenderableType:
+        cat, st = self.cat, self.style
+        p = state.public or {}
+        discard = p.get("discard", [])
+        top = st.rich(discard[-1]) if discard else Text("—")
+        line1 = Text.assemble(
+            cat("quinze.deal", deal=p.get("deal", 0)), " · ",
+            cat("quinze.stock", n=p.get("stock", 0)), " · ",
+            cat("quinze.discard", n=len(discard)), " ", top,
+        )
+        table_cards = p.get("table", [])
+        line2 = Text(cat("quinze.table") + " ")
+        line2.append_text(st.rich_join(sort_cards(table_cards)) if table_cards else Text(cat("quinze.empty"), style="dim"))
+        players = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
+        for _ in range(4):
+            players.add_column()
+        sizes, totals = p.get("hand_sizes", []), p.get("totals", [])
+        for s, who in enumerate(state.players):
+            mark = "▶" if s == state.to_act and state.result is None else " "
+            label = who + (" " + cat("quinze.you") if s == state.seat else "")
+            extra = cat("quinze.dealer") if s == p.get("dealer") else ""
+            players.add_row(
+                mark, Text(label, style="bold" if s == state.to_act else ""),
+                cat("quinze.card" if s < len(sizes) and sizes[s] == 1 else "quinze.cards", n=sizes[s] if s < len(sizes) else "?")
+                + "  " +
+                cat("quinze.total", n=totals[s] if s < len(totals) else 0),
+                extra,
+            )
+        parts: list[RenderableType] = [line1, line2, players]
+        if state.seat is not None:
+            hand = Text(cat("quinze.hand") + " ")
+            hand.append_text(st.rich_join(sort_cards(p.get("hand", []))))
+            parts.append(hand)
+        return Group(*parts)
+
+    def action_text(self, state: TableState, action: dict[str, Any]) -> Text:
+        cat, st = self.cat, self.style
+        kind = action.get("type")
+        if kind == "fifteen":
+            out = Text(cat("quinze.act.fifteen") + " ")
+            out.append_text(st.rich_join(action.get("hand", [])))
+            if action.get("table"):
+                out.append("  " + cat("quinze.act.with-table") + " ")
+                out.append_text(st.rich_join(action["table"]))
+            return out
+        if kind == "place":
+            out = Text(cat("quinze.act.place") + " ")
+            out.append_text(st.rich_join(action.get("cards", [])))
+            return out
+        if kind == "end":
+            return Text(cat("quinze.act.end"))
+        return super().action_text(state, action)
+
+    def result_lines(self, state: TableState, result: dict[str, Any]) -> list[str]:
+        scores = result.get("scores", [])
+        lines = [self.cat("quinze.final", totals=", ".join(
+            f"{state.name(s)} {int(v) if float(v).is_integer() else v}" for s, v in enumerate(scores)))]
+        return lines + super().result_lines(state, result)
+
+    # ---------------------------------------------------------------- input
+    def parse(self, state: TableState, text: str) -> dict[str, Any]:
+        return input_quinze.parse(self.cat, self.style, state, text)
+
+    def completions(self, state: TableState) -> list[str]:
+        return input_quinze.completions(self.cat, self.style, state)
+
+    def help_lines(self) -> list[str]:
+        return [self.cat("quinze.help.1"), self.cat("quinze.help.2"), self.cat("quinze.help.3"), self.cat("quinze.help.4")]

@@ -1,0 +1,77 @@
+"""Drawing the table screen of ``quinze play`` (game-agnostic frame around the game's board).
+
+Layout, top to bottom, sized for an 80x24 terminal: a header (game, table, game number, who we
+are), the game's board (:meth:`GameUI.board`), the last events in words, whose turn it is with the
+seconds left, and when it is our turn the legal actions numbered (at most :data:`MAX_SHOWN`; ``list``
+shows them all).
+"""
+
+from __future__ import annotations
+
+import time
+
+from rich.console import Console, Group
+from rich.rule import Rule
+from rich.text import Text
+
+from quinze_cli.play.i18n import Catalogue
+from quinze_cli.play.registry import GameUI, TableState
+
+__all__ = ["MAX_SHOWN", "draw", "legal_lines", "seconds_left"]
+
+MAX_SHOWN = 8
+"""Legal actions listed on the screen; more are listed by the ``list`` command."""
+
+LOG_SHOWN = 5
+"""Recent events shown under the board."""
+
+
+def seconds_left(state: TableState, now: float | None = None) -> int | None:
+    """Whole seconds until the pending request's deadline (>= 0), None without a request."""
+    if state.deadline_at is None:
+        return None
+    now = time.monotonic() if now is None else now
+    return max(0, int(state.deadline_at - now + 0.999))
+
+
+def legal_lines(ui: GameUI, state: TableState, limit: int | None = MAX_SHOWN) -> list[Text]:
+    """The legal actions numbered from 1 (``limit`` of them; None for all)."""
+    out = []
+    shown = state.legal if limit is None else state.legal[:limit]
+    for i, action in enumerate(shown, 1):
+        line = Text(f"{i:>3}) ")
+        line.append_text(ui.action_text(state, action))
+        out.append(line)
+    if limit is not None and len(state.legal) > limit:
+        out.append(Text("     " + ui.cat("screen.more", n=len(state.legal) - limit), style="dim"))
+    return out
+
+
+def draw(console: Console, ui: GameUI, state: TableState, cat: Catalogue, *, clear: bool) -> None:
+    """Draw the whole table screen on ``console`` (clearing it first when ``clear``)."""
+    if clear:
+        console.clear()
+    who = (
+        cat("screen.you", name=state.name(state.seat), seat=state.seat)
+        if state.seat is not None
+        else cat("screen.spectator")
+    )
+    title = cat(f"game.title.{state.game}") if cat.has(f"game.title.{state.game}") else state.game
+    header = Text.assemble(
+        (title, "bold"), " — ", cat("screen.table", table=state.table, number=state.number), " — ", who
+    )
+    parts: list = [header, ui.board(state)]
+    recent = list(state.log)[-LOG_SHOWN:]
+    if recent:
+        parts.append(Rule(cat("screen.recent"), style="dim", align="left"))
+        parts.extend(Text("  " + line) for line in recent)
+    parts.append(Rule(style="dim"))
+    left = seconds_left(state)
+    if state.result is not None:
+        parts.append(Text(cat("screen.game-over"), style="bold"))
+    elif state.legal and state.seat is not None:
+        parts.append(Text(cat("screen.your-turn", seconds=left if left is not None else "?"), style="bold green"))
+        parts.extend(legal_lines(ui, state))
+    elif state.to_act is not None:
+        parts.append(Text(cat("screen.waiting-for", name=state.name(state.to_act))))
+    console.print(Group(*parts))

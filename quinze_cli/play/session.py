@@ -1,0 +1,207 @@
+"""The connection side of ``quinze play``: one inbox for server messages, typed lines and Ctrl-C,
+reconnection with backoff, and a clean goodbye.
+
+Everything the client reacts to arrives in one trio memory channel as ``(source, item)``:
+
+* ``("server", map, generation)``: a server message as data (``Message.to_data()``);
+* ``("lost", reason, generation)``: the connection of that generation is over;
+* ``("input", line | None)``: a typed line (None: standard input closed);
+* ``("signal", None)``: Ctrl-C.
+
+A lost connection is retried with backoff (:data:`RETRY_DELAYS`, seconds); the table loop then
+takes its seat back with the seat token (PROTOCOL.md ``join`` with ``token``). Ctrl-C, ``quit``
+and the end of standard input end the session with :class:`Quit`; the caller sends ``leave``
+for a held seat and ``bye``.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+import trio
+from rich.console import Console
+
+from quinze_cli.client import ClientError, Connection, connect
+from quinze_cli.play.cards_ui import CardStyle
+from quinze_cli.play.i18n import Catalogue
+from quinze_cli.play.terminal import LineReader
+from quinze_cli.play.tokens import TokenStore
+
+__all__ = ["Lost", "PlayOptions", "Quit", "RETRY_DELAYS", "Session"]
+
+RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0, 8.0)
+"""Seconds to wait before each reconnection attempt (about 40 s in all, then give up)."""
+
+
+@dataclass
+class PlayOptions:
+    """What ``quinze play`` was asked to do (see :mod:`quinze_cli.commands.play`)."""
+
+    host: str
+    port: int
+    name: str
+    table: str | None = None
+    seat: int | None = None
+    spectate: str | None = None
+    token: str | None = None
+    exit_after_table: bool = False
+    create: dict[str, Any] | None = None
+    tokens: TokenStore = field(default_factory=TokenStore)
+
+
+class Quit(Exception):
+    """The person leaves: ``why`` is ``"quit"``, ``"eof"`` or ``"interrupt"``."""
+
+    def __init__(self, why: str) -> None:
+        super().__init__(why)
+        self.why = why
+
+
+class Lost(Exception):
+    """The connection could not be restored (``str()`` says why)."""
+
+
+class Session:
+    """One person's connection to a server, with the inbox and the screen helpers."""
+
+    def __init__(self, opts: PlayOptions, console: Console, cat: Catalogue, style: CardStyle, reader: LineReader) -> None:
+        self.opts = opts
+        self.console = console
+        self.cat = cat
+        self.style = style
+        self.reader = reader
+        self.send_ch, self.inbox = trio.open_memory_channel[tuple](512)
+        self.conn: Connection | None = None
+        self.generation = 0
+        self.held: str | None = None
+        """The table where we hold a seat or watch (for the goodbye ``leave``)."""
+        self.nursery: trio.Nursery | None = None
+        self.backlog: deque[tuple] = deque()
+
+    # ---------------------------------------------------------------- output
+    def say(self, text: str, style: str | None = None) -> None:
+        """Print one line (no markup interpretation)."""
+        self.console.print(text, style=style, markup=False, highlight=False)
+
+    def prompt(self, text: str) -> None:
+        """Show a prompt without a newline (the typed line follows it)."""
+        self.console.print(text, end="", markup=False, highlight=False)
+        try:
+            self.console.file.flush()
+        except (OSError, ValueError):
+            pass
+
+    # ---------------------------------------------------------------- tasks
+    async def start(self, nursery: trio.Nursery) -> None:
+        """Start reading standard input and watching Ctrl-C."""
+        self.nursery = nursery
+        nursery.start_soon(self.reader.run, self.send_ch.send)
+        nursery.start_soon(self._signals)
+
+    async def _signals(self) -> None:
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async for _ in signals:
+                await self.send_ch.send(("signal", None))
+
+    async def _pump(self, conn: Connection, generation: int) -> None:
+        try:
+            while True:
+                msg = await conn.receive()
+                await self.send_ch.send(("server", msg.to_data(), generation))
+        except ClientError as err:
+            await self.send_ch.send(("lost", str(err), generation))
+
+    async def connect(self, role: str = "player") -> None:
+        """Connect (hello/welcome) and start receiving. Raises ``ClientError`` if unreachable."""
+        conn = await connect(self.opts.host, self.opts.port, self.opts.name, role)
+        self.conn = conn
+        self.generation += 1
+        assert self.nursery is not None
+        self.nursery.start_soon(self._pump, conn, self.generation)
+
+    async def reconnect(self, reason: str) -> None:
+        """The connection is lost: retry with backoff until it is back. Raises :class:`Lost`
+        after :data:`RETRY_DELAYS`, :class:`Quit` on Ctrl-C or end of input meanwhile."""
+        self.say(self.cat("conn.lost", reason=reason), style="yellow")
+        if self.conn is not None:
+            await self.conn.aclose()
+            self.conn = None
+        last = reason
+        for attempt, delay in enumerate(RETRY_DELAYS, 1):
+            self.say(self.cat("conn.retry", seconds=f"{delay:g}", attempt=attempt, attempts=len(RETRY_DELAYS)))
+            with trio.move_on_after(delay):
+                while True:  # Ctrl-C and end of input still count while waiting
+                    item = await self.inbox.receive()
+                    self._check_quit(item)
+                    if item[0] == "input":
+                        self.say(self.cat("conn.wait"))
+            try:
+                await self.connect()
+            except ClientError as err:
+                last = str(err)
+                continue
+            self.say(self.cat("conn.back"), style="green")
+            return
+        raise Lost(self.cat("conn.gave-up", reason=last))
+
+    def _check_quit(self, item: tuple) -> None:
+        if item[0] == "signal":
+            raise Quit("interrupt")
+        if item[0] == "input" and item[1] is None:
+            raise Quit("eof")
+
+    async def next(self, until: float | None = None) -> tuple[str, Any] | None:
+        """The next ``("server", map)`` or ``("input", line)``; None at ``until`` (a
+        ``time.monotonic()`` time) if nothing came. A lost connection is restored here (then
+        ``("resumed", None)`` is returned so the caller can take its seat back). Raises
+        :class:`Quit` for Ctrl-C and end of input."""
+        while True:
+            item: tuple | None = None
+            if self.backlog:
+                item = self.backlog.popleft()
+            elif until is None:
+                item = await self.inbox.receive()
+            else:
+                with trio.move_on_after(max(0.0, until - time.monotonic())):
+                    item = await self.inbox.receive()
+                if item is None:
+                    return None
+            self._check_quit(item)
+            kind = item[0]
+            if kind == "input":
+                return ("input", item[1])
+            if kind in ("server", "lost") and item[2] != self.generation:
+                continue  # a message from a connection already given up
+            if kind == "lost":
+                await self.reconnect(item[1])
+                return ("resumed", None)
+            return ("server", item[1])
+
+    async def send(self, data: dict[str, Any]) -> None:
+        """Send one message map; a failure is noticed by the receiving side (``lost``)."""
+        if self.conn is None:
+            return
+        try:
+            await self.conn.send(data)
+        except ClientError:
+            pass
+
+    async def goodbye(self, reason: str) -> None:
+        """Leave the held table (if any) and say ``bye``; never raises, at most ~2 s."""
+        if self.conn is None:
+            return
+        with trio.move_on_after(2.0):
+            if self.held is not None:
+                await self.send({"type": "leave", "table": self.held})
+                with trio.move_on_after(1.0):
+                    while True:
+                        item = await self.inbox.receive()
+                        if item[0] in ("server", "lost") and item[2] == self.generation:
+                            if item[0] == "lost" or item[1].get("type") in ("left", "error", "table-closed"):
+                                break
+            await self.conn.aclose(reason)
+        self.conn = None

@@ -1,0 +1,346 @@
+"""Sitting at (or watching) one table in ``quinze play``: the game-agnostic table loop.
+
+Server messages (PROTOCOL.md "Game flow at a table") update a :class:`TableState`; the game's
+:class:`~quinze_cli.play.registry.GameUI` turns events into words and draws the board; the
+screen is redrawn after each burst of events. On our ``action-request`` the legal actions are
+listed and the prompt comes; an entry is sent only once it is one of the ``legal`` entries
+(a number, or typed text the game's reader matched to one); a ``refused`` is explained and the
+prompt comes back while the deadline lasts.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from rich.markdown import Markdown
+
+from quinze_cli.play.registry import GameUI, InputError, TableState, get_ui
+from quinze_cli.play.screen import draw, legal_lines, seconds_left
+from quinze_cli.play.session import Quit, Session
+
+__all__ = ["TableGone", "await_reply", "join_table", "spectate_table"]
+
+HELP_WORDS = {"help", "aide", "?"}
+HINT_WORDS = {"hint", "conseil", "indice"}
+RULES_WORDS = {"rules", "regles", "règles"}
+QUIT_WORDS = {"quit", "quitter", "exit", "q"}
+LIST_WORDS = {"list", "liste", "ls"}
+COMMAND_WORDS = {"en": ["help", "hint", "rules", "list", "quit"], "fr": ["aide", "conseil", "regles", "liste", "quitter"]}
+WARN_AT = (30, 10, 5)
+"""Seconds left at which a reminder is printed during our turn."""
+DEBOUNCE = 0.05
+"""Seconds to wait for more events before redrawing."""
+
+
+class TableGone(Exception):
+    """We no longer sit at the table (refused join, seat lost); ``str()`` says why."""
+
+
+async def await_reply(s: Session, table: str, want: tuple[str, ...], ref: str) -> dict[str, Any]:
+    """Wait for a server message of a type in ``want`` about ``table`` or an ``error`` about ``ref``.
+    Typed lines meanwhile are answered with "please wait"; other messages are kept for later."""
+    kept: list[tuple] = []
+    try:
+        while True:
+            item = await s.next()
+            if item is None:  # pragma: no cover - no deadline given
+                continue
+            kind, data = item
+            if kind == "input":
+                s.say(s.cat("conn.wait"))
+                continue
+            if kind == "resumed":
+                raise TableGone(s.cat("conn.lost-during", what=ref))
+            t = data.get("type")
+            if t in want and data.get("table", table) == table:
+                return data
+            if t == "error" and data.get("ref") in (ref, None):
+                return data
+            kept.append(("server", data, s.generation))
+    finally:
+        s.backlog.extend(kept)
+
+
+async def join_table(s: Session, table: str, seat: int | None = None, token: str | None = None) -> None:
+    """Take a seat (or our seat back, with a token given or kept) and play until the table closes.
+
+    Raises :class:`TableGone` when the server refuses the seat."""
+    key = s.opts.tokens.key(s.opts.host, s.opts.port, table)
+    if token is None:
+        kept = s.opts.tokens.get(key)
+        if kept is not None:
+            token = kept["token"]
+    msg = await _join(s, table, seat, token)
+    if msg.get("type") == "error" and token is not None and msg.get("code") == "bad-token":
+        s.opts.tokens.forget(key)
+        s.say(s.cat("table.token-refused"))
+        msg = await _join(s, table, seat, None)
+    if msg.get("type") == "error":
+        raise TableGone(s.cat("table.join-refused", table=table, reason=msg.get("reason", ""), code=msg.get("code", "")))
+    s.opts.tokens.put(key, msg["seat"], msg["token"], s.opts.name)
+    s.held = table
+    s.say(s.cat("table.resumed" if msg.get("resumed") else "table.joined", table=table, seat=msg["seat"]), style="bold")
+    loop = TableLoop(s, table, msg["seat"])
+    try:
+        await loop.run()
+    finally:
+        s.held = None if loop.closed else s.held
+
+
+async def _join(s: Session, table: str, seat: int | None, token: str | None) -> dict[str, Any]:
+    await s.send({"type": "join", "table": table, "seat": seat, "token": token})
+    return await await_reply(s, table, ("joined",), "join")
+
+
+async def spectate_table(s: Session, table: str) -> None:
+    """Watch ``table`` with public information only until it closes. Raises :class:`TableGone`."""
+    await s.send({"type": "spectate", "table": table})
+    msg = await await_reply(s, table, ("spectating",), "spectate")
+    if msg.get("type") == "error":
+        raise TableGone(s.cat("table.spectate-refused", table=table, reason=msg.get("reason", ""), code=msg.get("code", "")))
+    s.held = table
+    s.say(s.cat("table.spectating", table=table), style="bold")
+    loop = TableLoop(s, table, None)
+    await loop.run()
+    s.held = None
+
+
+class TableLoop:
+    """The loop of one table; ``seat`` None for a spectator."""
+
+    def __init__(self, s: Session, table: str, seat: int | None) -> None:
+        self.s = s
+        self.cat = s.cat
+        self.state = TableState(table=table, seat=seat)
+        self.ui: GameUI | None = None
+        self.sent = False
+        self.closed = False
+        self.redraw_at: float | None = None
+        self.warned: set[int] = set()
+        self.clear = s.console.is_terminal
+
+    # ---------------------------------------------------------------- loop
+    async def run(self) -> None:
+        s = self.s
+        if self.state.seat is not None:
+            s.say(self.cat("table.waiting-players"))
+        while True:
+            item = await s.next(self._wake_at())
+            now = time.monotonic()
+            if item is None:
+                if self.redraw_at is not None and now >= self.redraw_at:
+                    self.redraw()
+                self._countdown()
+                continue
+            kind, data = item
+            if kind == "resumed":
+                await self._rejoin()
+            elif kind == "input":
+                await self.on_line(data)
+            elif await self.on_message(data):
+                return
+
+    def _wake_at(self) -> float | None:
+        times = []
+        if self.redraw_at is not None:
+            times.append(self.redraw_at)
+        st = self.state
+        if st.legal and st.deadline_at is not None and not self.sent:
+            times.extend(st.deadline_at - w for w in WARN_AT if w not in self.warned)
+        return min(times) if times else None
+
+    def _countdown(self) -> None:
+        st = self.state
+        if not st.legal or self.sent or st.deadline_at is None:
+            return
+        left = seconds_left(st)
+        for w in WARN_AT:
+            if w not in self.warned and left is not None and left <= w:
+                self.warned.update(x for x in WARN_AT if x >= w)
+                self.s.say(self.cat("table.time-left", seconds=left), style="bold yellow")
+                self._prompt()
+                return
+
+    async def _rejoin(self) -> None:
+        s, st = self.s, self.state
+        if st.seat is None:
+            await s.send({"type": "spectate", "table": st.table})
+            msg = await await_reply(s, st.table, ("spectating",), "spectate")
+        else:
+            kept = s.opts.tokens.get(s.opts.tokens.key(s.opts.host, s.opts.port, st.table))
+            token = kept["token"] if kept else None
+            msg = await _join(s, st.table, None, token) if token else {"type": "error", "reason": "no token"}
+        if msg.get("type") == "error":
+            self.closed = True
+            raise TableGone(self.cat("table.lost-seat", table=st.table, reason=msg.get("reason", "")))
+        self.sent = False
+        s.say(self.cat("table.resumed", table=st.table, seat=st.seat) if st.seat is not None else self.cat("table.spectating", table=st.table))
+
+    # ---------------------------------------------------------------- drawing
+    def redraw(self) -> None:
+        self.redraw_at = None
+        if self.ui is None:
+            return
+        draw(self.s.console, self.ui, self.state, self.cat, clear=self.clear)
+        if self.state.legal and not self.sent and self.state.seat is not None:
+            self._prompt()
+
+    def _prompt(self) -> None:
+        self.s.prompt(self.cat("prompt.move"))
+
+    def _soon(self) -> None:
+        if self.redraw_at is None:
+            self.redraw_at = time.monotonic() + DEBOUNCE
+
+    # ---------------------------------------------------------------- server
+    async def on_message(self, msg: dict[str, Any]) -> bool:
+        """Handle one server message; True when the table is over for us."""
+        st, s, cat = self.state, self.s, self.cat
+        t = msg.get("type")
+        if msg.get("table", st.table) != st.table:
+            return False
+        if t == "game-start":
+            same = st.number == msg.get("number") and st.game == msg.get("game") and st.public
+            st.game = msg.get("game", "")
+            st.number = msg.get("number", 1)
+            st.players = list(msg.get("players", []))
+            st.options = dict(msg.get("options", {}))
+            st.seat = msg.get("seat", st.seat)
+            st.result = None
+            if self.ui is None or self.ui.game_id != st.game:
+                self.ui = get_ui(st.game, s.cat, s.style)
+            self.s.reader.set_words(self._words())
+            if not same:
+                self.ui.start(st)
+                st.log.append(cat("table.game-start", number=st.number, players=", ".join(st.players)))
+            self._soon()
+        elif t == "event" and self.ui is not None:
+            st.log.extend(self.ui.on_event(st, dict(msg.get("event", {}))))
+            self._soon()
+        elif t == "action-request" and self.ui is not None:
+            if msg.get("seat") != st.seat:
+                return False
+            st.view = dict(msg.get("view", {}))
+            st.legal = [dict(a) for a in msg.get("legal", [])]
+            st.request = msg.get("request")
+            st.deadline_at = time.monotonic() + float(msg.get("deadline", 0.0))
+            st.to_act = st.seat
+            self.sent = False
+            self.warned = {w for w in WARN_AT if w >= float(msg.get("deadline", 0.0))}
+            self.ui.on_request(st)
+            self.s.reader.set_words(self._words())
+            self.redraw()
+        elif t == "accepted":
+            if msg.get("request") == st.request:
+                st.legal = []
+                st.deadline_at = None
+                self.sent = False
+        elif t == "refused":
+            if msg.get("request") == st.request:
+                self.sent = False
+                s.say(cat("table.refused", reason=msg.get("reason", ""), code=msg.get("code", "")), style="red")
+                if st.legal:
+                    self._prompt()
+        elif t == "game-over":
+            st.result = dict(msg.get("result", {}))
+            st.legal, st.deadline_at, self.sent = [], None, False
+            forfeit = msg.get("forfeit")
+            if forfeit:
+                st.log.append(cat("table.forfeit", name=st.name(forfeit.get("seat")), kind=forfeit.get("kind", "")))
+            if self.ui is not None:
+                self.redraw()
+                for line in self.ui.result_lines(st, st.result):
+                    s.say(line, style="bold")
+            s.say(cat("table.seed", seed=msg.get("seed"), salt=msg.get("salt")), style="dim")
+        elif t == "table-closed":
+            self.closed = True
+            if st.seat is not None:
+                s.opts.tokens.forget(s.opts.tokens.key(s.opts.host, s.opts.port, st.table))
+            s.say(cat("table.closed", table=st.table), style="bold")
+            return True
+        elif t == "left":
+            self.closed = True
+            s.say(cat("table.left", table=st.table))
+            return True
+        elif t == "error":
+            s.say(cat("table.error", reason=msg.get("reason", ""), code=msg.get("code", "")), style="red")
+            if msg.get("ref") == "action":
+                self.sent = False
+                if st.legal:
+                    self._prompt()
+        return False
+
+    # ---------------------------------------------------------------- input
+    def _words(self) -> list[str]:
+        words = list(COMMAND_WORDS.get(self.cat.lang, COMMAND_WORDS["en"]))
+        if self.ui is not None:
+            words += self.ui.completions(self.state)
+        return words
+
+    async def on_line(self, line: str) -> None:
+        st, s, cat = self.state, self.s, self.cat
+        text = line.strip()
+        low = text.lower()
+        my_turn = bool(st.legal) and st.seat is not None and not self.sent
+        if low in QUIT_WORDS:
+            raise Quit("quit")
+        if low in HELP_WORDS:
+            for key in ("help.1", "help.2", "help.3", "help.4", "help.5"):
+                s.say(cat(key))
+            if self.ui is not None:
+                for h in self.ui.help_lines():
+                    s.say(h)
+        elif low in RULES_WORDS:
+            if self.ui is not None:
+                s.console.print(Markdown(self.ui.rules_text()))
+        elif low in HINT_WORDS:
+            if not my_turn or self.ui is None:
+                s.say(cat("table.not-your-turn", name=st.name(st.to_act)))
+            else:
+                hint = self.ui.hint(st)
+                if hint is None:
+                    s.say(cat("table.no-hint"))
+                else:
+                    s.console.print(cat("table.hint") + " ", self.ui.action_text(st, hint), highlight=False)
+        elif low in LIST_WORDS:
+            if my_turn and self.ui is not None:
+                for ln in legal_lines(self.ui, st, None):
+                    s.console.print(ln, highlight=False)
+            else:
+                s.say(cat("table.not-your-turn", name=st.name(st.to_act)))
+        elif not text:
+            if not my_turn:
+                self.redraw()
+                return
+        elif not my_turn:
+            if self.sent:
+                s.say(cat("conn.wait"))
+            elif st.seat is None:
+                s.say(cat("table.spectator-input"))
+            else:
+                s.say(cat("table.not-your-turn", name=st.name(st.to_act)))
+            return
+        else:
+            action = self._read_action(text)
+            if action is not None:
+                self.sent = True
+                await s.send({"type": "action", "table": st.table, "request": st.request, "action": action})
+                return
+        if my_turn:
+            self._prompt()
+
+    def _read_action(self, text: str) -> dict[str, Any] | None:
+        st, s, cat = self.state, self.s, self.cat
+        if text.isdigit():
+            n = int(text)
+            if 1 <= n <= len(st.legal):
+                return st.legal[n - 1]
+            s.say(cat("input.bad-number", n=len(st.legal)), style="red")
+            return None
+        assert self.ui is not None
+        try:
+            return self.ui.parse(st, text)
+        except InputError as err:
+            s.say(str(err), style="red")
+            return None
