@@ -292,8 +292,9 @@ class LineDecoder:
             i = self._buf.find(b"\n", self._scan)
             if i < 0:
                 self._scan = len(self._buf)
-                if len(self._buf.rstrip(b"\r")) > self.max_line:
-                    raise self._too_long(len(self._buf))
+                n = len(self._buf)  # a last \r may still be part of the line end
+                if n > self.max_line and not (n == self.max_line + 1 and self._buf[-1] == 13):
+                    raise self._too_long(n)
                 if not self._eof or not self._buf:
                     return None
                 i = len(self._buf)

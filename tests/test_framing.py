@@ -246,3 +246,16 @@ def test_loads_line() -> None:
 def test_both_wires_carry_the_same_maps() -> None:
     for m in MESSAGES:
         assert unpack_body(encode_frame(m)[4:]) == loads_line(encode_line(m)) == m.to_data()
+
+
+def test_line_limit_with_pending_cr() -> None:
+    line = b'{"type":"ping","nonce":1}'
+    dec = LineDecoder(max_line=len(line))
+    dec.feed(line + b"\r")  # the CR may be the start of the line end: wait
+    assert dec.next_message() is None
+    dec.feed(b"\n")
+    assert dec.next_message() == Ping(nonce=1)
+    dec.feed(line + b"xx")
+    with pytest.raises(ProtocolError) as info:
+        dec.next_message()
+    assert info.value.code == "frame-too-large"
