@@ -1,0 +1,370 @@
+"""A bot program run as a subprocess, spoken to over its stdin/stdout (PROTOCOL.md, "Bots").
+
+The bot reads messages on stdin and writes its answers on stdout, in one of two wires:
+
+- ``json`` (the default): one JSON object per line, UTF-8; ``\\r\\n`` accepted (the ``\\r`` is
+  stripped); blank lines are skipped; a line that is not a JSON object with a ``"type"`` is
+  reported as garbage (:class:`BotGarbage`) and reading goes on with the next line; a line
+  longer than the maximum frame size (1 MiB) is garbage too.
+- ``msgpack``: the same length-prefixed frames as TCP (:mod:`protocol.framing`); a framing
+  error is fatal for that stream (garbage, and the process must be restarted).
+
+The process runs in its own process group (``start_new_session=True``) so that Ctrl-C in our
+terminal reaches only us, and :meth:`BotProcess.stop` can end the bot *and* whatever it
+started. Its stderr goes to a file capped at ``stderr_cap`` bytes (1 MiB by default); past the
+cap a note is written and the rest is read and thrown away, so a chatty bot never blocks.
+
+Every message in and out is logged at debug level on the ``quinze.bot`` logger, as
+``<name> << {...}`` (to the bot) and ``<name> >> {...}`` (from the bot), like python-chess.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import subprocess
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from protocol.errors import ProtocolError
+from protocol.framing import FrameDecoder, LineDecoder, encode_frame, encode_line
+
+__all__ = [
+    "BotError",
+    "BotExited",
+    "BotGarbage",
+    "BotProcess",
+    "DEFAULT_STDERR_CAP",
+    "MAX_LINE",
+    "describe_exit",
+]
+
+log = logging.getLogger("quinze.bot")
+
+MAX_LINE = 1_048_576
+"""Longest JSON line (bytes, newline excluded) and largest msgpack frame a bot may send: 1 MiB,
+the protocol's maximum frame size."""
+
+DEFAULT_STDERR_CAP = 1_048_576
+"""Bytes of a bot's stderr kept on disk (1 MiB); the rest is dropped with a note."""
+
+WIRES = ("json", "msgpack")
+
+
+class BotError(Exception):
+    """Something went wrong with a bot program. ``kind`` is the forfeit kind it leads to
+    (``"crash"`` or ``"garbage"``), ``detail`` says what happened, for people."""
+
+    kind = "crash"
+
+    def __init__(self, detail: str) -> None:
+        self.detail = detail
+        super().__init__(detail)
+
+
+class BotExited(BotError):
+    """The bot process ended (or closed its stdout/stdin): a crash. ``returncode`` is the exit
+    status when known (negative: killed by that signal), else None."""
+
+    kind = "crash"
+
+    def __init__(self, detail: str, returncode: int | None = None) -> None:
+        super().__init__(detail)
+        self.returncode = returncode
+
+
+class BotGarbage(BotError):
+    """The bot wrote something that is not a message. ``fatal``: the stream cannot go on
+    (msgpack framing errors, over-long lines); otherwise the next line may be read."""
+
+    kind = "garbage"
+
+    def __init__(self, detail: str, *, fatal: bool = False) -> None:
+        super().__init__(detail)
+        self.fatal = fatal
+
+
+def describe_exit(returncode: int | None) -> str:
+    """``"exited with code 3"``, ``"killed by signal SIGKILL"``, or ``"still running"`` (None)."""
+    if returncode is None:
+        return "still running"
+    if returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = str(-returncode)
+        return f"killed by signal {name}"
+    return f"exited with code {returncode}"
+
+
+def _short(data: Any, limit: int = 200) -> str:
+    text = data if isinstance(data, str) else repr(data)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} chars)"
+
+
+class BotProcess:
+    """One bot program, started with :meth:`start` and ended with :meth:`stop`.
+
+    - ``command``: the program and its arguments (``["python3", "bot.py"]``).
+    - ``wire``: ``"json"`` or ``"msgpack"`` (see the module docstring).
+    - ``stderr_path``: where its stderr goes; None makes a file in a fresh temporary directory.
+    - ``stderr_cap``: bytes kept from stderr.
+    - ``name``: used in logs and messages.
+    - ``cwd``, ``env``: passed to the process.
+
+    :meth:`send` and :meth:`receive` raise :class:`BotExited` or :class:`BotGarbage`; they
+    are safe to cancel (no byte is lost on the way in).
+    """
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        wire: str = "json",
+        stderr_path: str | os.PathLike[str] | None = None,
+        stderr_cap: int = DEFAULT_STDERR_CAP,
+        name: str | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        max_frame: int = MAX_LINE,
+    ) -> None:
+        if not command:
+            raise ValueError("a bot command needs at least a program name")
+        if wire not in WIRES:
+            raise ValueError(f"wire must be one of {', '.join(WIRES)}, not {wire!r}")
+        self.command = list(command)
+        self.wire = wire
+        self.name = name or Path(self.command[0]).name
+        self.stderr_cap = stderr_cap
+        self.stderr_path = Path(stderr_path) if stderr_path is not None else None
+        self.cwd = cwd
+        self.env = dict(env) if env is not None else None
+        self.max_frame = max_frame
+        self._proc: trio.Process | None = None
+        self._decoder: LineDecoder | FrameDecoder = (
+            LineDecoder(max_frame) if wire == "json" else FrameDecoder(max_frame)
+        )
+        self._send_lock = trio.Lock()
+        self._stderr_done = trio.Event()
+        self._stderr_scope: trio.CancelScope | None = None
+        self._eof = False
+        self._broken: BotError | None = None
+
+    # ------------------------------------------------------------------ life cycle
+
+    @property
+    def pid(self) -> int | None:
+        """The process id once started."""
+        return self._proc.pid if self._proc is not None else None
+
+    @property
+    def returncode(self) -> int | None:
+        """The exit status once the process has ended (negative: killed by that signal)."""
+        if self._proc is None:
+            return None
+        return self._proc.poll()
+
+    @property
+    def running(self) -> bool:
+        """True from :meth:`start` until the process has ended."""
+        return self._proc is not None and self._proc.poll() is None
+
+    async def start(self, nursery: trio.Nursery) -> None:
+        """Start the program. ``nursery`` hosts the task that copies its stderr to the file.
+
+        Raises :class:`BotExited` when the program cannot be started (not found, not executable).
+        """
+        if self.stderr_path is None:
+            self.stderr_path = Path(tempfile.mkdtemp(prefix="quinze-bot-")) / "stderr.log"
+        self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._proc = await trio.lowlevel.open_process(
+                self.command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=True,
+                cwd=self.cwd,
+                env=self.env,
+            )
+        except OSError as err:
+            raise BotExited(f"cannot start {self.command[0]!r}: {err.strerror or err}") from None
+        log.debug("%s started: pid %d, %s", self.name, self._proc.pid, " ".join(self.command))
+        nursery.start_soon(self._copy_stderr)
+
+    async def _copy_stderr(self) -> None:
+        assert self._proc is not None and self._proc.stderr is not None and self.stderr_path is not None
+        kept = 0
+        noted = False
+        try:
+            with trio.CancelScope() as scope, open(self.stderr_path, "ab") as out:
+                self._stderr_scope = scope
+                while True:
+                    try:
+                        chunk = await self._proc.stderr.receive_some(65536)
+                    except (trio.BrokenResourceError, trio.ClosedResourceError):
+                        break
+                    if not chunk:
+                        break
+                    room = self.stderr_cap - kept
+                    if room > 0:
+                        part = chunk[:room]
+                        out.write(part)
+                        kept += len(part)
+                        out.flush()
+                    if len(chunk) > room and not noted:
+                        out.write(f"\n[quinze: stderr truncated after {self.stderr_cap} bytes]\n".encode())
+                        out.flush()
+                        noted = True
+        finally:
+            self._stderr_done.set()
+
+    async def stop(self, *, grace: float = 1.0, term_wait: float = 1.0) -> int | None:
+        """End the bot: close its stdin, wait up to ``grace`` seconds for it to leave, then
+        SIGTERM its process group, wait up to ``term_wait`` seconds, then SIGKILL the group.
+        Never raises; safe to call twice and under cancellation (runs shielded).
+        Returns the exit status (None if it was never started)."""
+        proc = self._proc
+        if proc is None:
+            return None
+        with trio.CancelScope(shield=True):
+            try:
+                await proc.stdin.aclose()  # type: ignore[union-attr]
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                pass
+            with trio.move_on_after(grace):
+                await proc.wait()
+            if proc.poll() is None:
+                self._signal_group(signal.SIGTERM)
+                with trio.move_on_after(term_wait):
+                    await proc.wait()
+            if proc.poll() is None:
+                self._signal_group(signal.SIGKILL)
+                await proc.wait()
+            # Leftover children of the bot (same group) go too.
+            self._signal_group(signal.SIGKILL)
+            with trio.move_on_after(0.5):
+                await self._stderr_done.wait()
+            if self._stderr_scope is not None:
+                self._stderr_scope.cancel()
+            for stream in (proc.stdout, proc.stderr):
+                try:
+                    await stream.aclose()  # type: ignore[union-attr]
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                    pass
+        log.debug("%s stopped: %s", self.name, describe_exit(proc.returncode))
+        return proc.returncode
+
+    def kill_now(self) -> None:
+        """SIGKILL the process group at once, without waiting (for emergencies: Ctrl-C)."""
+        if self._proc is not None:
+            self._signal_group(signal.SIGKILL)
+
+    def _signal_group(self, sig: int) -> None:
+        assert self._proc is not None
+        try:
+            os.killpg(self._proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    # ------------------------------------------------------------------ messages
+
+    async def send(self, msg: Mapping[str, Any]) -> None:
+        """Write one message to the bot. Raises :class:`BotExited` if it cannot take it."""
+        if self._proc is None:
+            raise RuntimeError("start() the bot first")
+        data = encode_line(msg, max_line=self.max_frame) if self.wire == "json" else encode_frame(msg, max_frame=self.max_frame)
+        log.debug("%s << %s", self.name, _short(msg, 2000))
+        async with self._send_lock:
+            try:
+                await self._proc.stdin.send_all(data)  # type: ignore[union-attr]
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                raise await self._exited("stopped reading its input") from None
+
+    async def receive(self) -> dict[str, Any]:
+        """The next message from the bot.
+
+        Raises :class:`BotGarbage` for output that is not a message (the next call reads on,
+        unless ``fatal``), :class:`BotExited` once its stdout is closed (with its exit status
+        when it ends within a second).
+        """
+        if self._proc is None:
+            raise RuntimeError("start() the bot first")
+        if self._broken is not None:
+            raise self._broken
+        while True:
+            msg = self._next_buffered()
+            if msg is not None:
+                log.debug("%s >> %s", self.name, _short(msg, 2000))
+                return msg
+            if self._eof:
+                raise await self._exited("closed its output")
+            try:
+                chunk = await self._proc.stdout.receive_some(65536)  # type: ignore[union-attr]
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                chunk = b""
+            if not chunk:
+                self._eof = True
+                if isinstance(self._decoder, LineDecoder):
+                    self._decoder.feed_eof()
+                continue
+            try:
+                self._decoder.feed(chunk)
+            except ProtocolError as err:
+                raise self._garbage(err) from None
+
+    def _garbage(self, err: ProtocolError) -> BotGarbage:
+        garbage = BotGarbage(err.message_text(), fatal=err.fatal)
+        if err.fatal:
+            self._broken = garbage
+        return garbage
+
+    def _next_buffered(self) -> dict[str, Any] | None:
+        try:
+            data = self._decoder.next_data()
+        except ProtocolError as err:
+            raise self._garbage(err) from None
+        if data is None:
+            return None
+        if not isinstance(data.get("type"), str):
+            raise BotGarbage(f'a message without a text "type": {_short(data)}')
+        return data
+
+    async def _exited(self, what: str) -> BotExited:
+        """The error for a bot that went away, with its exit status if it ends within 1 s."""
+        assert self._proc is not None
+        with trio.move_on_after(1.0):
+            await self._proc.wait()
+        rc = self._proc.poll()
+        if rc is None:
+            detail = f"{what} (still running)"
+        else:
+            detail = f"{what}: {describe_exit(rc)}"
+        tail = self.stderr_tail()
+        if tail:
+            detail += f"; stderr ends with: {tail}"
+        return BotExited(detail, rc)
+
+    def stderr_tail(self, limit: int = 200) -> str:
+        """The last line(s) of the bot's stderr file, at most ``limit`` characters ("" if none)."""
+        if self.stderr_path is None or not self.stderr_path.exists():
+            return ""
+        try:
+            with open(self.stderr_path, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                size = f.tell()
+                f.seek(max(0, size - 4096))
+                text = f.read().decode("utf-8", "replace").strip()
+        except OSError:
+            return ""
+        if not text:
+            return ""
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        last = lines[-1] if lines else ""
+        return last if len(last) <= limit else "..." + last[-limit:]
+

@@ -1,0 +1,107 @@
+"""Built-in bots (``builtin:NAME``) behind the same interface as a bot program
+(:class:`quinze_cli.botproc.BotProcess`), so the relay treats both alike.
+
+The bot lives in process: on ``game-start`` it makes a blank game of that id and options only to
+read action data (``Game.parse_action``; the bot never sees the game object, RULES.md "What each
+player sees"); on each ``action-request`` it reads the legal entries, asks
+``Bot.choose(view, legal)`` and answers ``{"type": "action", "table", "request", "action"}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import trio
+
+from protocol.game import Bot, Game, GameError, get_bot, get_game
+from quinze_cli.botproc import BotExited
+
+__all__ = ["BUILTIN_PREFIX", "BuiltinBot", "is_builtin"]
+
+BUILTIN_PREFIX = "builtin:"
+
+
+def is_builtin(spec: str) -> bool:
+    """True for ``"builtin:NAME"``."""
+    return spec.startswith(BUILTIN_PREFIX)
+
+
+class BuiltinBot:
+    """A built-in bot ``name`` (``random``, ``greedy``, or any of ``protocol.game.bot_names(game)``),
+    seeded with ``seed`` (the bot is made anew, with that seed plus the game number, at each
+    game-start so a game is reproducible whatever came before).
+
+    Same methods as :class:`~quinze_cli.botproc.BotProcess`: ``start``, ``send``, ``receive``,
+    ``stop``; errors are reported as :class:`~quinze_cli.botproc.BotExited` (a bug in a built-in
+    bot is a crash like any other).
+    """
+
+    def __init__(self, name: str, *, seed: int = 0) -> None:
+        self.bot_name = name
+        self.name = f"{BUILTIN_PREFIX}{name}"
+        self.seed = seed
+        self.wire = "builtin"
+        self.stderr_path = None
+        self._send, self._recv = trio.open_memory_channel[dict[str, Any]](16)
+        self._bot: Bot | None = None
+        self._parser: Game | None = None
+        self._running = False
+        self._error: BotExited | None = None
+
+    @property
+    def pid(self) -> None:
+        return None
+
+    @property
+    def running(self) -> bool:
+        return self._running
+
+    @property
+    def returncode(self) -> int | None:
+        return None if self._running else 0
+
+    async def start(self, nursery: trio.Nursery) -> None:
+        self._running = True
+
+    async def stop(self, **_: Any) -> int:
+        self._running = False
+        return 0
+
+    def kill_now(self) -> None:
+        self._running = False
+
+    def stderr_tail(self, limit: int = 200) -> str:
+        return ""
+
+    async def send(self, msg: Mapping[str, Any]) -> None:
+        """Take one message; an ``action-request`` makes an answer ready for :meth:`receive`."""
+        kind = msg.get("type")
+        try:
+            if kind == "game-start":
+                game_cls = get_game(msg["game"])
+                self._parser = game_cls.new(msg["options"], seed=0)
+                self._bot = get_bot(msg["game"], self.bot_name, self.seed + int(msg.get("number", 1)))
+            elif kind == "action-request":
+                if self._bot is None or self._parser is None:
+                    raise BotExited("an action-request before game-start")
+                legal = [self._parser.parse_action(entry) for entry in msg["legal"]]
+                view = msg["view"] if self._bot.needs_view else {}
+                choice = self._bot.choose(view, legal)
+                answer = {"type": "action", "table": msg.get("table"), "request": msg["request"], "action": choice.to_data()}
+                self._send.send_nowait(answer)
+        except GameError as err:
+            self._fail(f"built-in bot {self.bot_name!r} failed: {err}")
+        except (KeyError, TypeError, ValueError) as err:
+            self._fail(f"built-in bot {self.bot_name!r} failed: {err.__class__.__name__}: {err}")
+
+    def _fail(self, detail: str) -> None:
+        self._error = BotExited(detail, None)
+        self._running = False
+        self._send.close()
+
+    async def receive(self) -> dict[str, Any]:
+        try:
+            return await self._recv.receive()
+        except trio.EndOfChannel:
+            raise self._error or BotExited("stopped") from None

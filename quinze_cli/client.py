@@ -1,0 +1,299 @@
+"""The client side of the wire: one :class:`Connection` to a Quinze server over TCP (PROTOCOL.md,
+"Framing" and "Connection").
+
+    conn = await connect("127.0.0.1", 15015, "ana", "player")
+    await conn.send({"type": "list-tables"})       # a map or a protocol.messages.Message
+    msg = await conn.receive()                     # a protocol.messages.Message
+    await conn.aclose()
+
+:meth:`Connection.receive` answers the server's ``ping`` with ``pong`` by itself, so whoever
+reads the connection keeps it alive (the server drops a client silent for 3 heartbeats). It is
+safe to cancel: bytes already read stay in the decoder. Sends are serialised by a lock, so
+several tasks may send; each send runs shielded (a cancelled half-sent frame would break the
+stream) and gives up after ``send_timeout`` seconds.
+
+Errors: :class:`ConnectError` (cannot reach the server, or the handshake failed: wrong version,
+name refused), :class:`ConnectionClosed` (the server closed the connection or said ``bye``),
+:class:`ServerProtocolError` (the server sent bytes that are not a message).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import trio
+
+from protocol.errors import ProtocolError
+from protocol.framing import DEFAULT_MAX_FRAME, FrameDecoder, encode_frame
+from protocol.messages import (
+    PROTOCOL_VERSION,
+    SERVER_TYPES,
+    Bye,
+    Error,
+    Hello,
+    Message,
+    Ping,
+    Pong,
+    Welcome,
+)
+
+__all__ = [
+    "ClientError",
+    "ConnectError",
+    "Connection",
+    "ConnectionClosed",
+    "ServerProtocolError",
+    "connect",
+    "parse_address",
+]
+
+log = logging.getLogger("quinze.client")
+
+
+class ClientError(Exception):
+    """Base of the client's errors; ``str(err)`` is one line for people."""
+
+
+class ConnectError(ClientError):
+    """The server could not be reached, or refused the hello (``code``: the server's error code,
+    e.g. ``version-mismatch``, or ``"unreachable"``)."""
+
+    def __init__(self, message: str, code: str = "unreachable") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class ConnectionClosed(ClientError):
+    """The connection is over: the server closed it (``reason`` from its ``bye`` if any)."""
+
+    def __init__(self, message: str, reason: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+class ServerProtocolError(ClientError):
+    """The server sent something that is not a valid message (``error``: the ProtocolError)."""
+
+    def __init__(self, error: ProtocolError) -> None:
+        super().__init__(f"the server sent a bad message: {error}")
+        self.error = error
+
+
+def parse_address(text: str, default_port: int = 15015) -> tuple[str, int]:
+    """``"HOST:PORT"`` (or ``"HOST"``, or ``":PORT"``, or ``"[::1]:PORT"``) as ``(host, port)``.
+    Raises ``ValueError`` with a clear reason."""
+    text = text.strip()
+    if not text:
+        raise ValueError("an empty server address (expected HOST:PORT)")
+    host, port_text = text, ""
+    if text.startswith("["):
+        end = text.find("]")
+        if end < 0:
+            raise ValueError(f"bad server address {text!r}: missing ']'")
+        host, rest = text[1:end], text[end + 1 :]
+        if rest:
+            if not rest.startswith(":"):
+                raise ValueError(f"bad server address {text!r} (expected [HOST]:PORT)")
+            port_text = rest[1:]
+    elif text.count(":") == 1:
+        host, port_text = text.split(":")
+    host = host or "127.0.0.1"
+    if not port_text:
+        return host, default_port
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise ValueError(f"bad port {port_text!r} in {text!r} (expected a number 1..65535)") from None
+    if not 1 <= port <= 65535:
+        raise ValueError(f"bad port {port} in {text!r} (expected 1..65535)")
+    return host, port
+
+
+class Connection:
+    """One open connection, after the hello/welcome handshake (use :func:`connect`).
+
+    - ``name``, ``role``: as said in ``hello``;
+    - ``welcome``: the server's :class:`~protocol.messages.Welcome` (``server``, ``heartbeat``).
+    """
+
+    def __init__(
+        self,
+        stream: trio.abc.Stream,
+        *,
+        name: str,
+        role: str,
+        max_frame: int = DEFAULT_MAX_FRAME,
+        send_timeout: float = 10.0,
+    ) -> None:
+        self.stream = stream
+        self.name = name
+        self.role = role
+        self.welcome: Welcome | None = None
+        self.max_frame = max_frame
+        self.send_timeout = send_timeout
+        self._decoder = FrameDecoder(max_frame, allowed=SERVER_TYPES)
+        self._send_lock = trio.Lock()
+        self._closed: ConnectionClosed | None = None
+        self._recv_lock = trio.Lock()
+
+    # ------------------------------------------------------------------ sending
+
+    async def send(self, msg: Message | Mapping[str, Any]) -> None:
+        """Send one message (a Message, or a map with a ``"type"``, sent as is).
+
+        Raises :class:`ConnectionClosed` if the connection is gone or the server stopped
+        reading for ``send_timeout`` seconds.
+        """
+        if self._closed is not None:
+            raise self._closed
+        frame = encode_frame(msg, max_frame=self.max_frame)
+        if log.isEnabledFor(logging.DEBUG):
+            log.debug("%s -> %s", self.name, msg.to_data() if isinstance(msg, Message) else dict(msg))
+        async with self._send_lock:
+            with trio.CancelScope(shield=True):
+                with trio.move_on_after(self.send_timeout) as scope:
+                    try:
+                        await self.stream.send_all(frame)
+                    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as err:
+                        raise self._close_with(f"connection lost while sending ({err.__class__.__name__})") from None
+                if scope.cancelled_caught:
+                    raise self._close_with(f"the server did not read for {self.send_timeout:g} s")
+
+    # ------------------------------------------------------------------ receiving
+
+    async def receive(self) -> Message:
+        """The next message from the server, ``ping`` excepted (answered with ``pong`` here).
+
+        A ``bye`` ends the connection: :class:`ConnectionClosed` with its reason. Raises
+        :class:`ServerProtocolError` for bytes that are not a message (fatal ones close the
+        connection), :class:`ConnectionClosed` at end of stream.
+        """
+        async with self._recv_lock:
+            while True:
+                msg = await self._next()
+                if isinstance(msg, Ping):
+                    try:
+                        await self.send(Pong(nonce=msg.nonce))
+                    except ConnectionClosed:
+                        pass
+                    continue
+                if isinstance(msg, Bye):
+                    raise self._close_with(f"the server said goodbye: {msg.reason or 'no reason given'}", msg.reason)
+                return msg
+
+    async def _next(self) -> Message:
+        while True:
+            if self._closed is not None and self._decoder.buffered == 0:
+                raise self._closed
+            try:
+                msg = self._decoder.next_message()
+            except ProtocolError as err:
+                if err.fatal:
+                    self._close_with(f"the server sent a bad frame: {err}")
+                raise ServerProtocolError(err) from None
+            if msg is not None:
+                if log.isEnabledFor(logging.DEBUG):
+                    log.debug("%s <- %s", self.name, msg.to_data())
+                return msg
+            if self._closed is not None:
+                raise self._closed
+            try:
+                data = await self.stream.receive_some(65536)
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as err:
+                raise self._close_with(f"connection lost ({err.__class__.__name__})") from None
+            if not data:
+                raise self._close_with("the server closed the connection")
+            try:
+                self._decoder.feed(data)
+            except ProtocolError as err:
+                self._close_with(f"the server sent a bad frame: {err}")
+                raise ServerProtocolError(err) from None
+
+    def _close_with(self, message: str, reason: str = "") -> ConnectionClosed:
+        if self._closed is None:
+            self._closed = ConnectionClosed(message, reason)
+        return self._closed
+
+    @property
+    def closed(self) -> bool:
+        """True once the connection is known to be over."""
+        return self._closed is not None
+
+    async def aclose(self, reason: str = "") -> None:
+        """Say ``bye`` (best effort, 1 s at most) and close the stream. Never raises."""
+        if self._closed is None:
+            with trio.move_on_after(1.0):
+                try:
+                    await self.send(Bye(reason=reason))
+                except ClientError:
+                    pass
+            self._close_with("the connection was closed by this client")
+        with trio.CancelScope(shield=True):
+            try:
+                await self.stream.aclose()
+            except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+                pass
+
+    async def __aenter__(self) -> "Connection":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+async def connect(
+    host: str,
+    port: int,
+    name: str,
+    role: str = "player",
+    *,
+    timeout: float = 10.0,
+    max_frame: int = DEFAULT_MAX_FRAME,
+) -> Connection:
+    """Open a TCP connection, send ``hello`` and wait for ``welcome`` (at most ``timeout`` s).
+
+    ``role`` is ``"player"``, ``"bot"`` or ``"spectator"``; ``name`` 1..32 characters.
+    Raises :class:`ConnectError`: unreachable server (``code="unreachable"``), a refused hello
+    (the server's ``error`` code, e.g. ``version-mismatch``, ``bad-field``), a server speaking
+    another protocol version (``version-mismatch``), or no welcome in time (``"timeout"``).
+    """
+    try:
+        hello = Hello(version=PROTOCOL_VERSION, name=name, role=role)
+    except ProtocolError as err:
+        raise ConnectError(f"cannot say hello: {err.message_text()}", err.code) from None
+    try:
+        with trio.fail_after(timeout):
+            stream = await trio.open_tcp_stream(host, port)
+    except trio.TooSlowError:
+        raise ConnectError(f"cannot reach {host}:{port}: no answer in {timeout:g} s") from None
+    except OSError as err:
+        raise ConnectError(f"cannot reach {host}:{port}: {err.strerror or err}") from None
+    conn = Connection(stream, name=name, role=role, max_frame=max_frame)
+    ok = False
+    try:
+        with trio.fail_after(timeout):
+            await conn.send(hello)
+            msg = await conn.receive()
+        if isinstance(msg, Error):
+            raise ConnectError(f"the server refused the hello: {msg.reason} [{msg.code}]", msg.code)
+        if not isinstance(msg, Welcome):
+            raise ConnectError(f"the server answered hello with {msg.type!r}, not welcome", "not-welcome")
+        if msg.version != PROTOCOL_VERSION:
+            raise ConnectError(
+                f"the server speaks protocol version {msg.version}, this client {PROTOCOL_VERSION}", "version-mismatch"
+            )
+        conn.welcome = msg
+        ok = True
+        log.debug("%s connected to %s:%d (%s)", name, host, port, msg.server)
+        return conn
+    except trio.TooSlowError:
+        raise ConnectError(f"{host}:{port} did not answer hello in {timeout:g} s", "timeout") from None
+    except ConnectionClosed as err:
+        raise ConnectError(f"{host}:{port} closed the connection during hello: {err}", "closed") from None
+    except ServerProtocolError as err:
+        raise ConnectError(f"{host}:{port} does not speak the Quinze protocol ({err.error.code})", "not-quinze") from None
+    finally:
+        if not ok:
+            await conn.aclose()

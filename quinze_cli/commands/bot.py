@@ -1,0 +1,212 @@
+"""``quinze bot``: seat a bot program (or a built-in) at a table of a running server.
+
+    quinze bot --server 127.0.0.1:15015 --create quinze --option players=2 -- python3 my_bot.py
+    quinze bot --server 127.0.0.1:15015 --table t1 --seat 1 -- node my_bot.js
+
+The program speaks the bot wire on its stdin/stdout (``--wire json``, one JSON object per line,
+or ``--wire msgpack``, the TCP frames; see :mod:`quinze_cli.botproc`); the relay
+(:mod:`quinze_cli.relay`) passes it the game messages of its table and its answers to the
+server, until the table closes. With ``--create`` the table id is printed alone on stdout (so
+a script can start the other bots); everything else goes to stderr.
+
+A broken bot (timeout, crash, garbage, illegal action) forfeits the game at once; the relay
+stays at the table (later games are forfeited at once if the program is dead) until it closes.
+
+Exit status: 0 when the table closed and the bot never failed; 1 otherwise (server unreachable,
+join refused, a forfeit); 2 for usage errors; 130 after Ctrl-C.
+"""
+
+from __future__ import annotations
+
+import shlex
+import signal
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import trio
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from protocol.game import GameError, bot_names, get_game
+from protocol.messages import Error, TableCreated
+from quinze_cli.botproc import BotError, BotProcess
+from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
+from quinze_cli.client import ClientError, Connection, connect, parse_address
+from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
+from quinze_cli.matchrun import parse_option_pairs
+from quinze_cli.relay import Failure, RelayError, SeatRelay
+
+EXIT_INTERRUPTED = 130
+
+
+class _Stop(Exception):
+    """A user-facing failure inside the trio run (message, exit code)."""
+
+    def __init__(self, message: str, code: int = 1) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+async def _create(conn: Connection, game: str, options: dict[str, Any], seed: int | None, games: int,
+                  move_time: float | None) -> str:
+    msg: dict[str, Any] = {"type": "create-table", "game": game, "options": options, "seed": seed, "games": games}
+    if move_time is not None:
+        msg["move_time"] = move_time
+    await conn.send(msg)
+    with trio.fail_after(30):
+        while True:
+            answer = await conn.receive()
+            if isinstance(answer, TableCreated):
+                return answer.table.table
+            if isinstance(answer, Error):
+                raise _Stop(f"the server refused the table: {answer.reason} [{answer.code}]")
+
+
+async def _run(args: dict[str, Any], out: Console, err: Console) -> int:
+    failures: list[Failure] = []
+
+    async def on_failure(failure: Failure) -> None:
+        failures.append(failure)
+        err.print(f"[yellow]bot failure[/] at {failure.table} seat {failure.seat}: {escape(failure.describe())}; forfeiting the game",
+                  markup=True, highlight=False)
+
+    host, port = args["address"]
+    state = {"interrupted": False, "code": 0}
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as nursery:
+
+            async def watch() -> None:
+                async for _ in signals:
+                    state["interrupted"] = True
+                    nursery.cancel_scope.cancel()
+                    return
+
+            async def main() -> None:
+                try:
+                    state["code"] = await _relay(args, host, port, out, err, on_failure, failures, nursery)
+                finally:
+                    nursery.cancel_scope.cancel()
+
+            nursery.start_soon(watch)
+            nursery.start_soon(main)
+    return EXIT_INTERRUPTED if state["interrupted"] else state["code"]
+
+
+async def _relay(args: dict[str, Any], host: str, port: int, out: Console, err: Console, on_failure: Any,
+                 failures: list[Failure], nursery: trio.Nursery) -> int:
+    endpoint: Any
+    command: list[str] = args["command"]
+    if len(command) == 1 and command[0].startswith(BUILTIN_PREFIX):
+        endpoint = BuiltinBot(command[0][len(BUILTIN_PREFIX):], seed=args["seed"] or 0)
+    else:
+        endpoint = BotProcess(command, wire=args["wire"], stderr_path=args["stderr"], name=args["name"])
+    conn: Connection | None = None
+    try:
+        try:
+            conn = await connect(host, port, args["name"], "bot")
+        except ClientError as e:
+            raise _Stop(str(e)) from None
+        table = args["table"]
+        if table is None:
+            try:
+                table = await _create(conn, args["create"], args["options"], args["seed"], args["games"], args["move_time"])
+            except trio.TooSlowError:
+                raise _Stop("the server did not answer create-table in 30 s") from None
+            except ClientError as e:
+                raise _Stop(str(e)) from None
+            out.print(table, highlight=False)
+            out.file.flush()
+        try:
+            await endpoint.start(nursery)
+        except BotError as e:
+            raise _Stop(f"cannot start the bot: {e.detail}") from None
+        relay = SeatRelay(conn, endpoint, on_failure=on_failure)
+        try:
+            joined = await relay.join(table, args["seat"])
+            err.print(f"seated at table {table}, seat {joined.seat}" +
+                      (f" (bot stderr: {endpoint.stderr_path})" if getattr(endpoint, "stderr_path", None) else ""),
+                      highlight=False)
+            outcomes = await relay.play(table, joined.seat, games=None)
+        except RelayError as e:
+            raise _Stop(str(e)) from None
+        for o in outcomes:
+            if o.game_over is not None:
+                res = o.game_over.result
+                err.print(f"game {o.game_over.number}: points {res.get('points')}, winners {res.get('winners')}, "
+                          f"reason {res.get('reason')}", highlight=False)
+        err.print(f"table {table} closed after {len(outcomes)} game(s)", highlight=False)
+        return 1 if failures else 0
+    except _Stop as e:
+        err.print(f"[bold red]error:[/] {escape(str(e))}", markup=True, highlight=False)
+        return e.code
+    finally:
+        with trio.CancelScope(shield=True):
+            await endpoint.stop(grace=1.0, term_wait=1.0)
+            if conn is not None:
+                await conn.aclose()
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("bot", context_settings={"allow_interspersed_args": False})
+    def bot(
+        command: Annotated[list[str], typer.Argument(help="The bot program and its arguments (after --), or builtin:NAME.", show_default=False)],
+        server: Annotated[str, typer.Option(help="The server, HOST:PORT.")] = "127.0.0.1:15015",
+        table: Annotated[Optional[str], typer.Option(help="Join this table (id such as t1).")] = None,
+        create: Annotated[Optional[str], typer.Option(help="Create a table of this game and join it; prints its id.")] = None,
+        option: Annotated[Optional[list[str]], typer.Option("--option", help="With --create: table option KEY=VALUE (repeatable).")] = None,
+        games: Annotated[int, typer.Option(help="With --create: games played at the table.")] = 1,
+        seed: Annotated[Optional[int], typer.Option(help="With --create: seed of the first game (default: drawn by the server).")] = None,
+        move_time: Annotated[Optional[float], typer.Option("--move-time", help="With --create: seconds per decision.")] = None,
+        seat: Annotated[Optional[int], typer.Option(help="Seat to take (default: the first free one).")] = None,
+        name: Annotated[Optional[str], typer.Option(help="Player name at the table (default: the program's name).")] = None,
+        wire: Annotated[str, typer.Option(help="json (lines) or msgpack (frames) on the bot's stdin/stdout.")] = "json",
+        stderr: Annotated[Optional[Path], typer.Option("--stderr", help="File for the bot's stderr (capped at 1 MiB; default: a temporary file).")] = None,
+    ) -> None:
+        """Seat a bot program at a table (join one, or create one) and relay its games until the table closes."""
+        if (table is None) == (create is None):
+            fail("give exactly one of --table ID and --create GAME", EXIT_USAGE)
+        if wire not in ("json", "msgpack"):
+            fail(f"--wire must be json or msgpack, got {wire!r}", EXIT_USAGE)
+        if games < 1:
+            fail(f"--games must be at least 1, got {games}", EXIT_USAGE)
+        if move_time is not None and not move_time > 0:
+            fail(f"--move-time must be positive seconds, got {move_time}", EXIT_USAGE)
+        if seat is not None and seat < 0:
+            fail(f"--seat must be 0 or more, got {seat}", EXIT_USAGE)
+        if table is not None and (option or seed is not None or move_time is not None or games != 1):
+            fail("--option, --games, --seed and --move-time go with --create, not --table", EXIT_USAGE)
+        try:
+            address = parse_address(server)
+        except ValueError as e:
+            fail(f"--server: {e}", EXIT_USAGE)
+        if len(command) == 1 and " " in command[0]:
+            command = shlex.split(command[0])
+        options: dict[str, Any] = {}
+        if create is not None:
+            try:
+                cls = get_game(create)
+                options = cls.validate_options(parse_option_pairs(option or []))
+            except GameError as e:
+                fail_game_error(e, "--create" if e.code == "unknown-game" else "--option")
+            except ValueError as e:
+                fail(str(e), EXIT_USAGE)
+        if len(command) == 1 and command[0].startswith(BUILTIN_PREFIX):
+            builtin = command[0][len(BUILTIN_PREFIX):]
+            game_for_bots = create or "quinze"
+            try:
+                known = bot_names(game_for_bots)
+            except GameError as e:
+                fail_game_error(e)
+            if create is not None and builtin not in known:
+                fail(f"no built-in bot {builtin!r} for {game_for_bots} (known: {', '.join(known)})")
+        bot_name = (name or Path(command[-1] if command[-1].endswith((".py", ".js")) else command[0]).stem or "bot")[:32]
+        args = {
+            "address": address, "table": table, "create": create, "options": options, "games": games, "seed": seed,
+            "move_time": move_time, "seat": seat, "name": bot_name, "wire": wire, "stderr": stderr, "command": command,
+        }
+        out = Console(highlight=False)
+        err = Console(stderr=True, highlight=False)
+        code = trio.run(_run, args, out, err)
+        if code:
+            raise typer.Exit(code)

@@ -1,0 +1,263 @@
+"""``quinze match BOT BOT [BOT...]``: play a match between bots and report the score.
+
+BOT is a quoted command line (``"python3 examples/bots/random_bot.py"``, split like a shell
+would) or ``builtin:NAME``. Without ``--server`` an embedded server is started on
+127.0.0.1 (any free port) for the match. The schedule (seat rotation, ``--duplicate``), bot
+restarts and the log are described in :mod:`quinze_cli.matchrun`; the statistics (points,
+Elo) in :mod:`quinze_cli.stats`.
+
+Exit status: 0 after a complete match; 1 when the match had to stop (a bot failing beyond its
+restarts, the server lost) or for bad input; 2 for usage errors; 130 after Ctrl-C (the bots
+are stopped, the finished games are in the log).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import signal
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import trio
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from protocol.game import GameError, get_game
+from quinze_cli.client import parse_address
+from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
+from quinze_cli.matchrun import (
+    BotSpec,
+    GamePlan,
+    GameReport,
+    MatchConfig,
+    MatchError,
+    MatchRunner,
+    parse_bot_spec,
+    parse_option_pairs,
+    schedule,
+    validate_options,
+)
+from quinze_cli.relay import Failure
+from quinze_cli.stats import MatchStats
+
+EXIT_INTERRUPTED = 130
+
+
+def build_config(
+    bots: list[str],
+    *,
+    game: str,
+    games: int,
+    seed: int | None,
+    concurrency: int,
+    move_time: float | None,
+    log_dir: Path,
+    server: str | None,
+    duplicate: bool,
+    seats: int | None,
+    option: list[str],
+    wire: str,
+    max_restarts: int,
+) -> MatchConfig:
+    """Check the command line and build the match (exits through :func:`fail` on bad input)."""
+    if len(bots) < 2:
+        fail("a match needs at least two bots (BOT BOT [BOT...])", EXIT_USAGE)
+    if games < 1:
+        fail(f"--games must be at least 1, got {games}", EXIT_USAGE)
+    if concurrency < 1:
+        fail(f"--concurrency must be at least 1, got {concurrency}", EXIT_USAGE)
+    if move_time is not None and not move_time > 0:
+        fail(f"--move-time must be positive seconds, got {move_time}", EXIT_USAGE)
+    if max_restarts < 0:
+        fail(f"--max-restarts must be 0 or more, got {max_restarts}", EXIT_USAGE)
+    if wire not in ("json", "msgpack"):
+        fail(f"--wire must be json or msgpack, got {wire!r}", EXIT_USAGE)
+    try:
+        get_game(game)
+    except GameError as err:
+        fail_game_error(err, "--game")
+    try:
+        raw = parse_option_pairs(option)
+    except ValueError as err:
+        fail(str(err), EXIT_USAGE)
+    try:
+        options = validate_options(game, raw, seats, len(bots))
+    except GameError as err:
+        fail_game_error(err, "--option")
+    except ValueError as err:
+        fail(str(err), EXIT_USAGE)
+    specs: list[BotSpec] = []
+    for text in bots:
+        try:
+            specs.append(parse_bot_spec(text, game, [s.name for s in specs]))
+        except ValueError as err:
+            fail(f"BOT {text!r}: {err}")
+    address = None
+    if server is not None:
+        try:
+            address = parse_address(server)
+        except ValueError as err:
+            fail(f"--server: {err}", EXIT_USAGE)
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    try:
+        schedule(len(specs), options["players"], games, seed, duplicate=duplicate)
+    except ValueError as err:
+        fail(str(err), EXIT_USAGE)
+    return MatchConfig(
+        game=game, bots=specs, games=games, seed=seed, options=options, log_dir=log_dir, concurrency=concurrency,
+        move_time=move_time, duplicate=duplicate, wire=wire, max_restarts=max_restarts, server=address,
+    )
+
+
+def results_table(stats: MatchStats) -> Table:
+    """The per-bot table printed at the end of a match."""
+    table = Table(title="Match results")
+    for col in ("Bot", "Games", "Wins", "Points", "Win rate", "Score", "Forfeits"):
+        table.add_column(col, justify="left" if col in ("Bot", "Forfeits") else "right")
+    for b in stats.bots:
+        forfeits = ", ".join(f"{k} {n}" for k, n in sorted(b.forfeits.items())) or "-"
+        table.add_row(b.name, str(b.games), str(b.wins), f"{b.points:g}", f"{b.win_rate:.1%}", f"{b.score:.3f}", forfeits)
+    return table
+
+
+def elo_line(stats: MatchStats) -> str | None:
+    """``"Elo: a - b = +35.2 (95%: -10.0 .. +80.1) over 40 games"``, or None (not two bots)."""
+    elo = stats.elo()
+    if elo is None:
+        return None
+
+    if elo["games"] == 0:
+        return f"Elo: {elo['bot']} - {elo['versus']}: no game played"
+
+    def f(elo_value: float | None, score: float) -> str:
+        if elo_value is not None:
+            return f"{elo_value:+.1f}"
+        return "+inf" if score >= 1 else "-inf"
+
+    return (f"Elo: {elo['bot']} - {elo['versus']} = {f(elo['difference'], elo['score'])} "
+            f"(95%: {f(elo['low'], elo['score_low'])} .. {f(elo['high'], elo['score_high'])}) "
+            f"over {elo['games']} games, score {elo['score']:.3f}")
+
+
+async def _run(config: MatchConfig, out: Console, err: Console) -> tuple[MatchRunner, str | None, bool]:
+    """Run the match with a progress bar; returns (runner, error message or None, interrupted)."""
+    failures: list[dict[str, Any]] = []
+    progress = Progress(
+        TextColumn("[bold]match[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        TextColumn("{task.description}"), console=err, transient=False,
+    )
+
+    async def on_failure(bot: str, plan: GamePlan, failure: Failure) -> None:
+        failures.append({"game": plan.index + 1, "bot": bot, **failure.to_data()})
+        progress.console.print(f"[yellow]game {plan.index + 1}[/]: {escape(bot)} (seat {failure.seat}) forfeits: {escape(failure.describe())}",
+                               markup=True, highlight=False)
+
+    runner: MatchRunner
+
+    async def on_game(report: GameReport) -> None:
+        progress.update(task, advance=1, description=runner.stats.running_score())
+
+    runner = MatchRunner(config, on_game=on_game, on_failure=on_failure)
+    runner.failures = failures  # type: ignore[attr-defined]
+    state: dict[str, Any] = {"error": None, "interrupted": False}
+    with progress:
+        task = progress.add_task(runner.stats.running_score(), total=config.games)
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async with trio.open_nursery() as nursery:
+
+                async def watch() -> None:
+                    async for _ in signals:
+                        state["interrupted"] = True
+                        runner.fast_stop = True
+                        runner.kill_all()
+                        nursery.cancel_scope.cancel()
+                        return
+
+                async def main() -> None:
+                    try:
+                        await runner.run()
+                    except MatchError as e:
+                        state["error"] = str(e)
+                    finally:
+                        nursery.cancel_scope.cancel()
+
+                nursery.start_soon(watch)
+                nursery.start_soon(main)
+    return runner, state["error"], state["interrupted"]
+
+
+def summary_data(config: MatchConfig, runner: MatchRunner, error: str | None, interrupted: bool) -> dict[str, Any]:
+    """The ``--json`` document: the match settings, per-bot totals, Elo, failures, the log path."""
+    stats = runner.stats
+    return {
+        "game": config.game,
+        "games": config.games,
+        "played": stats.games,
+        "complete": stats.games == config.games and error is None and not interrupted,
+        "interrupted": interrupted,
+        "error": error,
+        "seed": config.seed,
+        "seats": config.seats,
+        "options": config.options,
+        "duplicate": config.duplicate,
+        "move_time": config.move_time,
+        "concurrency": config.concurrency,
+        "log": str(runner.log_path),
+        "bots": [b.to_data() for b in stats.bots],
+        "elo": stats.elo(),
+        "failures": getattr(runner, "failures", []),
+    }
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("match")
+    def match(
+        bots: Annotated[list[str], typer.Argument(help='Bots: quoted command lines ("python3 bot.py") or builtin:NAME.', show_default=False)],
+        game: Annotated[str, typer.Option(help="Game id: quinze, quatorze or quinze-classique.")] = "quinze",
+        games: Annotated[int, typer.Option(help="Number of games.")] = 10,
+        seed: Annotated[Optional[int], typer.Option(help="Seed of the first game (game i uses seed+i); default: drawn.")] = None,
+        concurrency: Annotated[int, typer.Option(help="Games played at the same time.")] = 1,
+        move_time: Annotated[Optional[float], typer.Option("--move-time", help="Seconds per decision (default: the server's, 60).")] = None,
+        log_dir: Annotated[Path, typer.Option("--log-dir", help="Where the match log (match-<time>.jsonl) and bot stderr go.")] = Path("logs"),
+        json_file: Annotated[Optional[Path], typer.Option("--json", help="Also write the results as JSON to FILE.")] = None,
+        server: Annotated[Optional[str], typer.Option(help="Play on this server (HOST:PORT); default: an embedded one.")] = None,
+        duplicate: Annotated[bool, typer.Option("--duplicate", help="Replay each deal with the seats rotated (all rotations).")] = False,
+        seats: Annotated[Optional[int], typer.Option(help="Seats per table (default: one per bot); dealt to the bots in rotation.")] = None,
+        option: Annotated[Optional[list[str]], typer.Option("--option", help="Table option KEY=VALUE (repeatable).")] = None,
+        wire: Annotated[str, typer.Option(help="How bot programs are spoken to: json (lines) or msgpack (frames).")] = "json",
+        max_restarts: Annotated[int, typer.Option("--max-restarts", help="Restarts allowed per bot program before the match stops.")] = 3,
+    ) -> None:
+        """Play a match between bots and print the score (per bot: games, wins, points, forfeits; Elo for two bots)."""
+        config = build_config(
+            bots, game=game, games=games, seed=seed, concurrency=concurrency, move_time=move_time, log_dir=log_dir,
+            server=server, duplicate=duplicate, seats=seats, option=option or [], wire=wire, max_restarts=max_restarts,
+        )
+        try:
+            log_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            fail(f"--log-dir {log_dir}: {e.strerror or e}")
+        out = Console(highlight=False)
+        err = Console(stderr=True, highlight=False)
+        names = ", ".join(b.name for b in config.bots)
+        err.print(f"{config.game}: {config.games} game(s) between {names}, {config.seats} seats, seed {config.seed}")
+        runner, error, interrupted = trio.run(_run, config, out, err)
+        out.print(results_table(runner.stats))
+        line = elo_line(runner.stats)
+        if line:
+            out.print(line)
+        out.print(f"log: {runner.log_path}")
+        if json_file is not None:
+            try:
+                json_file.write_text(json.dumps(summary_data(config, runner, error, interrupted), indent=2) + "\n", encoding="utf-8")
+            except OSError as e:
+                fail(f"--json {json_file}: {e.strerror or e}")
+        if interrupted:
+            err.print(f"interrupted after {runner.stats.games} game(s); the finished games are in {runner.log_path}")
+            raise typer.Exit(EXIT_INTERRUPTED)
+        if error is not None:
+            fail(escape(f"the match stopped after {runner.stats.games} game(s): {error}"))

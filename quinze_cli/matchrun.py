@@ -1,0 +1,477 @@
+"""Running a match between bots (``quinze match``): the schedule, the bot processes, the games.
+
+- **Schedule.** ``S`` seats (``seats``; default one per bot) are dealt to the ``B`` bots in
+  rotation (seat ``s`` to bot ``s mod B``); game ``i`` turns that deal by ``i`` seats (seat
+  ``s`` to bot ``((s + i) mod S) mod B``), so over ``S`` games every bot holds every seat
+  equally. Game ``i`` uses seed ``seed + i``. With ``duplicate`` each seed is played ``S``
+  times in a row, once per rotation (game ``i``: seed ``seed + i // S``, rotation ``i mod S``),
+  so every bot gets every hand; the number of games must then be a multiple of ``S``.
+- **Processes.** Each concurrency slot keeps, per bot, as many programs as the seats that bot
+  holds in a game (``--seats 4`` with 2 bots: 2 each, 4 per slot), each with its own server
+  connection, reused from game to game. A program that crashed, timed out or wrote broken
+  framing is restarted before its next game, at most ``max_restarts`` times per program; one
+  more and the match stops with :class:`MatchError`.
+- **A game.** The slot's control connection sends ``create-table`` (game, options, seed,
+  ``games=1``, move_time); the relays of the seats join and play it; the game-over gives the
+  result, the seed, salt and actions, from which the game's replay records are written
+  (:func:`protocol.replaylog.game_records`) to the match log, flushed and fsynced.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shlex
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, TextIO
+
+import trio
+
+from protocol.game import bot_names, get_game
+from protocol.messages import Error, TableCreated
+from protocol.replaylog import dumps_records, game_records
+from quinze_cli.botproc import BotError, BotProcess
+from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
+from quinze_cli.client import ClientError, Connection, connect
+from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
+from quinze_cli.stats import MatchStats
+
+__all__ = ["BotSpec", "GamePlan", "MatchConfig", "MatchError", "MatchRunner", "parse_bot_spec", "schedule"]
+
+log = logging.getLogger("quinze.match")
+
+
+class MatchError(Exception):
+    """The match cannot go on (a bot failing beyond its restarts, the server lost)."""
+
+
+@dataclass(frozen=True)
+class BotSpec:
+    """A bot of the match: ``name`` (unique, for tables and logs), ``spec`` (as given),
+    ``builtin`` (the built-in's name) or ``argv`` (the program and its arguments)."""
+
+    name: str
+    spec: str
+    builtin: str | None = None
+    argv: tuple[str, ...] = ()
+
+
+def parse_bot_spec(spec: str, game: str, taken: Sequence[str] = ()) -> BotSpec:
+    """``"builtin:NAME"`` or a command line (split with :func:`shlex.split`) as a :class:`BotSpec`.
+
+    The name is the built-in's name or the program file's stem (``random_bot`` for
+    ``"python3 examples/bots/random_bot.py"``), made unique against ``taken`` with ``-2``, ``-3``...
+    Raises ``ValueError`` (empty command, bad quoting, unknown built-in: names the known ones).
+    """
+    if spec.startswith(BUILTIN_PREFIX):
+        name = spec[len(BUILTIN_PREFIX):]
+        known = bot_names(game)
+        if name not in known:
+            raise ValueError(f"no built-in bot {name!r} for {game} (known: {', '.join(known)})")
+        base, argv, builtin = name, (), name
+    else:
+        try:
+            argv = tuple(shlex.split(spec))
+        except ValueError as err:
+            raise ValueError(f"cannot read the bot command {spec!r}: {err}") from None
+        if not argv:
+            raise ValueError("an empty bot command")
+        files = [a for a in argv if not a.startswith("-") and Path(a).suffix in (".py", ".js", ".rb", ".sh", ".pl")]
+        base = Path(files[-1] if files else argv[0]).stem or "bot"
+        builtin = None
+    base = base[:28]
+    name, n = base, 1
+    while name in taken:
+        n += 1
+        name = f"{base}-{n}"
+    return BotSpec(name, spec, builtin, argv)
+
+
+@dataclass(frozen=True)
+class GamePlan:
+    """Game ``index`` (0-based) of the match: its ``seed`` and the bot index at each seat."""
+
+    index: int
+    seed: int
+    seat_bots: tuple[int, ...]
+
+
+def schedule(bots: int, seats: int, games: int, seed: int, *, duplicate: bool = False) -> list[GamePlan]:
+    """The games of a match (see the module docstring). Raises ``ValueError`` for a duplicate
+    match whose number of games is not a multiple of ``seats``."""
+    if duplicate and games % seats:
+        raise ValueError(f"--duplicate plays each deal once per rotation: --games must be a multiple of {seats}")
+    plans = []
+    for i in range(games):
+        rotation, shuffle = (i % seats, i // seats) if duplicate else (i, i)
+        plans.append(GamePlan(i, seed + shuffle, tuple(((s + rotation) % seats) % bots for s in range(seats))))
+    return plans
+
+
+@dataclass
+class MatchConfig:
+    """A match: see ``quinze match --help``. ``options`` are validated (``players`` included);
+    ``move_time`` in seconds (None: the server's default); ``server`` None starts an embedded one."""
+
+    game: str
+    bots: list[BotSpec]
+    games: int
+    seed: int
+    options: dict[str, Any]
+    log_dir: Path
+    concurrency: int = 1
+    move_time: float | None = None
+    duplicate: bool = False
+    wire: str = "json"
+    max_restarts: int = 3
+    server: tuple[str, int] | None = None
+    stderr_cap: int = 1_048_576
+
+    @property
+    def seats(self) -> int:
+        return int(self.options["players"])
+
+
+@dataclass
+class GameReport:
+    """What the runner tells its caller after each game."""
+
+    plan: GamePlan
+    table: str
+    game_over: Any
+    failures: list[tuple[int, Failure]] = field(default_factory=list)
+
+
+class _Player:
+    """One bot program (or built-in) of one slot, with its connection and relay."""
+
+    def __init__(self, bot: BotSpec, slot: int, k: int) -> None:
+        self.spec = bot
+        self.slot = slot
+        self.k = k
+        self.restarts = 0
+        self.relay: SeatRelay | None = None
+        self.endpoint: Any = None
+        self.needs_restart = False
+
+    @property
+    def label(self) -> str:
+        return self.spec.name if self.k == 0 else f"{self.spec.name}#{self.k + 1}"
+
+
+class MatchRunner:
+    """Runs one match. ``on_game(report)`` and ``on_failure(bot name, plan, failure)`` are awaited
+    as things happen; ``stats`` holds the running totals; ``log_path`` the match log."""
+
+    def __init__(
+        self,
+        config: MatchConfig,
+        *,
+        on_game: Callable[[GameReport], Awaitable[None]] | None = None,
+        on_failure: Callable[[str, GamePlan, Failure], Awaitable[None]] | None = None,
+    ) -> None:
+        self.config = config
+        self.on_game = on_game
+        self.on_failure = on_failure
+        self.stats = MatchStats([(b.name, b.spec) for b in config.bots])
+        self.plans = schedule(len(config.bots), config.seats, config.games, config.seed, duplicate=config.duplicate)
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+        self.log_path = config.log_dir / f"match-{stamp}.jsonl"
+        self.stderr_dir = config.log_dir / f"match-{stamp}-stderr"
+        self.players: list[_Player] = []
+        self._log: TextIO | None = None
+        self.fast_stop = False
+        """Set on Ctrl-C: stop the bot programs without the polite wait."""
+        self._software = _software()
+
+    # ------------------------------------------------------------------ the match
+
+    async def run(self) -> MatchStats:
+        """Play every game (on the given server, or an embedded one). Raises :class:`MatchError`.
+        Bot programs are stopped and connections closed on the way out, whatever happens
+        (cancellation included); finished games are on disk."""
+        self.config.log_dir.mkdir(parents=True, exist_ok=True)
+        self._log = open(self.log_path, "a", encoding="utf-8")
+        try:
+            async with trio.open_nursery() as nursery:
+                try:
+                    if self.config.server is None:
+                        from server.app import run_server
+                        from server.config import ServerConfig
+
+                        port = await nursery.start(run_server, ServerConfig(host="127.0.0.1", port=0, log_dir=None))
+                        address = ("127.0.0.1", port)
+                    else:
+                        address = self.config.server
+                    await self._play_all(address, nursery)
+                finally:
+                    await self._stop_all()
+                    nursery.cancel_scope.cancel()
+        except BaseExceptionGroup as group:
+            raise _first(group, MatchError) or _first(group, KeyboardInterrupt) or group from None
+        finally:
+            self._log.close()
+        return self.stats
+
+    async def _play_all(self, address: tuple[str, int], bots_nursery: trio.Nursery) -> None:
+        queue_send, queue_recv = trio.open_memory_channel[GamePlan](len(self.plans) or 1)
+        for plan in self.plans:
+            queue_send.send_nowait(plan)
+        queue_send.close()
+        slots = max(1, min(self.config.concurrency, len(self.plans)))
+        async with trio.open_nursery() as nursery:
+            for slot in range(slots):
+                nursery.start_soon(self._slot, slot, address, queue_recv.clone(), bots_nursery)
+
+    async def _slot(self, slot: int, address: tuple[str, int], plans: trio.MemoryReceiveChannel[GamePlan],
+                    bots_nursery: trio.Nursery) -> None:
+        control = await self._connect(address, f"match-{slot + 1}", "player")
+        pool: dict[tuple[int, int], _Player] = {}
+        async with trio.open_nursery() as nursery:
+            created_send, created_recv = trio.open_memory_channel[Any](1)
+            nursery.start_soon(self._read_control, control, created_send)
+            async with plans:
+                async for plan in plans:
+                    await self._play_one(plan, slot, address, control, created_recv, pool, bots_nursery)
+            nursery.cancel_scope.cancel()
+        await control.aclose()
+
+    async def _read_control(self, control: Connection, created: trio.MemorySendChannel[Any]) -> None:
+        """Keep the control connection read (pings answered); pass on table-created and errors."""
+        while True:
+            try:
+                msg = await control.receive()
+            except ClientError as err:
+                await created.send(err)
+                return
+            if isinstance(msg, (TableCreated, Error)):
+                await created.send(msg)
+
+    async def _create_table(self, plan: GamePlan, control: Connection, created: trio.MemoryReceiveChannel[Any]) -> str:
+        msg: dict[str, Any] = {"type": "create-table", "game": self.config.game, "options": self.config.options,
+                               "seed": plan.seed, "games": 1}
+        if self.config.move_time is not None:
+            msg["move_time"] = self.config.move_time
+        try:
+            await control.send(msg)
+        except ClientError as err:
+            raise MatchError(f"lost the server: {err}") from None
+        with trio.move_on_after(30) as scope:
+            answer = await created.receive()
+        if scope.cancelled_caught:
+            raise MatchError("the server did not answer create-table in 30 s")
+        if isinstance(answer, ClientError):
+            raise MatchError(f"lost the server: {answer}")
+        if isinstance(answer, Error):
+            raise MatchError(f"the server refused the table: {answer.reason} [{answer.code}]")
+        return answer.table.table
+
+    async def _play_one(self, plan: GamePlan, slot: int, address: tuple[str, int], control: Connection,
+                        created: trio.MemoryReceiveChannel[Any], pool: dict[tuple[int, int], _Player],
+                        bots_nursery: trio.Nursery) -> None:
+        seat_players: list[_Player] = []
+        counts: dict[int, int] = {}
+        for bot_index in plan.seat_bots:
+            k = counts.get(bot_index, 0)
+            counts[bot_index] = k + 1
+            key = (bot_index, k)
+            if key not in pool:
+                pool[key] = _Player(self.config.bots[bot_index], slot, k)
+                self.players.append(pool[key])
+            player = pool[key]
+            await self._ready(player, address, bots_nursery)
+            seat_players.append(player)
+        table = await self._create_table(plan, control, created)
+        outcomes: list[GameOutcome | None] = [None] * len(seat_players)
+        failures: list[tuple[int, Failure]] = []
+
+        async def seat_task(seat: int, player: _Player) -> None:
+            relay = player.relay
+            assert relay is not None
+            try:
+                await relay.join(table, seat)
+                got = await relay.play(table, seat, games=1)
+            except RelayError as err:
+                raise MatchError(f"{player.label} at table {table}: {err}") from None
+            outcomes[seat] = got[0] if got else None
+            if got and got[0].failure is not None:
+                failure = got[0].failure
+                failures.append((plan.seat_bots[seat], failure))
+                if failure.restart:
+                    player.needs_restart = True
+
+        async with trio.open_nursery() as nursery:
+            for seat, player in enumerate(seat_players):
+                nursery.start_soon(seat_task, seat, player)
+        over = next((o for o in outcomes if o is not None and o.game_over is not None), None)
+        if over is None:
+            raise MatchError(f"table {table} closed before its game ended")
+        self._write_game(over)
+        self.stats.add_game(plan.seat_bots, over.game_over.result.get("points", []),
+                            [(b, f.kind) for b, f in failures])
+        for bot_index, failure in failures:
+            if self.on_failure is not None:
+                await self.on_failure(self.config.bots[bot_index].name, plan, failure)
+        if self.on_game is not None:
+            await self.on_game(GameReport(plan, table, over.game_over, failures))
+
+    # ------------------------------------------------------------------ bots
+
+    async def _connect(self, address: tuple[str, int], name: str, role: str) -> Connection:
+        try:
+            return await connect(address[0], address[1], name[:32], role)
+        except ClientError as err:
+            raise MatchError(str(err)) from None
+
+    async def _ready(self, player: _Player, address: tuple[str, int], nursery: trio.Nursery) -> None:
+        """Start the player's bot (and connection) if needed; restart it after a failure."""
+        if player.relay is not None and not player.needs_restart and _alive(player.endpoint):
+            return
+        if player.relay is not None:
+            if player.restarts >= self.config.max_restarts:
+                raise MatchError(
+                    f"bot {player.label} failed again after {player.restarts} restart(s); stopping the match"
+                    + (f" (stderr: {player.endpoint.stderr_path})" if getattr(player.endpoint, "stderr_path", None) else "")
+                )
+            player.restarts += 1
+            await player.endpoint.stop(grace=0.2, term_wait=0.5)
+        endpoint = self._make_endpoint(player)
+        try:
+            await endpoint.start(nursery)
+        except BotError as err:
+            raise MatchError(f"bot {player.label}: {err.detail}") from None
+        player.endpoint = endpoint
+        player.needs_restart = False
+        if player.relay is None:
+            conn = await self._connect(address, player.label, "bot")
+            player.relay = SeatRelay(conn, endpoint)
+        else:
+            player.relay.replace_bot(endpoint)
+
+    def _make_endpoint(self, player: _Player) -> Any:
+        spec = player.spec
+        if spec.builtin is not None:
+            return BuiltinBot(spec.builtin, seed=self.config.seed + 1000 * player.slot + 100 * player.k)
+        return BotProcess(
+            spec.argv,
+            wire=self.config.wire,
+            name=player.label,
+            stderr_path=self.stderr_dir / f"{player.label.replace('#', '-')}-slot{player.slot + 1}.log",
+            stderr_cap=self.config.stderr_cap,
+        )
+
+    async def _stop_all(self) -> None:
+        """Stop every bot program (concurrently, bounded) and close the connections."""
+        with trio.CancelScope(shield=True):
+            async with trio.open_nursery() as nursery:
+                for player in self.players:
+                    if player.endpoint is not None:
+                        nursery.start_soon(_stop_quietly, player.endpoint, self.fast_stop)
+                    if player.relay is not None:
+                        nursery.start_soon(player.relay.conn.aclose)
+
+    def kill_all(self) -> None:
+        """SIGKILL every bot program's process group at once (Ctrl-C)."""
+        for player in self.players:
+            if player.endpoint is not None:
+                player.endpoint.kill_now()
+
+    @property
+    def pids(self) -> list[int]:
+        """Process ids of the bot programs started so far (restarted ones included once running)."""
+        return [p.endpoint.pid for p in self.players if p.endpoint is not None and p.endpoint.pid is not None]
+
+    # ------------------------------------------------------------------ the log
+
+    def _write_game(self, outcome: GameOutcome) -> None:
+        """Append the game's records to the match log, flushed and fsynced."""
+        over, start = outcome.game_over, outcome.game_start
+        assert over is not None and start is not None and self._log is not None
+        now = datetime.now(timezone.utc)
+        records = game_records(
+            start.game,
+            start.options,
+            over.seed,
+            over.salt,
+            list(start.players),
+            [a.to_data() for a in over.actions],
+            number=over.number,
+            table=over.table,
+            started=outcome.started or now,
+            ended=outcome.ended or now,
+            forfeit=over.forfeit.to_data() if over.forfeit is not None else None,
+            software=self._software,
+            result=over.result,
+        )
+        self._log.write(dumps_records(records))
+        self._log.flush()
+        os.fsync(self._log.fileno())
+
+
+def _first(group: BaseExceptionGroup, cls: type[BaseException]) -> BaseException | None:
+    """The first exception of type ``cls`` in a (nested) exception group, or None."""
+    for exc in group.exceptions:
+        if isinstance(exc, cls):
+            return exc
+        if isinstance(exc, BaseExceptionGroup):
+            found = _first(exc, cls)
+            if found is not None:
+                return found
+    return None
+
+
+def _alive(endpoint: Any) -> bool:
+    return endpoint is not None and endpoint.running
+
+
+async def _stop_quietly(endpoint: Any, fast: bool) -> None:
+    try:
+        await endpoint.stop(grace=0.0 if fast else 0.5, term_wait=0.3 if fast else 0.5)
+    except Exception:  # noqa: BLE001 - stopping must go on for the others
+        log.exception("stopping %s", getattr(endpoint, "name", endpoint))
+
+
+def _software() -> str:
+    try:
+        from importlib.metadata import version
+
+        return f"quinze {version('quinze')}"
+    except Exception:  # noqa: BLE001
+        return "quinze"
+
+
+def validate_options(game: str, raw: Mapping[str, str], seats: int | None, bots: int) -> dict[str, Any]:
+    """The table options of a match: ``raw`` (``--option``) with ``players`` from ``seats``
+    (default: one seat per bot). Raises ``protocol.game.GameError`` (unknown game or option,
+    bad value) or ``ValueError`` (``--seats`` and ``players`` disagree, fewer seats than bots)."""
+    cls = get_game(game)
+    merged: dict[str, Any] = dict(raw)
+    if seats is not None:
+        if "players" in merged and str(merged["players"]).strip() != str(seats):
+            raise ValueError(f"--seats {seats} and --option players={merged['players']} disagree")
+        merged["players"] = seats
+    elif "players" not in merged:
+        merged["players"] = bots
+    options = cls.validate_options(merged)
+    if options["players"] < bots:
+        raise ValueError(f"{options['players']} seats for {bots} bots: every bot needs a seat (use --seats)")
+    return options
+
+
+def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
+    """``["target=50", "quick_place=true"]`` as ``{"target": "50", "quick_place": "true"}``
+    (values are converted later by the game's option specs). Raises ``ValueError`` naming the
+    pair without ``=`` or with an empty key, or a key given twice."""
+    out: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ValueError(f"--option {pair!r}: expected KEY=VALUE")
+        if key in out:
+            raise ValueError(f"--option {key} given twice")
+        out[key] = value.strip()
+    return out

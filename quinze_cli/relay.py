@@ -1,0 +1,401 @@
+"""The relay between the server and one bot (PROTOCOL.md, "Bots"): one seat, one connection,
+one bot (a program, :class:`~quinze_cli.botproc.BotProcess`, or a built-in,
+:class:`~quinze_cli.builtin.BuiltinBot`).
+
+What the bot sees: the game messages of its table only, as maps (``game-start``, ``event``,
+``action-request``, ``accepted``, ``refused``, ``game-over``), never the lobby. What it says:
+``{"type": "action", "request": N, "action": {...}}`` answering an ``action-request``; the relay
+fills ``table`` (and ``request`` when left out) and passes it on to the server.
+
+A broken bot forfeits the game at once (``forfeit {table, reason}``) with one of four kinds:
+
+- ``timeout``: no answer before the request's deadline, or the bot stopped reading its input;
+- ``crash``: the program ended (exit code or signal), before the game started or mid-game;
+- ``garbage``: output that is not a message (not JSON, no ``type``, not an ``action``, an
+  ``action`` that is not a map);
+- ``illegal``: the server refused its action. The relay passes the ``refused`` on and forfeits
+  once ``max_refused`` refusals were made for one request (1 by default: a first illegal action
+  loses, as an illegal move does in engine matches) rather than letting a confused bot retry
+  until its time runs out.
+
+An answer quoting another request than the pending one is ignored (logged): after a timeout a
+slow bot's late answer must not be played in the next position. A failure seen before the game
+starts (a bot that died at once) is acted on at ``game-start``.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, Protocol
+
+import trio
+
+from protocol.messages import (
+    Accepted,
+    ActionRequest,
+    Error,
+    EventMessage,
+    ForfeitMessage,
+    GameOver,
+    GameStart,
+    Join,
+    Joined,
+    Left,
+    Message,
+    Refused,
+    TableClosed,
+)
+from quinze_cli.botproc import BotError, BotGarbage
+from quinze_cli.client import ClientError, Connection
+
+__all__ = ["BotLike", "Failure", "GameOutcome", "RelayError", "SeatRelay", "FAILURE_KINDS"]
+
+log = logging.getLogger("quinze.relay")
+
+FAILURE_KINDS = ("timeout", "crash", "garbage", "illegal")
+"""The kinds of a bot failure, also the ``reason`` of the relay's ``forfeit``."""
+
+GAME_MESSAGES = (GameStart, EventMessage, ActionRequest, Accepted, Refused, GameOver)
+
+
+class BotLike(Protocol):
+    """What the relay needs from a bot: a program or a built-in."""
+
+    name: str
+
+    async def send(self, msg: dict[str, Any]) -> None: ...
+
+    async def receive(self) -> dict[str, Any]: ...
+
+    def stderr_tail(self, limit: int = 200) -> str: ...
+
+
+class RelayError(Exception):
+    """The server side failed: the join was refused (``code``), or the connection was lost."""
+
+    def __init__(self, message: str, code: str = "connection") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class Failure:
+    """A bot failure: ``kind`` (one of :data:`FAILURE_KINDS`), ``detail`` (for people),
+    ``table``, ``seat``, ``started`` (False: before the game started), ``restart`` (the bot
+    program is no longer usable and must be restarted before another game)."""
+
+    kind: str
+    detail: str
+    table: str | None = None
+    seat: int | None = None
+    started: bool = True
+    restart: bool = False
+
+    def describe(self) -> str:
+        when = "mid-game" if self.started else "before the start"
+        return f"{self.kind} ({when}): {self.detail}"
+
+    def to_data(self) -> dict[str, Any]:
+        return {"kind": self.kind, "detail": self.detail, "table": self.table, "seat": self.seat, "started": self.started}
+
+
+@dataclass
+class GameOutcome:
+    """One game seen from one seat: the ``game_over`` message (None if the table closed before
+    the end), the seat's ``failure`` if its bot failed, and the ``game_start`` message."""
+
+    table: str
+    seat: int
+    game_start: GameStart | None
+    game_over: GameOver | None
+    failure: Failure | None
+    started: datetime | None = None
+    ended: datetime | None = None
+
+
+class _Game:
+    """The relay's state for the current game at its table."""
+
+    def __init__(self) -> None:
+        self.start: GameStart | None = None
+        self.pending: ActionRequest | None = None
+        self.deadline_at = math.inf
+        self.waiting_bot = False
+        self.refusals = 0
+        self.failure: Failure | None = None
+        self.forfeit_sent = False
+        self.bot_started = False
+        self.started: datetime | None = None
+
+
+class SeatRelay:
+    """Relays one seat between ``conn`` and ``bot``.
+
+    - ``max_refused``: refusals of one request before the relay forfeits as ``illegal`` (>= 1);
+    - ``write_timeout``: seconds a message to the bot may take to be written (a bot that does
+      not read its input is a ``timeout``) when no deadline is running;
+    - ``on_failure``: called (awaited) with each :class:`Failure` as it happens, for reports.
+
+    ``bot`` may be replaced between games (a restarted program).
+    """
+
+    def __init__(
+        self,
+        conn: Connection,
+        bot: BotLike,
+        *,
+        max_refused: int = 1,
+        write_timeout: float = 10.0,
+        on_failure: Callable[[Failure], Awaitable[None]] | None = None,
+    ) -> None:
+        if max_refused < 1:
+            raise ValueError("max_refused must be at least 1")
+        self.conn = conn
+        self.bot = bot
+        self.max_refused = max_refused
+        self.write_timeout = write_timeout
+        self.on_failure = on_failure
+        self.bot_broken: BotError | None = None
+        """The error that made the bot unusable (crash, fatal garbage), until it is replaced."""
+
+    # ------------------------------------------------------------------ lobby
+
+    async def join(self, table: str, seat: int | None = None, *, timeout: float = 10.0) -> Joined:
+        """Take ``seat`` (None: the first free one) at ``table``. Raises :class:`RelayError`
+        (``code``: the server's error code, e.g. ``seat-taken``, ``unknown-table``)."""
+        try:
+            await self.conn.send(Join(table=table, seat=seat))
+            with trio.fail_after(timeout):
+                while True:
+                    msg = await self.conn.receive()
+                    if isinstance(msg, Joined) and msg.table == table:
+                        return msg
+                    if isinstance(msg, Error) and msg.ref in (None, "join"):
+                        raise RelayError(f"cannot join table {table}: {msg.reason} [{msg.code}]", msg.code)
+                    log.debug("%s: ignored while joining: %s", self.conn.name, msg.type)
+        except trio.TooSlowError:
+            raise RelayError(f"no answer to join {table} in {timeout:g} s", "timeout") from None
+        except ClientError as err:
+            raise RelayError(str(err)) from None
+
+    def replace_bot(self, bot: BotLike) -> None:
+        """Use ``bot`` from the next game on (after a restart)."""
+        self.bot = bot
+        self.bot_broken = None
+
+    # ------------------------------------------------------------------ play
+
+    async def play(self, table: str, seat: int, *, games: int | None = 1) -> list[GameOutcome]:
+        """Relay the games at ``table`` (already joined at ``seat``) until ``games`` games are over
+        (None: until ``table-closed``). Returns one :class:`GameOutcome` per game. Raises
+        :class:`RelayError` if the server connection fails."""
+        outcomes: list[GameOutcome] = []
+        send_ch, recv_ch = trio.open_memory_channel[tuple[str, Any]](64)
+        self._table, self._seat = table, seat
+        self._game = _Game()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._pump_server, send_ch.clone())
+            if self.bot_broken is None:
+                nursery.start_soon(self._pump_bot, send_ch.clone(), self.bot)
+            else:
+                await self._fail("crash", self.bot_broken.detail, restart=True)
+            try:
+                while True:
+                    game = self._game
+                    deadline = game.deadline_at if game.waiting_bot and game.failure is None else math.inf
+                    with trio.move_on_at(deadline):
+                        source, item = await recv_ch.receive()
+                        done = await self._handle(source, item, outcomes)
+                        if done or (games is not None and len(outcomes) >= games):
+                            return outcomes
+                        continue
+                    assert game.pending is not None
+                    await self._fail("timeout", f"no answer to request {game.pending.request} in {game.pending.deadline:g} s")
+            finally:
+                nursery.cancel_scope.cancel()
+
+    async def _pump_server(self, ch: trio.MemorySendChannel[tuple[str, Any]]) -> None:
+        async with ch:
+            while True:
+                try:
+                    msg = await self.conn.receive()
+                except ClientError as err:
+                    await ch.send(("server-lost", err))
+                    return
+                await ch.send(("server", msg))
+
+    async def _pump_bot(self, ch: trio.MemorySendChannel[tuple[str, Any]], bot: BotLike) -> None:
+        async with ch:
+            while True:
+                try:
+                    msg = await bot.receive()
+                except BotGarbage as err:
+                    await ch.send(("bot-garbage", err))
+                    if err.fatal:
+                        return
+                    continue
+                except BotError as err:
+                    await ch.send(("bot-error", err))
+                    return
+                await ch.send(("bot", msg))
+
+    async def _handle(self, source: str, item: Any, outcomes: list[GameOutcome]) -> bool:
+        """Handle one thing from either side; True when the relay is done (table closed)."""
+        game = self._game
+        if source == "server":
+            return await self._from_server(item, outcomes)
+        if source == "server-lost":
+            raise RelayError(f"lost the server: {item}")
+        if source == "bot-garbage":
+            await self._fail("garbage", f"output that is not a message: {item.detail}", restart=item.fatal)
+            if item.fatal:
+                self.bot_broken = item
+        elif source == "bot-error":
+            self.bot_broken = item
+            await self._fail(item.kind, item.detail, restart=True)
+        elif source == "bot":
+            await self._from_bot(item, game)
+        return False
+
+    async def _from_server(self, msg: Message, outcomes: list[GameOutcome]) -> bool:
+        game = self._game
+        table = getattr(msg, "table", None)
+        if table is not None and table != self._table and not isinstance(msg, TableClosed):
+            log.debug("%s: message for another table ignored: %s", self.conn.name, msg.type)
+            return False
+        if isinstance(msg, GameStart):
+            if game.start is not None and game.start.number != msg.number:
+                self._game = game = _Game()
+            game.start = msg
+            game.started = game.started or datetime.now(timezone.utc)
+            await self._to_bot(msg)
+            if self.bot_broken is None:
+                game.bot_started = True
+            elif game.failure is None:
+                await self._fail("crash", self.bot_broken.detail, restart=True)
+            if game.failure is not None and not game.forfeit_sent:
+                await self._send_forfeit(game.failure.kind)
+        elif isinstance(msg, ActionRequest):
+            if msg.seat != self._seat:
+                return False
+            game.pending = msg
+            game.refusals = 0
+            game.deadline_at = trio.current_time() + msg.deadline
+            game.waiting_bot = True
+            if game.failure is None:
+                await self._to_bot(msg)
+        elif isinstance(msg, Accepted):
+            if game.pending is not None and game.pending.request == msg.request:
+                game.pending = None
+                game.waiting_bot = False
+            await self._to_bot(msg)
+        elif isinstance(msg, Refused):
+            await self._to_bot(msg)
+            if game.failure is None and game.pending is not None and game.pending.request == msg.request:
+                game.refusals += 1
+                if game.refusals >= self.max_refused:
+                    await self._fail("illegal", f"action refused: {msg.reason} [{msg.code}]")
+                else:
+                    game.waiting_bot = True
+        elif isinstance(msg, EventMessage):
+            await self._to_bot(msg)
+        elif isinstance(msg, GameOver):
+            await self._to_bot(msg)
+            failure = game.failure
+            if failure is None and msg.forfeit is not None and msg.forfeit.seat == self._seat:
+                # The server ended it first (its own deadline): report it all the same.
+                failure = Failure(msg.forfeit.kind, "the server ended the game for this seat", self._table, self._seat,
+                                  started=True, restart=msg.forfeit.kind in ("timeout", "crash"))
+                await self._report(failure)
+            outcomes.append(GameOutcome(self._table, self._seat, game.start, msg, failure, game.started,
+                                        datetime.now(timezone.utc)))
+            self._game = _Game()
+        elif isinstance(msg, TableClosed):
+            if msg.table == self._table:
+                if game.start is not None:
+                    outcomes.append(GameOutcome(self._table, self._seat, game.start, None, game.failure))
+                return True
+        elif isinstance(msg, Left):
+            if msg.table == self._table:
+                return True
+        elif isinstance(msg, Error):
+            if game.forfeit_sent:
+                log.debug("%s: error after forfeit ignored: %s", self.conn.name, msg.code)
+            elif msg.ref in ("action",) and game.pending is not None and game.failure is None:
+                await self._fail("illegal", f"action rejected: {msg.reason} [{msg.code}]")
+            else:
+                log.warning("%s: server error: %s [%s]", self.conn.name, msg.reason, msg.code)
+        return False
+
+    async def _from_bot(self, data: dict[str, Any], game: _Game) -> None:
+        if game.failure is not None:
+            return
+        if data.get("type") != "action":
+            await self._fail("garbage", f"expected an action message, got type {data.get('type')!r}")
+            return
+        action = data.get("action")
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            await self._fail("garbage", f"the action is not a map with a \"type\": {action!r:.200}")
+            return
+        pending = game.pending
+        request = data.get("request", pending.request if pending is not None else None)
+        if pending is None or not game.waiting_bot or request != pending.request:
+            log.warning("%s: answer to request %r ignored (pending: %s)", self.bot.name, request,
+                        pending.request if pending is not None else "none")
+            return
+        game.waiting_bot = False
+        try:
+            await self.conn.send({"type": "action", "table": self._table, "request": pending.request, "action": action})
+        except ClientError as err:
+            raise RelayError(f"lost the server: {err}") from None
+
+    async def _to_bot(self, msg: Message) -> None:
+        """Forward a game message to the bot (unless it is known broken)."""
+        if self.bot_broken is not None:
+            return
+        game = self._game
+        limit = game.deadline_at if game.waiting_bot else trio.current_time() + self.write_timeout
+        limit = max(limit, trio.current_time() + 1.0)
+        with trio.move_on_at(limit) as scope:
+            try:
+                await self.bot.send(msg.to_data())
+            except BotError as err:
+                self.bot_broken = err
+                await self._fail(err.kind, err.detail, restart=True)
+                return
+        if scope.cancelled_caught:
+            err = BotError("it stopped reading its input")
+            self.bot_broken = err
+            await self._fail("timeout", err.detail, restart=True)
+
+    async def _fail(self, kind: str, detail: str, *, restart: bool = False) -> None:
+        """Record the first failure of this game and forfeit (now, or at game-start)."""
+        game = self._game
+        if game.failure is not None:
+            return
+        tail = self.bot.stderr_tail() if kind in ("crash",) and "stderr" not in detail else ""
+        if tail:
+            detail += f"; stderr ends with: {tail}"
+        game.failure = Failure(kind, detail, self._table, self._seat, started=game.bot_started,
+                               restart=restart or kind == "timeout")
+        game.waiting_bot = False
+        await self._report(game.failure)
+        if game.start is not None:
+            await self._send_forfeit(kind)
+
+    async def _send_forfeit(self, kind: str) -> None:
+        game = self._game
+        game.forfeit_sent = True
+        try:
+            await self.conn.send(ForfeitMessage(table=self._table, reason=kind))
+        except ClientError as err:
+            raise RelayError(f"lost the server: {err}") from None
+
+    async def _report(self, failure: Failure) -> None:
+        log.info("%s seat %s at %s: %s", self.bot.name, failure.seat, failure.table, failure.describe())
+        if self.on_failure is not None:
+            await self.on_failure(failure)

@@ -1,0 +1,251 @@
+"""The relay, the bot subprocess and the client, against the real server on loopback with real
+bot programs (examples/bots, tests/bots): one game per test, each failure reported with its kind."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+
+from protocol.messages import TableCreated
+from quinze_cli.botproc import BotExited, BotProcess, describe_exit
+from quinze_cli.builtin import BuiltinBot
+from quinze_cli.client import ConnectError, connect, parse_address
+from quinze_cli.relay import SeatRelay
+from server.app import run_server
+from server.config import ServerConfig
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "bots"
+BOTS = ROOT / "tests" / "bots"
+PY = sys.executable
+
+
+@pytest.fixture
+async def port(nursery):
+    return await nursery.start(run_server, ServerConfig(port=0, log_dir=None))
+
+
+def alive(pid: int) -> bool:
+    """True while ``pid`` exists and is not a zombie (read from /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+async def play_one(port, bots, *, move_time=5.0, seed=1, tmp_path=None, **relay_kw):
+    """Create a 2-seat quinze table and relay one game for each of ``bots`` (seat = index).
+
+    Returns (outcomes by seat, failures reported through on_failure, the endpoints)."""
+    ctl = await connect("127.0.0.1", port, "ctl", "player")
+    await ctl.send({"type": "create-table", "game": "quinze", "options": {"players": len(bots)}, "seed": seed,
+                    "games": 1, "move_time": move_time})
+    created = await ctl.receive()
+    assert isinstance(created, TableCreated)
+    table = created.table.table
+    outcomes, failures = {}, []
+
+    async def report(failure):
+        failures.append(failure)
+
+    async def seat(i, bot):
+        conn = await connect("127.0.0.1", port, f"seat{i}", "bot")
+        async with trio.open_nursery() as nursery:
+            await bot.start(nursery)
+            relay = SeatRelay(conn, bot, on_failure=report, **relay_kw)
+            joined = await relay.join(table, i)
+            assert joined.seat == i
+            outcomes[i] = (await relay.play(table, i))[0]
+            await bot.stop(grace=0.5, term_wait=0.5)
+        await conn.aclose()
+
+    with trio.fail_after(30):
+        async with trio.open_nursery() as nursery:
+            for i, bot in enumerate(bots):
+                nursery.start_soon(seat, i, bot)
+    await ctl.aclose()
+    return outcomes, failures
+
+
+def program(path, *args, tmp_path=None, **kw):
+    stderr = tmp_path / f"{Path(path).stem}.stderr" if tmp_path is not None else None
+    return BotProcess([PY, str(path), *args], stderr_path=stderr, **kw)
+
+
+async def test_program_against_builtin_plays_a_whole_game(port, tmp_path):
+    bot = program(EXAMPLES / "random_bot.py", tmp_path=tmp_path)
+    outcomes, failures = await play_one(port, [bot, BuiltinBot("greedy")])
+    assert failures == []
+    over0, over1 = outcomes[0].game_over, outcomes[1].game_over
+    assert over0 is not None and over0.forfeit is None
+    assert over0.to_data() == over1.to_data()
+    assert over0.result["reason"] != "forfeit" and len(over0.actions) > 10
+    assert outcomes[0].game_start.seat == 0 and outcomes[1].game_start.seat == 1
+    assert bot.returncode == 0  # closing stdin was enough: it left on its own
+
+
+async def test_msgpack_wire_fills_in_the_table(port, tmp_path):
+    bot = program(BOTS / "msgpack_random.py", tmp_path=tmp_path, wire="msgpack")
+    outcomes, failures = await play_one(port, [BuiltinBot("random"), bot])
+    assert failures == [] and outcomes[1].game_over.forfeit is None
+    assert any(a.seat == 1 for a in outcomes[1].game_over.actions)
+
+
+async def test_crlf_line_endings_are_accepted(port, tmp_path):
+    outcomes, failures = await play_one(port, [BuiltinBot("random"), program(BOTS / "crlf.py", tmp_path=tmp_path)])
+    assert failures == [] and outcomes[0].game_over.forfeit is None
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "kind", "started"),
+    [
+        ("garbage.py", (), "garbage", True),
+        ("illegal.py", (), "illegal", True),
+        ("exit_midgame.py", ("2",), "crash", True),
+        ("never_flush.py", (), "timeout", True),
+        ("slow.py", ("1.5",), "timeout", True),
+    ],
+)
+async def test_a_broken_bot_forfeits_with_its_kind(port, tmp_path, script, args, kind, started):
+    bot = program(BOTS / script, *args, tmp_path=tmp_path)
+    outcomes, failures = await play_one(port, [BuiltinBot("random"), bot], move_time=0.5)
+    over = outcomes[0].game_over
+    assert over.forfeit is not None and over.forfeit.seat == 1 and over.forfeit.kind == kind
+    assert over.result["reason"] == "forfeit" and over.result["points"] == [1.0, 0.0]
+    assert [f.kind for f in failures] == [kind] and failures[0].seat == 1
+    assert failures[0].started is started
+    assert outcomes[1].failure is not None and outcomes[1].failure.kind == kind
+    assert outcomes[0].failure is None
+    assert not alive(bot.pid)
+
+
+async def test_crash_reports_exit_code_and_stderr(port, tmp_path):
+    bot = program(BOTS / "exit_midgame.py", "1", tmp_path=tmp_path)
+    _, failures = await play_one(port, [BuiltinBot("random"), bot])
+    assert failures[0].kind == "crash" and failures[0].restart
+    assert "exited with code 1" in failures[0].detail
+    assert "exit_midgame: exiting with code 1" in failures[0].detail
+
+
+async def test_exit_before_start_is_a_crash(port, tmp_path):
+    bot = program(BOTS / "exit_before_start.py", tmp_path=tmp_path)
+    outcomes, failures = await play_one(port, [bot, BuiltinBot("random")])
+    assert outcomes[1].game_over.forfeit.to_data() == {"seat": 0, "kind": "crash"}
+    assert failures[0].kind == "crash" and "exited with code 3" in failures[0].detail
+
+
+async def test_illegal_after_retries_when_more_refusals_are_allowed(port, tmp_path):
+    bot = program(BOTS / "illegal.py", tmp_path=tmp_path)
+    outcomes, failures = await play_one(port, [BuiltinBot("random"), bot], move_time=1.0, max_refused=2)
+    # illegal.py never retries: with 2 refusals allowed the relay waits, then times out.
+    assert [f.kind for f in failures] == ["timeout"]
+
+
+async def test_stderr_flood_is_capped_and_the_game_goes_on(port, tmp_path):
+    bot = program(BOTS / "flood_stderr.py", "2", tmp_path=tmp_path, stderr_cap=100_000)
+    outcomes, failures = await play_one(port, [bot, BuiltinBot("random")])
+    assert failures == [] and outcomes[0].game_over.forfeit is None
+    data = bot.stderr_path.read_bytes()
+    assert 100_000 < len(data) < 100_200
+    assert data.endswith(b"[quinze: stderr truncated after 100000 bytes]\n")
+
+
+async def test_stop_kills_the_whole_process_group(tmp_path):
+    pidfile = tmp_path / "child.pid"
+    script = tmp_path / "stubborn.py"
+    script.write_text(
+        "import pathlib, signal, subprocess, sys, time\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "child = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(60)'])\n"
+        f"pathlib.Path({str(pidfile)!r}).write_text(str(child.pid))\n"
+        "time.sleep(60)\n"
+    )
+    bot = BotProcess([PY, str(script)], stderr_path=tmp_path / "err.log")
+    async with trio.open_nursery() as nursery:
+        await bot.start(nursery)
+        with trio.fail_after(10):
+            while not pidfile.exists() or not pidfile.read_text():
+                await trio.sleep(0.05)
+        child = int(pidfile.read_text())
+        assert alive(bot.pid) and alive(child)
+        rc = await bot.stop(grace=0.1, term_wait=0.2)
+    assert rc == -signal.SIGKILL and describe_exit(rc) == "killed by signal SIGKILL"
+    assert not alive(bot.pid)
+    with trio.fail_after(5):
+        while alive(child):  # orphaned to init, reaped once killed
+            await trio.sleep(0.05)
+
+
+async def test_a_program_that_cannot_start_is_reported(tmp_path):
+    bot = BotProcess([str(tmp_path / "no-such-program")])
+    async with trio.open_nursery() as nursery:
+        with pytest.raises(BotExited, match="cannot start"):
+            await bot.start(nursery)
+
+
+async def test_garbage_lines_are_reported_and_reading_goes_on(tmp_path):
+    bot = BotProcess([PY, "-c", "print('hello'); print('[1]'); print('{\"x\": 1}'); print('{\"type\": \"action\"}')"],
+                     stderr_path=tmp_path / "e.log")
+    async with trio.open_nursery() as nursery:
+        await bot.start(nursery)
+        errors = []
+        for _ in range(3):
+            with pytest.raises(Exception) as info:
+                await bot.receive()
+            errors.append(info.value)
+        assert [e.kind for e in errors] == ["garbage"] * 3
+        assert await bot.receive() == {"type": "action"}
+        with pytest.raises(BotExited, match="exited with code 0"):
+            await bot.receive()
+        await bot.stop()
+
+
+async def test_connect_errors_are_clear():
+    with pytest.raises(ConnectError, match="cannot reach 127.0.0.1:1"):
+        await connect("127.0.0.1", 1, "x", "bot")
+    with pytest.raises(ConnectError, match="name"):
+        await connect("127.0.0.1", 1, "", "bot")
+
+
+def test_parse_address():
+    assert parse_address("localhost:1234") == ("localhost", 1234)
+    assert parse_address(":99") == ("127.0.0.1", 99)
+    assert parse_address("[::1]:5") == ("::1", 5)
+    assert parse_address("example.org") == ("example.org", 15015)
+    for bad in ("h:0", "h:x", "h:70000", ""):
+        with pytest.raises(ValueError):
+            parse_address(bad)
+
+
+async def test_quinze_bot_command_creates_joins_and_exits_zero(port):
+    quinze = [str(Path(PY).parent / "quinze")]
+    first = await trio.lowlevel.open_process(
+        quinze + ["bot", "--server", f"127.0.0.1:{port}", "--create", "quinze", "--games", "2", "--seed", "4",
+                  "--", PY, str(EXAMPLES / "random_bot.py")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    with trio.fail_after(30):
+        table = (await first.stdout.receive_some(100)).decode().strip()
+        assert table.startswith("t")
+        second = await trio.run_process(
+            quinze + ["bot", "--server", f"127.0.0.1:{port}", "--table", table, "--", "builtin:greedy"],
+            capture_stdout=True, capture_stderr=True, check=False,
+        )
+        assert second.returncode == 0, second.stderr
+        assert b"closed after 2 game(s)" in second.stderr
+        assert await first.wait() == 0
+
+
+async def test_quinze_bot_reports_a_refused_join(port):
+    quinze = str(Path(PY).parent / "quinze")
+    with trio.fail_after(30):
+        done = await trio.run_process([quinze, "bot", "--server", f"127.0.0.1:{port}", "--table", "t404", "--",
+                                       "builtin:random"], capture_stdout=True, capture_stderr=True, check=False)
+    assert done.returncode == 1
+    assert b"cannot join table t404" in done.stderr and b"unknown-table" in done.stderr
