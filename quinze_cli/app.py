@@ -24,6 +24,8 @@ COMMANDS = [
     "legal",
     "selfplay",
     "bench",
+    "bot",
+    "match",
 ]
 
 for _name in COMMANDS:
