@@ -1,0 +1,129 @@
+"""CLI commands over the engines: legal, selfplay, bench, rules (typer CliRunner, real files)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from quinze_cli.app import app
+from quinze_helpers import position
+
+runner = CliRunner()
+
+
+def write(tmp_path, data, name="pos.json"):
+    p = tmp_path / name
+    p.write_text(json.dumps(data) if not isinstance(data, str) else data, encoding="utf-8")
+    return str(p)
+
+
+def test_legal_prints_sorted_json_lines(tmp_path):
+    path = write(tmp_path, position(["7S 8S 6D 9D KD", "4D 5D"]))
+    out = runner.invoke(app, ["legal", path])
+    assert out.exit_code == 0, out.output
+    lines = out.output.splitlines()
+    actions = [json.loads(line) for line in lines]
+    assert lines == sorted(lines)
+    assert {"type": "fifteen", "hand": ["8S", "7S"], "table": []} in actions
+    assert {"type": "fifteen", "hand": ["9D", "6D"], "table": []} in actions
+    assert all(a["type"] == "fifteen" for a in actions)
+
+
+def test_legal_in_the_place_phase(tmp_path):
+    path = write(tmp_path, position(["KS KH QD", "4D 5D"]))
+    out = runner.invoke(app, ["legal", path])
+    assert out.exit_code == 0
+    actions = [json.loads(line) for line in out.output.splitlines()]
+    assert {"type": "place", "cards": ["KS", "KH"]} in actions
+    assert {"type": "place", "cards": ["QD"]} in actions
+    assert len(actions) == 3
+
+
+@pytest.mark.parametrize(
+    "content,needle",
+    [
+        ("{not json", "not JSON"),
+        ("[1, 2]", "JSON object"),
+        (json.dumps({"options": {}}), "game"),
+        (json.dumps({"game": "belote"}), "no game"),
+    ],
+)
+def test_legal_bad_files_exit_1_without_traceback(tmp_path, content, needle):
+    out = runner.invoke(app, ["legal", write(tmp_path, content)])
+    assert out.exit_code == 1
+    assert "error:" in out.output and needle in out.output
+    assert "Traceback" not in out.output
+
+
+def test_legal_bad_position_names_the_field(tmp_path):
+    data = position(["7S 8S KD", "4D 5D"])
+    data["hands"][1][0] = "4X"
+    out = runner.invoke(app, ["legal", write(tmp_path, data)])
+    assert out.exit_code == 1 and "hands[1][0]" in out.output
+
+
+def test_legal_missing_file(tmp_path):
+    out = runner.invoke(app, ["legal", str(tmp_path / "nope.json")])
+    assert out.exit_code == 1 and "cannot read" in out.output
+
+
+def test_selfplay_json_summary():
+    out = runner.invoke(app, ["selfplay", "--games", "6", "--seed", "4", "--players", "3",
+                              "--bot", "greedy", "--bot", "random", "--bot", "random",
+                              "--option", "quick_place=true", "--option", "target=50", "--json"])
+    assert out.exit_code == 0, out.output
+    s = json.loads(out.output)
+    assert s["games"] == 6 and s["bots"] == ["greedy", "random", "random"]
+    assert abs(sum(s["points"]) - 6) < 1e-9
+    assert s["options"]["quick_place"] is True and s["options"]["target"] == 50
+    assert s["stats"]["deals"] >= 6 and s["reasons"] == {"target": 6}
+    again = runner.invoke(app, ["selfplay", "--games", "6", "--seed", "4", "--players", "3",
+                                "--bot", "greedy", "--bot", "random", "--bot", "random",
+                                "--option", "quick_place=true", "--option", "target=50", "--json"])
+    t = json.loads(again.output)
+    assert (t["points"], t["stats"], t["decisions"]) == (s["points"], s["stats"], s["decisions"])
+
+
+def test_selfplay_rich_summary():
+    out = runner.invoke(app, ["selfplay", "--games", "3"])
+    assert out.exit_code == 0, out.output
+    assert "wins (points)" in out.output and "mean turns per deal" in out.output
+
+
+@pytest.mark.parametrize(
+    "args,code,needle",
+    [
+        (["--option", "target"], 2, "KEY=VALUE"),
+        (["--option", "target=0"], 1, "target"),
+        (["--option", "colour=red"], 1, "colour"),
+        (["--bot", "genius"], 1, "genius"),
+        (["--players", "9"], 1, "players"),
+        (["--players", "3", "--bot", "random", "--bot", "random"], 1, "bot"),
+        (["--game", "belote"], 1, "belote"),
+    ],
+)
+def test_selfplay_bad_input(args, code, needle):
+    out = runner.invoke(app, ["selfplay", "--games", "1", *args])
+    assert out.exit_code == code, out.output
+    assert needle in out.output and "Traceback" not in out.output
+
+
+def test_bench_quick_json():
+    out = runner.invoke(app, ["bench", "--quick", "--json"])
+    assert out.exit_code == 0, out.output
+    fig = json.loads(out.output)["engine"]
+    games = {d["game"] for d in fig["decision"]}
+    assert "quinze" in games
+    q = next(d for d in fig["decision"] if d["game"] == "quinze")
+    assert q["decisions"] > 0 and q["us_per_decision"] > 0
+    assert fig["legal_p99"]["positions"] > 0 and fig["legal_p99"]["p99_us"] >= fig["legal_p99"]["p50_us"]
+    assert fig["adversarial"]["legal"] > 1000
+    assert fig["largest_legal"]["largest"] >= 1
+
+
+def test_rules_quinze():
+    out = runner.invoke(app, ["rules", "quinze"])
+    assert out.exit_code == 0
+    assert "Le Quinze" in out.output and "fifteen" in out.output and "-50" in out.output.replace("−", "-")
