@@ -217,7 +217,7 @@ class QuinzeGame(Game):
         hand = self.hands[s]
         insort(hand, c)
         events.append(Event("draw", {"seat": s, "stock": len(stock)}, {s: {"card": _TEXT[c]}}))
-        fif = self._fif = [_tnew(Fifteen, ("fifteen", h, t)) for h, t in fifteens(hand, self.table)]
+        fif = self._fif = fifteens(hand, self.table, Fifteen)
         self.phase = "fifteen" if fif else "place"
 
     def _next_turn(self, events: list[Event]) -> None:
@@ -301,7 +301,7 @@ class QuinzeGame(Game):
         """The legal list computed from scratch (the cached fifteens are recomputed); for
         benchmarks and checks. Same value as :meth:`legal_actions`."""
         if self.phase in ("fifteen", "more"):
-            self._fif = [_tnew(Fifteen, ("fifteen", h, t)) for h, t in fifteens(self.hands[self.seat], self.table)]
+            self._fif = fifteens(self.hands[self.seat], self.table, Fifteen)
         return self.legal_actions()
 
     @staticmethod
@@ -356,7 +356,7 @@ class QuinzeGame(Game):
                 self._end_deal(events, "first-turn" if self.seat_turns[s] == 1 else "out", s)
                 return events
             self.phase = "more"
-            self._fif = [_tnew(Fifteen, ("fifteen", h, t)) for h, t in fifteens(hand, self.table)]
+            self._fif = fifteens(hand, self.table, Fifteen)
             return events
         if kind == "place":
             cards = action[1]

@@ -14,15 +14,16 @@ once, naming the lowest-numbered cards of each rank (RULES.md §1: identical and
 cards are interchangeable; the project lists equivalent fifteens once **[decision]**).
 
 Method: a meet in the middle between the *flexible* ranks (jokers −1, aces 1/14), enumerated
-first as a small table ``value -> choices``, and the *positive* ranks 2..K, enumerated by a
-depth-first search in ascending rank order that stops as soon as the running sum passes the
-largest sum still useful (``15 − smallest flexible value``) and prunes branches whose
-remaining ranks cannot reach the smallest useful sum.
+first as a small table ``needed positive sum -> choices``, and the *positive* ranks K..2,
+enumerated once by a depth-first search over per-rank (hand count, table count) choices that
+is pruned exactly by subset-sum bitsets of the remaining ranks (a branch is entered only if
+some needed sum is still reachable), then joined. Ranks present once use precomputed options.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import Any
 
 __all__ = [
     "CARD_POINTS",
@@ -94,12 +95,19 @@ def is_fifteen(hand_cards: Sequence[int], table_cards: Sequence[int]) -> bool:
 _EMPTY: tuple[int, ...] = ()
 _MASK = (1 << 21) - 1  # subset sums 0..20 of positive ranks are enough (15 + at most 4 jokers)
 _FLEX_NONE = {15: [(_EMPTY, _EMPTY, 0, 0)]}
+_FLEXR = frozenset((0, 1))
+_NOOPT: list = []
+_HOPT = [[(CARD_RANK[c], 1, 1, (c,), _EMPTY)] for c in range(54)]
+"""Search options of a rank held once in hand: take that card."""
+_TOPT = [[(CARD_RANK[c], 0, 1, _EMPTY, (c,))] for c in range(54)]
+"""Search options of a rank present once on the table: take that card."""
 
 
-def fifteens(hand: Iterable[int], table: Iterable[int]) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
+def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None) -> list[Any]:
     """Every fifteen the holder of ``hand`` can make with ``table``, once per equivalence class.
 
-    Returns ``[(hand_cards, table_cards)]``: tuples of card numbers in :data:`ORDER_KEY` order,
+    Returns ``[(hand_cards, table_cards)]`` (with ``make``, a tuple subclass such as the
+    ``Fifteen`` action: ``[make(("fifteen", hand_cards, table_cards))]``, built directly): tuples of card numbers in :data:`ORDER_KEY` order,
     the lowest-numbered cards of each rank when ``hand`` and ``table`` are sorted by card number
     (the engine keeps them so). Deterministic. RULES.md §1 "A fifteen": >= 2 cards, >= 1 from
     the hand, values adding to 15 (aces 1 or 14, jokers -1).
@@ -107,8 +115,8 @@ def fifteens(hand: Iterable[int], table: Iterable[int]) -> list[tuple[tuple[int,
     Method: group by rank; enumerate the flexible part (jokers, aces with each choice of how
     many count 14) as ``needed positive sum -> choices``; then a depth-first search over the
     positive ranks K..2 that is pruned *exactly* by subset-sum bitsets of the remaining ranks
-    (``reach[i]``: sums reachable with ranks i.., ``reach_h[i]``: the same using >= 1 hand
-    card), so it only walks paths that end in a fifteen.
+    (``reach[i]``: the sums reachable with ranks i..), so it only walks paths that end in a
+    needed sum; the hand-card and two-card conditions are checked when joining.
     """
     rank = CARD_RANK
     hb: dict[int, list[int]] = {}
@@ -153,19 +161,24 @@ def fifteens(hand: Iterable[int], table: Iterable[int]) -> list[tuple[tuple[int,
         flex = _FLEX_NONE
 
     # ---- positive ranks, descending, with exact subset-sum pruning
-    ranks = sorted((hb.keys() | tb.keys()) - {0, 1}, reverse=True)
+    ranks = sorted((hb.keys() | tb.keys()) - _FLEXR, reverse=True)
     L = len(ranks)
     reach = [1] * (L + 1)
-    opts: list[list[tuple[int, int, int, tuple[int, ...], tuple[int, ...]]]] = [[]] * L
+    opts: list[list[tuple[int, int, int, tuple[int, ...], tuple[int, ...]]]] = [_NOOPT] * L
     a = 1
     for i in range(L - 1, -1, -1):
         r = ranks[i]
-        h = hb.get(r, _EMPTY)
-        tc = tb.get(r, _EMPTY)
-        if len(h) + len(tc) == 1:
+        h = hb.get(r)
+        tc = tb.get(r)
+        if tc is None and len(h) == 1:  # type: ignore[arg-type]
             a = (a | (a << r)) & _MASK
-            opts[i] = [(r, 1, 1, (h[0],), _EMPTY) if h else (r, 0, 1, _EMPTY, (tc[0],))]
+            opts[i] = _HOPT[h[0]]  # type: ignore[index]
+        elif h is None and len(tc) == 1:  # type: ignore[arg-type]
+            a = (a | (a << r)) & _MASK
+            opts[i] = _TOPT[tc[0]]  # type: ignore[index]
         else:
+            h = h or _EMPTY
+            tc = tc or _EMPTY
             o = []
             for kh in range(len(h) + 1):
                 hp = tuple(h[:kh])
@@ -181,12 +194,18 @@ def fifteens(hand: Iterable[int], table: Iterable[int]) -> list[tuple[tuple[int,
         reach[i] = a
 
     out: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-    need = 0  # bitset of the positive sums some flexible choice completes to 15
-    for t in flex:
-        need |= 1 << t
-    if not reach[0] & need:
-        return out
-    top = max(flex)
+    if flex is _FLEX_NONE:
+        if not (reach[0] >> 15) & 1:
+            return out
+        need = 1 << 15
+        top = 15
+    else:
+        need = 0  # bitset of the positive sums some flexible choice completes to 15
+        for t in flex:
+            need |= 1 << t
+        if not reach[0] & need:
+            return out
+        top = max(flex)
     sols: dict[int, list[tuple[tuple[int, ...], tuple[int, ...], int, int]]] = {t: [] for t in flex}
 
     def dfs(i: int, s: int, ht: tuple[int, ...], tt: tuple[int, ...], nh: int, n: int) -> None:
@@ -205,21 +224,37 @@ def fifteens(hand: Iterable[int], table: Iterable[int]) -> list[tuple[tuple[int,
                     dfs(j + 1, s2, ht + hp, tt + tp, nh + kh, n + k)
 
     dfs(0, 0, _EMPTY, _EMPTY, 0, 0)
+    if make is None:
+        if flex is _FLEX_NONE:
+            return [(ht, tt) for ht, tt, nh, n in sols[15] if nh]
+        for t, items in flex.items():
+            if t == 0:
+                out.extend([(fh, ft) for fh, ft, fnh, fn in items if fnh and fn >= 2])
+                continue
+            sol = sols[t]
+            for fh, ft, fnh, fn in items:
+                if fnh:
+                    if fn:
+                        out.extend([(ht + fh, tt + ft) for ht, tt, nh, n in sol])
+                    else:
+                        out.extend([(ht, tt) for ht, tt, nh, n in sol if n >= 2])
+                else:
+                    out.extend([(ht + fh, tt + ft) for ht, tt, nh, n in sol if nh and n + fn >= 2])
+        return out
+    new = tuple.__new__
+    if flex is _FLEX_NONE:
+        return [new(make, ("fifteen", ht, tt)) for ht, tt, nh, n in sols[15] if nh]
     for t, items in flex.items():
         if t == 0:
-            for fh, ft, fnh, fn in items:
-                if fnh and fn >= 2:
-                    out.append((fh, ft))
+            out.extend([new(make, ("fifteen", fh, ft)) for fh, ft, fnh, fn in items if fnh and fn >= 2])
             continue
         sol = sols[t]
-        if not sol:
-            continue
         for fh, ft, fnh, fn in items:
             if fnh:
                 if fn:
-                    out.extend([(ht + fh, tt + ft) for ht, tt, nh, n in sol])
+                    out.extend([new(make, ("fifteen", ht + fh, tt + ft)) for ht, tt, nh, n in sol])
                 else:
-                    out.extend([(ht, tt) for ht, tt, nh, n in sol if n >= 2])
+                    out.extend([new(make, ("fifteen", ht, tt)) for ht, tt, nh, n in sol if n >= 2])
             else:
-                out.extend([(ht + fh, tt + ft) for ht, tt, nh, n in sol if nh and n + fn >= 2])
+                out.extend([new(make, ("fifteen", ht + fh, tt + ft)) for ht, tt, nh, n in sol if nh and n + fn >= 2])
     return out

@@ -187,7 +187,7 @@ def load_position(cls: Any, data: Mapping[str, Any]) -> Any:
         if not h:
             raise PositionError("a hand is never empty while the match runs", field=f"hands[{s}]")
     hand = g.hands[g.seat]
-    fif = [_tnew(Fifteen, ("fifteen", h, t)) for h, t in fifteens(hand, g.table)]
+    fif = fifteens(hand, g.table, Fifteen)
     if g.fifteens_made == 0:
         derived = "fifteen" if fif else "place"
         if phase is not None and phase != derived:
