@@ -1,0 +1,244 @@
+"""``quinze play`` driven for real: the client in a pseudo-terminal (pexpect) against a real
+server on loopback (``tests/play_host.py``: the server and built-in bots, as ``--local`` uses).
+
+Games are short (``target=1``: the match ends after the first scored deal) and seeded. The seat
+token is kept in ``$XDG_CACHE_HOME/quinze/seats.json``; each test has its own cache directory.
+No duration is asserted; timeouts are generous.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+QUINZE = str(Path(sys.executable).with_name("quinze"))
+TIMEOUT = 60
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+PROMPT_EN = "Your move> "
+
+
+def plain(text: str) -> str:
+    return ANSI.sub("", text)
+
+
+@pytest.fixture
+def env(tmp_path):
+    e = dict(os.environ)
+    e.update(NO_COLOR="1", XDG_CACHE_HOME=str(tmp_path / "cache"), TERM="xterm", LANG="C.UTF-8", COLUMNS="80", LINES="24")
+    e.pop("LC_ALL", None)
+    e.pop("LANGUAGE", None)
+    return e
+
+
+@pytest.fixture
+def host():
+    """Start ``play_host.py``; returns ``start(seed, opponents, *options) -> (port, table)``."""
+    procs = []
+
+    def start(seed: int = 3, opponents: str = "greedy", *options: str) -> tuple[int, str]:
+        proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "tests" / "play_host.py"), "quinze", str(seed), opponents, "target=1", *options],
+            stdout=subprocess.PIPE, text=True, cwd=str(ROOT),
+        )
+        procs.append(proc)
+        line = proc.stdout.readline()
+        assert line.startswith("READY "), line
+        _, port, table = line.split()
+        return int(port), table
+
+    yield start
+    for p in procs:
+        p.kill()
+        p.wait(timeout=TIMEOUT)
+
+
+def spawn(env, *args: str, log: list | None = None) -> pexpect.spawn:
+    child = pexpect.spawn(QUINZE, ["play", *args], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
+    return child
+
+
+def typed_move(screen: str) -> str:
+    """The first legal action of the screen retyped as text (cards, not its number)."""
+    text = plain(screen)
+    m = re.search(r"^\s*1\) (.*)$", text, re.M)
+    assert m, text[-800:]
+    line = m.group(1).strip()
+    if line.startswith("make 15:"):
+        return " ".join(c.lower() for c in line[len("make 15:"):].replace("+ table", " ").split())
+    if line.startswith("place "):
+        return "place " + line[len("place "):].lower()
+    assert line == "end the turn", line
+    return "end"
+
+
+def play_to_end(child, *, prompt=PROMPT_EN, closed="Table t1 is closed", typed_every: int = 0) -> tuple[str, int]:
+    """Answer every prompt (by number, or every ``typed_every``-th time by typed cards) until
+    the table closes; returns (all output, moves made)."""
+    out = []
+    moves = 0
+    while True:
+        k = child.expect([prompt, closed])
+        out.append(child.before + child.after)
+        if k == 1:
+            break
+        moves += 1
+        if typed_every and moves % typed_every == 0:
+            child.sendline(typed_move(child.before))
+        else:
+            child.sendline("1")
+        assert moves < 300
+    child.expect(pexpect.EOF)
+    out.append(child.before)
+    child.close()
+    return "".join(out), moves
+
+
+def test_join_by_name_play_a_whole_deal_typed_and_numbered(host, env):
+    port, table = host(3)
+    child = spawn(env, "--server", f"127.0.0.1:{port}", "--table", table)
+    child.expect("Your name")
+    child.sendline("Ana")
+    child.expect(f"You sit at table {table}, seat 0")
+    child.expect(PROMPT_EN)
+    screen = plain(child.before)
+    assert "Your hand:" in screen and "you: Ana (seat 0)" in screen and "greedy-1" in screen
+    child.sendline("zz")  # an invalid entry: explained, the prompt comes back, nothing sent
+    child.expect("'zz' is not a card")
+    child.expect(PROMPT_EN)
+    child.sendline("99")
+    child.expect("Pick a number from 1 to")
+    child.expect(PROMPT_EN)
+    child.sendline(typed_move(screen))  # typed cards of the first legal action
+    out, moves = play_to_end(child, typed_every=2)
+    out = plain(out)
+    assert "Game over." in out and "Final totals (lowest wins)" in out and "Winner(s):" in out
+    assert "Deal 1 over" in out
+    assert "Traceback" not in out
+    assert child.exitstatus == 0
+
+
+def test_lobby_lists_tables_and_quit_leaves_cleanly(host, env):
+    port, table = host(5)
+    child = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Bo")
+    child.expect("Tables at 127.0.0.1")
+    child.expect(table)
+    child.expect("lobby> ")
+    child.sendline("1")
+    child.expect(f"You sit at table {table}, seat 0")
+    child.expect(PROMPT_EN)
+    child.sendline("help")
+    child.expect("hint: what the greedy bot would play")
+    child.sendline("hint")
+    child.expect(r"Hint \(the greedy bot would play\):")
+    child.sendline("quit")
+    child.expect("Bye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Traceback" not in child.before
+
+
+def test_dropped_client_takes_its_seat_back_with_the_kept_token(host, env, tmp_path):
+    port, table = host(3)
+    args = ("--server", f"127.0.0.1:{port}", "--table", table, "--name", "Ana")
+    first = spawn(env, *args)
+    first.expect(PROMPT_EN)
+    first.sendline("1")
+    first.expect(PROMPT_EN)
+    kept = json.loads((tmp_path / "cache" / "quinze" / "seats.json").read_text())
+    entry = kept[f"127.0.0.1:{port}/{table}"]
+    assert entry["seat"] == 0 and len(entry["token"]) >= 16
+    first.kill(9)  # the connection drops without leave or bye
+    first.close()
+    second = spawn(env, *args)
+    second.expect(f"You are back at table {table}, seat 0")
+    second.expect(PROMPT_EN)  # the pending request comes again, with the view
+    assert "Your hand:" in plain(second.before)
+    second.sendline("1")
+    out, moves = play_to_end(second)
+    assert "Game over." in plain(out)
+    assert second.exitstatus == 0
+    assert not (tmp_path / "cache" / "quinze" / "seats.json").read_text().count(table + '"')  # forgotten once closed
+
+
+def test_spectator_never_sees_a_hand(host, env):
+    port, table = host(3)
+    watcher = spawn(env, "--server", f"127.0.0.1:{port}", "--spectate", table, "--name", "Sam")
+    watcher.expect(f"You are watching table {table}")
+    player = spawn(env, "--server", f"127.0.0.1:{port}", "--table", table, "--name", "Ana")
+    play_to_end(player)
+    watcher.expect(f"Table {table} is closed")
+    seen = plain(watcher.before)
+    watcher.expect(pexpect.EOF)
+    watcher.close()
+    assert "spectator" in seen and "Game over." in seen
+    assert "made 15" in seen or "placed" in seen
+    assert "Your hand" not in seen and "You drew" not in seen and PROMPT_EN not in seen
+    assert watcher.exitstatus == 0
+
+
+def test_end_of_input_exits_cleanly(host, env):
+    port, table = host(3)
+    child = spawn(env, "--server", f"127.0.0.1:{port}", "--table", table, "--name", "Ana")
+    child.expect(PROMPT_EN)
+    child.sendeof()
+    child.expect("Input closed: leaving the table.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Traceback" not in child.before
+
+
+def test_end_of_input_without_a_terminal(host, env):
+    port, table = host(3)
+    proc = subprocess.run(
+        [QUINZE, "play", "--server", f"127.0.0.1:{port}", "--table", table, "--name", "Ana"],
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env, timeout=TIMEOUT,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "Input closed" in proc.stdout
+    assert "Traceback" not in proc.stdout + proc.stderr
+    assert "\x1b[" not in proc.stdout  # not a terminal: no colours, no screen clearing
+
+
+def test_ctrl_c_leaves_the_table(host, env):
+    port, table = host(3)
+    child = spawn(env, "--server", f"127.0.0.1:{port}", "--table", table, "--name", "Ana")
+    child.expect(PROMPT_EN)
+    child.sendintr()
+    child.expect("Interrupted: leaving the table.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert "Traceback" not in child.before
+    assert child.exitstatus == 0
+
+
+def test_local_game_in_french(env):
+    child = spawn(env, "--local", "--lang", "fr", "--name", "Ana", "--option", "target=1", "--seed", "3")
+    child.expect("Votre coup> ")
+    assert "Votre main :" in plain(child.before)
+    child.sendline("aide")
+    child.expect("Commandes")
+    child.sendline("zz")
+    child.expect("n'est pas une carte")
+    out, _ = play_to_end(child, prompt="Votre coup> ", closed="La table t1 est fermée")
+    out = plain(out)
+    assert "Partie terminée." in out and "Totaux finaux" in out
+    assert child.exitstatus == 0
+
+
+def test_local_game_in_english_from_lang_hint(env):
+    env["LANG"] = "fr_FR.UTF-8"
+    child = spawn(env, "--local", "--lang", "en", "--name", "Ana", "--option", "target=1", "--seed", "4",
+                  "--opponents", "builtin:random")
+    out, moves = play_to_end(child)
+    assert "Game over." in plain(out) and moves >= 1
+    assert child.exitstatus == 0

@@ -1,0 +1,240 @@
+"""``quinze play`` without a terminal: the Le Quinze screen rendered to plain text, the typed
+input reader against hand-written views and legal lists, the language catalogues."""
+
+from __future__ import annotations
+
+import io
+import json
+from importlib import resources
+
+import pytest
+from rich.console import Console
+
+from protocol.game import get_game
+from quinze_cli.play.cards_ui import CardStyle, parse_card_token, sort_cards
+from quinze_cli.play.i18n import Catalogue, choose_language
+from quinze_cli.play.registry import InputError, TableState, get_ui
+from quinze_cli.play.screen import draw
+
+VIEW = {
+    "game": "quinze", "seat": 0, "hand": ["7H", "QS", "3D", "KC", "KD", "AS"], "table": ["8C", "2S"],
+    "discard": ["5H", "10C", "9D"], "stock": 31, "hand_sizes": [6, 4, 7], "totals": [12, 30, 0],
+    "dealer": 2, "to_act": 0, "phase": "fifteen", "turn": {"fifteens": 0, "used_table": False},
+    "deal": 2, "turns": 5, "options": {"players": 3, "target": 100},
+}
+
+
+def make_state(lang: str = "en", color: bool = False, legal=None, view=VIEW, seat=0):
+    cat = Catalogue(lang)
+    style = CardStyle(lang, color)
+    ui = get_ui("quinze", cat, style)
+    st = TableState(table="t1", game="quinze", seat=seat, players=["Ana", "Bob", "Cy"],
+                    options={"players": 3, "target": 100}, number=1)
+    ui.start(st)
+    if view is not None:
+        st.view = dict(view)
+        st.legal = legal if legal is not None else _legal(view)
+        st.to_act = 0
+        ui.on_request(st)
+    return cat, ui, st
+
+
+def _legal(view):
+    g = get_game("quinze")
+    # the legal list as the engine would give it for this hand and table
+    from protocol.cards import parse_cards
+    from protocol.games.quinze_legal import fifteens
+
+    out = []
+    for h, t in fifteens(parse_cards(view["hand"]), parse_cards(view["table"])):
+        from protocol.cards import cards_text
+
+        out.append({"type": "fifteen", "hand": cards_text(h), "table": cards_text(t)})
+    assert g.id == "quinze"
+    return out
+
+
+def render(ui, st, cat) -> str:
+    buf = io.StringIO()
+    console = Console(file=buf, no_color=True, width=80, force_terminal=False)
+    draw(console, ui, st, cat, clear=False)
+    return buf.getvalue()
+
+
+def test_plain_screen_shows_everything_a_seat_may_see():
+    cat, ui, st = make_state()
+    st.log.append("Bob made 15: 7S 8D")
+    text = render(ui, st, cat)
+    lines = text.splitlines()
+    assert all(len(line) <= 80 for line in lines)
+    assert len(lines) <= 24
+    assert "Le Quinze" in text and "table t1" in text and "you: Ana (seat 0)" in text
+    assert "Your hand: AS 3D 7H QS KD KC" in text  # sorted by rank, canonical letters
+    assert "Table: 2S 8C" in text
+    assert "discard pile 3, top 9D" in text and "stock 31" in text
+    assert "Bob" in text and "4 cards" in text and "total 30" in text
+    assert "Cy" in text and "7 cards" in text and "dealer" in text
+    assert "Bob made 15: 7S 8D" in text
+    assert "Your turn" in text and "1) make 15:" in text
+    assert "♥" not in text and "\x1b[" not in text
+
+
+def test_colour_screen_uses_suit_symbols():
+    cat, ui, st = make_state(color=True)
+    buf = io.StringIO()
+    Console(file=buf, force_terminal=True, color_system="standard", width=80).print(ui.board(st))
+    out = buf.getvalue()
+    assert "7♥" in out and "Q♠" in out and "\x1b[" in out
+
+
+def test_spectator_screen_has_no_hand():
+    cat, ui, st = make_state(seat=None, view=None)
+    for ev in (
+        {"kind": "deal", "deal": 1, "dealer": 1, "first": 2, "hand_sizes": [8, 8, 8], "stock": 30},
+        {"kind": "draw", "seat": 2, "stock": 29},
+        {"kind": "fifteen", "seat": 2, "hand": ["7S"], "table": []},
+    ):
+        ui.on_event(st, ev)
+    text = render(ui, st, cat)
+    assert "Your hand" not in text and "spectator" in text
+    assert "stock 29" in text and "9 cards" not in text
+
+
+def test_events_in_words_and_tracked_state():
+    cat, ui, st = make_state(view=None)
+    lines = ui.on_event(st, {"kind": "deal", "deal": 1, "dealer": 2, "first": 0, "hand_sizes": [8, 8, 8],
+                             "stock": 30, "hand": ["7H", "8C", "2S", "3S", "4S", "5S", "6S", "9S"]})
+    assert lines == ["Deal 1: Cy deals, Ana plays first."]
+    assert ui.on_event(st, {"kind": "draw", "seat": 0, "stock": 29, "card": "KD"}) == ["You drew KD."]
+    assert ui.on_event(st, {"kind": "place", "seat": 0, "cards": ["KD"], "quick": False}) == ["Ana placed KD on the table."]
+    assert ui.on_event(st, {"kind": "draw", "seat": 1, "stock": 28}) == []
+    assert ui.on_event(st, {"kind": "fifteen", "seat": 1, "hand": ["7S"], "table": ["8D"]}) == [
+        "Bob made 15: 7S 8D (8D from the table)"
+    ]
+    assert st.public["hand_sizes"] == [8, 8, 8] and st.public["table"] == ["KD"]
+    out = ui.on_event(st, {"kind": "deal-end", "deal": 1, "reason": "out", "seat": 1, "scores": [20, 0, 33],
+                           "totals": [20, 0, 33], "hands": []})
+    assert out[0] == "Deal 1 over: Bob went out." and "Cy +33→33" in out[1]
+
+
+def test_french_plain_letters_and_words():
+    cat, ui, st = make_state(lang="fr")
+    text = render(ui, st, cat)
+    assert "Votre main : AP 3K 7C DP RK RT" in text
+    assert "faire 15 :" in text and "vous : Ana" in text
+    assert ui.on_event(st, {"kind": "fifteen", "seat": 1, "hand": ["QS"], "table": ["3D"]}) == [
+        "Bob fait 15 : 3K DP (3K de la table)"
+    ]
+
+
+# ------------------------------------------------------------------ typed input
+
+
+def test_typed_cards_prefer_the_hand_then_the_table():
+    cat, ui, st = make_state()
+    assert ui.parse(st, "7h 8c") == {"type": "fifteen", "hand": ["7H"], "table": ["8C"]}
+    assert ui.parse(st, "KC 2s") == {"type": "fifteen", "hand": ["KC"], "table": ["2S"]}
+
+
+def test_values_resolve_to_a_legal_fifteen_preferring_hand_cards():
+    cat, ui, st = make_state()
+    q3 = ui.parse(st, "q+3")
+    assert sorted(q3["hand"]) == ["3D", "QS"] and q3["table"] == [] and q3 in st.legal
+    assert ui.parse(st, "7+8") == {"type": "fifteen", "hand": ["7H"], "table": ["8C"]}
+    assert ui.parse(st, "k + 2")["table"] == ["2S"]
+    with pytest.raises(InputError, match="No legal fifteen 7\\+9"):
+        ui.parse(st, "7+9")
+
+
+def test_ambiguous_values_are_explained():
+    view = dict(VIEW, hand=["7H", "8S", "3D"], table=["7C", "8C"])
+    legal = [
+        {"type": "fifteen", "hand": ["7H"], "table": ["8C"]},
+        {"type": "fifteen", "hand": ["8S"], "table": ["7C"]},
+    ]
+    cat, ui, st = make_state(view=view, legal=legal)
+    with pytest.raises(InputError, match="ambiguous"):
+        ui.parse(st, "7+8")
+
+
+def test_invalid_entries_are_explained():
+    cat, ui, st = make_state()
+    for text, words in [
+        ("zz", "is not a card"),
+        ("9h 6s", "neither in your hand nor on the table"),
+        ("7h 3d", "do not add up to 15"),
+        ("8c 7c", "neither in your hand"),
+        ("end", "must make one first"),
+        ("place kc", "must make one first"),
+        ("place ks", "do not hold KS"),
+        ("7h", "at least two cards"),
+        ("3d", "at least two cards"),
+    ]:
+        with pytest.raises(InputError, match=words):
+            ui.parse(st, text)
+
+
+def test_place_and_end():
+    view = dict(VIEW, phase="place", hand=["KS", "KD", "2H"], table=["JC"])
+    legal = [{"type": "place", "cards": ["2H"]}, {"type": "place", "cards": ["KS"]},
+             {"type": "place", "cards": ["KS", "KD"]}]
+    cat, ui, st = make_state(view=view, legal=legal)
+    assert ui.parse(st, "place kd") == {"type": "place", "cards": ["KD"]}  # same rank as a legal entry
+    assert ui.parse(st, "2h") == {"type": "place", "cards": ["2H"]}
+    assert ui.parse(st, "ks kd") == {"type": "place", "cards": ["KS", "KD"]}
+    with pytest.raises(InputError, match="place a card"):
+        ui.parse(st, "end")
+    with pytest.raises(InputError, match="do not hold"):
+        ui.parse(st, "place qh")
+    with pytest.raises(InputError, match="cannot make any fifteen"):
+        ui.parse(st, "k+2")
+    st.legal = [{"type": "end"}]
+    assert ui.parse(st, "end") == {"type": "end"}
+
+
+def test_hint_is_the_greedy_choice():
+    cat, ui, st = make_state()
+    hint = ui.hint(st)
+    assert hint in st.legal
+    assert len(hint["hand"]) == max(len(a["hand"]) for a in st.legal)
+
+
+def test_french_card_letters():
+    assert parse_card_token("7c", "fr") == parse_card_token("7h", "en")  # cœur
+    assert parse_card_token("dp", "fr") == parse_card_token("qs", "en")  # dame de pique
+    assert parse_card_token("10t", "fr") == parse_card_token("10c", "en")  # trèfle
+    assert parse_card_token("ks", "fr") == parse_card_token("ks", "en")  # canonical still works
+    assert parse_card_token("7♦", "en") == parse_card_token("7d", "en")
+    assert sort_cards(["RJ", "KS", "AH", "2C"]) == sort_cards(["2C", "AH", "RJ", "KS"])
+
+
+# ------------------------------------------------------------------ languages
+
+
+def test_language_choice():
+    assert choose_language("fr") == "fr"
+    assert choose_language(None, {"LANG": "fr_FR.UTF-8"}) == "fr"
+    assert choose_language(None, {"LANG": "en_GB.UTF-8"}) == "en"
+    assert choose_language(None, {"LC_ALL": "C", "LANG": "fr_CA.UTF-8"}) == "fr"
+    assert choose_language(None, {}) == "en"
+    with pytest.raises(ValueError, match="--lang"):
+        choose_language("xx")
+
+
+def test_catalogues_have_the_same_keys_and_fields():
+    import string
+
+    data = {}
+    for lang in ("en", "fr"):
+        data[lang] = json.loads(resources.files("quinze_cli").joinpath("locale", f"{lang}.json").read_text("utf-8"))
+    assert set(data["en"]) == set(data["fr"])
+    fmt = string.Formatter()
+    for key, text in data["en"].items():
+        fields_en = {f for _, f, _, _ in fmt.parse(text) if f}
+        fields_fr = {f for _, f, _, _ in fmt.parse(data["fr"][key]) if f}
+        assert fields_en == fields_fr, key
+
+
+def test_french_rules_text():
+    cat, ui, st = make_state(lang="fr")
+    assert "Un quinze" in ui.rules_text()
