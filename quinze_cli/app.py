@@ -26,6 +26,7 @@ COMMANDS = [
     "bench",
     "bot",
     "match",
+    "play",
 ]
 
 for _name in COMMANDS:
