@@ -183,6 +183,7 @@ class MatchRunner:
         self.stderr_dir = config.log_dir / f"match-{stamp}-stderr"
         self.players: list[_Player] = []
         self._log: TextIO | None = None
+        self._controls: list[Connection] = []
         self.fast_stop = False
         """Set on Ctrl-C: stop the bot programs without the polite wait."""
         self._software = _software()
@@ -229,6 +230,7 @@ class MatchRunner:
     async def _slot(self, slot: int, address: tuple[str, int], plans: trio.MemoryReceiveChannel[GamePlan],
                     bots_nursery: trio.Nursery) -> None:
         control = await self._connect(address, f"match-{slot + 1}", "player")
+        self._controls.append(control)
         pool: dict[tuple[int, int], _Player] = {}
         async with trio.open_nursery() as nursery:
             created_send, created_recv = trio.open_memory_channel[Any](1)
@@ -372,6 +374,8 @@ class MatchRunner:
                         nursery.start_soon(_stop_quietly, player.endpoint, self.fast_stop)
                     if player.relay is not None:
                         nursery.start_soon(player.relay.conn.aclose)
+                for control in self._controls:
+                    nursery.start_soon(control.aclose)
 
     def kill_all(self) -> None:
         """SIGKILL every bot program's process group at once (Ctrl-C)."""

@@ -87,6 +87,8 @@ def build_config(
     try:
         options = validate_options(game, raw, seats, len(bots))
     except GameError as err:
+        if err.field == "players" and seats is not None:
+            fail(f"--seats: {err.reason}", EXIT_USAGE)
         fail_game_error(err, "--option")
     except ValueError as err:
         fail(str(err), EXIT_USAGE)

@@ -1,0 +1,262 @@
+"""``quinze match``: real bot programs, an embedded (or given) server on loopback, real log files.
+
+In-process :class:`MatchRunner` runs for the scenarios, the ``quinze`` executable for the command
+line (``--json``, bad options, Ctrl-C)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import trio
+
+from protocol.replaylog import read_log, verify
+from quinze_cli.matchrun import MatchConfig, MatchError, MatchRunner, parse_bot_spec, schedule, validate_options
+from quinze_cli.stats import MatchStats, elo_difference
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "bots"
+BOTS = ROOT / "tests" / "bots"
+PY = sys.executable
+QUINZE = str(Path(PY).parent / "quinze")
+RANDOM = f"{PY} {EXAMPLES / 'random_bot.py'}"
+GREEDY = f"{PY} {EXAMPLES / 'greedy_bot.py'}"
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def children_of(pid: int) -> list[int]:
+    """Pids whose parent is ``pid`` (any thread of it), read from /proc."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def config(tmp_path, bots, *, games=2, seats=None, options=None, **kw) -> MatchConfig:
+    specs = []
+    for b in bots:
+        specs.append(parse_bot_spec(b, "quinze", [s.name for s in specs]))
+    opts = validate_options("quinze", options or {}, seats, len(specs))
+    return MatchConfig(game="quinze", bots=specs, games=games, seed=kw.pop("seed", 7), options=opts,
+                       log_dir=tmp_path / "logs", **kw)
+
+
+def logged_games(path: Path):
+    result = read_log(path.read_text())
+    assert result.problems == [] and result.partial == [] and not result.truncated
+    return result.games
+
+
+async def run(cfg: MatchConfig):
+    failures = []
+
+    async def on_failure(bot, plan, failure):
+        failures.append((plan.index, bot, failure.kind))
+
+    runner = MatchRunner(cfg, on_failure=on_failure)
+    with trio.fail_after(60):
+        stats = await runner.run()
+    return runner, stats, failures
+
+
+async def test_two_example_bots_play_and_every_game_is_logged(tmp_path):
+    runner, stats, failures = await run(config(tmp_path, [RANDOM, GREEDY], games=4, concurrency=2))
+    assert failures == [] and stats.games == 4
+    assert [b.games for b in stats.bots] == [4, 4]
+    assert sum(b.points for b in stats.bots) == pytest.approx(4.0)
+    games = logged_games(runner.log_path)
+    assert len(games) == 4
+    assert sorted(g.header["seed"] for g in games) == [7, 8, 9, 10]
+    for g in games:
+        assert verify(g) is None
+        assert sorted(g.header["players"]) == ["greedy_bot", "random_bot"]
+    assert all(not alive(pid) for pid in runner.pids) and len(runner.pids) == 4  # 2 bots x 2 slots
+
+
+async def test_builtin_against_a_program_with_rotated_seats(tmp_path):
+    runner, stats, _ = await run(config(tmp_path, ["builtin:greedy", RANDOM], games=2))
+    games = logged_games(runner.log_path)
+    assert [g.header["players"] for g in games] == [["greedy", "random_bot"], ["random_bot", "greedy"]]
+    assert len(runner.pids) == 1  # only the program has a process
+
+
+async def test_four_seats_for_two_bots_runs_four_processes(tmp_path):
+    runner, stats, failures = await run(config(tmp_path, [RANDOM, GREEDY], games=2, seats=4))
+    assert failures == [] and stats.games == 2
+    assert len(set(runner.pids)) == 4
+    games = logged_games(runner.log_path)
+    assert games[0].header["players"] == ["random_bot", "greedy_bot", "random_bot#2", "greedy_bot#2"]
+    assert games[1].header["players"] == ["greedy_bot", "random_bot", "greedy_bot#2", "random_bot#2"]
+    assert sum(b.points for b in stats.bots) == pytest.approx(2.0)
+
+
+async def test_duplicate_replays_each_deal_with_the_seats_rotated(tmp_path):
+    runner, stats, _ = await run(config(tmp_path, ["builtin:random", "builtin:greedy"], games=4, duplicate=True))
+    headers = [g.header for g in logged_games(runner.log_path)]
+    assert [h["seed"] for h in headers] == [7, 7, 8, 8]
+    assert headers[0]["players"] == headers[1]["players"][::-1]
+
+
+@pytest.mark.parametrize(
+    ("script", "args", "kind", "times"),
+    [
+        ("garbage.py", (), "garbage", 1),  # garbage only once, then correct: the same process plays on
+        ("illegal.py", (), "illegal", 2),
+        ("exit_midgame.py", ("1",), "crash", 2),  # restarted for the second game
+        ("exit_before_start.py", (), "crash", 2),
+        ("never_flush.py", (), "timeout", 2),
+    ],
+)
+async def test_a_misbehaving_bot_forfeits_and_the_match_goes_on(tmp_path, script, args, kind, times):
+    bad = " ".join([PY, str(BOTS / script), *args])
+    runner, stats, failures = await run(config(tmp_path, [bad, "builtin:random"], games=2, move_time=0.5))
+    assert stats.games == 2
+    assert [f[2] for f in failures] == [kind] * times
+    assert dict(stats.bots[0].forfeits) == {kind: times}
+    assert stats.bots[1].points == 2.0 if times == 2 else stats.bots[1].points >= 1.0
+    games = logged_games(runner.log_path)
+    assert len(games) == 2
+    assert sum(1 for g in games if (g.result["forfeit"] or {}).get("kind") == kind) == times
+    assert all(not alive(pid) for pid in runner.pids)
+    restarted = kind in ("crash", "timeout")
+    assert len(runner.pids) == 1 and runner.players[0].restarts == (1 if restarted else 0)
+
+
+async def test_a_bot_crashing_beyond_its_restarts_stops_the_match(tmp_path):
+    bad = f"{PY} {BOTS / 'exit_midgame.py'} 1"
+    cfg = config(tmp_path, [bad, "builtin:random"], games=5, max_restarts=1)
+    runner = MatchRunner(cfg)
+    with pytest.raises(MatchError, match="failed again after 1 restart"):
+        with trio.fail_after(60):
+            await runner.run()
+    assert runner.stats.games == 2
+    assert len(logged_games(runner.log_path)) == 2
+    assert all(not alive(pid) for pid in runner.pids)
+
+
+def test_schedule_rotates_seats_evenly():
+    plans = schedule(2, 4, 4, 10)
+    assert [p.seat_bots for p in plans] == [(0, 1, 0, 1), (1, 0, 1, 0), (0, 1, 0, 1), (1, 0, 1, 0)]
+    plans = schedule(3, 3, 3, 0)
+    for seat in range(3):
+        assert sorted(p.seat_bots[seat] for p in plans) == [0, 1, 2]
+    assert [p.seed for p in schedule(2, 2, 4, 5, duplicate=True)] == [5, 5, 6, 6]
+    with pytest.raises(ValueError, match="multiple of 2"):
+        schedule(2, 2, 3, 0, duplicate=True)
+
+
+def test_bot_specs_and_options():
+    assert parse_bot_spec("builtin:greedy", "quinze").builtin == "greedy"
+    spec = parse_bot_spec(f"{PY} '{EXAMPLES / 'random_bot.py'}' 3", "quinze", ["random_bot"])
+    assert spec.name == "random_bot-2" and spec.argv[-1] == "3"
+    with pytest.raises(ValueError, match="known: greedy, random"):
+        parse_bot_spec("builtin:nope", "quinze")
+    with pytest.raises(ValueError, match="empty"):
+        parse_bot_spec("  ", "quinze")
+    assert validate_options("quinze", {"target": "50"}, None, 2)["target"] == 50
+    with pytest.raises(ValueError, match="disagree"):
+        validate_options("quinze", {"players": "3"}, 4, 2)
+    with pytest.raises(ValueError, match="every bot needs a seat"):
+        validate_options("quinze", {}, 2, 3)
+
+
+def test_elo_from_points():
+    assert elo_difference([0.5] * 10)["difference"] == 0.0
+    e = elo_difference([1, 1, 1, 0])
+    assert e["difference"] == pytest.approx(190.8, abs=0.1) and e["low"] < e["difference"] and e["high"] is None
+    assert elo_difference([0, 0])["difference"] is None
+    stats = MatchStats([("a", "x"), ("b", "y")])
+    stats.add_game([0, 1, 0, 1], [0.5, 0, 0.5, 0], [(1, "crash")])
+    assert [b.points for b in stats.bots] == [1.0, 0.0] and stats.bots[0].wins == 1
+    assert dict(stats.bots[1].forfeits) == {"crash": 1}
+
+
+# ---------------------------------------------------------------------------- the command line
+
+
+def quinze(*args, cwd, timeout=60):
+    return subprocess.run([QUINZE, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+def test_cli_match_writes_json_and_log(tmp_path):
+    done = quinze("match", RANDOM, GREEDY, "--games", "2", "--seed", "3", "--json", "out.json", "--log-dir", "logs",
+                  cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "out.json").read_text())
+    assert data["complete"] and data["played"] == 2 and data["seed"] == 3
+    assert [b["name"] for b in data["bots"]] == ["random_bot", "greedy_bot"]
+    assert data["elo"]["games"] == 2 and data["failures"] == []
+    assert len(logged_games(tmp_path / data["log"])) == 2
+    assert "Match results" in done.stdout and "Elo:" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["--option", "target=lots"], 1, "target: expects a whole number"),
+        (["--option", "colour=blue"], 1, "colour"),
+        (["--option", "target"], 2, "expected KEY=VALUE"),
+        (["--seats", "1"], 2, "--seats: must be at least 2"),
+        (["builtin:random", "--seats", "2"], 2, "every bot needs a seat"),
+        (["--games", "3", "--duplicate"], 2, "multiple of 2"),
+        (["--game", "chess"], 1, "chess"),
+    ],
+)
+def test_cli_bad_input_is_refused_before_any_game(tmp_path, args, code, message):
+    done = quinze("match", "builtin:random", "builtin:greedy", "--games", "2", *args, cwd=tmp_path)
+    assert done.returncode == code, done.stderr
+    assert message in done.stderr and "Traceback" not in done.stderr
+    assert not (tmp_path / "logs").exists()
+
+
+def test_cli_ctrl_c_stops_fast_keeps_games_and_leaves_no_process(tmp_path):
+    proc = subprocess.Popen([QUINZE, "match", RANDOM, GREEDY, "--games", "500", "--seed", "1", "--json", "out.json"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        logs = tmp_path / "logs"
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if any(p.read_text().count('"record":"result"') >= 1 for p in logs.glob("match-*.jsonl")):
+                break
+            time.sleep(0.1)
+        children = children_of(proc.pid)
+        assert len(children) == 2
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+        assert proc.returncode == 130, err
+        assert all(not alive(pid) for pid in children)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    data = json.loads((tmp_path / "out.json").read_text())
+    assert data["interrupted"] and not data["complete"] and data["played"] >= 1
+    assert len(logged_games(tmp_path / data["log"])) == data["played"]
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_cli_javascript_bot_against_python_bot(tmp_path):
+    done = quinze("match", f"node {EXAMPLES / 'random_bot.js'}", RANDOM, "--games", "2", "--json", "out.json",
+                  cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "out.json").read_text())
+    assert data["complete"] and data["failures"] == []
+    assert [b["games"] for b in data["bots"]] == [2, 2]
