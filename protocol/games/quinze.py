@@ -298,10 +298,15 @@ class QuinzeGame(Game):
         return []
 
     def generate_legal(self) -> list[Action]:
-        """The legal list computed from scratch (the cached fifteens are recomputed); for
-        benchmarks and checks. Same value as :meth:`legal_actions`."""
+        """The legal list computed from scratch, without touching the cached one (for
+        benchmarks and checks). Same value as :meth:`legal_actions`."""
         if self.phase in ("fifteen", "more"):
-            self._fif = fifteens(self.hands[self.seat], self.table, Fifteen)
+            keep = self._fif
+            try:
+                self._fif = fifteens(self.hands[self.seat], self.table, Fifteen)
+                return self.legal_actions()
+            finally:
+                self._fif = keep
         return self.legal_actions()
 
     @staticmethod

@@ -22,6 +22,7 @@ some needed sum is still reachable), then joined. Ranks present once use precomp
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -103,7 +104,54 @@ _TOPT = [[(CARD_RANK[c], 0, 1, _EMPTY, (c,))] for c in range(54)]
 """Search options of a rank present once on the table: take that card."""
 
 
-def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None) -> list[Any]:
+_FLEX_CACHE: dict[tuple[tuple[int, ...], ...], tuple[dict[int, list[Any]], int, int]] = {}
+"""Flexible parts by (hand aces, table aces, hand jokers, table jokers): a few hundred keys."""
+
+
+def _flex(ah_: tuple[int, ...], at_: tuple[int, ...], jh_: tuple[int, ...], jt_: tuple[int, ...]
+          ) -> tuple[dict[int, list[Any]], int, int]:
+    """The flexible part: ``({T: [(hand cards, table cards, hand count, count)]}, need, top)``
+    where ``T`` is the positive sum that completes the choice to 15 (each ace 1 or 14, each
+    joker -1), ``need`` the bitset of those ``T`` and ``top`` the largest."""
+    flex: dict[int, list[Any]] = {}
+    for jh in range(len(jh_) + 1):
+        for jt in range(len(jt_) + 1):
+            for ah in range(len(ah_) + 1):
+                for at in range(len(at_) + 1):
+                    a = ah + at
+                    item = (ah_[:ah] + jh_[:jh], at_[:at] + jt_[:jt], ah + jh, a + jh + jt)
+                    t = 15 - a + jh + jt
+                    for _ in range(a + 1):
+                        if t < 0:
+                            break
+                        flex.setdefault(t, []).append(item)
+                        t -= 13
+    need = 0
+    for t in flex:
+        need |= 1 << t
+    return flex, need, max(flex)
+
+
+def fifteens(hand: Sequence[int], table: Sequence[int], make: type | None = None) -> list[Any]:
+    """Every fifteen the holder of ``hand`` can make with ``table`` (see :func:`_fifteens`).
+
+    With many cards (>= ``_GC_PAUSE_CARDS`` in hand and on the table together) the answer may
+    hold tens of thousands of actions; the cyclic garbage collector is paused while they are
+    built (it would scan them again and again, tripling the time) and restored after.
+    """
+    if len(hand) + len(table) < _GC_PAUSE_CARDS or not gc.isenabled():
+        return _fifteens(hand, table, make)
+    gc.disable()
+    try:
+        return _fifteens(hand, table, make)
+    finally:
+        gc.enable()
+
+
+_GC_PAUSE_CARDS = 20
+
+
+def _fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None) -> list[Any]:
     """Every fifteen the holder of ``hand`` can make with ``table``, once per equivalence class.
 
     Returns ``[(hand_cards, table_cards)]`` (with ``make``, a tuple subclass such as the
@@ -136,29 +184,15 @@ def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None
 
     # ---- flexible part: needed positive sum T -> [(hand cards, table cards, hand count, count)]
     if 0 in hb or 1 in hb or 0 in tb or 1 in tb:
-        flex: dict[int, list[tuple[tuple[int, ...], tuple[int, ...], int, int]]] = {}
-        jh_ = hb.get(0, ())
-        jt_ = tb.get(0, ())
-        ah_ = hb.get(1, ())
-        at_ = tb.get(1, ())
-        for jh in range(len(jh_) + 1):
-            for jt in range(len(jt_) + 1):
-                for ah in range(len(ah_) + 1):
-                    for at in range(len(at_) + 1):
-                        a = ah + at
-                        item = (tuple(ah_[:ah]) + tuple(jh_[:jh]), tuple(at_[:at]) + tuple(jt_[:jt]), ah + jh, a + jh + jt)
-                        t = 15 - a + jh + jt
-                        for _ in range(a + 1):
-                            if t < 0:
-                                break
-                            lst = flex.get(t)
-                            if lst is None:
-                                flex[t] = [item]
-                            else:
-                                lst.append(item)
-                            t -= 13
+        key = (tuple(hb.get(1, _EMPTY)), tuple(tb.get(1, _EMPTY)), tuple(hb.get(0, _EMPTY)), tuple(tb.get(0, _EMPTY)))
+        cached = _FLEX_CACHE.get(key)
+        if cached is None:
+            cached = _FLEX_CACHE[key] = _flex(*key)
+        flex, need, top = cached
     else:
         flex = _FLEX_NONE
+        need = 1 << 15
+        top = 15
 
     # ---- positive ranks, descending, with exact subset-sum pruning
     ranks = sorted((hb.keys() | tb.keys()) - _FLEXR, reverse=True)
@@ -193,20 +227,10 @@ def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None
             opts[i] = o
         reach[i] = a
 
-    out: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
-    if flex is _FLEX_NONE:
-        if not (reach[0] >> 15) & 1:
-            return out
-        need = 1 << 15
-        top = 15
-    else:
-        need = 0  # bitset of the positive sums some flexible choice completes to 15
-        for t in flex:
-            need |= 1 << t
-        if not reach[0] & need:
-            return out
-        top = max(flex)
-    sols: dict[int, list[tuple[tuple[int, ...], tuple[int, ...], int, int]]] = {t: [] for t in flex}
+    out: list[Any] = []
+    if not reach[0] & need:
+        return out
+    sols: dict[int, list[tuple[tuple[int, ...], tuple[int, ...], int, int]]] = {}
 
     def dfs(i: int, s: int, ht: tuple[int, ...], tt: tuple[int, ...], nh: int, n: int) -> None:
         # invariant: some needed sum is s + a sum reachable with ranks i..
@@ -219,19 +243,23 @@ def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None
                 if s2 > top:
                     break
                 if (need >> s2) & 1:
-                    sols[s2].append((ht + hp, tt + tp, nh + kh, n + k))
+                    lst = sols.get(s2)
+                    if lst is None:
+                        sols[s2] = [(ht + hp, tt + tp, nh + kh, n + k)]
+                    else:
+                        lst.append((ht + hp, tt + tp, nh + kh, n + k))
                 if (nxt << s2) & need:
                     dfs(j + 1, s2, ht + hp, tt + tp, nh + kh, n + k)
 
     dfs(0, 0, _EMPTY, _EMPTY, 0, 0)
     if make is None:
         if flex is _FLEX_NONE:
-            return [(ht, tt) for ht, tt, nh, n in sols[15] if nh]
+            return [(ht, tt) for ht, tt, nh, n in sols.get(15, ()) if nh]
         for t, items in flex.items():
             if t == 0:
                 out.extend([(fh, ft) for fh, ft, fnh, fn in items if fnh and fn >= 2])
                 continue
-            sol = sols[t]
+            sol = sols.get(t, ())
             for fh, ft, fnh, fn in items:
                 if fnh:
                     if fn:
@@ -243,12 +271,12 @@ def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None
         return out
     new = tuple.__new__
     if flex is _FLEX_NONE:
-        return [new(make, ("fifteen", ht, tt)) for ht, tt, nh, n in sols[15] if nh]
+        return [new(make, ("fifteen", ht, tt)) for ht, tt, nh, n in sols.get(15, ()) if nh]
     for t, items in flex.items():
         if t == 0:
             out.extend([new(make, ("fifteen", fh, ft)) for fh, ft, fnh, fn in items if fnh and fn >= 2])
             continue
-        sol = sols[t]
+        sol = sols.get(t, ())
         for fh, ft, fnh, fn in items:
             if fnh:
                 if fn:
