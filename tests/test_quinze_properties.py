@@ -57,6 +57,7 @@ def test_cards_are_conserved_and_every_game_ends(params):
     def check(g, legal):
         assert all_cards(g) == deck
         assert all(g.hands)
+        assert g.generate_legal() == legal  # the cached list (filtered after a fifteen) is exact
 
     play(g, seed, each=check)
     assert g.is_over and g.result() is not None

@@ -361,7 +361,7 @@ class QuinzeGame(Game):
                 self._end_deal(events, "first-turn" if self.seat_turns[s] == 1 else "out", s)
                 return events
             self.phase = "more"
-            self._fif = fifteens(hand, self.table, Fifteen)
+            self._fif = self._after_fifteen(hc, tc, hand)
             return events
         if kind == "place":
             cards = action[1]
@@ -379,6 +379,33 @@ class QuinzeGame(Game):
         events.append(Event("end-turn", {"seat": s}))
         self._next_turn(events)
         return events
+
+    def _after_fifteen(self, hc: tuple[int, ...], tc: tuple[int, ...], hand: list[int]) -> list[Fifteen]:
+        """The fifteens left after one was made: the old list filtered when that is exact, else
+        generated again.
+
+        Filtering is exact (same list, same order as :func:`fifteens` would give) when no removed
+        card is an ace or a joker (the flexible part is unchanged) and no card of a removed card's
+        rank remains in the same place (so no fifteen changes its named cards): the search tree of
+        the new cards is the old one with branches cut, walked in the same order.
+        """
+        rank = CARD_RANK
+        hr = [rank[d] for d in hand]
+        for c in hc:
+            r = rank[c]
+            if r < 2 or r in hr:
+                return fifteens(hand, self.table, Fifteen)
+        if tc:
+            tr = [rank[d] for d in self.table]
+            for c in tc:
+                r = rank[c]
+                if r < 2 or r in tr:
+                    return fifteens(hand, self.table, Fifteen)
+            rh = frozenset(hc).isdisjoint
+            rt = frozenset(tc).isdisjoint
+            return [f for f in self._fif if rh(f[1]) and rt(f[2])]
+        rh = frozenset(hc).isdisjoint
+        return [f for f in self._fif if rh(f[1])]
 
     # ------------------------------------------------------------------ checks
 
