@@ -137,6 +137,9 @@ def test_must_make_a_fifteen_when_one_exists():
 def test_further_fifteens_are_optional_then_end():
     g = load(["7S 8S 6D 9D KD", "4D 5D"])
     g.apply(F("7S 8S"))
+    assert g.view(0)["turn"] == {"fifteens": 1, "used_table": False,
+                                 "actions": [{"type": "fifteen", "hand": ["8S", "7S"], "table": []}]}
+    assert Quinze.from_position(g.to_position()).turn_actions == [F("7S 8S")]
     legal = g.legal_actions()
     assert END in legal and F("6D 9D") in legal
     events = g.apply(END)
@@ -381,6 +384,7 @@ def test_positions_round_trip_and_continue_identically():
         (lambda d: d.__setitem__("rng", "x"), "rng"),
         (lambda d: d.__setitem__("table", "8C"), "table"),
         (lambda d: d["turn"].__setitem__("fifteens", -1), "turn.fifteens"),
+        (lambda d: d["turn"].__setitem__("actions", [{"type": "fifteen", "hand": ["7S", "8Q"]}]), "turn.actions[0].hand[1]"),
     ],
 )
 def test_bad_positions_name_the_field(change, field):

@@ -120,6 +120,7 @@ class QuinzeGame(Game):
         self.phase = "over"
         self.fifteens_made = 0
         self.used_table = False
+        self.turn_actions: list[Action] = []  # fifteens and placements of the turn in progress
         self.turns = 0
         self.seat_turns: list[int] = []
         self.hands: list[list[int]] = []
@@ -213,6 +214,7 @@ class QuinzeGame(Game):
         self.seat_turns[s] += 1
         self.fifteens_made = 0
         self.used_table = False
+        self.turn_actions = []
         c = stock.pop()
         hand = self.hands[s]
         insort(hand, c)
@@ -344,6 +346,7 @@ class QuinzeGame(Game):
         kind = action[0]
         s = self.seat
         hand = self.hands[s]
+        self.turn_actions.append(action)
         if kind == "fifteen":
             hc, tc = action[1], action[2]
             for c in hc:
@@ -475,7 +478,8 @@ class QuinzeGame(Game):
 
         ``{"game", "seat", "hand" (own, display order; absent for spectators), "table",
         "discard" (bottom first), "stock" (size), "hand_sizes", "totals", "dealer", "to_act",
-        "phase", "turn": {"fifteens", "used_table"}, "deal", "turns", "options"}``.
+        "phase", "turn": {"fifteens", "used_table", "actions"}, "deal", "turns", "options"}``;
+        ``turn.actions`` is what was done this turn so far (action data, in order).
         """
         v: dict[str, Any] = {
             "game": self.id,
@@ -488,7 +492,8 @@ class QuinzeGame(Game):
             "dealer": self.dealer,
             "to_act": self.to_act,
             "phase": self.phase,
-            "turn": {"fifteens": self.fifteens_made, "used_table": self.used_table},
+            "turn": {"fifteens": self.fifteens_made, "used_table": self.used_table,
+                     "actions": [a.to_data() for a in self.turn_actions]},
             "deal": self.deal_no,
             "turns": self.turns,
             "options": dict(self.options),

@@ -10,7 +10,7 @@ Format (documented for people in docs/positions.md, section ``## quinze``)::
       "dealer": 0,
       "to_act": 1,                    # seat whose decision it is; null once over
       "phase": "fifteen",             # fifteen | place | more | placed | over (optional: derived)
-      "turn": {"fifteens": 0, "used_table": false},   # what was done this turn
+      "turn": {"fifteens": 0, "used_table": false, "actions": []},   # what was done this turn
       "turns": 1,                     # turns started in this deal (max_turns counts these)
       "seat_turns": [0, 1],           # turns each seat started in this deal (first-turn -50)
       "hands": [["7H", ...], ...],    # every hand, by seat
@@ -40,7 +40,7 @@ from typing import Any
 
 from protocol.cards import CardError, card_text, parse_card
 from protocol.game import GameError, PositionError, Result
-from protocol.games.quinze_actions import Fifteen
+from protocol.games.quinze_actions import Fifteen, parse_quinze_action
 from protocol.games.quinze_legal import fifteens
 from protocol.rng import Rng
 
@@ -61,7 +61,8 @@ def dump_position(g: Any) -> dict[str, Any]:
         "dealer": g.dealer,
         "to_act": g.to_act,
         "phase": g.phase,
-        "turn": {"fifteens": g.fifteens_made, "used_table": g.used_table},
+        "turn": {"fifteens": g.fifteens_made, "used_table": g.used_table,
+                 "actions": [a.to_data() for a in g.turn_actions]},
         "turns": g.turns,
         "seat_turns": list(g.seat_turns),
         "hands": [[_TEXT[c] for c in h] for h in g.hands],
@@ -169,6 +170,17 @@ def load_position(cls: Any, data: Mapping[str, Any]) -> Any:
     if not isinstance(used, bool):
         raise PositionError("expects true or false", field="turn.used_table")
     g.used_table = used
+    acts = turn.get("actions", [])
+    if not isinstance(acts, list):
+        raise PositionError("expects a list of actions", field="turn.actions")
+    g.turn_actions = []
+    for i, a in enumerate(acts):
+        try:
+            g.turn_actions.append(parse_quinze_action(a))
+        except GameError as err:
+            raise PositionError(err.reason, field=f"turn.actions[{i}]" + (f".{err.field}" if err.field else "")) from None
+    if "actions" in turn and sum(1 for a in g.turn_actions if a[0] == "fifteen") != g.fifteens_made:
+        raise PositionError("the fifteens listed in turn.actions must number turn.fifteens", field="turn.actions")
 
     phase = data.get("phase")
     to_act = data.get("to_act")
