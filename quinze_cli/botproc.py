@@ -276,10 +276,20 @@ class BotProcess:
 
     async def send(self, msg: Mapping[str, Any]) -> None:
         """Write one message to the bot. Raises :class:`BotExited` if it cannot take it."""
+        await self.send_many([msg])
+
+    async def send_many(self, msgs: Sequence[Mapping[str, Any]]) -> None:
+        """Write several messages to the bot in one write. Raises :class:`BotExited` if it
+        cannot take them, ``ProtocolError`` (``frame-too-large``) for a message over the limit."""
         if self._proc is None:
             raise RuntimeError("start() the bot first")
-        data = encode_line(msg, max_line=self.max_frame) if self.wire == "json" else encode_frame(msg, max_frame=self.max_frame)
-        log.debug("%s << %s", self.name, _short(msg, 2000))
+        if self.wire == "json":
+            data = b"".join(encode_line(m, max_line=self.max_frame) for m in msgs)
+        else:
+            data = b"".join(encode_frame(m, max_frame=self.max_frame) for m in msgs)
+        if log.isEnabledFor(logging.DEBUG):
+            for m in msgs:
+                log.debug("%s << %s", self.name, _short(m, 2000))
         async with self._send_lock:
             try:
                 await self._proc.stdin.send_all(data)  # type: ignore[union-attr]
@@ -300,7 +310,8 @@ class BotProcess:
         while True:
             msg = self._next_buffered()
             if msg is not None:
-                log.debug("%s >> %s", self.name, _short(msg, 2000))
+                if log.isEnabledFor(logging.DEBUG):
+                    log.debug("%s >> %s", self.name, _short(msg, 2000))
                 return msg
             if self._eof:
                 raise await self._exited("closed its output")

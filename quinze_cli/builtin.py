@@ -95,6 +95,11 @@ class BuiltinBot:
         except (KeyError, TypeError, ValueError) as err:
             self._fail(f"built-in bot {self.bot_name!r} failed: {err.__class__.__name__}: {err}")
 
+    async def send_many(self, msgs: list[dict[str, Any]]) -> None:
+        """:meth:`send` each of ``msgs`` in order."""
+        for msg in msgs:
+            await self.send(msg)
+
     def _fail(self, detail: str) -> None:
         self._error = BotExited(detail, None)
         self._running = False

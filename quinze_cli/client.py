@@ -34,9 +34,9 @@ from protocol.messages import (
     Error,
     Hello,
     Message,
-    Ping,
     Pong,
     Welcome,
+    parse_message,
 )
 
 __all__ = [
@@ -133,7 +133,7 @@ class Connection:
         self.welcome: Welcome | None = None
         self.max_frame = max_frame
         self.send_timeout = send_timeout
-        self._decoder = FrameDecoder(max_frame, allowed=SERVER_TYPES)
+        self._decoder = FrameDecoder(max_frame)
         self._send_lock = trio.Lock()
         self._closed: ConnectionClosed | None = None
         self._recv_lock = trio.Lock()
@@ -171,42 +171,85 @@ class Connection:
         connection), :class:`ConnectionClosed` at end of stream.
         """
         async with self._recv_lock:
-            while True:
-                msg = await self._next()
-                if isinstance(msg, Ping):
-                    try:
-                        await self.send(Pong(nonce=msg.nonce))
-                    except ConnectionClosed:
-                        pass
-                    continue
-                if isinstance(msg, Bye):
-                    raise self._close_with(f"the server said goodbye: {msg.reason or 'no reason given'}", msg.reason)
-                return msg
+            data = await self._next_map(block=True)
+            assert data is not None
+            return self._parse(data)
 
-    async def _next(self) -> Message:
+    async def receive_maps(self) -> list[dict[str, Any]]:
+        """One or more messages as plain maps, NOT validated beyond a known ``"type"``: the next
+        one (waiting for it) and every other already received, so a burst is handled at once.
+
+        For relays, which pass maps on and check what they use themselves. Same errors as
+        :meth:`receive` (a ``bye`` after some messages is raised at the next call).
+        """
+        async with self._recv_lock:
+            first = await self._next_map(block=True)
+            assert first is not None
+            out = [first]
+            while True:
+                try:
+                    more = await self._next_map(block=False)
+                except ClientError:
+                    break  # raised again at the next call
+                if more is None:
+                    return out
+                out.append(more)
+            return out
+
+    def _parse(self, data: dict[str, Any]) -> Message:
+        try:
+            return parse_message(data, allowed=SERVER_TYPES)
+        except ProtocolError as err:
+            raise ServerProtocolError(err) from None
+
+    async def _next_map(self, *, block: bool) -> dict[str, Any] | None:
+        """The next map that is not a ping (pings answered); None when ``block`` is False and no
+        complete frame is buffered. ``bye`` closes the connection."""
+        while True:
+            data = await self._next_data(block)
+            if data is None:
+                return None
+            kind = data.get("type")
+            if kind == "ping":
+                ping = self._parse(data)
+                try:
+                    await self.send(Pong(nonce=ping.nonce))  # type: ignore[attr-defined]
+                except ConnectionClosed:
+                    pass
+                continue
+            if kind == "bye":
+                reason = data.get("reason") if isinstance(data.get("reason"), str) else ""
+                raise self._close_with(f"the server said goodbye: {reason or 'no reason given'}", reason)
+            if not isinstance(kind, str) or kind not in SERVER_TYPES:
+                raise ServerProtocolError(ProtocolError("unknown-type", f"no server message type {kind!r}", "type"))
+            return data
+
+    async def _next_data(self, block: bool) -> dict[str, Any] | None:
         while True:
             if self._closed is not None and self._decoder.buffered == 0:
                 raise self._closed
             try:
-                msg = self._decoder.next_message()
+                data = self._decoder.next_data()
             except ProtocolError as err:
                 if err.fatal:
                     self._close_with(f"the server sent a bad frame: {err}")
                 raise ServerProtocolError(err) from None
-            if msg is not None:
+            if data is not None:
                 if log.isEnabledFor(logging.DEBUG):
-                    log.debug("%s <- %s", self.name, msg.to_data())
-                return msg
+                    log.debug("%s <- %s", self.name, data)
+                return data
+            if not block:
+                return None
             if self._closed is not None:
                 raise self._closed
             try:
-                data = await self.stream.receive_some(65536)
+                chunk = await self.stream.receive_some(65536)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as err:
                 raise self._close_with(f"connection lost ({err.__class__.__name__})") from None
-            if not data:
+            if not chunk:
                 raise self._close_with("the server closed the connection")
             try:
-                self._decoder.feed(data)
+                self._decoder.feed(chunk)
             except ProtocolError as err:
                 self._close_with(f"the server sent a bad frame: {err}")
                 raise ServerProtocolError(err) from None

@@ -34,20 +34,19 @@ from typing import Any, Protocol
 
 import trio
 
+from protocol.errors import ProtocolError
 from protocol.messages import (
     Accepted,
-    ActionRequest,
     Error,
-    EventMessage,
     ForfeitMessage,
     GameOver,
     GameStart,
     Join,
     Joined,
     Left,
-    Message,
     Refused,
     TableClosed,
+    parse_message,
 )
 from quinze_cli.botproc import BotError, BotGarbage
 from quinze_cli.client import ClientError, Connection
@@ -59,7 +58,6 @@ log = logging.getLogger("quinze.relay")
 FAILURE_KINDS = ("timeout", "crash", "garbage", "illegal")
 """The kinds of a bot failure, also the ``reason`` of the relay's ``forfeit``."""
 
-GAME_MESSAGES = (GameStart, EventMessage, ActionRequest, Accepted, Refused, GameOver)
 
 
 class BotLike(Protocol):
@@ -68,6 +66,8 @@ class BotLike(Protocol):
     name: str
 
     async def send(self, msg: dict[str, Any]) -> None: ...
+
+    async def send_many(self, msgs: list[dict[str, Any]]) -> None: ...
 
     async def receive(self) -> dict[str, Any]: ...
 
@@ -117,12 +117,31 @@ class GameOutcome:
     ended: datetime | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class _Request:
+    """What the relay uses of an ``action-request``: ``request``, ``seat``, ``deadline`` (s)."""
+
+    request: int
+    seat: int
+    deadline: float
+
+    @classmethod
+    def read(cls, data: dict[str, Any]) -> "_Request | None":
+        """The fields checked (ints, a finite non-negative deadline, legal a list), or None."""
+        request, seat, deadline = data.get("request"), data.get("seat"), data.get("deadline")
+        if not (type(request) is int and request >= 0 and type(seat) is int and isinstance(data.get("legal"), list)):
+            return None
+        if type(deadline) not in (int, float) or not 0 <= deadline < math.inf:
+            return None
+        return cls(request, seat, float(deadline))
+
+
 class _Game:
     """The relay's state for the current game at its table."""
 
     def __init__(self) -> None:
         self.start: GameStart | None = None
-        self.pending: ActionRequest | None = None
+        self.pending: _Request | None = None
         self.deadline_at = math.inf
         self.waiting_bot = False
         self.refusals = 0
@@ -161,6 +180,7 @@ class SeatRelay:
         self.on_failure = on_failure
         self.bot_broken: BotError | None = None
         """The error that made the bot unusable (crash, fatal garbage), until it is replaced."""
+        self._outbox: list[dict[str, Any]] = []
 
     # ------------------------------------------------------------------ lobby
 
@@ -197,6 +217,7 @@ class SeatRelay:
         send_ch, recv_ch = trio.open_memory_channel[tuple[str, Any]](64)
         self._table, self._seat = table, seat
         self._game = _Game()
+        self._outbox = []
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._pump_server, send_ch.clone())
             if self.bot_broken is None:
@@ -209,7 +230,8 @@ class SeatRelay:
                     deadline = game.deadline_at if game.waiting_bot and game.failure is None else math.inf
                     with trio.move_on_at(deadline):
                         source, item = await recv_ch.receive()
-                        done = await self._handle(source, item, outcomes)
+                        done = await self._handle(source, item, outcomes, games)
+                        await self._flush()
                         if done or (games is not None and len(outcomes) >= games):
                             return outcomes
                         continue
@@ -222,11 +244,11 @@ class SeatRelay:
         async with ch:
             while True:
                 try:
-                    msg = await self.conn.receive()
+                    batch = await self.conn.receive_maps()
                 except ClientError as err:
                     await ch.send(("server-lost", err))
                     return
-                await ch.send(("server", msg))
+                await ch.send(("server", batch))
 
     async def _pump_bot(self, ch: trio.MemorySendChannel[tuple[str, Any]], bot: BotLike) -> None:
         async with ch:
@@ -243,11 +265,17 @@ class SeatRelay:
                     return
                 await ch.send(("bot", msg))
 
-    async def _handle(self, source: str, item: Any, outcomes: list[GameOutcome]) -> bool:
-        """Handle one thing from either side; True when the relay is done (table closed)."""
+    async def _handle(self, source: str, item: Any, outcomes: list[GameOutcome], games: int | None) -> bool:
+        """Handle one thing from either side (from the server: a batch of maps); True when the
+        relay is done (table closed)."""
         game = self._game
         if source == "server":
-            return await self._from_server(item, outcomes)
+            for data in item:
+                if await self._from_server(data, outcomes):
+                    return True
+                if games is not None and len(outcomes) >= games:
+                    return False
+            return False
         if source == "server-lost":
             raise RelayError(f"lost the server: {item}")
         if source == "bot-garbage":
@@ -261,50 +289,65 @@ class SeatRelay:
             await self._from_bot(item, game)
         return False
 
-    async def _from_server(self, msg: Message, outcomes: list[GameOutcome]) -> bool:
+    async def _from_server(self, data: dict[str, Any], outcomes: list[GameOutcome]) -> bool:
+        """One server message (a map). ``event`` and ``action-request``, the frequent ones, are
+        checked only for the fields the relay uses and passed on as they came; the others are
+        read into messages (:func:`protocol.messages.parse_message`). A bad one is logged and
+        skipped."""
         game = self._game
-        table = getattr(msg, "table", None)
-        if table is not None and table != self._table and not isinstance(msg, TableClosed):
-            log.debug("%s: message for another table ignored: %s", self.conn.name, msg.type)
+        kind = data["type"]
+        table = data.get("table")
+        if table is not None and table != self._table and kind != "table-closed":
+            log.debug("%s: message for another table ignored: %s", self.conn.name, kind)
+            return False
+        if kind == "event":
+            if isinstance(data.get("event"), dict):
+                self._to_bot(data)
+            return False
+        if kind == "action-request":
+            request = _Request.read(data)
+            if request is None:
+                log.warning("%s: malformed action-request ignored", self.conn.name)
+            elif request.seat == self._seat:
+                game.pending = request
+                game.refusals = 0
+                game.deadline_at = trio.current_time() + request.deadline
+                game.waiting_bot = True
+                if game.failure is None:
+                    self._to_bot(data)
+            return False
+        try:
+            msg = parse_message(data)
+        except ProtocolError as err:
+            log.warning("%s: bad message from the server ignored: %s", self.conn.name, err)
             return False
         if isinstance(msg, GameStart):
             if game.start is not None and game.start.number != msg.number:
                 self._game = game = _Game()
             game.start = msg
             game.started = game.started or datetime.now(timezone.utc)
-            await self._to_bot(msg)
+            self._to_bot(data)
             if self.bot_broken is None:
                 game.bot_started = True
             elif game.failure is None:
                 await self._fail("crash", self.bot_broken.detail, restart=True)
             if game.failure is not None and not game.forfeit_sent:
                 await self._send_forfeit(game.failure.kind)
-        elif isinstance(msg, ActionRequest):
-            if msg.seat != self._seat:
-                return False
-            game.pending = msg
-            game.refusals = 0
-            game.deadline_at = trio.current_time() + msg.deadline
-            game.waiting_bot = True
-            if game.failure is None:
-                await self._to_bot(msg)
         elif isinstance(msg, Accepted):
             if game.pending is not None and game.pending.request == msg.request:
                 game.pending = None
                 game.waiting_bot = False
-            await self._to_bot(msg)
+            self._to_bot(data)
         elif isinstance(msg, Refused):
-            await self._to_bot(msg)
+            self._to_bot(data)
             if game.failure is None and game.pending is not None and game.pending.request == msg.request:
                 game.refusals += 1
                 if game.refusals >= self.max_refused:
                     await self._fail("illegal", f"action refused: {msg.reason} [{msg.code}]")
                 else:
                     game.waiting_bot = True
-        elif isinstance(msg, EventMessage):
-            await self._to_bot(msg)
         elif isinstance(msg, GameOver):
-            await self._to_bot(msg)
+            self._to_bot(data)
             failure = game.failure
             if failure is None and msg.forfeit is not None and msg.forfeit.seat == self._seat:
                 # The server ended it first (its own deadline): report it all the same.
@@ -353,8 +396,18 @@ class SeatRelay:
         except ClientError as err:
             raise RelayError(f"lost the server: {err}") from None
 
-    async def _to_bot(self, msg: Message) -> None:
-        """Forward a game message to the bot (unless it is known broken)."""
+    def _to_bot(self, data: dict[str, Any]) -> None:
+        """Queue a game message for the bot (unless it is known broken); :meth:`_flush` writes
+        the queue in one go once the server's burst is handled."""
+        if self.bot_broken is None:
+            self._outbox.append(data)
+
+    async def _flush(self) -> None:
+        """Write the queued messages to the bot; a bot that cannot take them in time (the
+        request's deadline, else ``write_timeout``) is a timeout, one that is gone a crash."""
+        if not self._outbox:
+            return
+        batch, self._outbox = self._outbox, []
         if self.bot_broken is not None:
             return
         game = self._game
@@ -362,7 +415,7 @@ class SeatRelay:
         limit = max(limit, trio.current_time() + 1.0)
         with trio.move_on_at(limit) as scope:
             try:
-                await self.bot.send(msg.to_data())
+                await self.bot.send_many(batch)
             except BotError as err:
                 self.bot_broken = err
                 await self._fail(err.kind, err.detail, restart=True)

@@ -260,3 +260,13 @@ def test_cli_javascript_bot_against_python_bot(tmp_path):
     data = json.loads((tmp_path / "out.json").read_text())
     assert data["complete"] and data["failures"] == []
     assert [b["games"] for b in data["bots"]] == [2, 2]
+
+
+def test_bench_functions_give_figures():
+    from quinze_cli.bench.match import chain_overhead, match_throughput, table_rows
+
+    chain = chain_overhead(games=1, rounds=30)
+    assert chain["decisions"] > 0 and chain["move_us"] > 0 and chain["ratio"] > 0
+    match = match_throughput(games=2)
+    assert match["games"] == 2 and match["games_per_second"] > 0
+    assert len(table_rows({"chain": chain, "match": match})) == 5
