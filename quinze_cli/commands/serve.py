@@ -1,0 +1,85 @@
+"""``quinze serve``: run the Trio game server (PROTOCOL.md).
+
+Listens on 127.0.0.1:15015 by default (this machine only); ``--host 0.0.0.0`` serves the local
+network. Ctrl-C (SIGINT) or SIGTERM stops it cleanly: every client is sent ``bye``, finished
+games are already logged, the exit status is 0.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+from pathlib import Path
+from typing import Annotated, Optional
+
+import trio
+import typer
+from rich.console import Console
+from rich.logging import RichHandler
+
+from quinze_cli.errors import EXIT_USAGE, fail
+from server.app import run_server
+from server.config import DEFAULT_HOST, DEFAULT_PORT, ServerConfig
+
+
+def _oserror(exc: BaseException) -> OSError | None:
+    """The first OSError in ``exc`` (an exception group is searched)."""
+    if isinstance(exc, OSError):
+        return exc
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _oserror(inner)
+            if found is not None:
+                return found
+    return None
+
+
+async def _serve(config: ServerConfig, console: Console) -> None:
+    async with trio.open_nursery() as nursery:
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            port = await nursery.start(run_server, config)
+            where = f"{config.host}:{port}"
+            console.print(f"[bold green]quinze server[/] listening on [bold]{where}[/] (Ctrl-C to stop)")
+            if config.host in ("0.0.0.0", "::"):
+                console.print("serving every network interface: players on the local network can connect")
+            if config.log_dir is not None:
+                console.print(f"replay logs in {config.log_dir}")
+            async for _ in signals:
+                console.print("stopping: telling clients bye")
+                nursery.cancel_scope.cancel()
+                break
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("serve")
+    def serve(
+        host: Annotated[str, typer.Option(help="Address to listen on; 0.0.0.0 for the local network.")] = DEFAULT_HOST,
+        port: Annotated[int, typer.Option(help="TCP port (0: any free port).")] = DEFAULT_PORT,
+        log_dir: Annotated[Optional[Path], typer.Option("--log-dir", help="Append each finished game to DIR/<table>.jsonl.")] = None,
+        move_time: Annotated[float, typer.Option("--move-time", help="Default seconds per decision.")] = 60.0,
+    ) -> None:
+        """Run the game server (default 127.0.0.1:15015) until Ctrl-C."""
+        try:
+            config = ServerConfig(host=host, port=port, log_dir=log_dir, move_time=move_time)
+        except ValueError as e:
+            fail(str(e), EXIT_USAGE)
+        if log_dir is not None:
+            try:
+                log_dir.mkdir(parents=True, exist_ok=True)
+            except OSError as e:
+                fail(f"--log-dir {log_dir}: {e.strerror or e}")
+        console = Console(highlight=False)
+        handler = RichHandler(console=Console(stderr=True), show_path=False, markup=False)
+        logger = logging.getLogger("quinze.server")
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        try:
+            trio.run(_serve, config, console)
+        except BaseException as e:  # noqa: BLE001 - an address that cannot be bound is a user error
+            err = _oserror(e)
+            if err is None:
+                raise
+            fail(f"cannot listen on {host}:{port}: {err.strerror or err}")
+        finally:
+            logger.removeHandler(handler)
+        console.print("server stopped")

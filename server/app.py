@@ -1,0 +1,75 @@
+"""Running the server: listen, serve connections, stop cleanly (PROTOCOL.md; ``quinze serve``).
+
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(run_server, ServerConfig(port=0))
+        ...
+        nursery.cancel_scope.cancel()     # clean shutdown
+
+On cancellation every client is sent ``bye`` ("server shutting down") and given
+``ServerConfig.shutdown_grace`` seconds to receive it; logs of finished games are already
+written and fsynced (each game's log is written when it ends).
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+
+import trio
+
+from server.config import ServerConfig
+from server.connection import Connection
+from server.handlers import Server
+
+log = logging.getLogger("quinze.server")
+
+SHUTDOWN_REASON = "server shutting down"
+
+
+async def run_server(config: ServerConfig, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+    """Serve ``config.host``:``config.port`` until cancelled.
+
+    Calls ``task_status.started(port)`` with the port really bound (useful with ``port=0``).
+    Raises ``OSError`` before ``started`` if the address cannot be bound (port in use, ...).
+    """
+    listeners = await trio.open_tcp_listeners(config.port, host=config.host)
+    port = listeners[0].socket.getsockname()[1]
+    ids = itertools.count(1)
+    work = trio.CancelScope(shield=True)  # the outer cancellation reaches the work only after the byes
+    done = trio.Event()
+
+    async def serve(*, task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED) -> None:
+        try:
+            with work:
+                async with trio.open_nursery() as nursery:
+                    server = Server(config, nursery)
+
+                    async def on_stream(stream: trio.SocketStream) -> None:
+                        conn = Connection(server, stream, next(ids))
+                        server.connections.add(conn)
+                        await conn.run()
+
+                    await nursery.start(trio.serve_listeners, on_stream, listeners)
+                    task_status.started(server)
+        finally:
+            done.set()
+
+    async with trio.open_nursery() as outer:
+        server = await outer.start(serve)
+        log.info("listening on %s:%d", config.host, port)
+        task_status.started(port)
+        try:
+            await trio.sleep_forever()
+        finally:
+            with trio.CancelScope(shield=True):
+                await _shutdown(server, config, done)
+                work.cancel()
+
+
+async def _shutdown(server: Server, config: ServerConfig, done: trio.Event) -> None:
+    log.info("shutting down: %d connection(s)", len(server.connections))
+    for conn in list(server.connections):
+        conn.close(SHUTDOWN_REASON)
+    with trio.move_on_after(config.shutdown_grace):
+        while server.connections:
+            await trio.sleep(0.01)

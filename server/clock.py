@@ -1,0 +1,63 @@
+"""Time on the server: per-move deadlines and the heartbeat (PROTOCOL.md "Game flow at a table").
+
+All times come from :func:`trio.current_time` (monotonic seconds), so tests with a mock clock
+and real runs behave alike. Never wall-clock time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import trio
+
+MISSED_PONGS = 3
+"""A client that answers no ping for this many heartbeats is dropped."""
+
+
+class Deadline:
+    """The moment a decision is due: ``seconds`` from now (trio clock)."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, seconds: float) -> None:
+        self.at = trio.current_time() + seconds
+
+    def left(self) -> float:
+        """Seconds left (0.0 once passed); what ``action-request.deadline`` carries."""
+        return max(0.0, self.at - trio.current_time())
+
+    @property
+    def expired(self) -> bool:
+        return trio.current_time() >= self.at
+
+
+class Heartbeat:
+    """One connection's heartbeat: a ``ping`` every ``interval`` seconds; the client is dropped
+    when nothing answered for :data:`MISSED_PONGS` intervals.
+
+    ``send(message)`` queues a message to the client; ``drop(reason)`` ends the connection.
+    Any ``pong`` counts (its nonce is not required to match the last ping: a slow client may
+    answer an older one).
+    """
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self.last_pong = trio.current_time()
+        self.nonce = 0
+
+    def pong(self, nonce: int) -> None:
+        """Record a ``pong`` from the client."""
+        self.last_pong = trio.current_time()
+
+    async def run(self, send: Callable[[dict[str, Any]], None], drop: Callable[[str], None]) -> None:
+        """Ping until cancelled or until the client stops answering (then ``drop`` is called)."""
+        self.last_pong = trio.current_time()
+        while True:
+            await trio.sleep(self.interval)
+            silent = trio.current_time() - self.last_pong
+            if silent >= MISSED_PONGS * self.interval:
+                drop(f"no pong for {silent:.1f} s")
+                return
+            self.nonce += 1
+            send({"type": "ping", "nonce": self.nonce})

@@ -1,0 +1,57 @@
+"""Server settings (PROTOCOL.md "Framing" and "Game flow at a table").
+
+Every duration is in seconds (float). ``port=0`` asks the system for a free port (tests);
+:func:`server.app.run_server` reports the real one through ``task_status.started(port)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_PORT = 15015
+"""The port ``quinze serve`` listens on unless told otherwise."""
+
+DEFAULT_HOST = "127.0.0.1"
+"""Loopback only by default, for safety; ``--host 0.0.0.0`` serves the local network."""
+
+MAX_FRAME = 1_048_576
+"""Largest accepted frame body in bytes (1 MiB), checked on the length prefix."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """How one server runs.
+
+    - ``host``, ``port``: where to listen (``port=0``: any free port).
+    - ``log_dir``: where finished games are appended as ``<table>.jsonl`` replay logs; None = no logs.
+    - ``move_time``: default seconds per decision when a table does not choose (PROTOCOL.md: 60).
+    - ``heartbeat``: seconds between server pings; a client silent to pings for 3 heartbeats is dropped.
+    - ``max_frame``: largest frame body in bytes.
+    - ``send_queue``: frames waiting for one client before it counts as not reading and is dropped.
+    - ``send_timeout``: seconds one frame may take to send before the client is dropped.
+    - ``shutdown_grace``: seconds given to clients to receive ``bye`` when the server stops.
+    - ``closed_tables_kept``: closed tables still listed by ``list-tables`` (oldest forgotten first).
+    """
+
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    log_dir: Path | None = None
+    move_time: float = 60.0
+    heartbeat: float = 10.0
+    max_frame: int = MAX_FRAME
+    send_queue: int = 256
+    send_timeout: float = 10.0
+    shutdown_grace: float = 2.0
+    closed_tables_kept: int = 100
+
+    def __post_init__(self) -> None:
+        for name in ("move_time", "heartbeat", "send_timeout"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be positive seconds, got {getattr(self, name)!r}")
+        if not 0 <= self.port <= 65535:
+            raise ValueError(f"port must be 0..65535, got {self.port}")
+        if self.send_queue < 1:
+            raise ValueError(f"send_queue must be at least 1, got {self.send_queue}")
+        if self.max_frame < 64:
+            raise ValueError(f"max_frame must be at least 64 bytes, got {self.max_frame}")

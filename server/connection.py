@@ -1,0 +1,210 @@
+"""One client connection: a reader task, a writer task and the heartbeat (PROTOCOL.md "Framing").
+
+- The reader feeds received bytes to :class:`protocol.framing.FrameDecoder` and hands each map
+  to the server's handler. A fatal framing error (``frame-too-large``, ``not-msgpack``) gets
+  ``error`` then ``bye`` and the connection is closed; a well-framed bad message (``not-a-map``,
+  ``bad-utf8``) gets ``error`` and the connection stays.
+- Sending never blocks the sender: :meth:`Connection.send` puts the encoded frame on a BOUNDED
+  queue (``ServerConfig.send_queue`` frames) drained by the writer task. A client whose queue is
+  full, or whose one frame takes longer than ``send_timeout`` seconds to send, is not reading:
+  it is dropped, and the tables it sits at go on without it.
+- Everything that goes wrong with one connection stays in it: the connection task never raises.
+
+A graceful close (:meth:`Connection.close`) queues ``bye``, lets the writer send what is queued,
+half-closes the socket and reads what the client still sends for a moment (so the kernel does not
+reset the connection and lose the ``bye``). :meth:`Connection.abort` drops the client at once.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from protocol.errors import ProtocolError
+from protocol.framing import FrameDecoder, encode_frame
+from server.clock import MISSED_PONGS, Heartbeat
+
+if TYPE_CHECKING:
+    from server.handlers import Server
+    from server.table import Table
+
+log = logging.getLogger("quinze.server")
+
+RECEIVE_SIZE = 65536
+LINGER = 1.0
+"""Seconds a closing connection waits for the client's end of stream after ``bye``."""
+
+
+class Connection:
+    """One client. ``name``/``role`` come from ``hello``; ``tables`` are those it sits at or watches."""
+
+    def __init__(self, server: Server, stream: trio.SocketStream, cid: int) -> None:
+        self.server = server
+        self.config = server.config
+        self.stream = stream
+        self.id = cid
+        try:
+            host, port = stream.socket.getpeername()[:2]
+            self.peer = f"{host}:{port}"
+        except OSError:
+            self.peer = "?"
+        self.name: str | None = None
+        self.role: str | None = None
+        self.greeted = trio.Event()
+        self.tables: set[Table] = set()
+        self.heartbeat = Heartbeat(self.config.heartbeat)
+        self.closing = False
+        self._graceful = False
+        self._send_ch, self._recv_ch = trio.open_memory_channel[bytes](self.config.send_queue)
+        self._scope: trio.CancelScope | None = None
+
+    def __repr__(self) -> str:
+        return f"<connection {self.id} {self.name or '?'} {self.peer}>"
+
+    # ------------------------------------------------------------------ sending (never blocks)
+
+    def send(self, msg: dict[str, Any]) -> None:
+        """Queue ``msg`` for the client; drops the client if its queue is full. Ignored once closing."""
+        if self.closing:
+            return
+        try:
+            frame = encode_frame(msg, max_frame=self.config.max_frame)
+        except Exception:
+            log.exception("%r: cannot encode %s", self, msg.get("type"))
+            return
+        try:
+            self._send_ch.send_nowait(frame)
+        except trio.WouldBlock:
+            self.abort(f"send queue full ({self.config.send_queue} frames): the client is not reading")
+        except (trio.ClosedResourceError, trio.BrokenResourceError):
+            pass
+
+    def error(self, code: str, reason: str, ref: str | None = None) -> None:
+        """Send ``error`` (PROTOCOL.md "Error codes")."""
+        self.send({"type": "error", "code": code, "reason": reason[:2000], "ref": ref})
+
+    def close(self, reason: str) -> None:
+        """Send ``bye`` with ``reason`` after what is queued, then close."""
+        if self.closing:
+            return
+        self.send({"type": "bye", "reason": reason})
+        if self.closing:  # the bye did not fit: aborted
+            return
+        log.info("%r closing: %s", self, reason)
+        self.closing = True
+        self._send_ch.close()
+
+    def abort(self, reason: str) -> None:
+        """Drop the client now, without waiting for its queue."""
+        if self._scope is not None and self._scope.cancel_called:
+            return
+        log.info("%r dropped: %s", self, reason)
+        self.closing = True
+        self._send_ch.close()
+        if self._scope is not None:
+            self._scope.cancel()
+
+    # ------------------------------------------------------------------ tasks
+
+    async def run(self) -> None:
+        """Serve the connection until it ends. Never raises (but Cancelled)."""
+        log.info("%r connected", self)
+        try:
+            async with trio.open_nursery() as nursery:
+                self._scope = nursery.cancel_scope
+                nursery.start_soon(self._writer)
+                nursery.start_soon(self._reader)
+                nursery.start_soon(self._pinger)
+        except Exception:
+            log.exception("%r failed", self)
+        finally:
+            self.closing = True
+            try:
+                self.server.dropped(self)
+            except Exception:
+                log.exception("%r: cleanup failed", self)
+            try:
+                if self._graceful:
+                    with trio.move_on_after(min(LINGER, self.config.shutdown_grace)):
+                        await self._linger()
+            finally:
+                with trio.CancelScope(shield=True):
+                    await trio.aclose_forcefully(self.stream)
+                self.server.connections.discard(self)
+                log.info("%r disconnected", self)
+
+    async def _writer(self) -> None:
+        timeout = self.config.send_timeout
+        try:
+            async for frame in self._recv_ch:
+                batch = [frame]
+                while True:  # send what else is queued in one go
+                    try:
+                        batch.append(self._recv_ch.receive_nowait())
+                    except (trio.WouldBlock, trio.EndOfChannel):
+                        break
+                data = batch[0] if len(batch) == 1 else b"".join(batch)
+                with trio.move_on_after(timeout) as cs:
+                    await self.stream.send_all(data)
+                if cs.cancelled_caught:
+                    self.abort(f"sending took over {timeout} s: the client is not reading")
+                    return
+            await self.stream.send_eof()
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
+            self.abort(f"connection lost ({type(e).__name__})")
+            return
+        self._graceful = True
+        assert self._scope is not None
+        self._scope.cancel()
+
+    async def _reader(self) -> None:
+        dec = FrameDecoder(self.config.max_frame)
+        try:
+            while not self.closing:
+                data = await self.stream.receive_some(RECEIVE_SIZE)
+                if not data:
+                    why = f"mid-frame ({dec.buffered} bytes pending)" if dec.buffered else "at a frame boundary"
+                    self.abort(f"client closed the connection {why}")
+                    return
+                try:
+                    dec.feed(data)
+                except ProtocolError as e:
+                    self._fatal(e)
+                    return
+                while not self.closing:
+                    try:
+                        item = dec.next_data()
+                    except ProtocolError as e:
+                        if e.fatal:
+                            self._fatal(e)
+                            return
+                        self.error(e.code, e.message_text(), e.ref)
+                        continue
+                    if item is None:
+                        break
+                    self.server.handle(self, item)
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
+            self.abort(f"connection lost ({type(e).__name__})")
+
+    def _fatal(self, e: ProtocolError) -> None:
+        self.error(e.code, e.message_text(), e.ref)
+        self.close(f"fatal error: {e.code}")
+
+    async def _pinger(self) -> None:
+        limit = MISSED_PONGS * self.config.heartbeat
+        with trio.move_on_after(limit):
+            await self.greeted.wait()
+        if not self.greeted.is_set():
+            self.close(f"no hello within {limit:g} s")
+            return
+        await self.heartbeat.run(self.send, self.close)
+
+    async def _linger(self) -> None:
+        """Read and discard until the client closes (bounded by the caller's timeout)."""
+        try:
+            while await self.stream.receive_some(RECEIVE_SIZE):
+                pass
+        except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
+            pass

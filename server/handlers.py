@@ -1,0 +1,122 @@
+"""What the server does with each client message (PROTOCOL.md "Client -> server").
+
+:meth:`Server.handle` is called by a connection's reader with each received map. It checks
+the message with :func:`protocol.messages.parse_message` (``bad-field``, ``unknown-type``,
+``missing-type`` errors keep the connection), enforces the handshake (``not-hello`` before a
+``hello``; ``version-mismatch`` gets ``error`` then ``bye``), answers ``ping``, and passes
+lobby and table messages on. Every handler catches its own failures: one bad message, or one
+bug, never ends another client's connection or the server.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from protocol import __version__
+from protocol.errors import ProtocolError
+from protocol.messages import CLIENT_TYPES, PROTOCOL_VERSION, parse_message
+from server.config import ServerConfig
+from server.lobby import Lobby
+
+if TYPE_CHECKING:
+    import trio
+
+    from server.connection import Connection
+
+log = logging.getLogger("quinze.server")
+
+SERVER_NAME = f"quinze {__version__}"
+
+
+class Server:
+    """The state shared by every connection: the configuration, the lobby and the live connections."""
+
+    def __init__(self, config: ServerConfig, nursery: trio.Nursery) -> None:
+        self.config = config
+        self.lobby = Lobby(config, nursery)
+        self.connections: set[Connection] = set()
+
+    def dropped(self, conn: Connection) -> None:
+        """``conn`` ended: it leaves the lobby's tables (seats kept for reconnecting during a game)."""
+        self.lobby.dropped(conn)
+
+    def handle(self, conn: Connection, data: Mapping[str, Any]) -> None:
+        """Handle one received map. Never raises."""
+        try:
+            self._handle(conn, data)
+        except ProtocolError as e:
+            conn.error(e.code, e.message_text(), e.ref)
+        except Exception as e:
+            log.exception("%r: handling %r failed", conn, data.get("type"))
+            conn.error("server-error", f"the server failed on this message ({type(e).__name__})", _ref(data))
+
+    def _handle(self, conn: Connection, data: Mapping[str, Any]) -> None:
+        msg = parse_message(data, allowed=CLIENT_TYPES)
+        t = msg.type
+        if conn.name is None:
+            if t != "hello":
+                conn.error("not-hello", f"the first message must be hello, got {t}", t)
+                return
+            self._hello(conn, msg)
+            return
+        if t == "action":
+            self.lobby.table_for(conn, msg.table, t).handle_action(conn, msg.request, msg.action)
+        elif t == "pong":
+            conn.heartbeat.pong(msg.nonce)
+        elif t == "ping":
+            conn.send({"type": "pong", "nonce": msg.nonce})
+        elif t == "list-tables":
+            conn.send({"type": "tables", "tables": self.lobby.infos()})
+        elif t == "create-table":
+            move_time = _move_time(data.get("move_time"), self.config.move_time)
+            self.lobby.create(conn, msg.game, msg.options, seed=msg.seed, games=msg.games, move_time=move_time)
+        elif t == "join":
+            self.lobby.table_for(conn, msg.table, t).handle_join(conn, msg.seat, msg.token)
+        elif t == "leave":
+            self.lobby.table_for(conn, msg.table, t).handle_leave(conn)
+        elif t == "spectate":
+            self.lobby.table_for(conn, msg.table, t).handle_spectate(conn)
+        elif t == "forfeit":
+            self.lobby.table_for(conn, msg.table, t).handle_forfeit(conn, msg.reason)
+        elif t == "bye":
+            log.info("%r says bye: %s", conn, msg.reason)
+            conn.abort("client said bye")
+        elif t == "hello":
+            conn.error("bad-field", "hello: already greeted", t)
+        else:  # pragma: no cover - CLIENT_TYPES are all handled above
+            conn.error("unknown-type", f"no handler for {t}", t)
+
+    def _hello(self, conn: Connection, msg: Any) -> None:
+        if msg.version != PROTOCOL_VERSION:
+            conn.error(
+                "version-mismatch",
+                f"this server speaks protocol version {PROTOCOL_VERSION}, the client {msg.version}",
+                "hello",
+            )
+            conn.close("version mismatch")
+            return
+        conn.name = msg.name
+        conn.role = msg.role
+        conn.send({"type": "welcome", "version": PROTOCOL_VERSION, "server": SERVER_NAME, "heartbeat": self.config.heartbeat})
+        conn.greeted.set()
+        log.info("%r is %s (%s)", conn, msg.name, msg.role)
+
+
+def _ref(data: Mapping[str, Any]) -> str | None:
+    t = data.get("type") if isinstance(data, Mapping) else None
+    return t[:64] if isinstance(t, str) else None
+
+
+def _move_time(value: Any, default: float) -> float:
+    """``create-table.move_time``: seconds per decision, nil for the server's default.
+    Raises ``bad-field`` unless a positive finite number (at most a day)."""
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ProtocolError("bad-field", "must be a number of seconds or nil", "create-table.move_time", ref="create-table")
+    if not 0 < value <= 86400:
+        raise ProtocolError("bad-field", f"must be more than 0 and at most 86400 seconds, got {value}", "create-table.move_time", ref="create-table")
+    return float(value)

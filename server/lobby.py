@@ -1,0 +1,91 @@
+"""The lobby: tables by id, created on request, each played by its own task (PROTOCOL.md "Lobby").
+
+Table ids are ``"t1"``, ``"t2"``, ... in order of creation. Closed tables stay listed (state
+``"closed"``) until ``ServerConfig.closed_tables_kept`` newer ones closed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import deque
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from protocol.errors import ProtocolError
+from protocol.game import GameError, get_game
+from server.config import ServerConfig
+from server.table import Table
+
+if TYPE_CHECKING:
+    from server.connection import Connection
+
+log = logging.getLogger("quinze.server")
+
+
+class Lobby:
+    """Every table of one server. ``nursery`` runs the table tasks."""
+
+    def __init__(self, config: ServerConfig, nursery: trio.Nursery) -> None:
+        self.config = config
+        self.nursery = nursery
+        self.tables: dict[str, Table] = {}
+        self._closed: deque[str] = deque()
+        self._next = 1
+
+    def infos(self) -> list[dict[str, Any]]:
+        """TableInfo of every listed table, in order of creation."""
+        return [t.info() for t in self.tables.values()]
+
+    def table_for(self, conn: Connection, table_id: str, ref: str) -> Table:
+        """The table ``table_id``. Raises ``ProtocolError("unknown-table")``."""
+        table = self.tables.get(table_id)
+        if table is None:
+            raise ProtocolError("unknown-table", f"no table {table_id!r}", f"{ref}.table", ref=ref)
+        return table
+
+    def create(
+        self,
+        conn: Connection,
+        game_id: str,
+        options: Mapping[str, Any],
+        *,
+        seed: int | None,
+        games: int,
+        move_time: float,
+    ) -> Table | None:
+        """``create-table``: check the game and options (``unknown-game``, ``bad-option`` naming
+        the option), start the table's task, answer ``table-created``."""
+        try:
+            game_cls = get_game(game_id)
+            checked = game_cls.validate_options(options)
+            game_cls.new(checked, 0)  # options the game refuses only together fail here, not at the table
+        except GameError as e:
+            code = "unknown-game" if e.code == "unknown-game" else "bad-option"
+            where = f"create-table.options.{e.field}: " if code == "bad-option" and e.field else ""
+            conn.error(code, f"{where}{e.reason}", "create-table")
+            return None
+        table_id = f"t{self._next}"
+        self._next += 1
+        table = Table(self, table_id, game_cls, checked, seed=seed, games=games, move_time=move_time)
+        self.tables[table_id] = table
+        self.nursery.start_soon(table.run, name=f"table {table_id}")
+        conn.send({"type": "table-created", "table": table.info()})
+        log.info("table %s created by %s: %s %s", table_id, conn.name, game_id, checked)
+        return table
+
+    def table_closed(self, table: Table) -> None:
+        """Keep the closed table listed, forgetting the oldest closed ones beyond the limit."""
+        self._closed.append(table.id)
+        while len(self._closed) > self.config.closed_tables_kept:
+            self.tables.pop(self._closed.popleft(), None)
+
+    def dropped(self, conn: Connection) -> None:
+        """``conn`` is gone: every table it sat at or watched is told."""
+        for table in list(conn.tables):
+            try:
+                table.dropped(conn)
+            except Exception:
+                log.exception("table %s: dropping %r failed", table.id, conn)
+        conn.tables.clear()

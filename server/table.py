@@ -1,0 +1,468 @@
+"""One table: its seats, spectators and the task that plays its games (PROTOCOL.md "Game flow at a table").
+
+The table task (:meth:`Table.run`) waits until every seat is held, plays a game, and goes on with
+the next one while ``games`` is not reached and every seat is still connected; then it closes.
+Messages from clients (``join``, ``leave``, ``spectate``, ``action``, ``forfeit``) are handled
+synchronously by the ``handle_*`` methods, called from the connection's reader task: Trio runs
+one task at a time, so each handler sees and leaves a consistent state, and wakes the table task
+when something it waits for changed.
+
+Rules applied here (PROTOCOL.md):
+
+- a game starts when every seat is filled: ``game-start`` (with the seed commitment) to every
+  seat and spectator, then the opening events, then ``action-request`` to the seat to act;
+- an action is read with ``Game.parse_action`` and played with ``Game.apply``; an
+  ``ActionError``/``IllegalAction`` is ``refused`` with the game's code, the state is unchanged
+  and the seat may retry with the same request id until the deadline;
+- deadline expiry forfeits (kind ``"timeout"``); a ``forfeit`` message forfeits with its reason;
+  leaving a seat while a game runs forfeits (kind ``"leave"``). The forfeiting seat gets 0
+  points and the others share the point equally (result reason ``"forfeit"``);
+- a dropped seat stays held during a game and may be taken back with its token
+  (``joined{resumed:true}``, ``game-start`` again, the pending request if it is its turn).
+  Before the first game a dropped seat is simply freed;
+- seeds: ``seed + number - 1`` when the table was given one, else ``secrets.randbits(63)``;
+  salt ``secrets.token_hex(16)``; the commitment is SHA-256 of ``f"{seed}:{salt}"``.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import trio
+
+from protocol.game import Event, Game, GameError, Result
+from protocol.messages import commitment
+from server.clock import Deadline
+from server.logs import GameLog
+
+if TYPE_CHECKING:
+    from server.connection import Connection
+    from server.lobby import Lobby
+
+log = logging.getLogger("quinze.server")
+
+LEAVE_KIND = "leave"
+TIMEOUT_KIND = "timeout"
+
+
+class Seat:
+    """One seat: ``name`` (None when free), secret ``token``, ``conn`` (None when dropped)."""
+
+    __slots__ = ("index", "name", "token", "conn")
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.name: str | None = None
+        self.token: str | None = None
+        self.conn: Connection | None = None
+
+    @property
+    def held(self) -> bool:
+        return self.token is not None
+
+    def free(self) -> None:
+        self.name = self.token = None
+        self.conn = None
+
+
+@dataclass(slots=True)
+class Pending:
+    """The open ``action-request``: its id, the seat to act and when it is due."""
+
+    request: int
+    seat: int
+    deadline: Deadline
+
+
+class Table:
+    """A table of ``game_cls`` with validated ``options``.
+
+    ``seed``: seed of the first game (None: drawn per game); ``games``: games before closing;
+    ``move_time``: seconds per decision.
+    """
+
+    def __init__(
+        self,
+        lobby: Lobby,
+        table_id: str,
+        game_cls: type[Game],
+        options: Mapping[str, Any],
+        *,
+        seed: int | None,
+        games: int,
+        move_time: float,
+    ) -> None:
+        self.lobby = lobby
+        self.id = table_id
+        self.game_cls = game_cls
+        self.options = dict(options)
+        self.base_seed = seed
+        self.games = games
+        self.move_time = move_time
+        self.seats = [Seat(i) for i in range(self.options["players"])]
+        self.spectators: set[Connection] = set()
+        self.state = "waiting"
+        self.number = 0
+        self.request_id = 0
+        self.game: Game | None = None
+        self.pending: Pending | None = None
+        self.forfeit: tuple[int, str] | None = None
+        self.actions: list[dict[str, Any]] = []
+        self.players: list[str] = []
+        self.seed = 0
+        self.salt = ""
+        self.glog: GameLog | None = None
+        self._changed = trio.Event()
+
+    # ------------------------------------------------------------------ info
+
+    def info(self) -> dict[str, Any]:
+        """TableInfo (PROTOCOL.md): table, game, options, seats, state, number, games, move_time, spectators."""
+        return {
+            "table": self.id,
+            "game": self.game_cls.id,
+            "options": self.options,
+            "seats": [{"seat": s.index, "name": s.name, "connected": s.conn is not None} for s in self.seats],
+            "state": self.state,
+            "number": self.number,
+            "games": self.games,
+            "move_time": self.move_time,
+            "spectators": len(self.spectators),
+        }
+
+    def seat_of(self, conn: Connection) -> Seat | None:
+        for s in self.seats:
+            if s.conn is conn:
+                return s
+        return None
+
+    # ------------------------------------------------------------------ sending
+
+    def _to_all(self, msg: dict[str, Any]) -> None:
+        for s in self.seats:
+            if s.conn is not None:
+                s.conn.send(msg)
+        for c in list(self.spectators):
+            c.send(msg)
+
+    def _events(self, events: list[Event]) -> None:
+        """Each event to each seat as it may see it, to spectators as public, and to the log in full."""
+        tid = self.id
+        for ev in events:
+            for s in self.seats:
+                if s.conn is not None:
+                    s.conn.send({"type": "event", "table": tid, "event": ev.for_seat(s.index)})
+            if self.spectators:
+                public = {"type": "event", "table": tid, "event": ev.for_seat(None)}
+                for c in list(self.spectators):
+                    c.send(public)
+            if self.glog is not None:
+                self.glog.event(ev)
+
+    def _game_start(self, seat: int | None) -> dict[str, Any]:
+        return {
+            "type": "game-start",
+            "table": self.id,
+            "game": self.game_cls.id,
+            "number": self.number,
+            "seat": seat,
+            "players": self.players,
+            "options": self.options,
+            "commitment": commitment(self.seed, self.salt),
+        }
+
+    def _send_request(self) -> None:
+        p, game = self.pending, self.game
+        if p is None or game is None:
+            return
+        conn = self.seats[p.seat].conn
+        if conn is None:
+            return
+        conn.send(
+            {
+                "type": "action-request",
+                "table": self.id,
+                "request": p.request,
+                "seat": p.seat,
+                "view": game.view(p.seat),
+                "legal": game.legal_data(),
+                "deadline": p.deadline.left(),
+            }
+        )
+
+    def _poke(self) -> None:
+        self._changed.set()
+
+    async def _until(self, cond: Any) -> None:
+        while not cond():
+            self._changed = trio.Event()
+            await self._changed.wait()
+
+    # ------------------------------------------------------------------ the table task
+
+    async def run(self) -> None:
+        """Play games until ``games`` are played or a seat is no longer held; then close.
+        Never raises (an engine failure closes the table and is logged)."""
+        try:
+            while True:
+                await self._until(lambda: all(s.held for s in self.seats))
+                await self._play_one()
+                if self.number >= self.games or not all(s.conn is not None for s in self.seats):
+                    break
+        except Exception:
+            log.exception("table %s failed", self.id)
+        finally:
+            self._close()
+
+    async def _play_one(self) -> None:
+        self.number += 1
+        self.seed = self.base_seed + self.number - 1 if self.base_seed is not None else secrets.randbits(63)
+        self.salt = secrets.token_hex(16)
+        self.players = [s.name or "" for s in self.seats]
+        self.actions = []
+        self.forfeit = None
+        game = self.game = self.game_cls.new(self.options, self.seed)
+        self.state = "playing"
+        if self.lobby.config.log_dir is not None:
+            self.glog = GameLog(self, commitment(self.seed, self.salt))
+        log.info("table %s: game %d of %s starts (%s)", self.id, self.number, self.game_cls.id, ", ".join(self.players))
+        for s in self.seats:
+            if s.conn is not None:
+                s.conn.send(self._game_start(s.index))
+        if self.spectators:
+            start = self._game_start(None)
+            for c in list(self.spectators):
+                c.send(start)
+        self._events(game.opening_events)
+
+        while not game.is_over and self.forfeit is None:
+            seat = game.to_act
+            assert seat is not None
+            self.request_id += 1
+            self.pending = Pending(self.request_id, seat, Deadline(self.move_time))
+            self._send_request()
+            with trio.move_on_at(self.pending.deadline.at):
+                await self._until(lambda: self.pending is None or self.forfeit is not None)
+            if self.pending is not None and self.forfeit is None:
+                self.forfeit = (seat, TIMEOUT_KIND)
+        self.pending = None
+        await self._game_over(game)
+
+    def _forfeit_result(self, seat: int) -> Result:
+        """0 points to ``seat``, the point shared equally by the others (PROTOCOL.md "Game flow")."""
+        n = len(self.seats)
+        others = [s for s in range(n) if s != seat]
+        return Result.from_winners(others, [0.0] * n, "forfeit")
+
+    async def _game_over(self, game: Game) -> None:
+        if self.forfeit is not None:
+            result = self._forfeit_result(self.forfeit[0])
+            forfeit: dict[str, Any] | None = {"seat": self.forfeit[0], "kind": self.forfeit[1]}
+        else:
+            result = game.result()
+            assert result is not None
+            forfeit = None
+        self._to_all(
+            {
+                "type": "game-over",
+                "table": self.id,
+                "number": self.number,
+                "result": result.to_data(),
+                "forfeit": forfeit,
+                "seed": self.seed,
+                "salt": self.salt,
+                "actions": self.actions,
+            }
+        )
+        log.info("table %s: game %d over (%s)", self.id, self.number, forfeit or result.reason)
+        glog, self.glog = self.glog, None
+        if glog is not None:
+            await glog.finish(self.lobby.config.log_dir, result, forfeit)
+
+    def _close(self) -> None:
+        if self.state == "closed":
+            return
+        self.state = "closed"
+        self.pending = None
+        msg = {"type": "table-closed", "table": self.id}
+        for s in self.seats:
+            if s.conn is not None:
+                s.conn.send(msg)
+                s.conn.tables.discard(self)
+                s.conn = None
+            s.token = None
+        for c in list(self.spectators):
+            c.send(msg)
+            c.tables.discard(self)
+        self.spectators.clear()
+        self.lobby.table_closed(self)
+        log.info("table %s closed", self.id)
+
+    # ------------------------------------------------------------------ client messages
+
+    def handle_join(self, conn: Connection, seat: int | None, token: str | None) -> None:
+        """``join``: take a free seat, or take back a held one with its token (PROTOCOL.md "join")."""
+        if self.state == "closed":
+            conn.error("game-not-running", f"table {self.id} is closed", "join")
+            return
+        mine = self.seat_of(conn)
+        if token is not None:
+            found = None
+            for s in self.seats:
+                if s.token is not None and secrets.compare_digest(s.token, token):
+                    found = s
+            if found is None or (seat is not None and found.index != seat):
+                conn.error("bad-token", f"this token holds no seat at {self.id}" if found is None else f"this token is not for seat {seat}", "join")
+                return
+            if mine is not None and mine is not found:
+                conn.error("seat-taken", f"you already hold seat {mine.index} at {self.id}", "join")
+                return
+            old = found.conn
+            if old is not None and old is not conn:
+                old.tables.discard(self)
+                old.send({"type": "left", "table": self.id})
+            self.spectators.discard(conn)
+            found.conn = conn
+            found.name = conn.name
+            conn.tables.add(self)
+            conn.send({"type": "joined", "table": self.id, "seat": found.index, "token": found.token, "resumed": True})
+            log.info("table %s: %s back in seat %d", self.id, conn.name, found.index)
+            if self.state == "playing" and self.game is not None:
+                conn.send(self._game_start(found.index))
+                if self.pending is not None and self.pending.seat == found.index:
+                    self._send_request()
+            self._poke()
+            return
+        if mine is not None:
+            conn.error("seat-taken", f"you already hold seat {mine.index} at {self.id}", "join")
+            return
+        if self.state != "waiting":
+            conn.error("table-full", f"table {self.id} is playing; only a seat's token can take it back", "join")
+            return
+        if seat is not None:
+            if seat >= len(self.seats):
+                conn.error("bad-field", f"join.seat: table {self.id} has seats 0..{len(self.seats) - 1}, got {seat}", "join")
+                return
+            target = self.seats[seat]
+            if target.held:
+                conn.error("seat-taken", f"seat {seat} at {self.id} is taken", "join")
+                return
+        else:
+            free = [s for s in self.seats if not s.held]
+            if not free:
+                conn.error("table-full", f"every seat at {self.id} is taken", "join")
+                return
+            target = free[0]
+        self.spectators.discard(conn)
+        target.name = conn.name
+        target.token = secrets.token_hex(16)
+        target.conn = conn
+        conn.tables.add(self)
+        conn.send({"type": "joined", "table": self.id, "seat": target.index, "token": target.token, "resumed": False})
+        log.info("table %s: %s takes seat %d", self.id, conn.name, target.index)
+        self._poke()
+
+    def handle_spectate(self, conn: Connection) -> None:
+        """``spectate``: watch with public information only; ``game-start`` at once if a game runs."""
+        if self.state == "closed":
+            conn.error("game-not-running", f"table {self.id} is closed", "spectate")
+            return
+        mine = self.seat_of(conn)
+        if mine is not None:
+            conn.error("seat-taken", f"you hold seat {mine.index} at {self.id}; leave it to watch", "spectate")
+            return
+        self.spectators.add(conn)
+        conn.tables.add(self)
+        conn.send({"type": "spectating", "table": self.id})
+        if self.state == "playing" and self.game is not None:
+            conn.send(self._game_start(None))
+
+    def handle_leave(self, conn: Connection) -> None:
+        """``leave``: give up the seat (forfeiting a running game, kind ``"leave"``) or stop watching."""
+        mine = self.seat_of(conn)
+        if mine is not None:
+            if self.state == "playing" and self.forfeit is None:
+                self.forfeit = (mine.index, LEAVE_KIND)
+            mine.free()
+            conn.tables.discard(self)
+            conn.send({"type": "left", "table": self.id})
+            self._poke()
+            return
+        if conn in self.spectators:
+            self.spectators.discard(conn)
+            conn.tables.discard(self)
+            conn.send({"type": "left", "table": self.id})
+            return
+        conn.error("not-seated", f"you neither hold a seat at nor watch {self.id}", "leave")
+
+    def dropped(self, conn: Connection) -> None:
+        """``conn`` is gone: spectating stops; a seat is freed before the first game, else kept for
+        a reconnect with its token (the clock keeps running)."""
+        self.spectators.discard(conn)
+        mine = self.seat_of(conn)
+        if mine is None:
+            return
+        if self.state == "waiting" and self.number == 0:
+            mine.free()
+        else:
+            mine.conn = None
+        self._poke()
+
+    def handle_forfeit(self, conn: Connection, reason: str) -> None:
+        """``forfeit``: the sender's seat concedes the running game with ``reason`` as its kind."""
+        mine = self.seat_of(conn)
+        if mine is None:
+            conn.error("not-seated", f"you hold no seat at {self.id}", "forfeit")
+            return
+        if self.state != "playing" or self.game is None or self.forfeit is not None:
+            conn.error("game-not-running", f"no game is running at {self.id}", "forfeit")
+            return
+        self.forfeit = (mine.index, reason)
+        self._poke()
+
+    def handle_action(self, conn: Connection, request: int, data: Mapping[str, Any]) -> None:
+        """``action``: checked and played, then ``accepted`` and the events; else ``refused`` with a
+        stable code (``not-your-turn``, ``stale-request``, or the game's own) and the state unchanged."""
+        mine = self.seat_of(conn)
+        if mine is None:
+            conn.error("not-seated", f"you hold no seat at {self.id}", "action")
+            return
+        game, p = self.game, self.pending
+        if self.state != "playing" or game is None or self.forfeit is not None:
+            conn.error("game-not-running", f"no game is running at {self.id}", "action")
+            return
+        if p is None or p.seat != mine.index:
+            self._refuse(conn, request, "not-your-turn", f"seat {mine.index} is not to act at {self.id}")
+            return
+        if request != p.request:
+            self._refuse(conn, request, "stale-request", f"the open request at {self.id} is {p.request}, not {request}")
+            return
+        if p.deadline.expired:
+            self._refuse(conn, request, "stale-request", f"the deadline of request {request} has passed")
+            return
+        try:
+            action = game.parse_action(data)
+            events = game.apply(action)
+        except GameError as e:
+            reason = f"{e.field}: {e.reason}" if e.field else e.reason
+            self._refuse(conn, request, e.code, reason)
+            return
+        except Exception as e:  # an engine bug must not take the server down
+            log.exception("table %s: engine failed on %r", self.id, data)
+            self._refuse(conn, request, "engine-error", f"{type(e).__name__}: {e}")
+            return
+        played = action.to_data()
+        self.actions.append({"seat": mine.index, "action": played})
+        if self.glog is not None:
+            self.glog.action(mine.index, played)
+        self.pending = None
+        conn.send({"type": "accepted", "table": self.id, "request": request})
+        self._events(events)
+        self._poke()
+
+    def _refuse(self, conn: Connection, request: int, code: str, reason: str) -> None:
+        conn.send({"type": "refused", "table": self.id, "request": request, "code": code, "reason": reason})

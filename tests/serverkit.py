@@ -1,0 +1,82 @@
+"""Shared pieces of the server tests: a server on a free loopback port, tables, autoplay."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import trio
+
+import toygame  # noqa: F401  (registers "first-to-three")
+from server.app import run_server
+from server.config import ServerConfig
+from netclient import NetClient
+
+TOY = "first-to-three"
+
+
+@asynccontextmanager
+async def serving(**config: Any) -> AsyncIterator[int]:
+    """A real server on 127.0.0.1, any free port; yields the port; stopped (cleanly) on exit."""
+    config.setdefault("shutdown_grace", 0.3)
+    async with trio.open_nursery() as nursery:
+        port = await nursery.start(run_server, ServerConfig(host="127.0.0.1", port=0, **config))
+        yield port
+        nursery.cancel_scope.cancel()
+
+
+async def create(client: NetClient, game: str = TOY, **fields: Any) -> str:
+    """Create a table; its id."""
+    msg = {"type": "create-table", "game": game, "options": fields.pop("options", {}), **fields}
+    created = await client.request(msg, "table-created")
+    return created["table"]["table"]
+
+
+async def seated_pair(port: int, game: str = TOY, names: tuple[str, str] = ("ana", "bob"), **fields: Any) -> tuple[NetClient, NetClient, str, list[str]]:
+    """Two connected clients seated at seats 0 and 1 of a new table; also their tokens."""
+    a = await NetClient.connect(port, names[0])
+    b = await NetClient.connect(port, names[1])
+    table = await create(a, game, **fields)
+    ja = await a.request({"type": "join", "table": table, "seat": 0}, "joined")
+    jb = await b.request({"type": "join", "table": table, "seat": 1}, "joined")
+    return a, b, table, [ja["token"], jb["token"]]
+
+
+def first_legal(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    return legal[0]
+
+
+async def autoplay(client: NetClient, table: str, pick: Callable[[list[dict[str, Any]]], dict[str, Any]] = first_legal) -> dict[str, Any]:
+    """Answer every action-request at ``table`` with ``pick(legal)`` until game-over; returns it."""
+    while True:
+        msg = await client.recv(10.0)
+        if msg.get("table") != table:
+            continue
+        if msg["type"] == "action-request":
+            await client.send({"type": "action", "table": table, "request": msg["request"], "action": pick(msg["legal"])})
+        elif msg["type"] == "game-over":
+            return msg
+
+
+async def play_pair(a: NetClient, b: NetClient, table: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Both clients play the running game at ``table`` to its end; both game-over messages."""
+    out: dict[str, Any] = {}
+
+    async def run(key: str, c: NetClient) -> None:
+        out[key] = await autoplay(c, table)
+
+    async with trio.open_nursery() as n:
+        n.start_soon(run, "a", a)
+        n.start_soon(run, "b", b)
+    return out["a"], out["b"]
+
+
+async def second_table_plays(port: int) -> None:
+    """The server still serves: a fresh table plays a whole game to its end."""
+    a, b, table, _ = await seated_pair(port, names=("cy", "di"))
+    over_a, over_b = await play_pair(a, b, table)
+    assert over_a == over_b and over_a["result"]["reason"] == "said-three"
+    await a.expect("table-closed", table=table)
+    await a.aclose()
+    await b.aclose()

@@ -1,0 +1,99 @@
+"""A throw-away 2-seat game for server tests: "first to say 3".
+
+Seats say a number, one or two above the last one said (starting from 0, never above 3); the
+seat that says 3 wins. Each seat is dealt a secret number (private, in the ``deal`` event and its
+view) so tests can check that nobody else, spectators included, ever sees it. Registered as
+``first-to-three`` when this module is imported (tests only).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.game import Action, ActionError, Event, Game, IllegalAction, Option, Result, register_game
+from protocol.rng import Rng
+
+
+@dataclass(frozen=True, slots=True)
+class Say(Action):
+    n: int
+
+    def to_data(self) -> dict[str, Any]:
+        return {"type": "say", "n": self.n}
+
+
+@register_game
+class FirstToThree(Game):
+    id = "first-to-three"
+    title = "First to say 3"
+    min_players = 2
+    max_players = 2
+    option_specs = (Option("secret_max", int, 1000, "largest secret number", 1, 10**6),)
+
+    @classmethod
+    def new(cls, options: Mapping[str, Any], seed: int) -> "FirstToThree":
+        g = cls.__new__(cls)
+        g.options = cls.validate_options(options)
+        rng = Rng(seed)
+        g.secrets = [1 + rng.below(g.options["secret_max"]) for _ in range(2)]
+        g.last = 0
+        g.turn = 0
+        g.winner = None
+        g.opening_events = [Event("deal", {"players": 2}, {s: {"secret": g.secrets[s]} for s in range(2)})]
+        return g
+
+    @classmethod
+    def from_position(cls, data: Mapping[str, Any]) -> "FirstToThree":  # pragma: no cover - unused
+        raise NotImplementedError
+
+    def to_position(self) -> dict[str, Any]:  # pragma: no cover - unused
+        raise NotImplementedError
+
+    @property
+    def to_act(self) -> int | None:
+        return None if self.winner is not None else self.turn
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner is not None
+
+    def legal_actions(self) -> list[Action]:
+        if self.is_over:
+            return []
+        return [Say(n) for n in (self.last + 1, self.last + 2) if n <= 3]
+
+    def parse_action(self, data: Mapping[str, Any]) -> Action:
+        if data.get("type") != "say":
+            raise ActionError(f"unknown action type {data.get('type')!r}", field="type")
+        n = data.get("n")
+        if not isinstance(n, int) or isinstance(n, bool):
+            raise ActionError("must be a whole number", field="n")
+        return Say(n)
+
+    def apply(self, action: Action | Mapping[str, Any], *, checked: bool = True) -> list[Event]:
+        if not isinstance(action, Action):
+            action = self.parse_action(action)
+        if checked and action not in self.legal_actions():
+            raise IllegalAction(f"say {self.last + 1} or {self.last + 2} (at most 3), not {action.n}", code="wrong-number")
+        seat = self.turn
+        self.last = action.n
+        events = [Event("said", {"seat": seat, "n": action.n})]
+        if action.n == 3:
+            self.winner = seat
+            events.append(Event("won", {"seat": seat}))
+        else:
+            self.turn = 1 - seat
+        return events
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        v: dict[str, Any] = {"last": self.last, "to_act": self.to_act}
+        if seat is not None:
+            v["secret"] = self.secrets[seat]
+        return v
+
+    def result(self) -> Result | None:
+        if self.winner is None:
+            return None
+        return Result.from_winners([self.winner], [1.0 if s == self.winner else 0.0 for s in range(2)], "said-three")
