@@ -24,6 +24,7 @@ COMMANDS = [
     "legal",
     "selfplay",
     "bench",
+    "serve",
     "bot",
     "match",
     "play",
