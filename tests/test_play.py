@@ -242,3 +242,115 @@ def test_local_game_in_english_from_lang_hint(env):
     out, moves = play_to_end(child)
     assert "Game over." in plain(out) and moves >= 1
     assert child.exitstatus == 0
+
+
+class CuttableProxy:
+    """A TCP relay on loopback whose open connections can be cut at once (``cut()``), to drop
+    the client's connection while both the client and the server keep running."""
+
+    def __init__(self, upstream_port: int) -> None:
+        import socket
+        import threading
+
+        self.upstream = upstream_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.socks: list = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            server = socket.create_connection(("127.0.0.1", self.upstream))
+            with self.lock:
+                self.socks += [client, server]
+            threading.Thread(target=self._pipe, args=(client, server), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(server, client), daemon=True).start()
+
+    @staticmethod
+    def _pipe(src, dst) -> None:
+        try:
+            while data := src.recv(65536):
+                dst.sendall(data)
+        except OSError:
+            pass
+        for s in (src, dst):
+            try:
+                s.close()
+            except OSError:
+                pass
+
+    def cut(self) -> None:
+        import socket
+
+        with self.lock:
+            socks, self.socks = self.socks, []
+        for s in socks:
+            try:
+                s.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()
+
+
+def test_lost_connection_is_retried_and_the_seat_resumed(host, env):
+    port, table = host(3)
+    proxy = CuttableProxy(port)
+    try:
+        child = spawn(env, "--server", f"127.0.0.1:{proxy.port}", "--table", table, "--name", "Ana")
+        child.expect(PROMPT_EN)
+        proxy.cut()
+        child.expect("Connection lost")
+        child.expect("Reconnecting in")
+        child.expect("Connected again.")
+        child.expect(f"You are back at table {table}, seat 0")
+        child.expect(PROMPT_EN)
+        child.sendline("1")
+        out, _ = play_to_end(child)
+        assert "Game over." in plain(out)
+        assert child.exitstatus == 0
+    finally:
+        proxy.close()
+
+
+def test_lobby_creates_a_table_and_tab_completes(host, env):
+    port, _ = host(3)
+    child = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Cy")
+    child.expect("lobby> ")
+    child.sendline("c")
+    child.expect(r"Game \(")
+    child.sendline("")  # quinze by default
+    child.expect(r"Seats \(2-8\)")
+    child.sendline("3")
+    child.expect("Options as KEY=VALUE")
+    child.sendline("target=nope")
+    child.expect("Option target: expects a whole number")  # explained, nothing created
+    child.expect("lobby> ")
+    child.sendline("c")
+    child.expect(r"Game \(")
+    child.sendline("quinze")
+    child.expect(r"Seats \(2-8\)")
+    child.sendline("3")
+    child.expect("Options as KEY=VALUE")
+    child.sendline("target=5")
+    child.expect("Table t2 created.")
+    child.expect("You sit at table t2, seat 0.")
+    child.expect("Waiting for the other players")
+    child.send("hel\t")  # readline completes "help"
+    child.send("\r")
+    child.expect("hint: what the greedy bot would play")
+    child.sendline("quit")
+    child.expect("Bye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

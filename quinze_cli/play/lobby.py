@@ -114,6 +114,7 @@ async def lobby(s: Session) -> None:
         tables = list(msg.get("tables", []))
         _show(s, tables)
         s.say(cat("lobby.help"), style="dim")
+        s.reader.set_words(["create", "watch", "quit", "help"] + [t.get("table", "") for t in tables])
         line = await ask(s, cat("lobby.prompt"))
         words = line.split()
         if not words:

@@ -99,12 +99,16 @@ class GameUI:
     def board(self, state: TableState) -> RenderableType:
         """The game's part of the screen (everything but header, log, turn and actions)."""
         view = state.view or state.public
-        lines = [Text(f"{k}: {json.dumps(v, ensure_ascii=False)}"[:100]) for k, v in sorted(view.items())]
+        lines = [
+            Text(f"{k}: {json.dumps(v, ensure_ascii=False)}", no_wrap=True, overflow="ellipsis")
+            for k, v in sorted(view.items())
+            if k not in ("game", "seat", "options")
+        ]
         return Group(*lines)
 
     def action_text(self, state: TableState, action: dict[str, Any]) -> Text:
         """One legal action in words, for the numbered list."""
-        return Text(json.dumps(action, ensure_ascii=False, separators=(",", ":")))
+        return Text(json.dumps(action, ensure_ascii=False, separators=(",", ":")), no_wrap=True, overflow="ellipsis")
 
     def result_lines(self, state: TableState, result: dict[str, Any]) -> list[str]:
         """The end of a game in words."""

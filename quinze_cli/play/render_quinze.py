@@ -162,14 +162,14 @@ class QuinzeUI(GameUI):
         kind = action.get("type")
         if kind == "fifteen":
             out = Text(cat("quinze.act.fifteen") + " ")
-            out.append_text(st.rich_join(action.get("hand", [])))
+            out.append_text(st.rich_join(sort_cards(action.get("hand", []))))
             if action.get("table"):
                 out.append("  " + cat("quinze.act.with-table") + " ")
-                out.append_text(st.rich_join(action["table"]))
+                out.append_text(st.rich_join(sort_cards(action["table"])))
             return out
         if kind == "place":
             out = Text(cat("quinze.act.place") + " ")
-            out.append_text(st.rich_join(action.get("cards", [])))
+            out.append_text(st.rich_join(sort_cards(action.get("cards", []))))
             return out
         if kind == "end":
             return Text(cat("quinze.act.end"))

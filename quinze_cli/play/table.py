@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from rich.markdown import Markdown
+from rich.text import Text
 
 from quinze_cli.play.registry import GameUI, InputError, TableState, get_ui
 from quinze_cli.play.screen import draw, legal_lines, seconds_left
@@ -53,7 +54,8 @@ async def await_reply(s: Session, table: str, want: tuple[str, ...], ref: str) -
             if kind == "resumed":
                 raise TableGone(s.cat("conn.lost-during", what=ref))
             t = data.get("type")
-            if t in want and data.get("table", table) == table:
+            about = data.get("table", table)
+            if t in want and (about == table or not isinstance(about, str)):
                 return data
             if t == "error" and data.get("ref") in (ref, None):
                 return data
@@ -123,6 +125,7 @@ class TableLoop:
     # ---------------------------------------------------------------- loop
     async def run(self) -> None:
         s = self.s
+        s.reader.set_words(self._words())
         if self.state.seat is not None:
             s.say(self.cat("table.waiting-players"))
         while True:
@@ -278,6 +281,13 @@ class TableLoop:
             words += self.ui.completions(self.state)
         return words
 
+    def _not_your_turn(self) -> None:
+        st = self.state
+        if st.to_act is None or st.result is not None:
+            self.s.say(self.cat("table.no-move-now"))
+        else:
+            self.s.say(self.cat("table.not-your-turn", name=st.name(st.to_act)))
+
     async def on_line(self, line: str) -> None:
         st, s, cat = self.state, self.s, self.cat
         text = line.strip()
@@ -296,19 +306,21 @@ class TableLoop:
                 s.console.print(Markdown(self.ui.rules_text()))
         elif low in HINT_WORDS:
             if not my_turn or self.ui is None:
-                s.say(cat("table.not-your-turn", name=st.name(st.to_act)))
+                self._not_your_turn()
             else:
                 hint = self.ui.hint(st)
                 if hint is None:
                     s.say(cat("table.no-hint"))
                 else:
-                    s.console.print(cat("table.hint") + " ", self.ui.action_text(st, hint), highlight=False)
+                    line = Text(cat("table.hint") + " ")
+                    line.append_text(self.ui.action_text(st, hint))
+                    s.console.print(line, highlight=False)
         elif low in LIST_WORDS:
             if my_turn and self.ui is not None:
                 for ln in legal_lines(self.ui, st, None):
                     s.console.print(ln, highlight=False)
             else:
-                s.say(cat("table.not-your-turn", name=st.name(st.to_act)))
+                self._not_your_turn()
         elif not text:
             if not my_turn:
                 self.redraw()
@@ -319,7 +331,7 @@ class TableLoop:
             elif st.seat is None:
                 s.say(cat("table.spectator-input"))
             else:
-                s.say(cat("table.not-your-turn", name=st.name(st.to_act)))
+                self._not_your_turn()
             return
         else:
             action = self._read_action(text)
