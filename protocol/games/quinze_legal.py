@@ -104,6 +104,27 @@ _TOPT = [[(CARD_RANK[c], 0, 1, _EMPTY, (c,))] for c in range(54)]
 """Search options of a rank present once on the table: take that card."""
 
 
+_BIT = tuple(1 << r for r in range(14))
+_DESC: tuple[tuple[int, ...], ...] = tuple(
+    tuple(r for r in range(13, 1, -1) if m >> (r - 2) & 1) for m in range(1 << 12))
+"""Positive ranks present, descending, by bitmask of ranks 2..13 (bit r-2)."""
+_RANK_CACHE: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[Any], tuple[int, ...]]] = {}
+"""Search options of one rank by (its hand cards, its table cards): a few thousand keys."""
+
+
+def _rank_options(r: int, h: tuple[int, ...], t: tuple[int, ...]) -> tuple[list[Any], tuple[int, ...]]:
+    """``([(value, hand count, count, hand cards, table cards)] sorted, shifts)``: every non-empty
+    choice of how many cards of rank ``r`` to take from hand and table (lowest-numbered first),
+    and the sums they add (for the subset-sum bitsets)."""
+    o = []
+    for kh in range(len(h) + 1):
+        for kt in range(len(t) + 1):
+            if kh or kt:
+                o.append(((kh + kt) * r, kh, kh + kt, h[:kh], t[:kt]))
+    o.sort()
+    return o, tuple(k * r for k in range(1, len(h) + len(t) + 1))
+
+
 _FLEX_CACHE: dict[tuple[tuple[int, ...], ...], tuple[dict[int, list[Any]], int, int]] = {}
 """Flexible parts by (hand aces, table aces, hand jokers, table jokers): a few hundred keys."""
 
@@ -169,21 +190,24 @@ def _fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = Non
     rank = CARD_RANK
     hb: dict[int, list[int]] = {}
     tb: dict[int, list[int]] = {}
+    m = 0  # bit r set when rank r is present
     for c in hand:
         r = rank[c]
         if r in hb:
             hb[r].append(c)
         else:
             hb[r] = [c]
+            m |= _BIT[r]
     for c in table:
         r = rank[c]
         if r in tb:
             tb[r].append(c)
         else:
             tb[r] = [c]
+            m |= _BIT[r]
 
     # ---- flexible part: needed positive sum T -> [(hand cards, table cards, hand count, count)]
-    if 0 in hb or 1 in hb or 0 in tb or 1 in tb:
+    if m & 3:
         key = (tuple(hb.get(1, _EMPTY)), tuple(tb.get(1, _EMPTY)), tuple(hb.get(0, _EMPTY)), tuple(tb.get(0, _EMPTY)))
         cached = _FLEX_CACHE.get(key)
         if cached is None:
@@ -195,7 +219,7 @@ def _fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = Non
         top = 15
 
     # ---- positive ranks, descending, with exact subset-sum pruning
-    ranks = sorted((hb.keys() | tb.keys()) - _FLEXR, reverse=True)
+    ranks = _DESC[m >> 2]
     L = len(ranks)
     reach = [1] * (L + 1)
     opts: list[list[tuple[int, int, int, tuple[int, ...], tuple[int, ...]]]] = [_NOOPT] * L
@@ -211,19 +235,15 @@ def _fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = Non
             a = (a | (a << r)) & _MASK
             opts[i] = _TOPT[tc[0]]  # type: ignore[index]
         else:
-            h = h or _EMPTY
-            tc = tc or _EMPTY
-            o = []
-            for kh in range(len(h) + 1):
-                hp = tuple(h[:kh])
-                for kt in range(len(tc) + 1):
-                    if kh or kt:
-                        o.append(((kh + kt) * r, kh, kh + kt, hp, tuple(tc[:kt])))
-            o.sort()
-            sa = 0
-            for k in range(1, len(h) + len(tc) + 1):
-                sa |= a << (k * r)
-            a = (a | sa) & _MASK
+            k2 = (tuple(h) if h else _EMPTY, tuple(tc) if tc else _EMPTY)
+            got = _RANK_CACHE.get(k2)
+            if got is None:
+                got = _RANK_CACHE[k2] = _rank_options(r, *k2)
+            o, shifts = got
+            sa = a
+            for sh in shifts:
+                sa |= a << sh
+            a = sa & _MASK
             opts[i] = o
         reach[i] = a
 
@@ -252,6 +272,7 @@ def _fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = Non
                     dfs(j + 1, s2, ht + hp, tt + tp, nh + kh, n + k)
 
     dfs(0, 0, _EMPTY, _EMPTY, 0, 0)
+    del dfs  # break the closure's reference to itself: freed at once, no work for the GC
     if make is None:
         if flex is _FLEX_NONE:
             return [(ht, tt) for ht, tt, nh, n in sols.get(15, ()) if nh]
