@@ -11,7 +11,6 @@ bug, never ends another client's connection or the server.
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -71,7 +70,7 @@ class Server:
         elif t == "list-tables":
             conn.send({"type": "tables", "tables": self.lobby.infos()})
         elif t == "create-table":
-            move_time = _move_time(data.get("move_time"), self.config.move_time)
+            move_time = self.config.move_time if msg.move_time is None else msg.move_time
             self.lobby.create(conn, msg.game, msg.options, seed=msg.seed, games=msg.games, move_time=move_time)
         elif t == "join":
             self.lobby.table_for(conn, msg.table, t).handle_join(conn, msg.seat, msg.token)
@@ -109,14 +108,3 @@ def _ref(data: Mapping[str, Any]) -> str | None:
     t = data.get("type") if isinstance(data, Mapping) else None
     return t[:64] if isinstance(t, str) else None
 
-
-def _move_time(value: Any, default: float) -> float:
-    """``create-table.move_time``: seconds per decision, nil for the server's default.
-    Raises ``bad-field`` unless a positive finite number (at most a day)."""
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ProtocolError("bad-field", "must be a number of seconds or nil", "create-table.move_time", ref="create-table")
-    if not 0 < value <= 86400:
-        raise ProtocolError("bad-field", f"must be more than 0 and at most 86400 seconds, got {value}", "create-table.move_time", ref="create-table")
-    return float(value)

@@ -34,10 +34,11 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from protocol.game import Event, Game, GameError, Result
+from protocol.game import Event, Game, GameError
 from protocol.messages import commitment
+from protocol.replaylog import forfeit_result
 from server.clock import Deadline
-from server.logs import GameLog
+from server.logs import utc_now, write_game
 
 if TYPE_CHECKING:
     from server.connection import Connection
@@ -115,7 +116,7 @@ class Table:
         self.players: list[str] = []
         self.seed = 0
         self.salt = ""
-        self.glog: GameLog | None = None
+        self.started = ""
         self._changed = trio.Event()
 
     # ------------------------------------------------------------------ info
@@ -160,8 +161,6 @@ class Table:
                 public = {"type": "event", "table": tid, "event": ev.for_seat(None)}
                 for c in list(self.spectators):
                     c.send(public)
-            if self.glog is not None:
-                self.glog.event(ev)
 
     def _game_start(self, seat: int | None) -> dict[str, Any]:
         return {
@@ -227,8 +226,7 @@ class Table:
         self.forfeit = None
         game = self.game = self.game_cls.new(self.options, self.seed)
         self.state = "playing"
-        if self.lobby.config.log_dir is not None:
-            self.glog = GameLog(self, commitment(self.seed, self.salt))
+        self.started = utc_now()
         log.info("table %s: game %d of %s starts (%s)", self.id, self.number, self.game_cls.id, ", ".join(self.players))
         for s in self.seats:
             if s.conn is not None:
@@ -252,15 +250,9 @@ class Table:
         self.pending = None
         await self._game_over(game)
 
-    def _forfeit_result(self, seat: int) -> Result:
-        """0 points to ``seat``, the point shared equally by the others (PROTOCOL.md "Game flow")."""
-        n = len(self.seats)
-        others = [s for s in range(n) if s != seat]
-        return Result.from_winners(others, [0.0] * n, "forfeit")
-
     async def _game_over(self, game: Game) -> None:
         if self.forfeit is not None:
-            result = self._forfeit_result(self.forfeit[0])
+            result = forfeit_result(len(self.seats), self.forfeit[0])  # 0 to it, the others share
             forfeit: dict[str, Any] | None = {"seat": self.forfeit[0], "kind": self.forfeit[1]}
         else:
             result = game.result()
@@ -279,9 +271,22 @@ class Table:
             }
         )
         log.info("table %s: game %d over (%s)", self.id, self.number, forfeit or result.reason)
-        glog, self.glog = self.glog, None
-        if glog is not None:
-            await glog.finish(self.lobby.config.log_dir, result, forfeit)
+        log_dir = self.lobby.config.log_dir
+        if log_dir is not None:
+            await write_game(
+                log_dir,
+                table=self.id,
+                game_id=self.game_cls.id,
+                number=self.number,
+                options=self.options,
+                seed=self.seed,
+                salt=self.salt,
+                players=self.players,
+                actions=self.actions,
+                result=result.to_data(),
+                forfeit=forfeit,
+                started=self.started,
+            )
 
     def _close(self) -> None:
         if self.state == "closed":
@@ -457,8 +462,6 @@ class Table:
             return
         played = action.to_data()
         self.actions.append({"seat": mine.index, "action": played})
-        if self.glog is not None:
-            self.glog.action(mine.index, played)
         self.pending = None
         conn.send({"type": "accepted", "table": self.id, "request": request})
         self._events(events)
