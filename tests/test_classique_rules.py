@@ -162,6 +162,14 @@ def test_parse_action_names_the_field():
             g.parse_action(data)
         assert err.value.field == field
     assert g.parse_action({"type": "raise", "amount": 4, "min": 1, "max": 9}).to_data() == R(4)
+    # the listed range is read back (built-in bots read legal entries), but cannot be applied
+    play(g, H, H)
+    listed = next(a for a in g.legal_actions() if a.to_data()["type"] == "raise")
+    assert g.parse_action(listed.to_data()) == listed
+    before = g.to_position()
+    with pytest.raises(ActionError) as err:
+        g.apply(listed.to_data())
+    assert err.value.field == "amount" and g.to_position() == before
 
 
 # ---------------------------------------------------------------- drawing

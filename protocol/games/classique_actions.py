@@ -125,12 +125,18 @@ ACTION_TYPES: dict[str, type[Action]] = {
 _ALLOWED_KEYS = {"type", "amount", "min", "max"}
 
 
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
 def parse_action_data(data: Mapping[str, Any]) -> Action:
     """Read action data into an action. Raises :class:`ActionError` naming the field.
 
     ``type`` must be one of :data:`ACTION_TYPES`; ``raise`` needs an int ``amount`` in chips (its
     range is checked by ``apply``: ``raise-too-small`` / ``raise-too-large``; a range echoed back as
-    ``min``/``max`` is ignored). Any other key is refused.
+    ``min``/``max`` is ignored). A raise as listed in a legal list (``min`` and ``max``, no
+    ``amount``) is read as that range, so a built-in bot can read the legal entries of an
+    ``action-request``; ``apply`` refuses it (ActionError, field ``amount``). Any other key is refused.
     """
     if not isinstance(data, Mapping):
         raise ActionError(f"an action is a map with a 'type', not {type(data).__name__}", field="action")
@@ -145,6 +151,9 @@ def parse_action_data(data: Mapping[str, Any]) -> Action:
     if kind != "raise":
         return ACTION_TYPES[kind]()
     if "amount" not in data:
+        lo, hi = data.get("min"), data.get("max")
+        if _is_int(lo) and _is_int(hi):
+            return Raise(min=lo, max=hi)  # a listed range, read for in-process bots; apply refuses it
         raise ActionError("a raise needs an amount in chips", field="amount")
     amount = data["amount"]
     if not isinstance(amount, int) or isinstance(amount, bool):
