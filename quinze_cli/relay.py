@@ -212,58 +212,77 @@ class SeatRelay:
     async def play(self, table: str, seat: int, *, games: int | None = 1) -> list[GameOutcome]:
         """Relay the games at ``table`` (already joined at ``seat``) until ``games`` games are over
         (None: until ``table-closed``). Returns one :class:`GameOutcome` per game. Raises
-        :class:`RelayError` if the server connection fails."""
+        :class:`RelayError` if the server connection fails.
+
+        Two tasks share the state: one reads the server (and writes to the bot), one reads the
+        bot (and writes to the server) under a cancel scope whose deadline is the pending
+        request's, so a message goes through with no hop between tasks."""
         outcomes: list[GameOutcome] = []
-        send_ch, recv_ch = trio.open_memory_channel[tuple[str, Any]](64)
         self._table, self._seat = table, seat
         self._game = _Game()
         self._outbox = []
+        self._bot_scope: trio.CancelScope | None = None
+        self._error: RelayError | None = None
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(self._pump_server, send_ch.clone())
             if self.bot_broken is None:
-                nursery.start_soon(self._pump_bot, send_ch.clone(), self.bot)
+                nursery.start_soon(self._bot_side, nursery.cancel_scope)
             else:
                 await self._fail("crash", self.bot_broken.detail, restart=True)
-            try:
-                while True:
-                    game = self._game
-                    deadline = game.deadline_at if game.waiting_bot and game.failure is None else math.inf
-                    with trio.move_on_at(deadline):
-                        source, item = await recv_ch.receive()
-                        done = await self._handle(source, item, outcomes, games)
-                        await self._flush()
-                        if done or (games is not None and len(outcomes) >= games):
-                            return outcomes
-                        continue
-                    assert game.pending is not None
-                    await self._fail("timeout", f"no answer to request {game.pending.request} in {game.pending.deadline:g} s")
-            finally:
-                nursery.cancel_scope.cancel()
+            nursery.start_soon(self._server_side, outcomes, games, nursery.cancel_scope)
+        if self._error is not None:
+            raise self._error
+        return outcomes
 
-    async def _pump_server(self, ch: trio.MemorySendChannel[tuple[str, Any]]) -> None:
-        async with ch:
+    async def _server_side(self, outcomes: list[GameOutcome], games: int | None, done: trio.CancelScope) -> None:
+        try:
             while True:
                 try:
                     batch = await self.conn.receive_maps()
                 except ClientError as err:
-                    await ch.send(("server-lost", err))
+                    raise RelayError(f"lost the server: {err}") from None
+                finished = await self._handle("server", batch, outcomes, games)
+                await self._flush()
+                if finished or (games is not None and len(outcomes) >= games):
                     return
-                await ch.send(("server", batch))
+        except RelayError as err:
+            self._error = err
+        finally:
+            done.cancel()
 
-    async def _pump_bot(self, ch: trio.MemorySendChannel[tuple[str, Any]], bot: BotLike) -> None:
-        async with ch:
+    async def _bot_side(self, done: trio.CancelScope) -> None:
+        try:
             while True:
-                try:
-                    msg = await bot.receive()
-                except BotGarbage as err:
-                    await ch.send(("bot-garbage", err))
-                    if err.fatal:
-                        return
+                game = self._game
+                with trio.CancelScope(deadline=self._answer_deadline()) as scope:
+                    self._bot_scope = scope
+                    try:
+                        item: tuple[str, Any] = ("bot", await self.bot.receive())
+                    except BotGarbage as err:
+                        item = ("bot-garbage", err)
+                    except BotError as err:
+                        item = ("bot-error", err)
+                self._bot_scope = None
+                if scope.cancelled_caught:
+                    pending = game.pending
+                    if game is self._game and pending is not None and game.waiting_bot and game.failure is None \
+                            and trio.current_time() >= game.deadline_at:
+                        await self._fail("timeout", f"no answer to request {pending.request} in {pending.deadline:g} s")
                     continue
-                except BotError as err:
-                    await ch.send(("bot-error", err))
+                await self._handle(item[0], item[1], [], None)
+                if item[0] == "bot-error" or (item[0] == "bot-garbage" and item[1].fatal):
                     return
-                await ch.send(("bot", msg))
+        except RelayError as err:
+            self._error = err
+            done.cancel()
+
+    def _answer_deadline(self) -> float:
+        game = self._game
+        return game.deadline_at if game.waiting_bot and game.failure is None else math.inf
+
+    def _deadline_changed(self) -> None:
+        """Tell the bot side that the pending request (hence its deadline) changed."""
+        if self._bot_scope is not None:
+            self._bot_scope.deadline = self._answer_deadline()
 
     async def _handle(self, source: str, item: Any, outcomes: list[GameOutcome], games: int | None) -> bool:
         """Handle one thing from either side (from the server: a batch of maps); True when the
@@ -313,6 +332,7 @@ class SeatRelay:
                 game.refusals = 0
                 game.deadline_at = trio.current_time() + request.deadline
                 game.waiting_bot = True
+                self._deadline_changed()
                 if game.failure is None:
                     self._to_bot(data)
             return False
@@ -346,6 +366,7 @@ class SeatRelay:
                     await self._fail("illegal", f"action refused: {msg.reason} [{msg.code}]")
                 else:
                     game.waiting_bot = True
+                    self._deadline_changed()
         elif isinstance(msg, GameOver):
             self._to_bot(data)
             failure = game.failure
@@ -357,6 +378,7 @@ class SeatRelay:
             outcomes.append(GameOutcome(self._table, self._seat, game.start, msg, failure, game.started,
                                         datetime.now(timezone.utc)))
             self._game = _Game()
+            self._deadline_changed()
         elif isinstance(msg, TableClosed):
             if msg.table == self._table:
                 if game.start is not None:

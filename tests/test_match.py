@@ -127,7 +127,8 @@ async def test_duplicate_replays_each_deal_with_the_seats_rotated(tmp_path):
 )
 async def test_a_misbehaving_bot_forfeits_and_the_match_goes_on(tmp_path, script, args, kind, times):
     bad = " ".join([PY, str(BOTS / script), *args])
-    runner, stats, failures = await run(config(tmp_path, [bad, "builtin:random"], games=2, move_time=0.5))
+    move_time = 0.5 if kind == "timeout" else 10.0  # a loaded machine must not turn other kinds into timeouts
+    runner, stats, failures = await run(config(tmp_path, [bad, "builtin:random"], games=2, move_time=move_time))
     assert stats.games == 2
     assert [f[2] for f in failures] == [kind] * times
     assert dict(stats.bots[0].forfeits) == {kind: times}

@@ -114,7 +114,8 @@ async def test_crlf_line_endings_are_accepted(port, tmp_path):
 )
 async def test_a_broken_bot_forfeits_with_its_kind(port, tmp_path, script, args, kind, started):
     bot = program(BOTS / script, *args, tmp_path=tmp_path)
-    outcomes, failures = await play_one(port, [BuiltinBot("random"), bot], move_time=0.5)
+    move_time = 0.5 if kind == "timeout" else 10.0  # a loaded machine must not turn other kinds into timeouts
+    outcomes, failures = await play_one(port, [BuiltinBot("random"), bot], move_time=move_time)
     over = outcomes[0].game_over
     assert over.forfeit is not None and over.forfeit.seat == 1 and over.forfeit.kind == kind
     assert over.result["reason"] == "forfeit" and over.result["points"] == [1.0, 0.0]
