@@ -55,6 +55,7 @@ def run_selfplay(game_id: str, games: int, seed: int, players: int | None, bot_n
     stats: Counter[str] = Counter()
     decisions = 0
     t0 = time.perf_counter()
+    c0 = time.process_time()
     for i in range(games):
         s = seed + i
         bots = [get_bot(game_id, names[k], s * 1009 + k) for k in range(n)]
@@ -70,6 +71,7 @@ def run_selfplay(game_id: str, games: int, seed: int, players: int | None, bot_n
         if st is not None:
             stats.update(st())
     seconds = time.perf_counter() - t0
+    cpu = time.process_time() - c0
     return {
         "game": game_id, "games": games, "seed": seed, "options": options, "bots": names,
         "points": [round(p, 6) for p in points],
@@ -77,6 +79,7 @@ def run_selfplay(game_id: str, games: int, seed: int, players: int | None, bot_n
         "reasons": dict(reasons), "decisions": decisions, "stats": dict(stats),
         "seconds": round(seconds, 3),
         "us_per_decision": round(seconds / decisions * 1e6, 2) if decisions else None,
+        "cpu_us_per_decision": round(cpu / decisions * 1e6, 2) if decisions else None,
     }
 
 
@@ -128,4 +131,4 @@ def show(summary: dict[str, Any]) -> None:
         if st.get("deals") and "turns" in st:
             console.print(f"mean turns per deal: {st['turns'] / st['deals']:.2f}")
     console.print(f"decisions: {summary['decisions']} in {summary['seconds']:.2f} s "
-                  f"({summary['us_per_decision']} µs per decision)")
+                  f"({summary['us_per_decision']} µs per decision; CPU {summary['cpu_us_per_decision']} µs)")
