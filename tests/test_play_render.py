@@ -238,3 +238,35 @@ def test_catalogues_have_the_same_keys_and_fields():
 def test_french_rules_text():
     cat, ui, st = make_state(lang="fr")
     assert "Un quinze" in ui.rules_text()
+
+
+def test_eight_players_and_many_actions_fit_an_80x24_terminal():
+    view = dict(VIEW, hand=["AS", "AH", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S"], table=["6H", "7H", "8H", "9H"],
+                hand_sizes=[10, 8, 8, 8, 8, 8, 8, 8], totals=[0] * 8)
+    cat = Catalogue("en")
+    ui = get_ui("quinze", cat, CardStyle("en", False))
+    st = TableState(table="t1", game="quinze", seat=0, players=[f"P{i}" for i in range(8)], options={"players": 8}, number=1)
+    ui.start(st)
+    st.view, st.legal, st.to_act = view, _legal(view), 0
+    ui.on_request(st)
+    for i in range(10):
+        st.log.append(f"event {i}")
+    assert len(st.legal) > 20
+    buf = io.StringIO()
+    console = Console(file=buf, force_terminal=True, no_color=True, width=80, height=24)
+    draw(console, ui, st, cat, clear=False)
+    lines = ANSI_RE.sub("", buf.getvalue()).splitlines()
+    assert len(lines) <= 23  # the prompt takes the last line
+    text = "\n".join(lines)
+    assert "P7" in text and "Your hand:" in text and "1) make 15" in text and "'list' shows all" in text
+    assert "event 9" in text
+
+
+def test_deal_end_reveals_the_other_hands_in_words():
+    cat, ui, st = make_state(view=None)
+    lines = ui.on_event(st, {"kind": "deal-end", "deal": 1, "reason": "blocked", "seat": None, "scores": [3, 20, 0],
+                             "totals": [3, 20, 0], "hands": [["3S"], ["KH", "QS"], []]})
+    assert lines[0] == "Bob kept QS KH." and "blocked" in lines[1]
+
+
+ANSI_RE = __import__("re").compile(r"\x1b\[[0-9;?]*[A-Za-z]")

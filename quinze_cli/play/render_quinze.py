@@ -39,12 +39,13 @@ class QuinzeUI(GameUI):
         n = len(state.players)
         state.public = {
             "hand": [], "table": [], "discard": [], "stock": 0, "hand_sizes": [0] * n,
-            "totals": [0] * n, "dealer": None, "deal": 0,
+            "totals": [0] * n, "dealer": None, "deal": 0, "partial": True,
         }
 
     def on_request(self, state: TableState) -> None:
         v = state.view or {}
         p = state.public
+        p["partial"] = False
         for key in ("table", "discard", "stock", "hand_sizes", "totals", "dealer", "deal"):
             if key in v:
                 p[key] = list(v[key]) if isinstance(v[key], list) else v[key]
@@ -70,6 +71,7 @@ class QuinzeUI(GameUI):
             p.update(table=[], discard=[], stock=event.get("stock", 0), dealer=event.get("dealer"),
                      deal=event.get("deal", 0), hand_sizes=list(event.get("hand_sizes", p["hand_sizes"])))
             p["hand"] = list(event.get("hand", []))
+            p["partial"] = False
             state.to_act = event.get("first")
             return [cat("quinze.ev.deal", deal=p["deal"], dealer=state.name(p["dealer"]), first=state.name(state.to_act))]
         if kind == "draw":
@@ -113,7 +115,12 @@ class QuinzeUI(GameUI):
             reason = event.get("reason", "")
             out = event.get("seat")
             key = {"out": "quinze.ev.out", "first-turn": "quinze.ev.first-turn"}.get(reason, "quinze.ev.blocked")
-            lines = [cat(key, deal=event.get("deal", p["deal"]), name=state.name(out))]
+            lines = [
+                cat("quinze.ev.kept", name=state.name(s), cards=st.join(sort_cards(h)))
+                for s, h in enumerate(event.get("hands", []))
+                if s != state.seat and h
+            ]
+            lines.append(cat(key, deal=event.get("deal", p["deal"]), name=state.name(out)))
             lines.append(cat("quinze.ev.scores", scores=", ".join(
                 f"{state.name(s)} {sc:+d}→{p['totals'][s]}" for s, sc in enumerate(scores) if s < len(p["totals"]))))
             return lines
@@ -151,6 +158,8 @@ class QuinzeUI(GameUI):
                 extra,
             )
         parts: list[RenderableType] = [line1, line2, players]
+        if p.get("partial"):
+            parts.insert(0, Text(cat("quinze.partial"), style="dim"))
         if state.seat is not None:
             hand = Text(cat("quinze.hand") + " ")
             hand.append_text(st.rich_join(sort_cards(p.get("hand", []))))

@@ -60,18 +60,28 @@ def draw(console: Console, ui: GameUI, state: TableState, cat: Catalogue, *, cle
     header = Text.assemble(
         (title, "bold"), " — ", cat("screen.table", table=state.table, number=state.number), " — ", who
     )
-    parts: list = [header, ui.board(state)]
-    recent = list(state.log)[-LOG_SHOWN:]
+    board = ui.board(state)
+    log_n, legal_n = LOG_SHOWN, MAX_SHOWN
+    if console.is_terminal:
+        # fit the terminal: the board, 2 rules, the turn line and the prompt are always there
+        used = 1 + len(console.render_lines(board, console.options, pad=False)) + 4
+        room = max(0, console.height - used)  # for the recent events and the legal actions
+        n = len(state.legal) if state.legal and state.seat is not None else 0
+        legal_n = n if n <= min(MAX_SHOWN, room - 2) else max(3, min(MAX_SHOWN, room - 3))
+        block = legal_n + (1 if n > legal_n else 0)
+        log_n = max(2, min(LOG_SHOWN, room - block))
+    parts: list = [header, board]
+    recent = list(state.log)[-log_n:]
     if recent:
         parts.append(Rule(cat("screen.recent"), style="dim", align="left"))
-        parts.extend(Text("  " + line) for line in recent)
+        parts.extend(Text("  " + line, no_wrap=True, overflow="ellipsis") for line in recent)
     parts.append(Rule(style="dim"))
     left = seconds_left(state)
     if state.result is not None:
         parts.append(Text(cat("screen.game-over"), style="bold"))
     elif state.legal and state.seat is not None:
         parts.append(Text(cat("screen.your-turn", seconds=left if left is not None else "?"), style="bold green"))
-        parts.extend(legal_lines(ui, state))
+        parts.extend(legal_lines(ui, state, legal_n))
     elif state.to_act is not None:
         parts.append(Text(cat("screen.waiting-for", name=state.name(state.to_act))))
     console.print(Group(*parts))
