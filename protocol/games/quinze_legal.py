@@ -250,6 +250,8 @@ def _fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = Non
     out: list[Any] = []
     if not reach[0] & need:
         return out
+    if flex is _FLEX_NONE:
+        return _search15(L, reach, opts, make)
     sols: dict[int, list[tuple[tuple[int, ...], tuple[int, ...], int, int]]] = {}
 
     def dfs(i: int, s: int, ht: tuple[int, ...], tt: tuple[int, ...], nh: int, n: int) -> None:
@@ -274,8 +276,6 @@ def _fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = Non
     dfs(0, 0, _EMPTY, _EMPTY, 0, 0)
     del dfs  # break the closure's reference to itself: freed at once, no work for the GC
     if make is None:
-        if flex is _FLEX_NONE:
-            return [(ht, tt) for ht, tt, nh, n in sols.get(15, ()) if nh]
         for t, items in flex.items():
             if t == 0:
                 out.extend([(fh, ft) for fh, ft, fnh, fn in items if fnh and fn >= 2])
@@ -291,8 +291,6 @@ def _fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = Non
                     out.extend([(ht + fh, tt + ft) for ht, tt, nh, n in sol if nh and n + fn >= 2])
         return out
     new = tuple.__new__
-    if flex is _FLEX_NONE:
-        return [new(make, ("fifteen", ht, tt)) for ht, tt, nh, n in sols.get(15, ()) if nh]
     for t, items in flex.items():
         if t == 0:
             out.extend([new(make, ("fifteen", fh, ft)) for fh, ft, fnh, fn in items if fnh and fn >= 2])
@@ -306,4 +304,33 @@ def _fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = Non
                     out.extend([new(make, ("fifteen", ht, tt)) for ht, tt, nh, n in sol if n >= 2])
             else:
                 out.extend([new(make, ("fifteen", ht + fh, tt + ft)) for ht, tt, nh, n in sol if nh and n + fn >= 2])
+    return out
+
+
+def _search15(L: int, reach: list[int], opts: list[list[Any]], make: type | None) -> list[Any]:
+    """The search without aces or jokers: positive ranks adding up to exactly 15, with at least
+    one hand card (two cards at least follow: no single positive card is worth 15). Same walk
+    and order as the general search, building the answers directly."""
+    out: list[Any] = []
+    add = out.append
+    new = tuple.__new__
+
+    def dfs(i: int, t: int, ht: tuple[int, ...], tt: tuple[int, ...], nh: int) -> None:
+        # invariant: t > 0 is a sum reachable with ranks i..
+        for j in range(i, L):
+            if not (reach[j] >> t) & 1:
+                return
+            nxt = reach[j + 1]
+            for dv, kh, _, hp, tp in opts[j]:
+                t2 = t - dv
+                if t2 < 0:
+                    break
+                if t2 == 0:
+                    if nh or kh:
+                        add(new(make, ("fifteen", ht + hp, tt + tp)) if make is not None else (ht + hp, tt + tp))
+                elif (nxt >> t2) & 1:
+                    dfs(j + 1, t2, ht + hp, tt + tp, nh + kh)
+
+    dfs(0, 15, _EMPTY, _EMPTY, 0)
+    del dfs  # no reference cycle left behind
     return out
