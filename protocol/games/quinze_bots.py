@@ -19,6 +19,9 @@ from protocol.rng import Rng
 __all__ = ["GreedyBot", "RandomBot"]
 
 
+_LIMITS: dict[int, int] = {}
+
+
 class RandomBot(Bot):
     """Uniform choice among the legal actions (its own seeded generator)."""
 
@@ -28,7 +31,18 @@ class RandomBot(Bot):
         self.rng = Rng(seed)
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        return legal[self.rng.below(len(legal))] if len(legal) > 1 else legal[0]
+        n = len(legal)
+        if n == 1:
+            return legal[0]
+        # Rng.below(n) inlined (same numbers): uniform without modulo bias
+        limit = _LIMITS.get(n)
+        if limit is None:
+            limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
+        nxt = self.rng.next64
+        x = nxt()
+        while x >= limit:
+            x = nxt()
+        return legal[x % n]
 
 
 class GreedyBot(Bot):
