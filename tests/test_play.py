@@ -229,6 +229,8 @@ def test_local_game_in_french(env):
     child.expect("Commandes")
     child.sendline("zz")
     child.expect("n'est pas une carte")
+    child.sendline("regles")
+    child.expect("Un quinze")
     out, _ = play_to_end(child, prompt="Votre coup> ", closed="La table t1 est fermée")
     out = plain(out)
     assert "Partie terminée." in out and "Totaux finaux" in out
@@ -354,3 +356,20 @@ def test_lobby_creates_a_table_and_tab_completes(host, env):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_token_option_takes_the_seat_back_from_another_machine(host, env, tmp_path):
+    port, table = host(3)
+    args = ("--server", f"127.0.0.1:{port}", "--table", table, "--name", "Ana")
+    first = spawn(env, *args)
+    first.expect(PROMPT_EN)
+    token = json.loads((tmp_path / "cache" / "quinze" / "seats.json").read_text())[f"127.0.0.1:{port}/{table}"]["token"]
+    first.kill(9)
+    first.close()
+    other = dict(env, XDG_CACHE_HOME=str(tmp_path / "elsewhere"))  # no kept token there
+    second = spawn(other, *args, "--token", token)
+    second.expect(f"You are back at table {table}, seat 0")
+    second.expect(PROMPT_EN)
+    second.sendline("1")
+    out, _ = play_to_end(second)
+    assert "Game over." in plain(out) and second.exitstatus == 0

@@ -31,7 +31,7 @@ def register(app: typer.Typer) -> None:
         spectate: Annotated[Optional[str], typer.Option("--spectate", help="Watch this table id (public information only).")] = None,
         token: Annotated[Optional[str], typer.Option("--token", help="Seat token to take a held seat back (with --table).")] = None,
         local: Annotated[bool, typer.Option("--local", help="Play on an embedded loopback server against built-in bots.")] = False,
-        opponents: Annotated[str, typer.Option("--opponents", help="With --local: comma-separated builtin:NAME bots.")] = "builtin:greedy",
+        opponents: Annotated[str, typer.Option("--opponents", help="With --local: comma-separated builtin:NAME bots, one per seat.")] = "builtin:greedy,builtin:random",
         game: Annotated[str, typer.Option("--game", "-g", help="With --local: game id.")] = "quinze",
         option: Annotated[Optional[list[str]], typer.Option("--option", "-o", help="With --local: table option K=V (repeatable).")] = None,
         seed: Annotated[Optional[int], typer.Option("--seed", help="With --local: seed of the game (drawn when omitted).")] = None,
@@ -83,8 +83,7 @@ def register(app: typer.Typer) -> None:
             spec = LocalSpec(game=game, options=options, opponents=bots, seed=seed, move_time=move_time)
         elif option or seed is not None or move_time is not None:
             fail("--option, --seed and --move-time go with --local (create tables from the lobby)", EXIT_USAGE)
-        opts = PlayOptions(host=host, port=port, name=name or "", table=table, seat=seat, spectate=spectate,
-                           token=token, exit_after_table=bool(table or spectate))
+        opts = PlayOptions(host=host, port=port, name=name or "", table=table, seat=seat, spectate=spectate, token=token)
         code = run_play(opts, language, spec)
         if code:
             raise typer.Exit(code)

@@ -81,7 +81,6 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
                     seed=local.seed, move_time=local.move_time,
                 )
                 opts.host = "127.0.0.1"
-                opts.exit_after_table = True
             await s.connect("spectator" if opts.spectate else "player")
             if opts.spectate:
                 await spectate_table(s, opts.spectate)

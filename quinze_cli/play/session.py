@@ -48,8 +48,6 @@ class PlayOptions:
     seat: int | None = None
     spectate: str | None = None
     token: str | None = None
-    exit_after_table: bool = False
-    create: dict[str, Any] | None = None
     tokens: TokenStore = field(default_factory=TokenStore)
 
 
