@@ -83,7 +83,7 @@ def test_near_miss_an_ace_counted_twice():
     refused(g, F("AS AS"), "card-not-held")
     # K + A(1) + 2 = 16 and K + A(14) + 2 = 29: no fifteen
     refused(g, F("AS KD", "2C"), "not-fifteen")
-    assert not is_fifteen(parse_cards("AS"), parse_cards("AS"[:0]))
+    assert not is_fifteen(parse_cards("AS"), [])  # one ace alone is never a fifteen
 
 
 def test_near_miss_a_card_not_held_or_not_on_the_table():
@@ -200,8 +200,9 @@ def test_quick_place_needs_a_table_card_and_never_the_last_card():
     g.apply(F("7S 8S"))
     assert g.legal_actions() == [END]
     refused(g, P("KD"), "cannot-place")
-    g = load(["7S KD", "4D 5D"], table="8C 2C", options={"quick_place": True})
+    g = load(["7S 3D KD", "4D 5D"], table="8C 2C", options={"quick_place": True})
     g.apply(F("7S", "8C"))
+    assert {P("3D"), P("KD")} <= set(g.legal_actions())
     g2 = load(["7S 6D", "4D 5D"], table="8C 9C", options={"quick_place": True})
     g2.apply(F("7S", "8C"))  # one card left: 6D (6 + 9C is a fifteen)
     assert all(a[0] != "place" for a in g2.legal_actions())
