@@ -44,7 +44,7 @@ async def play_one(port, bots, *, move_time=5.0, seed=1, tmp_path=None, **relay_
 
     Returns (outcomes by seat, failures reported through on_failure, the endpoints)."""
     ctl = await connect("127.0.0.1", port, "ctl", "player")
-    await ctl.send({"type": "create-table", "game": "quinze", "options": {"players": len(bots)}, "seed": seed,
+    await ctl.send({"type": "create-table", "game": "quinze", "options": {"players": len(bots), "target": 1}, "seed": seed,
                     "games": 1, "move_time": move_time})
     created = await ctl.receive()
     assert isinstance(created, TableCreated)
@@ -228,6 +228,7 @@ async def test_quinze_bot_command_creates_joins_and_exits_zero(port):
     quinze = [str(Path(PY).parent / "quinze")]
     first = await trio.lowlevel.open_process(
         quinze + ["bot", "--server", f"127.0.0.1:{port}", "--create", "quinze", "--games", "2", "--seed", "4",
+                  "--option", "target=1",
                   "--", PY, str(EXAMPLES / "random_bot.py")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )
