@@ -373,3 +373,22 @@ def test_token_option_takes_the_seat_back_from_another_machine(host, env, tmp_pa
     second.sendline("1")
     out, _ = play_to_end(second)
     assert "Game over." in plain(out) and second.exitstatus == 0
+
+
+def test_lobby_watch_and_colour_symbols(host, env):
+    port, table = host(3)
+    env = dict(env)
+    env.pop("NO_COLOR")  # a terminal without NO_COLOR: suit symbols in colour
+    watcher = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Sam")
+    watcher.expect("lobby> ")
+    watcher.sendline("w 1")
+    watcher.expect(f"You are watching table {table}")
+    player = spawn(env, "--server", f"127.0.0.1:{port}", "--table", table, "--name", "Ana")
+    player.expect(PROMPT_EN)
+    screen = player.before
+    assert any(sym in screen for sym in "♠♥♦♣") and "\x1b[" in screen
+    player.sendline("quit")
+    player.expect(pexpect.EOF)
+    watcher.expect("Ana forfeits")  # leaving mid-game forfeits the seat (PROTOCOL.md "leave")
+    watcher.sendline("quit")
+    watcher.expect(pexpect.EOF)

@@ -18,7 +18,7 @@ from quinze_cli.play.table import TableGone, await_reply, join_table, spectate_t
 __all__ = ["ask", "lobby", "parse_options"]
 
 CREATE_WORDS = {"c", "create", "créer", "creer", "new", "nouvelle"}
-WATCH_WORDS = {"w", "watch", "s", "spectate", "regarder", "voir"}
+WATCH_WORDS = {"w", "watch", "s", "spectate", "r", "regarder", "voir"}
 QUIT_WORDS = {"q", "quit", "quitter", "exit"}
 HELP_WORDS = {"help", "aide", "?", "h"}
 
@@ -109,18 +109,18 @@ async def lobby(s: Session) -> None:
     """The lobby loop: returns when the person quits (raises :class:`Quit`)."""
     cat = s.cat
     while True:
-        await s.send({"type": "list-tables"})
-        msg = await await_reply(s, "", ("tables",), "list-tables")
-        tables = list(msg.get("tables", []))
-        _show(s, tables)
-        s.say(cat("lobby.help"), style="dim")
-        s.reader.set_words(["create", "watch", "quit", "help"] + [t.get("table", "") for t in tables])
-        line = await ask(s, cat("lobby.prompt"))
-        words = line.split()
-        if not words:
-            continue
-        head = words[0].lower()
         try:
+            await s.send({"type": "list-tables"})
+            msg = await await_reply(s, "", ("tables",), "list-tables")
+            tables = list(msg.get("tables", []))
+            _show(s, tables)
+            s.say(cat("lobby.help"), style="dim")
+            s.reader.set_words(["create", "watch", "quit", "help"] + [t.get("table", "") for t in tables])
+            line = await ask(s, cat("lobby.prompt"))
+            words = line.split()
+            if not words:
+                continue
+            head = words[0].lower()
             if head in QUIT_WORDS:
                 raise Quit("quit")
             if head in HELP_WORDS:

@@ -83,7 +83,7 @@ async def join_table(s: Session, table: str, seat: int | None = None, token: str
     s.opts.tokens.put(key, msg["seat"], msg["token"], s.opts.name)
     s.held = table
     s.say(s.cat("table.resumed" if msg.get("resumed") else "table.joined", table=table, seat=msg["seat"]), style="bold")
-    loop = TableLoop(s, table, msg["seat"])
+    loop = TableLoop(s, table, msg["seat"], msg["token"])
     try:
         await loop.run()
     finally:
@@ -111,8 +111,9 @@ async def spectate_table(s: Session, table: str) -> None:
 class TableLoop:
     """The loop of one table; ``seat`` None for a spectator."""
 
-    def __init__(self, s: Session, table: str, seat: int | None) -> None:
+    def __init__(self, s: Session, table: str, seat: int | None, token: str | None = None) -> None:
         self.s = s
+        self.token = token
         self.cat = s.cat
         self.state = TableState(table=table, seat=seat)
         self.ui: GameUI | None = None
@@ -171,9 +172,13 @@ class TableLoop:
             await s.send({"type": "spectate", "table": st.table})
             msg = await await_reply(s, st.table, ("spectating",), "spectate")
         else:
-            kept = s.opts.tokens.get(s.opts.tokens.key(s.opts.host, s.opts.port, st.table))
-            token = kept["token"] if kept else None
-            msg = await _join(s, st.table, None, token) if token else {"type": "error", "reason": "no token"}
+            msg = await _join(s, st.table, None, self.token)
+            if msg.get("type") == "error" and st.number == 0 and msg.get("code") == "bad-token":
+                # before the first game the server frees a dropped seat: sit down again
+                msg = await _join(s, st.table, None, None)
+            if msg.get("type") == "joined":
+                st.seat, self.token = msg["seat"], msg["token"]
+                s.opts.tokens.put(s.opts.tokens.key(s.opts.host, s.opts.port, st.table), st.seat, self.token, s.opts.name)
         if msg.get("type") == "error":
             self.closed = True
             raise TableGone(self.cat("table.lost-seat", table=st.table, reason=msg.get("reason", "")))
