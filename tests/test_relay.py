@@ -6,6 +6,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -274,3 +275,42 @@ async def test_a_silent_client_is_dropped_and_told_clearly(nursery):
     with trio.fail_after(5), pytest.raises(ClientError):
         while True:
             await conn.receive()
+
+
+def test_quinze_bot_ctrl_c_exits_130_and_stops_the_program(tmp_path):
+    import threading
+
+    done = threading.Event()
+    ports: list[int] = []
+
+    async def serve() -> None:
+        async with trio.open_nursery() as nursery:
+            ports.append(await nursery.start(run_server, ServerConfig(port=0, log_dir=None)))
+            await trio.to_thread.run_sync(done.wait)
+            nursery.cancel_scope.cancel()
+
+    server = threading.Thread(target=trio.run, args=(serve,))
+    server.start()
+    try:
+        while not ports:
+            time.sleep(0.01)
+        proc = subprocess.Popen(
+            [str(Path(PY).parent / "quinze"), "bot", "--server", f"127.0.0.1:{ports[0]}", "--create", "quinze",
+             "--stderr", str(tmp_path / "bot.err"), "--", PY, str(BOTS / "never_flush.py")],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        try:
+            assert proc.stdout.readline().strip().startswith("t")  # the table id
+            assert proc.stderr.readline().startswith("seated at table")  # the program runs, waiting
+            children = [int(p) for p in (Path("/proc") / str(proc.pid) / "task").glob("*/children")
+                        for p in p.read_text().split()]
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=10)
+            assert proc.returncode == 130, err
+            assert children and all(not alive(pid) for pid in children)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+    finally:
+        done.set()
+        server.join()

@@ -18,6 +18,7 @@ join refused, a forfeit); 2 for usage errors; 130 after Ctrl-C.
 
 from __future__ import annotations
 
+import logging
 import shlex
 import signal
 from pathlib import Path
@@ -26,6 +27,7 @@ from typing import Annotated, Any, Optional
 import trio
 import typer
 from rich.console import Console
+from rich.logging import RichHandler
 from rich.markup import escape
 
 from protocol.game import GameError, bot_names, get_game
@@ -38,6 +40,18 @@ from quinze_cli.matchrun import parse_option_pairs
 from quinze_cli.relay import Failure, RelayError, SeatRelay
 
 EXIT_INTERRUPTED = 130
+
+
+LOGGERS = ("quinze.bot", "quinze.relay", "quinze.client", "quinze.match")
+
+
+def enable_debug() -> None:
+    """Log every message to and from the bots and the server (debug level) on stderr."""
+    handler = RichHandler(console=Console(stderr=True), show_path=False, markup=False, rich_tracebacks=False)
+    for name in LOGGERS:
+        logger = logging.getLogger(name)
+        logger.addHandler(handler)
+        logger.setLevel(logging.DEBUG)
 
 
 class _Stop(Exception):
@@ -78,7 +92,8 @@ async def _run(args: dict[str, Any], out: Console, err: Console) -> int:
 
             async def watch() -> None:
                 async for _ in signals:
-                    state["interrupted"] = True
+                    state["interrupted"] = args["interrupted"] = True
+                    err.print("interrupted: stopping the bot")
                     nursery.cancel_scope.cancel()
                     return
 
@@ -142,7 +157,8 @@ async def _relay(args: dict[str, Any], host: str, port: int, out: Console, err: 
         return e.code
     finally:
         with trio.CancelScope(shield=True):
-            await endpoint.stop(grace=1.0, term_wait=1.0)
+            fast = args.get("interrupted", False)
+            await endpoint.stop(grace=0.1 if fast else 1.0, term_wait=0.5 if fast else 1.0)
             if conn is not None:
                 await conn.aclose()
 
@@ -162,6 +178,7 @@ def register(app: typer.Typer) -> None:
         name: Annotated[Optional[str], typer.Option(help="Player name at the table (default: the program's name).")] = None,
         wire: Annotated[str, typer.Option(help="json (lines) or msgpack (frames) on the bot's stdin/stdout.")] = "json",
         stderr: Annotated[Optional[Path], typer.Option("--stderr", help="File for the bot's stderr (capped at 1 MiB; default: a temporary file).")] = None,
+        debug: Annotated[bool, typer.Option("--debug", help="Log every message to and from the bot and the server on stderr.")] = False,
     ) -> None:
         """Seat a bot program at a table (join one, or create one) and relay its games until the table closes."""
         if (table is None) == (create is None):
@@ -205,6 +222,8 @@ def register(app: typer.Typer) -> None:
             "address": address, "table": table, "create": create, "options": options, "games": games, "seed": seed,
             "move_time": move_time, "seat": seat, "name": bot_name, "wire": wire, "stderr": stderr, "command": command,
         }
+        if debug:
+            enable_debug()
         out = Console(highlight=False)
         err = Console(stderr=True, highlight=False)
         code = trio.run(_run, args, out, err)

@@ -233,6 +233,7 @@ def register(app: typer.Typer) -> None:
         option: Annotated[Optional[list[str]], typer.Option("--option", help="Table option KEY=VALUE (repeatable).")] = None,
         wire: Annotated[str, typer.Option(help="How bot programs are spoken to: json (lines) or msgpack (frames).")] = "json",
         max_restarts: Annotated[int, typer.Option("--max-restarts", help="Restarts allowed per bot program before the match stops.")] = 3,
+        debug: Annotated[bool, typer.Option("--debug", help="Log every message to and from the bots and the server on stderr.")] = False,
     ) -> None:
         """Play a match between bots and print the score (per bot: games, wins, points, forfeits; Elo for two bots)."""
         config = build_config(
@@ -243,6 +244,10 @@ def register(app: typer.Typer) -> None:
             log_dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             fail(f"--log-dir {log_dir}: {e.strerror or e}")
+        if debug:
+            from quinze_cli.commands.bot import enable_debug
+
+            enable_debug()
         out = Console(highlight=False)
         err = Console(stderr=True, highlight=False)
         names = ", ".join(b.name for b in config.bots)
