@@ -30,7 +30,8 @@ a decision of ``to_act`` or over):
 Equivalent actions (RULES.md §1 "Material": identical cards are interchangeable; suits never
 matter): the legal list names one fifteen per choice of counts per rank in each place and one
 placement per rank; an action naming any other cards of the same ranks that are held (or on the
-table) is accepted and moves exactly the cards it names **[decision]**.
+table) is accepted and moves exactly the cards it names (this project's choice, not a RULES.md
+decision).
 
 Events (``Event.kind``; cards as canonical text):
 

@@ -11,7 +11,8 @@ The enumeration works on counts per rank, never on subsets of cards: cards of on
 one place (hand or table) are interchangeable, so a fifteen is a choice, for every rank, of
 how many cards come from the hand and how many from the table. Each such choice is listed
 once, naming the lowest-numbered cards of each rank (RULES.md §1: identical and equal-valued
-cards are interchangeable; the project lists equivalent fifteens once **[decision]**).
+cards are interchangeable; listing equivalent fifteens once is this project's choice, not a
+RULES.md decision).
 
 Method: a meet in the middle between the *flexible* ranks (jokers −1, aces 1/14), enumerated
 first as a small table ``needed positive sum -> choices``, and the *positive* ranks K..2,
