@@ -52,6 +52,9 @@ def run_play(opts: PlayOptions, lang: str, local: LocalSpec | None = None) -> in
     reader = LineReader()
     try:
         return trio.run(_main, opts, console, cat, style, reader, local)
+    except KeyboardInterrupt:  # Ctrl-C before the signal watcher started
+        console.print(cat("quit.interrupt"), markup=False, highlight=False)
+        return 130
     finally:
         reader.restore()
 
