@@ -9,6 +9,7 @@ player sees"); on each ``action-request`` it reads the legal entries, asks
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -29,8 +30,9 @@ def is_builtin(spec: str) -> bool:
 
 class BuiltinBot:
     """A built-in bot ``name`` (``random``, ``greedy``, or any of ``protocol.game.bot_names(game)``),
-    seeded with ``seed`` (the bot is made anew, with that seed plus the game number, at each
-    game-start so a game is reproducible whatever came before).
+    seeded with ``seed`` (the bot is made anew at each game-start, seeded from ``seed``, the
+    game's commitment and the seat: see :meth:`game_seed`, so a game is reproducible whatever
+    came before).
 
     Same methods as :class:`~quinze_cli.botproc.BotProcess`: ``start``, ``send``, ``receive``,
     ``stop``; errors are reported as :class:`~quinze_cli.botproc.BotExited` (a bug in a built-in
@@ -81,7 +83,7 @@ class BuiltinBot:
             if kind == "game-start":
                 game_cls = get_game(msg["game"])
                 self._parser = game_cls.new(msg["options"], seed=0)
-                self._bot = get_bot(msg["game"], self.bot_name, self.seed + int(msg.get("number", 1)))
+                self._bot = get_bot(msg["game"], self.bot_name, self.game_seed(msg))
             elif kind == "action-request":
                 if self._bot is None or self._parser is None:
                     raise BotExited("an action-request before game-start")
@@ -99,6 +101,12 @@ class BuiltinBot:
         """:meth:`send` each of ``msgs`` in order."""
         for msg in msgs:
             await self.send(msg)
+
+    def game_seed(self, start: Mapping[str, Any]) -> int:
+        """The bot's seed for one game: from its own ``seed``, the game's commitment and the seat
+        (64 bits of a SHA-256), so a game replays identically and two games differ."""
+        text = f"{self.seed}:{start.get('commitment')}:{start.get('seat')}:{start.get('number')}"
+        return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
     def _fail(self, detail: str) -> None:
         self._error = BotExited(detail, None)

@@ -356,7 +356,7 @@ class MatchRunner:
     def _make_endpoint(self, player: _Player) -> Any:
         spec = player.spec
         if spec.builtin is not None:
-            return BuiltinBot(spec.builtin, seed=self.config.seed + 1000 * player.slot + 100 * player.k)
+            return BuiltinBot(spec.builtin, seed=self.config.seed)
         return BotProcess(
             spec.argv,
             wire=self.config.wire,

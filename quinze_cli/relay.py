@@ -49,7 +49,7 @@ from protocol.messages import (
     parse_message,
 )
 from quinze_cli.botproc import BotError, BotGarbage
-from quinze_cli.client import ClientError, Connection
+from quinze_cli.client import ClientError, Connection, ServerProtocolError
 
 __all__ = ["BotLike", "Failure", "GameOutcome", "RelayError", "SeatRelay", "FAILURE_KINDS"]
 
@@ -238,6 +238,11 @@ class SeatRelay:
             while True:
                 try:
                     batch = await self.conn.receive_maps()
+                except ServerProtocolError as err:
+                    if self.conn.closed:
+                        raise RelayError(f"lost the server: {err}") from None
+                    log.warning("%s: %s (skipped)", self.conn.name, err)
+                    continue
                 except ClientError as err:
                     raise RelayError(f"lost the server: {err}") from None
                 finished = await self._handle("server", batch, outcomes, games)
@@ -438,6 +443,8 @@ class SeatRelay:
         with trio.move_on_at(limit) as scope:
             try:
                 await self.bot.send_many(batch)
+            except ProtocolError as err:  # a message too large for the wire: the bot cannot be told
+                log.error("%s: cannot pass a message to the bot: %s", self.bot.name, err)
             except BotError as err:
                 self.bot_broken = err
                 await self._fail(err.kind, err.detail, restart=True)

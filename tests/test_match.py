@@ -277,3 +277,12 @@ def test_bench_functions_give_figures():
     match = match_throughput(games=2)
     assert match["games"] == 2 and match["games_per_second"] > 0
     assert len(table_rows({"chain": chain, "match": match})) == 5
+
+
+async def test_the_same_seed_gives_the_same_games(tmp_path):
+    actions = []
+    for run_dir in ("a", "b"):
+        runner, _, _ = await run(config(tmp_path / run_dir, ["builtin:random", "builtin:greedy"], games=2, concurrency=2))
+        games = sorted(logged_games(runner.log_path), key=lambda g: g.header["seed"])
+        actions.append([g.actions for g in games])
+    assert actions[0] == actions[1] and actions[0][0] != actions[0][1]
