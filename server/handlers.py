@@ -53,6 +53,13 @@ class Server:
             conn.error("server-error", f"the server failed on this message ({type(e).__name__})", _ref(data))
 
     def _handle(self, conn: Connection, data: Mapping[str, Any]) -> None:
+        if data.get("type") == "action" and conn.name is not None:
+            # The frequent message, checked by hand (same rules, no copy); anything unusual takes
+            # the full path below for its precise error. The engine checks the action data itself.
+            table, request, action = data.get("table"), data.get("request"), data.get("action")
+            if type(table) is str and type(request) is int and 0 <= request < 2**63 and type(action) is dict and type(action.get("type")) is str:
+                self.lobby.table_for(conn, table, "action").handle_action(conn, request, action)
+                return
         msg = parse_message(data, allowed=CLIENT_TYPES)
         t = msg.type
         if conn.name is None:

@@ -174,6 +174,18 @@ class Table:
             "commitment": commitment(self.seed, self.salt),
         }
 
+    def _next_request(self) -> None:
+        """Open the request of the seat to act (a new id, a fresh deadline) and send it; none once over."""
+        game = self.game
+        if game is None or game.is_over:
+            self.pending = None
+            return
+        seat = game.to_act
+        assert seat is not None
+        self.request_id += 1
+        self.pending = Pending(self.request_id, seat, Deadline(self.move_time))
+        self._send_request()
+
     def _send_request(self) -> None:
         p, game = self.pending, self.game
         if p is None or game is None:
@@ -237,16 +249,16 @@ class Table:
                 c.send(start)
         self._events(game.opening_events)
 
-        while not game.is_over and self.forfeit is None:
-            seat = game.to_act
-            assert seat is not None
-            self.request_id += 1
-            self.pending = Pending(self.request_id, seat, Deadline(self.move_time))
-            self._send_request()
-            with trio.move_on_at(self.pending.deadline.at):
+        self._next_request()
+        while (p := self.pending) is not None and self.forfeit is None:
+            # handle_action plays each move and opens the next request itself, without waking
+            # this task (no task switch between a move and the next request): this task only
+            # wakes at the deadline of the request it saw, or when the game ends or is forfeited.
+            if p.deadline.expired:
+                self.forfeit = (p.seat, TIMEOUT_KIND)
+                break
+            with trio.move_on_at(p.deadline.at):
                 await self._until(lambda: self.pending is None or self.forfeit is not None)
-            if self.pending is not None and self.forfeit is None:
-                self.forfeit = (seat, TIMEOUT_KIND)
         self.pending = None
         await self._game_over(game)
 
@@ -456,16 +468,20 @@ class Table:
             reason = f"{e.field}: {e.reason}" if e.field else e.reason
             self._refuse(conn, request, e.code, reason)
             return
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError) as e:  # data the engine did not expect
+            self._refuse(conn, request, "bad-action", f"unreadable action ({type(e).__name__}: {e})"[:500])
+            return
         except Exception as e:  # an engine bug must not take the server down
             log.exception("table %s: engine failed on %r", self.id, data)
             self._refuse(conn, request, "engine-error", f"{type(e).__name__}: {e}")
             return
         played = action.to_data()
         self.actions.append({"seat": mine.index, "action": played})
-        self.pending = None
         conn.send({"type": "accepted", "table": self.id, "request": request})
         self._events(events)
-        self._poke()
+        self._next_request()
+        if self.pending is None:  # the game is over: the table task takes it from here
+            self._poke()
 
     def _refuse(self, conn: Connection, request: int, code: str, reason: str) -> None:
         conn.send({"type": "refused", "table": self.id, "request": request, "code": code, "reason": reason})

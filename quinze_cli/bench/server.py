@@ -1,0 +1,250 @@
+"""Server figures for ``quinze bench``: the cost of one move through the real Trio server
+compared with a bare msgpack echo over the same loopback (times in microseconds; medians,
+as load on the machine makes means noisy; measured, never asserted).
+
+* ``cycle_us`` — a raw msgpack client plays 2-player Le Quinze games (``target`` 1, so games are
+  short and many deals are seen) on an in-process server: from sending an ``action`` to receiving
+  the next ``action-request`` (server: framing, message checks, ``parse_action`` + ``apply``,
+  ``accepted``, the events to both seats, the view and complete legal list of the next request).
+* ``accepted_us`` — from sending the ``action`` to its ``accepted``.
+* ``echo_us`` — the same client machinery against a plain msgpack echo server on loopback that
+  decodes each action frame and answers with one encoded frame of a real action-request's size.
+* ``ratio`` = ``cycle_us`` / ``echo_us`` (target <= 2).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import trio
+
+from protocol.framing import FrameDecoder, encode_frame
+from protocol.game import get_game
+from server.app import run_server
+from server.config import ServerConfig
+
+__all__ = ["SERVER_TARGET_RATIO", "run_server_bench", "server_figures", "table_rows"]
+
+SERVER_TARGET_RATIO = 2.0
+_SKIPPED = frozenset({"event", "game-start", "joined"})
+
+
+class _Client:
+    """A raw client: its reader task puts ``(seat, map, arrival time)`` on a shared channel."""
+
+    def __init__(self, stream: trio.SocketStream, seat: int, out: trio.MemorySendChannel[Any]) -> None:
+        self.stream = stream
+        self.seat = seat
+        self.out = out
+
+    async def reader(self) -> None:
+        dec = FrameDecoder()
+        try:
+            while data := await self.stream.receive_some(65536):
+                dec.feed(data)
+                now = time.perf_counter()
+                while (m := dec.next_data()) is not None:
+                    t = m.get("type")
+                    if t == "ping":
+                        await self.stream.send_all(encode_frame({"type": "pong", "nonce": m["nonce"]}))
+                    elif t not in _SKIPPED:  # events are decoded, as a client must, but not waited for
+                        await self.out.send((self.seat, m, now))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+
+
+async def _connect(port: int, seat: int, out: trio.MemorySendChannel[Any], nursery: trio.Nursery) -> _Client:
+    c = _Client(await trio.open_tcp_stream("127.0.0.1", port), seat, out)
+    nursery.start_soon(c.reader)
+    return c
+
+
+async def _next(inbox: trio.MemoryReceiveChannel[Any], *types: str) -> tuple[int, dict[str, Any], float]:
+    while True:
+        seat, m, t = await inbox.receive()
+        if m["type"] in types:
+            return seat, m, t
+
+
+@asynccontextmanager
+async def _listening(kind: str, separate: bool, reply: dict[str, Any] | None = None) -> AsyncIterator[int]:
+    """A ``kind`` ("server" or "echo") listening on loopback; yields its port. ``separate``: in
+    its own Python process (as in real use, where clients are other programs)."""
+    if separate:
+        args = [sys.executable, "-m", "quinze_cli.bench.server", kind, json.dumps(reply or {})]
+        proc = await trio.lowlevel.open_process(args, stdout=subprocess.PIPE)
+        try:
+            assert proc.stdout is not None
+            line = b""
+            with trio.fail_after(30):
+                while not line.endswith(b"\n"):
+                    chunk = await proc.stdout.receive_some(64)
+                    if not chunk:
+                        raise RuntimeError(f"the bench {kind} did not start")
+                    line += chunk
+            yield int(line)
+        finally:
+            proc.terminate()
+            with trio.move_on_after(5):
+                await proc.wait()
+            if proc.returncode is None:
+                proc.kill()
+        return
+    async with trio.open_nursery() as nursery:
+        yield await nursery.start(_serve, kind, reply or {})
+        nursery.cancel_scope.cancel()
+
+
+async def _serve(kind: str, reply: dict[str, Any], *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+    if kind == "server":
+        await run_server(ServerConfig(port=0, heartbeat=60.0, shutdown_grace=0.5), task_status=task_status)
+        return
+
+    async def echo(stream: trio.SocketStream) -> None:
+        dec = FrameDecoder()
+        try:
+            while data := await stream.receive_some(65536):
+                dec.feed(data)
+                while (m := dec.next_data()) is not None:
+                    await stream.send_all(encode_frame({**reply, "request": m.get("request", 0)}))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+
+    listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
+    task_status.started(listeners[0].socket.getsockname()[1])
+    await trio.serve_listeners(echo, listeners)
+
+
+async def _server_cycle(rounds: int, seed: int, separate: bool) -> dict[str, Any]:
+    cycles: list[float] = []
+    accepts: list[float] = []
+    request_sizes: list[int] = []
+    async with _listening("server", separate) as port, trio.open_nursery() as nursery:
+        send, inbox = trio.open_memory_channel[Any](1000)
+        clients = [await _connect(port, s, send, nursery) for s in range(2)]
+        for c in clients:
+            await c.stream.send_all(encode_frame({"type": "hello", "version": 1, "name": f"bench{c.seat}", "role": "bot"}))
+            await _next(inbox, "welcome")
+        await clients[0].stream.send_all(encode_frame(
+            {"type": "create-table", "game": "quinze", "options": {"players": 2, "target": 1}, "seed": seed, "games": 100_000}))
+        _, created, _ = await _next(inbox, "table-created")
+        table = created["table"]["table"]
+        for c in clients:
+            await c.stream.send_all(encode_frame({"type": "join", "table": table, "seat": c.seat}))
+        seat, req, _ = await _next(inbox, "action-request")
+        while len(cycles) < rounds:
+            action = {"type": "action", "table": table, "request": req["request"], "action": req["legal"][0]}
+            frame = encode_frame(action)
+            t0 = time.perf_counter()
+            await clients[seat].stream.send_all(frame)
+            next_req = None
+            while next_req is None:
+                s, m, t = await _next(inbox, "accepted", "action-request", "game-over", "refused", "error")
+                if m["type"] == "accepted":
+                    accepts.append(t - t0)
+                elif m["type"] == "action-request":
+                    cycles.append(t - t0)
+                    next_req = (s, m)
+                elif m["type"] == "game-over":  # the next game starts: not a single move, not timed
+                    s, m, _ = await _next(inbox, "action-request")
+                    next_req = (s, m)
+                else:
+                    raise RuntimeError(f"the server refused a legal action: {m}")
+            seat, req = next_req
+            if len(request_sizes) < 200:
+                request_sizes.append(len(encode_frame(req)))
+        for c in clients:
+            await c.stream.aclose()
+        nursery.cancel_scope.cancel()
+    return {
+        "cycle": statistics.median(cycles),
+        "accepted": statistics.median(accepts),
+        "request_bytes": int(statistics.median(request_sizes)),
+        "sample_request": req,
+        "sample_action": action,
+    }
+
+
+async def _echo_cycle(rounds: int, action: dict[str, Any], reply: dict[str, Any], separate: bool) -> float:
+    """Median seconds: the client sends ``action``; a msgpack echo server decodes it and answers
+    ``reply`` (encoded anew each time, as a server would)."""
+    times: list[float] = []
+    async with _listening("echo", separate, reply) as port, trio.open_nursery() as nursery:
+        send, inbox = trio.open_memory_channel[Any](1000)
+        client = await _connect(port, 0, send, nursery)
+        for i in range(rounds):
+            frame = encode_frame({**action, "request": i})
+            t0 = time.perf_counter()
+            await client.stream.send_all(frame)
+            _, _, t = await inbox.receive()
+            times.append(t - t0)
+        await client.stream.aclose()
+        nursery.cancel_scope.cancel()
+    return statistics.median(times)
+
+
+async def server_figures(rounds: int = 2000, seed: int = 1, *, separate: bool = True) -> dict[str, Any]:
+    """The figures of the module docstring for ``rounds`` moves, the server (and the echo
+    server) in a process of their own unless ``separate`` is False:
+    ``{"rounds", "separate", "request_bytes", "action_bytes", "cycle_us", "accepted_us",
+    "echo_us", "ratio", "target_ratio"}``."""
+    get_game("quinze")
+    server = await _server_cycle(rounds, seed, separate)
+    echo = await _echo_cycle(rounds, server["sample_action"], server["sample_request"], separate)
+    return {
+        "rounds": rounds,
+        "separate": separate,
+        "request_bytes": server["request_bytes"],
+        "action_bytes": len(encode_frame(server["sample_action"])),
+        "cycle_us": round(server["cycle"] * 1e6, 1),
+        "accepted_us": round(server["accepted"] * 1e6, 1),
+        "echo_us": round(echo * 1e6, 1),
+        "ratio": round(server["cycle"] / echo, 2),
+        "target_ratio": SERVER_TARGET_RATIO,
+    }
+
+
+def run_server_bench(*, quick: bool = False, separate: bool = True) -> dict[str, Any]:
+    """:func:`server_figures` in its own Trio run (``quick``: 300 moves instead of 3000)."""
+    return trio.run(functools.partial(server_figures, 300 if quick else 3000, separate=separate))
+
+
+def table_rows(figures: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """``(figure, value, target)`` rows of :func:`server_figures`' result, for a rich table."""
+    f = figures
+    where = "server process" if f.get("separate", True) else "in process"
+    return [
+        (f"server ({where}): action -> next action-request, µs (median of {f['rounds']}, "
+         f"{f['request_bytes']}-byte requests)", f"{f['cycle_us']}", ""),
+        ("server: action -> accepted, µs", f"{f['accepted_us']}", ""),
+        ("msgpack echo over loopback (action in, request-sized reply out), µs", f"{f['echo_us']}", ""),
+        ("server / echo", f"{f['ratio']}x", f"<= {f['target_ratio']:g}x"),
+    ]
+
+
+def _main(argv: list[str]) -> None:
+    """``python -m quinze_cli.bench.server server|echo REPLY_JSON``: serve on a free loopback port,
+    print the port on one line, run until killed."""
+    kind, reply = argv[1], json.loads(argv[2]) if len(argv) > 2 else {}
+
+    async def main() -> None:
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(_serve, kind, reply)
+            print(port, flush=True)
+
+    try:
+        trio.run(main)
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    _main(sys.argv)
