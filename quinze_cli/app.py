@@ -28,6 +28,7 @@ COMMANDS = [
     "bot",
     "match",
     "play",
+    "replay",
 ]
 
 for _name in COMMANDS:

@@ -1,0 +1,220 @@
+"""``quinze replay LOG``: a logged game told turn by turn, checked, or printed as JSON.
+
+    quinze replay logs/match-20261129T170756Z.jsonl              # every game, the whole table
+    quinze replay match.jsonl --game 3 --seat 1                   # game 3 as seat 1 saw it
+    quinze replay match.jsonl --verify                            # re-simulate every game
+    quinze replay match.jsonl --game 2 --json                     # game 2 as JSON
+
+The log format is PROTOCOL.md "Replay log" (read with :func:`protocol.replaylog.read_log`).
+Games are numbered by their order in the file, from 1 (``--game``). Told for the whole table,
+every private part of every event is shown; with ``--seat S`` only the public parts and seat S's
+own private parts (:meth:`protocol.game.Event.for_seat`), so it shows what S knew.
+
+``--verify`` re-simulates each game from its seed and actions (:func:`protocol.replaylog.verify`):
+a line per game ``game N: verified (commitment ok, K actions)``, or the first divergence (line of
+the file, what differs, expected and found); exit 1 if any game diverges.
+
+A damaged log is read leniently: a truncated last record (a crash while writing) and other
+problems are warnings on stderr, and the intact games still print and verify; a game cut short
+is shown as far as it goes, marked incomplete. A missing file, or a file with no game in it:
+``error: ...``, exit 1.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.console import Console
+from rich.rule import Rule
+from rich.text import Text
+
+from protocol.game import GameError, get_game
+from protocol.replaylog import LoggedGame, LogReadResult, read_log, verify
+from quinze_cli.errors import fail, stderr
+from quinze_cli.narrate import Names, narrate_event, result_lines, seat_event
+
+MAX_WARNINGS = 10
+"""Problems of a damaged log shown one by one; the rest are counted."""
+MAX_SHOWN = 300
+"""Characters of an expected/found value shown for a divergence."""
+
+
+def load(path: Path) -> tuple[list[LoggedGame], LogReadResult]:
+    """Every game of the log at ``path`` (complete and cut short, in file order) and what
+    :func:`read_log` found. Fails (exit 1) when the file cannot be read or holds no game."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        fail(f"{path}: no such file")
+    except IsADirectoryError:
+        fail(f"{path}: is a directory, not a replay log")
+    except OSError as err:
+        fail(f"{path}: cannot read it ({err.strerror or err})")
+    found = read_log(data)
+    games = sorted(found.games + found.partial, key=lambda g: g.lines[0] if g.lines else 0)
+    if not games:
+        why = found.problems[0] if found.problems else "the file is empty"
+        fail(f"{path}: not a replay log (no game found; {why})")
+    return games, found
+
+
+def warn_problems(found: LogReadResult) -> None:
+    """Each problem of the log as a ``warning:`` line on stderr (at most :data:`MAX_WARNINGS`)."""
+    for problem in found.problems[:MAX_WARNINGS]:
+        stderr.print(Text.assemble(("warning: ", "bold yellow"), problem))
+    if len(found.problems) > MAX_WARNINGS:
+        stderr.print(Text.assemble(("warning: ", "bold yellow"), f"... and {len(found.problems) - MAX_WARNINGS} more problems"))
+
+
+def seat_count(game: LoggedGame) -> int | None:
+    """Number of seats of a logged game (from its header), None if the header does not say."""
+    players = game.header.get("players")
+    if isinstance(players, list):
+        return len(players)
+    options = game.header.get("options")
+    n = options.get("players") if isinstance(options, dict) else None
+    return n if isinstance(n, int) else None
+
+
+def game_title(game_id: Any) -> str:
+    """``"Le Quinze (quinze)"``, or the id alone for a game this program does not know."""
+    try:
+        return f"{get_game(str(game_id)).title} ({game_id})"
+    except GameError:
+        return str(game_id)
+
+
+def short(value: Any) -> str:
+    """A value as compact JSON, cut at :data:`MAX_SHOWN` characters."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    return text if len(text) <= MAX_SHOWN else text[: MAX_SHOWN - 3] + "..."
+
+
+# --------------------------------------------------------------------------- the three outputs
+
+
+def verify_games(selected: list[tuple[int, LoggedGame]], as_json: bool, out: Console) -> int:
+    """Re-simulate each game; print a line per game (or JSON). Returns the exit code: 1 if any
+    game diverges, else 0."""
+    reports = []
+    for number, game in selected:
+        divergence = verify(game)
+        reports.append((number, game, divergence))
+    if as_json:
+        data = [
+            {
+                "game": number,
+                "verified": divergence is None,
+                "complete": game.complete,
+                "actions": len(game.actions),
+                "divergence": None if divergence is None else {
+                    "line": divergence.line, "index": divergence.index, "what": divergence.what,
+                    "reason": divergence.reason, "expected": divergence.expected, "found": divergence.found,
+                },
+            }
+            for number, game, divergence in reports
+        ]
+        typer.echo(json.dumps(data, ensure_ascii=False, default=str))
+    else:
+        for number, game, divergence in reports:
+            if divergence is None:
+                tail = "" if game.complete else "; incomplete: no result record, checked as far as it goes"
+                out.print(Text.assemble((f"game {number}: ", "bold"), ("verified", "green"),
+                                        f" (commitment ok, {len(game.actions)} actions{tail})"))
+            else:
+                out.print(Text.assemble((f"game {number}: ", "bold"), ("DIVERGES", "bold red"), f" at {divergence}"))
+                out.print(f"  expected: {short(divergence.expected)}")
+                out.print(f"  found:    {short(divergence.found)}")
+    return 1 if any(d is not None for _, _, d in reports) else 0
+
+
+def game_json(number: int, game: LoggedGame, seat: int | None) -> dict[str, Any]:
+    """One game as JSON data: ``{"game", "complete", "seat", "header", "records", "result"}``;
+    ``records`` are the event and action records in order, each event as ``seat`` saw it when a
+    seat is given (else in full)."""
+    records = []
+    for rec in game.records[1:]:
+        if rec is game.result:
+            continue
+        if seat is not None and rec.get("record") == "event" and isinstance(rec.get("event"), dict):
+            rec = {"record": "event", "event": seat_event(rec["event"], seat)}
+        records.append(rec)
+    return {"game": number, "complete": game.complete, "seat": seat, "header": game.header,
+            "records": records, "result": game.result}
+
+
+def tell_game(number: int, game: LoggedGame, seat: int | None, out: Console) -> None:
+    """Print one game in words: header, every event (prefixed by the number of the action that
+    caused it), the result."""
+    h = game.header
+    who = Names(h.get("players"), seat)
+    game_id = str(h.get("game"))
+    title = f"Game {number}: {game_title(game_id)}, table {h.get('table')} game {h.get('number')}"
+    out.print(Rule(Text(title, style="bold")))
+    players = h.get("players") if isinstance(h.get("players"), list) else []
+    out.print(Text("players: " + ", ".join(f"{s} {p}" for s, p in enumerate(players))))
+    options = h.get("options") if isinstance(h.get("options"), dict) else {}
+    out.print(Text("options: " + ", ".join(f"{k}={v}" for k, v in options.items())))
+    out.print(Text(f"seed {h.get('seed')}, started {h.get('started')}, {h.get('software')}", style="dim"))
+    if seat is None:
+        out.print(Text("seen by: the whole table (every hand)", style="italic"))
+    else:
+        out.print(Text(f"seen by: seat {seat}, {who(seat)}: its own cards only", style="italic"))
+    action, fresh = 0, False
+    for rec in game.records[1:]:
+        kind = rec.get("record")
+        if kind == "action":
+            action, fresh = action + 1, True
+            continue
+        if kind != "event" or not isinstance(rec.get("event"), dict):
+            continue
+        section, lines = narrate_event(game_id, rec["event"], who, seat)
+        if section:
+            out.print()
+        for i, line in enumerate(lines):
+            # the number of the action goes on the first line it caused; automatic steps follow
+            prefix = f"#{action:<4} " if fresh and i == 0 else "      "
+            out.print(Text.assemble((prefix, "dim"), (line, "bold" if section and i == 0 else "")))
+        fresh = False
+    out.print()
+    for i, line in enumerate(result_lines(game.result, who)):
+        out.print(Text(line, style="bold" if i == 0 else ""))
+    out.print()
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("replay")
+    def replay(
+        log: Annotated[Path, typer.Argument(help="A replay log (JSON Lines, as written by quinze serve or quinze match).", show_default=False)],
+        game: Annotated[Optional[int], typer.Option("--game", help="Only game N of the file (1 = the first).")] = None,
+        seat: Annotated[Optional[int], typer.Option("--seat", help="Tell the game as seat S saw it (its own private cards only).")] = None,
+        check: Annotated[bool, typer.Option("--verify", help="Re-simulate each game from its seed and actions; exit 1 at a divergence.")] = False,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the game(s) (or with --verify the checks) as JSON.")] = False,
+    ) -> None:
+        """Tell the games of a replay log turn by turn (whole table or one seat), verify them, or print them as JSON."""
+        games, found = load(log)
+        warn_problems(found)
+        selected = list(enumerate(games, 1))
+        if game is not None:
+            if not 1 <= game <= len(games):
+                fail(f"--game: the log holds {len(games)} game(s), so N must be 1..{len(games)}, got {game}")
+            selected = [selected[game - 1]]
+        if seat is not None:
+            for number, g in selected:
+                n = seat_count(g)
+                if n is not None and not 0 <= seat < n:
+                    fail(f"--seat: game {number} has seats 0..{n - 1}, got {seat}")
+        out = Console(highlight=False, soft_wrap=True)
+        if check:
+            raise typer.Exit(verify_games(selected, as_json, out))
+        if as_json:
+            typer.echo(json.dumps([game_json(number, g, seat) for number, g in selected], ensure_ascii=False))
+            return
+        for number, g in selected:
+            tell_game(number, g, seat, out)

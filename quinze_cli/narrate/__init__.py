@@ -1,0 +1,138 @@
+"""Logged games told in words, for ``quinze replay`` (PROTOCOL.md, "Replay log").
+
+A logged event is ``Event.full()``: ``{"kind", **public, "private": {"<seat>": {...}}}``. It is
+told either for the whole table (every seat's private part) or as one seat saw it: the public
+part plus that seat's private part only, the logic of :meth:`protocol.game.Event.for_seat`
+(:func:`seat_event`).
+
+All the wording of one game lives in one module here (``quinze``, ``classique``, ``quatorze``),
+each with ``NARRATORS`` (event kind -> function ``(public, private, who) -> [lines]``) and
+``SECTIONS`` (the kinds that open a new part of the game: a deal, a coup). ``public`` is the event
+without ``kind`` and ``private``; ``private`` maps each seat whose private part is shown to that
+part; ``who(seat)`` names a seat. An unknown kind, or data a narrator cannot read, is told by
+:func:`generic` (never an exception), so a damaged or future log still prints.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from protocol.game import Event
+
+__all__ = ["Names", "cards", "generic", "narrate_event", "result_lines", "seat_event", "split_event"]
+
+GAME_MODULES = {"quinze": "quinze", "quinze-classique": "classique", "quatorze": "quatorze"}
+"""Game id -> narration module in this package."""
+
+Narrator = Callable[[dict[str, Any], dict[int, dict[str, Any]], Callable[[Any], str]], list[str]]
+
+
+class Names:
+    """Names the seats of one game: ``who(1) -> "bob"``; with duplicate names ``"bob#1"``; the
+    seat of the viewer gets ``" (you)"``; a seat outside the list is ``"seat N"``."""
+
+    def __init__(self, players: Any, viewer: int | None = None) -> None:
+        names = [str(p) for p in players] if isinstance(players, list) else []
+        dup = len(set(names)) < len(names)
+        self.names = [f"{n}#{s}" if dup else n for s, n in enumerate(names)]
+        self.viewer = viewer
+
+    def __call__(self, seat: Any) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(self.names):
+            name = self.names[seat]
+        else:
+            name = f"seat {seat}"
+        return f"{name} (you)" if seat == self.viewer and self.viewer is not None else name
+
+
+def cards(texts: Any) -> str:
+    """Cards as one string, ``"7H 8C"``; ``"nothing"`` for none."""
+    if isinstance(texts, str):
+        return texts
+    return " ".join(str(c) for c in texts) if texts else "nothing"
+
+
+def split_event(full: Mapping[str, Any], seat: int | None) -> tuple[str, dict[str, Any], dict[int, dict[str, Any]]]:
+    """``(kind, public, private)`` of a logged event: ``private`` holds every seat's part when
+    ``seat`` is None (the whole table), else only ``seat``'s (if any)."""
+    kind = str(full.get("kind", "?"))
+    public = {k: v for k, v in full.items() if k not in ("kind", "private")}
+    private: dict[int, dict[str, Any]] = {}
+    raw = full.get("private")
+    if isinstance(raw, Mapping):
+        for key, part in raw.items():
+            try:
+                s = int(key)
+            except (TypeError, ValueError):
+                continue
+            if isinstance(part, Mapping) and (seat is None or s == seat):
+                private[s] = dict(part)
+    return kind, public, private
+
+
+def seat_event(full: Mapping[str, Any], seat: int) -> dict[str, Any]:
+    """The logged event as ``seat`` received it: :meth:`Event.for_seat` of the event rebuilt from
+    its full form (``{"kind", **public, **private[seat]}``)."""
+    kind, public, private = split_event(full, seat)
+    return Event(kind, public, private).for_seat(seat)
+
+
+def generic(kind: str, public: Mapping[str, Any], private: Mapping[int, Mapping[str, Any]], who: Callable[[Any], str]) -> list[str]:
+    """Any event in plain terms: ``kind: key value, ...`` then each shown private part."""
+
+    def show(v: Any) -> str:
+        if isinstance(v, list) and all(isinstance(c, str) for c in v):
+            return cards(v)
+        return str(v)
+
+    parts = [f"{k} {who(v) if k == 'seat' else show(v)}" for k, v in public.items()]
+    lines = [f"{kind}: {', '.join(parts)}" if parts else kind]
+    for s, part in sorted(private.items()):
+        lines.append(f"  seen by {who(s)}: " + ", ".join(f"{k} {show(v)}" for k, v in part.items()))
+    return lines
+
+
+def _module(game_id: str) -> Any:
+    name = GAME_MODULES.get(game_id)
+    return importlib.import_module(f"quinze_cli.narrate.{name}") if name else None
+
+
+def narrate_event(game_id: str, full: Mapping[str, Any], who: Names, seat: int | None) -> tuple[bool, list[str]]:
+    """``(starts_section, lines)``: the logged event ``full`` told in words for the whole table
+    (``seat`` None) or as ``seat`` saw it."""
+    kind, public, private = split_event(full, seat)
+    module = _module(game_id)
+    fn: Narrator | None = module.NARRATORS.get(kind) if module else None
+    section = bool(module and kind in module.SECTIONS)
+    if fn is not None:
+        try:
+            return section, fn(public, private, who)
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError):
+            pass  # data this narrator cannot read: told plainly below
+    return section, generic(kind, public, private, who)
+
+
+def result_lines(record: Mapping[str, Any] | None, who: Names) -> list[str]:
+    """The result record in words: winners, reason, points and scores, and any forfeit."""
+    if record is None:
+        return ["No result: the game is incomplete in this log."]
+    result = record.get("result") if isinstance(record.get("result"), Mapping) else {}
+    winners: Sequence[Any] = result.get("winners") or []
+    names = [who(s) for s in winners]
+    if not names:
+        head = "Nobody wins"
+    elif len(names) == 1:
+        head = f"{names[0]} wins"
+    else:
+        head = f"{', '.join(names[:-1])} and {names[-1]} share the win"
+    lines = [f"Result: {head} (reason: {result.get('reason', '?')})."]
+    for key in ("points", "scores"):
+        values = result.get(key)
+        if isinstance(values, list):
+            lines.append(f"  {key}: " + ", ".join(f"{who(s)} {v:g}" if isinstance(v, (int, float)) else f"{who(s)} {v}" for s, v in enumerate(values)))
+    forfeit = record.get("forfeit")
+    if isinstance(forfeit, Mapping):
+        lines.append(f"  {who(forfeit.get('seat'))} forfeited ({forfeit.get('kind', '?')}).")
+    return lines
