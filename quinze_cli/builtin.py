@@ -10,6 +10,7 @@ player sees"); on each ``action-request`` it reads the legal entries, asks
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -30,9 +31,8 @@ def is_builtin(spec: str) -> bool:
 
 class BuiltinBot:
     """A built-in bot ``name`` (``random``, ``greedy``, or any of ``protocol.game.bot_names(game)``),
-    seeded with ``seed`` (the bot is made anew at each game-start, seeded from ``seed``, the
-    game's commitment and the seat: see :meth:`game_seed`, so a game is reproducible whatever
-    came before).
+    seeded with ``seed`` (the bot is made anew at each game, seeded from ``seed``, its seat and
+    its first view: see :meth:`game_seed`, so a game is reproducible whatever came before).
 
     Same methods as :class:`~quinze_cli.botproc.BotProcess`: ``start``, ``send``, ``receive``,
     ``stop``; errors are reported as :class:`~quinze_cli.botproc.BotExited` (a bug in a built-in
@@ -48,6 +48,8 @@ class BuiltinBot:
         self._send, self._recv = trio.open_memory_channel[dict[str, Any]](16)
         self._bot: Bot | None = None
         self._parser: Game | None = None
+        self._game_id = ""
+        self._seat: int | None = None
         self._running = False
         self._error: BotExited | None = None
 
@@ -83,10 +85,14 @@ class BuiltinBot:
             if kind == "game-start":
                 game_cls = get_game(msg["game"])
                 self._parser = game_cls.new(msg["options"], seed=0)
-                self._bot = get_bot(msg["game"], self.bot_name, self.game_seed(msg))
+                self._game_id = msg["game"]
+                self._seat = msg.get("seat")
+                self._bot = None
             elif kind == "action-request":
-                if self._bot is None or self._parser is None:
+                if self._parser is None:
                     raise BotExited("an action-request before game-start")
+                if self._bot is None:
+                    self._bot = get_bot(self._game_id, self.bot_name, self.game_seed(msg["view"]))
                 legal = [self._parser.parse_action(entry) for entry in msg["legal"]]
                 view = msg["view"] if self._bot.needs_view else {}
                 choice = self._bot.choose(view, legal)
@@ -102,10 +108,11 @@ class BuiltinBot:
         for msg in msgs:
             await self.send(msg)
 
-    def game_seed(self, start: Mapping[str, Any]) -> int:
-        """The bot's seed for one game: from its own ``seed``, the game's commitment and the seat
-        (64 bits of a SHA-256), so a game replays identically and two games differ."""
-        text = f"{self.seed}:{start.get('commitment')}:{start.get('seat')}:{start.get('number')}"
+    def game_seed(self, view: Mapping[str, Any]) -> int:
+        """The bot's seed for one game: 64 bits of a SHA-256 of its own ``seed``, its seat and
+        its first view of the game. The same deal gives the same choices (a match replayed with
+        the same seed is the same match) and two deals give independent ones."""
+        text = f"{self.seed}:{self._seat}:{json.dumps(view, sort_keys=True, separators=(',', ':'))}"
         return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
     def _fail(self, detail: str) -> None:
