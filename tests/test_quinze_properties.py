@@ -151,7 +151,7 @@ def test_every_legal_action_applies_and_illegal_ones_leave_the_state_unchanged(p
 
 def _equiv(a, b):
     if a[0] == "fifteen":
-        return signature(a[1], a[2]) == signature(b[1], b[2])
+        return signature(a.hand, a.table) == signature(b.hand, b.table)
     if a[0] == "place":
         return sorted(c % 13 if c < 52 else 99 for c in a[1]) == sorted(c % 13 if c < 52 else 99 for c in b[1])
     return True

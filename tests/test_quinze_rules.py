@@ -68,7 +68,7 @@ def test_near_miss_one_card():
 def test_near_miss_table_cards_only():
     g = load(["7S 9D", "4D 5D"], table="7H 8H")
     refused(g, F("", "7H 8H"), "no-hand-card")
-    assert all(a[1] for a in g.legal_actions() if a[0] == "fifteen")
+    assert all(a.hand for a in g.legal_actions() if a[0] == "fifteen")
 
 
 def test_near_miss_sum_of_sixteen():
@@ -97,7 +97,7 @@ def test_near_miss_a_card_not_held_or_not_on_the_table():
 def test_equivalent_fifteens_are_listed_once_and_any_equivalent_is_accepted():
     g = load(["7S 7H 2C BJ RJ", "4D 5D"], table="8C 8D 6H KC")
     legal = [a for a in g.legal_actions() if a[0] == "fifteen"]
-    sigs = [signature(a[1], a[2]) for a in legal]
+    sigs = [signature(a.hand, a.table) for a in legal]
     assert len(sigs) == len(set(sigs))
     assert set(sigs) == brute_fifteens(g.hands[0], g.table)
     assert sum(1 for s in sigs if s == ((7,), (8,))) == 1
@@ -110,7 +110,7 @@ def test_equivalent_fifteens_are_listed_once_and_any_equivalent_is_accepted():
 
 def test_two_jokers_are_interchangeable():
     g = load(["KS 3S BJ RJ 9D", "4D 5D"])
-    jokers = [a for a in g.legal_actions() if signature(a[1], a[2]) == ((0, 3, 13), ())]
+    jokers = [a for a in g.legal_actions() if signature(a.hand, a.table) == ((0, 3, 13), ())]
     assert len(jokers) == 1
     g.apply(F("KS 3S RJ"))
     assert g.hands[0] == parse_cards("9D BJ")
@@ -119,7 +119,7 @@ def test_two_jokers_are_interchangeable():
 def test_legal_matches_brute_force_on_two_decks():
     g = load(["AS AS AH 2S 2S BJ 3D", "4D", "5D", "6D", "7D"], table="AD KC BJ RJ 3C 10H 10H")
     legal = [a for a in g.legal_actions() if a[0] == "fifteen"]
-    sigs = [signature(a[1], a[2]) for a in legal]
+    sigs = [signature(a.hand, a.table) for a in legal]
     assert len(sigs) == len(set(sigs))
     assert set(sigs) == brute_fifteens(g.hands[0], g.table)
 

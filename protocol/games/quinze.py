@@ -349,7 +349,8 @@ class QuinzeGame(Game):
         hand = self.hands[s]
         self.turn_actions.append(action)
         if kind == "fifteen":
-            hc, tc = action[1], action[2]
+            hc = action[1] + action[3]
+            tc = action[2] + action[4]
             for c in hc:
                 hand.remove(c)
             if tc:
@@ -391,7 +392,9 @@ class QuinzeGame(Game):
         Filtering is exact (same list, same order as :func:`fifteens` would give) when no removed
         card is an ace or a joker (the flexible part is unchanged) and no card of a removed card's
         rank remains in the same place (so no fifteen changes its named cards): the search tree of
-        the new cards is the old one with branches cut, walked in the same order.
+        the new cards is the old one with branches cut, walked in the same order. The removed
+        cards are then ranks 2..K, found only in ``f[1]`` (hand) and ``f[2]`` (table) of a
+        :class:`Fifteen`.
         """
         rank = CARD_RANK
         hr = [rank[d] for d in hand]
@@ -425,7 +428,8 @@ class QuinzeGame(Game):
         if kind == "fifteen":
             if phase == "placed":
                 raise IllegalAction("after the quick placement the turn can only end", code="cannot-fifteen")
-            hc, tc = action[1], action[2]
+            hc = action[1] + action[3]
+            tc = action[2] + action[4]
             self._held(hc, hand, "card-not-held", "you do not hold")
             self._held(tc, self.table, "card-not-on-table", "the table does not have")
             problem = fifteen_problem(hc, tc)

@@ -21,6 +21,7 @@ from typing import Any
 
 from protocol.cards import CardError, card_text, parse_card
 from protocol.game import Action, ActionError
+from protocol.games.quinze_legal import CARD_RANK as _RANK
 from protocol.games.quinze_legal import ORDER_KEY
 
 __all__ = ["END", "End", "Fifteen", "Place", "parse_quinze_action"]
@@ -30,28 +31,48 @@ _TEXT = tuple(card_text(c) for c in range(54))
 
 
 class Fifteen(tuple, Action):
-    """Make a fifteen: ``hand`` and ``table`` are tuples of card numbers (``ORDER_KEY`` order)."""
+    """Make a fifteen with the cards ``hand`` (from the hand) and ``table`` (from the table).
+
+    Stored as ``("fifteen", hand ranks 2..K, table ranks 2..K, hand aces and jokers, table aces
+    and jokers)``, each a tuple of card numbers in ``ORDER_KEY`` order: the search builds the
+    positive and the flexible parts separately, so an action costs one object (no joining).
+    ``hand`` and ``table`` give the whole places.
+    """
 
     __slots__ = ()
 
     def __new__(cls, hand: tuple[int, ...] | list[int], table: tuple[int, ...] | list[int] = ()) -> "Fifteen":
-        return _tnew(cls, ("fifteen", tuple(sorted(hand, key=ORDER_KEY.__getitem__)),
-                           tuple(sorted(table, key=ORDER_KEY.__getitem__))))
+        h = sorted(hand, key=ORDER_KEY.__getitem__)
+        t = sorted(table, key=ORDER_KEY.__getitem__)
+        i = _split(h)
+        j = _split(t)
+        return _tnew(cls, ("fifteen", tuple(h[:i]), tuple(t[:j]), tuple(h[i:]), tuple(t[j:])))
 
     @property
     def hand(self) -> tuple[int, ...]:
-        return self[1]
+        """The hand cards of the fifteen."""
+        return self[1] + self[3]
 
     @property
     def table(self) -> tuple[int, ...]:
-        return self[2]
+        """The table cards of the fifteen."""
+        return self[2] + self[4]
 
     def to_data(self) -> dict[str, Any]:
         """``{"type": "fifteen", "hand": [str], "table": [str]}``."""
-        return {"type": "fifteen", "hand": [_TEXT[c] for c in self[1]], "table": [_TEXT[c] for c in self[2]]}
+        return {"type": "fifteen", "hand": [_TEXT[c] for c in self[1] + self[3]],
+                "table": [_TEXT[c] for c in self[2] + self[4]]}
 
     def __repr__(self) -> str:
-        return f"Fifteen(hand={[_TEXT[c] for c in self[1]]}, table={[_TEXT[c] for c in self[2]]})"
+        return f"Fifteen(hand={[_TEXT[c] for c in self.hand]}, table={[_TEXT[c] for c in self.table]})"
+
+
+def _split(cards: list[int]) -> int:
+    """Index of the first ace or joker in ``cards`` (sorted by ``ORDER_KEY``: they come last)."""
+    for i, c in enumerate(cards):
+        if _RANK[c] <= 1:
+            return i
+    return len(cards)
 
 
 class Place(tuple, Action):

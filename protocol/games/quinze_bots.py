@@ -60,7 +60,8 @@ class GreedyBot(Bot):
         for a in legal:
             kind = a[0]
             if kind == "fifteen":
-                key = (2, len(a[1]), sum(pts[c] for c in a[1]))
+                h = a.hand  # type: ignore[attr-defined]
+                key = (2, len(h), sum(pts[c] for c in h))
             elif kind == "place":
                 key = (1, 0, sum(pts[c] for c in a[1]))
             else:

@@ -23,7 +23,6 @@ some needed sum is still reachable), then joined. Ranks present once use precomp
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -154,30 +153,12 @@ def _flex(ah_: tuple[int, ...], at_: tuple[int, ...], jh_: tuple[int, ...], jt_:
     return flex, need, max(flex)
 
 
-def fifteens(hand: Sequence[int], table: Sequence[int], make: type | None = None) -> list[Any]:
-    """Every fifteen the holder of ``hand`` can make with ``table`` (see :func:`_fifteens`).
-
-    With many cards (>= ``_GC_PAUSE_CARDS`` in hand and on the table together) the answer may
-    hold tens of thousands of actions; the cyclic garbage collector is paused while they are
-    built (it would scan them again and again, tripling the time) and restored after.
-    """
-    if len(hand) + len(table) < _GC_PAUSE_CARDS or not gc.isenabled():
-        return _fifteens(hand, table, make)
-    gc.disable()
-    try:
-        return _fifteens(hand, table, make)
-    finally:
-        gc.enable()
-
-
-_GC_PAUSE_CARDS = 20
-
-
-def _fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None) -> list[Any]:
+def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None) -> list[Any]:
     """Every fifteen the holder of ``hand`` can make with ``table``, once per equivalence class.
 
     Returns ``[(hand_cards, table_cards)]`` (with ``make``, a tuple subclass such as the
-    ``Fifteen`` action: ``[make(("fifteen", hand_cards, table_cards))]``, built directly): tuples of card numbers in :data:`ORDER_KEY` order,
+    ``Fifteen`` action, ``[make(("fifteen", hand 2..K, table 2..K, hand A/jokers, table
+    A/jokers))]``, built directly without joining the parts): tuples of card numbers in :data:`ORDER_KEY` order,
     the lowest-numbered cards of each rank when ``hand`` and ``table`` are sorted by card number
     (the engine keeps them so). Deterministic. RULES.md §1 "A fifteen": >= 2 cards, >= 1 from
     the hand, values adding to 15 (aces 1 or 14, jokers -1).
@@ -294,17 +275,17 @@ def _fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = Non
     new = tuple.__new__
     for t, items in flex.items():
         if t == 0:
-            out.extend([new(make, ("fifteen", fh, ft)) for fh, ft, fnh, fn in items if fnh and fn >= 2])
+            out.extend([new(make, ("fifteen", _EMPTY, _EMPTY, fh, ft)) for fh, ft, fnh, fn in items if fnh and fn >= 2])
             continue
         sol = sols.get(t, ())
         for fh, ft, fnh, fn in items:
             if fnh:
                 if fn:
-                    out.extend([new(make, ("fifteen", ht + fh, tt + ft)) for ht, tt, nh, n in sol])
+                    out.extend([new(make, ("fifteen", ht, tt, fh, ft)) for ht, tt, nh, n in sol])
                 else:
-                    out.extend([new(make, ("fifteen", ht, tt)) for ht, tt, nh, n in sol if n >= 2])
+                    out.extend([new(make, ("fifteen", ht, tt, fh, ft)) for ht, tt, nh, n in sol if n >= 2])
             else:
-                out.extend([new(make, ("fifteen", ht + fh, tt + ft)) for ht, tt, nh, n in sol if nh and n + fn >= 2])
+                out.extend([new(make, ("fifteen", ht, tt, fh, ft)) for ht, tt, nh, n in sol if nh and n + fn >= 2])
     return out
 
 
@@ -328,7 +309,8 @@ def _search15(L: int, reach: list[int], opts: list[list[Any]], make: type | None
                     break
                 if t2 == 0:
                     if nh or kh:
-                        add(new(make, ("fifteen", ht + hp, tt + tp)) if make is not None else (ht + hp, tt + tp))
+                        add(new(make, ("fifteen", ht + hp, tt + tp, _EMPTY, _EMPTY)) if make is not None
+                            else (ht + hp, tt + tp))
                 elif (nxt >> t2) & 1:
                     dfs(j + 1, t2, ht + hp, tt + tp, nh + kh)
 
