@@ -11,7 +11,7 @@ import pytest
 from rich.console import Console
 
 from protocol.game import get_game
-from quinze_cli.play.cards_ui import CardStyle, parse_card_token, sort_cards
+from quinze_cli.play.cards_ui import ANY_JOKER, CardStyle, parse_card_token, sort_cards
 from quinze_cli.play.i18n import Catalogue, choose_language
 from quinze_cli.play.registry import InputError, TableState, get_ui
 from quinze_cli.play.screen import draw
@@ -204,6 +204,8 @@ def test_french_card_letters():
     assert parse_card_token("dp", "fr") == parse_card_token("qs", "en")  # dame de pique
     assert parse_card_token("10t", "fr") == parse_card_token("10c", "en")  # trèfle
     assert parse_card_token("ks", "fr") == parse_card_token("ks", "en")  # canonical still works
+    assert parse_card_token("7p", "en") is None  # French letters only in French
+    assert parse_card_token("jk", "en") == parse_card_token("jo", "fr") == ANY_JOKER
     assert parse_card_token("7♦", "en") == parse_card_token("7d", "en")
     assert sort_cards(["RJ", "KS", "AH", "2C"]) == sort_cards(["2C", "AH", "RJ", "KS"])
 
@@ -270,3 +272,11 @@ def test_deal_end_reveals_the_other_hands_in_words():
 
 
 ANSI_RE = __import__("re").compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def test_a_joker_typed_without_colour_is_the_one_at_hand():
+    view = dict(VIEW, hand=["KS", "RJ", "5H"], table=["3C"])
+    legal = [{"type": "fifteen", "hand": ["KS", "RJ"], "table": ["3C"]}]
+    cat, ui, st = make_state(view=view, legal=legal)
+    assert ui.parse(st, "ks jk 3c") == {"type": "fifteen", "hand": ["KS", "RJ"], "table": ["3C"]}
+    assert ui.parse(st, "k+3+jk")["hand"] == ["KS", "RJ"]

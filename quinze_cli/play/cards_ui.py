@@ -23,7 +23,7 @@ from rich.text import Text
 
 from protocol.cards import BLACK_JOKER, RED_JOKER, CardError, card, card_text, is_joker, is_red, parse_card, rank, suit
 
-__all__ = ["CardStyle", "parse_card_token", "parse_value_token", "sort_cards", "VALUE_JOKER"]
+__all__ = ["ANY_JOKER", "CardStyle", "parse_card_token", "parse_value_token", "sort_cards", "VALUE_JOKER"]
 
 SYMBOLS = "♠♥♦♣"
 _RANKS = {
@@ -99,17 +99,27 @@ _EN_SUIT = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣":
 _JOKER_WORDS = {"BJ": BLACK_JOKER, "RJ": RED_JOKER, "JN": BLACK_JOKER, "JR": RED_JOKER}
 
 
-def parse_card_token(token: str, lang: str = "en") -> int | None:
-    """The card a typed token names (``"7h"``, ``"10S"``, ``"7♥"``, French ``"dc"``), or None.
+ANY_JOKER = -1
+"""What :func:`parse_card_token` returns for a joker typed without its colour (``jk``, ``jo``,
+``joker``): the reader takes whichever joker is at hand (both are worth −1)."""
+_ANY_JOKER_WORDS = {"JK", "JO", "JOKER", "*"}
 
-    A token ``"jk"``/``"jo"``/``"joker"`` (either joker) is not a card: see :func:`parse_value_token`.
+
+def parse_card_token(token: str, lang: str = "en") -> int | None:
+    """The card a typed token names (``"7h"``, ``"10S"``, ``"7♥"``, French ``"dc"``), or None;
+    :data:`ANY_JOKER` for ``jk``/``jo``/``joker``.
+
+    English reads the canonical spelling and suit symbols; French reads French letters first
+    (``7c`` = 7 de cœur), then the canonical spelling.
     """
     t = token.strip().upper()
     if not t:
         return None
+    if t in _ANY_JOKER_WORDS:
+        return ANY_JOKER
     if t in _JOKER_WORDS:
         return _JOKER_WORDS[t]
-    tables = [(_FR_RANK, _FR_SUIT), (_EN_RANK, _EN_SUIT)] if lang == "fr" else [(_EN_RANK, _EN_SUIT), (_FR_RANK, _FR_SUIT)]
+    tables = [(_FR_RANK, _FR_SUIT), (_EN_RANK, _EN_SUIT)] if lang == "fr" else [(_EN_RANK, _EN_SUIT)]
     for ranks_, suits_ in tables:
         r, s = t[:-1], t[-1]
         if r in ranks_ and s in suits_:

@@ -23,7 +23,7 @@ from typing import Any
 
 from protocol.cards import parse_card, rank
 from protocol.games.quinze_legal import fifteen_problem
-from quinze_cli.play.cards_ui import CardStyle, canonical, parse_card_token, parse_value_token
+from quinze_cli.play.cards_ui import ANY_JOKER, CardStyle, canonical, parse_card_token, parse_value_token
 from quinze_cli.play.i18n import Catalogue
 from quinze_cli.play.registry import InputError, TableState
 
@@ -144,6 +144,20 @@ def _values(cat: Catalogue, st: CardStyle, state: TableState, tokens: list[str])
     return {"type": "fifteen", "hand": list(a.get("hand", [])), "table": list(a.get("table", []))}
 
 
+def _pick_jokers(state: TableState, cards: list[str], n: int) -> list[str]:
+    """``n`` jokers typed without colour: those of the hand first, then the table's (not already
+    named); when there are not enough, the black joker stands in (and is reported missing)."""
+    if not n:
+        return []
+    p = state.public
+    pool = [c for c in p.get("hand", []) if c in ("BJ", "RJ")] + [c for c in p.get("table", []) if c in ("BJ", "RJ")]
+    for c in cards:
+        if c in pool:
+            pool.remove(c)
+    out = pool[:n]
+    return out + ["BJ"] * (n - len(out))
+
+
 def parse(cat: Catalogue, st: CardStyle, state: TableState, text: str) -> dict[str, Any]:
     """The typed ``text`` as legal action data (see the module docstring). Raises InputError."""
     raw = text.strip()
@@ -161,13 +175,18 @@ def parse(cat: Catalogue, st: CardStyle, state: TableState, text: str) -> dict[s
     if place:
         tokens = tokens[1:]
     cards: list[str] = []
+    jokers = 0
     for tok in tokens:
         c = parse_card_token(tok, st.lang)
         if c is None:
             if not place and all(parse_value_token(t) is not None for t in tokens) and len(tokens) > 1:
                 return _values(cat, st, state, tokens)
             raise InputError(cat("quinze.err.bad-card", token=tok))
-        cards.append(canonical(c))
+        if c == ANY_JOKER:
+            jokers += 1
+        else:
+            cards.append(canonical(c))
+    cards += _pick_jokers(state, cards, jokers)
     if place:
         return _place(cat, st, state, cards)
     if len(cards) == 1:
