@@ -392,3 +392,19 @@ def test_lobby_watch_and_colour_symbols(host, env):
     watcher.expect("Ana forfeits")  # leaving mid-game forfeits the seat (PROTOCOL.md "leave")
     watcher.sendline("quit")
     watcher.expect(pexpect.EOF)
+
+
+def test_a_game_without_its_own_renderer_is_played_by_number(env):
+    child = spawn(env, "--local", "--game", "quatorze", "--opponents", "builtin:random", "--name", "Ana", "--seed", "2")
+    child.expect(PROMPT_EN)
+    assert "Le 14" in plain(child.before) and '"type":"draw"' in plain(child.before)
+    child.sendline("draw")
+    child.expect(r"Type the number of an action \(1 to")
+    child.expect(PROMPT_EN)
+    child.sendline("1")
+    child.expect(PROMPT_EN)
+    child.sendline("quit")
+    child.expect("Bye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
