@@ -92,7 +92,7 @@ def elo_difference(points: Sequence[float]) -> dict[str, Any]:
 
 
 def _round(x: float | None) -> float | None:
-    return None if x is None else round(x, 1)
+    return None if x is None else round(x, 1) + 0.0  # + 0.0: no "-0.0"
 
 
 class MatchStats:

@@ -217,7 +217,6 @@ def test_cli_match_writes_json_and_log(tmp_path):
         (["--option", "target"], 2, "expected KEY=VALUE"),
         (["--seats", "1"], 2, "--seats: must be at least 2"),
         (["builtin:random", "--seats", "2"], 2, "every bot needs a seat"),
-        (["--games", "3", "--duplicate"], 2, "multiple of 2"),
         (["--game", "chess"], 1, "chess"),
     ],
 )
@@ -232,6 +231,21 @@ def test_cli_bad_input_is_refused_before_any_game(tmp_path, monkeypatch, args, c
     assert message in " ".join(done.output.split())
     assert done.exception is None or isinstance(done.exception, SystemExit)  # no traceback
     assert not (tmp_path / "logs").exists()
+
+
+def test_cli_duplicate_rounds_the_games_up_to_whole_rotations(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from quinze_cli.app import app
+
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(app, ["match", "builtin:random", "builtin:greedy", "--games", "3", "--duplicate",
+                                    "--option", "target=1", "--seed", "5", "--json", "out.json"])
+    assert done.exit_code == 0, done.output
+    assert "3 games rounded up to 4" in " ".join(done.output.split())
+    data = json.loads((tmp_path / "out.json").read_text())
+    assert data["played"] == 4 and data["complete"]
+    assert [g.header["seed"] for g in logged_games(tmp_path / data["log"])] == [5, 5, 6, 6]
 
 
 def test_cli_ctrl_c_stops_fast_keeps_games_and_leaves_no_process(tmp_path):

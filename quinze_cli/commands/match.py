@@ -106,10 +106,13 @@ def build_config(
             fail(f"--server: {err}", EXIT_USAGE)
     if seed is None:
         seed = secrets.randbelow(2**31)
-    try:
-        schedule(len(specs), options["players"], games, seed, duplicate=duplicate)
-    except ValueError as err:
-        fail(str(err), EXIT_USAGE)
+    seats_n = options["players"]
+    if duplicate and games % seats_n:
+        rounded = -(-games // seats_n) * seats_n
+        Console(stderr=True, highlight=False).print(
+            f"note: --duplicate plays each deal once per seat rotation ({seats_n}): {games} games rounded up to {rounded}")
+        games = rounded
+    schedule(len(specs), seats_n, games, seed, duplicate=duplicate)
     return MatchConfig(
         game=game, bots=specs, games=games, seed=seed, options=options, log_dir=log_dir, concurrency=concurrency,
         move_time=move_time, duplicate=duplicate, wire=wire, max_restarts=max_restarts, server=address,
