@@ -22,7 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 QUINZE = str(Path(sys.executable).with_name("quinze"))
 TIMEOUT = 60
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-PROMPT_EN = "Your move> "
+PROMPT_EN = r"Your move \(\d+ s\)> "
+PROMPT_FR = r"Votre coup \(\d+ s\)> "
 
 
 def plain(text: str) -> str:
@@ -181,7 +182,7 @@ def test_spectator_never_sees_a_hand(host, env):
     watcher.close()
     assert "spectator" in seen and "Game over." in seen
     assert "made 15" in seen or "placed" in seen
-    assert "Your hand" not in seen and "You drew" not in seen and PROMPT_EN not in seen
+    assert "Your hand" not in seen and "You drew" not in seen and "Your move" not in seen
     assert watcher.exitstatus == 0
 
 
@@ -223,7 +224,7 @@ def test_ctrl_c_leaves_the_table(host, env):
 
 def test_local_game_in_french(env):
     child = spawn(env, "--local", "--lang", "fr", "--name", "Ana", "--option", "target=1", "--seed", "3")
-    child.expect("Votre coup> ")
+    child.expect(PROMPT_FR)
     assert "Votre main :" in plain(child.before)
     child.sendline("aide")
     child.expect("Commandes")
@@ -231,7 +232,7 @@ def test_local_game_in_french(env):
     child.expect("n'est pas une carte")
     child.sendline("regles")
     child.expect("Un quinze")
-    out, _ = play_to_end(child, prompt="Votre coup> ", closed="La table t1 est fermée")
+    out, _ = play_to_end(child, prompt=PROMPT_FR, closed="La table t1 est fermée")
     out = plain(out)
     assert "Partie terminée." in out and "Totaux finaux" in out
     assert child.exitstatus == 0

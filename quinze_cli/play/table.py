@@ -195,7 +195,8 @@ class TableLoop:
             self._prompt()
 
     def _prompt(self) -> None:
-        self.s.prompt(self.cat("prompt.move"))
+        left = seconds_left(self.state)
+        self.s.prompt(self.cat("prompt.move", seconds=left if left is not None else "?"))
 
     def _soon(self) -> None:
         if self.redraw_at is None:
