@@ -389,30 +389,27 @@ class QuinzeGame(Game):
         """The fifteens left after one was made: the old list filtered when that is exact, else
         generated again.
 
-        Filtering is exact (same list, same order as :func:`fifteens` would give) when no removed
-        card is an ace or a joker (the flexible part is unchanged) and no card of a removed card's
-        rank remains in the same place (so no fifteen changes its named cards): the search tree of
-        the new cards is the old one with branches cut, walked in the same order. The removed
-        cards are then ranks 2..K, found only in ``f[1]`` (hand) and ``f[2]`` (table) of a
-        :class:`Fifteen`.
+        Filtering is exact (same list, same order as :func:`fifteens` would give) when no card of
+        a removed card's rank remains in the same place, so that no fifteen changes the cards it
+        names: the search tree of the new cards is the old one with branches cut, walked in the
+        same order, and the ace/joker choices are joined in increasing order of the sum they need
+        (checked against a fresh search at every decision by tests/test_quinze_properties.py).
         """
         rank = CARD_RANK
         hr = [rank[d] for d in hand]
         for c in hc:
-            r = rank[c]
-            if r < 2 or r in hr:
+            if rank[c] in hr:
                 return fifteens(hand, self.table, Fifteen)
         if tc:
             tr = [rank[d] for d in self.table]
             for c in tc:
-                r = rank[c]
-                if r < 2 or r in tr:
+                if rank[c] in tr:
                     return fifteens(hand, self.table, Fifteen)
             rh = frozenset(hc).isdisjoint
             rt = frozenset(tc).isdisjoint
-            return [f for f in self._fif if rh(f[1]) and rt(f[2])]
+            return [f for f in self._fif if rh(f[1]) and rh(f[3]) and rt(f[2]) and rt(f[4])]
         rh = frozenset(hc).isdisjoint
-        return [f for f in self._fif if rh(f[1])]
+        return [f for f in self._fif if rh(f[1]) and rh(f[3])]
 
     # ------------------------------------------------------------------ checks
 

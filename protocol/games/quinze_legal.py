@@ -133,7 +133,9 @@ def _flex(ah_: tuple[int, ...], at_: tuple[int, ...], jh_: tuple[int, ...], jt_:
           ) -> tuple[dict[int, list[Any]], int, int]:
     """The flexible part: ``({T: [(hand cards, table cards, hand count, count)]}, need, top)``
     where ``T`` is the positive sum that completes the choice to 15 (each ace 1 or 14, each
-    joker -1), ``need`` the bitset of those ``T`` and ``top`` the largest."""
+    joker -1), ``need`` the bitset of those ``T`` and ``top`` the largest. Keys in increasing
+    ``T``: the order of the answers then does not depend on which choices exist, so the list
+    left after a fifteen is the old one filtered (see ``QuinzeGame._after_fifteen``)."""
     flex: dict[int, list[Any]] = {}
     for jh in range(len(jh_) + 1):
         for jt in range(len(jt_) + 1):
@@ -150,7 +152,7 @@ def _flex(ah_: tuple[int, ...], at_: tuple[int, ...], jh_: tuple[int, ...], jt_:
     need = 0
     for t in flex:
         need |= 1 << t
-    return flex, need, max(flex)
+    return dict(sorted(flex.items())), need, max(flex)
 
 
 def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None) -> list[Any]:
