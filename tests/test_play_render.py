@@ -188,6 +188,10 @@ def test_place_and_end():
         ui.parse(st, "place qh")
     with pytest.raises(InputError, match="cannot make any fifteen"):
         ui.parse(st, "k+2")
+    with pytest.raises(InputError, match="cannot make any fifteen"):
+        ui.parse(st, "ks 2h")  # adds up to 15, but no fifteen is legal now: explained as such
+    with pytest.raises(InputError, match="do not add up to 15"):
+        ui.parse(st, "kd jc")
     st.legal = [{"type": "end"}]
     assert ui.parse(st, "end") == {"type": "end"}
 

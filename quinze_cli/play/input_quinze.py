@@ -196,7 +196,9 @@ def parse(cat: Catalogue, st: CardStyle, state: TableState, text: str) -> dict[s
             raise InputError(cat("quinze.err.too-few"))
         raise InputError(cat("quinze.err.only-end"))
     if len(cards) == 2 and not _legal(state, "fifteen") and _legal(state, "place"):
-        return _place(cat, st, state, cards)
+        r0, r1 = (rank(parse_card(c)) for c in cards)
+        if r0 == r1 and r0 in _FACE:  # a face pair: a placement (two other cards mean a fifteen)
+            return _place(cat, st, state, cards)
     return _fifteen(cat, st, state, cards)
 
 
