@@ -290,7 +290,7 @@ def test_bench_functions_give_figures():
     assert chain["decisions"] > 0 and chain["move_us"] > 0 and chain["ratio"] > 0
     match = match_throughput(games=2)
     assert match["games"] == 2 and match["games_per_second"] > 0
-    assert len(table_rows({"chain": chain, "match": match})) == 5
+    assert len(table_rows({"chain": chain, "match": match})) == 6
 
 
 async def test_the_same_seed_gives_the_same_games(tmp_path):

@@ -215,6 +215,65 @@ async def _probe(rounds: int, seed: int) -> dict[str, Any]:
 
 
 
+async def _thin_relay(rounds: int, seed: int) -> float:
+    """The floor: the same round trips as :func:`_probe` through the thinnest trio relay (two
+    tasks, no checks, no state: frame -> JSON line -> random_bot.py -> JSON line -> frame).
+    Returns the median seconds per round trip."""
+    from protocol.framing import FrameDecoder
+    from protocol.game import get_game
+
+    game = get_game("quinze").new({"players": 2}, seed)
+    seat = game.to_act
+    request = {"type": "action-request", "table": "t1", "seat": seat, "view": game.view(seat),
+               "legal": game.legal_data(), "deadline": 30.0}
+    frames = [encode_frame({**request, "request": i}) for i in range(rounds)]
+    times: list[float] = []
+    finished = trio.Event()
+
+    async def peer(stream: trio.SocketStream) -> None:
+        dec = FrameDecoder()
+        for frame in frames:
+            t0 = time.perf_counter()
+            await stream.send_all(frame)
+            while dec.next_data() is None:
+                dec.feed(await stream.receive_some(65536))
+            times.append(time.perf_counter() - t0)
+        finished.set()
+
+    proc = await trio.lowlevel.open_process([sys.executable, str(EXAMPLES / "random_bot.py")],
+                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert proc.stdin is not None and proc.stdout is not None
+    try:
+        async with trio.open_nursery() as nursery:
+            listeners = await nursery.start(functools.partial(trio.serve_tcp, peer, 0, host="127.0.0.1"))
+            sock = await trio.open_tcp_stream("127.0.0.1", listeners[0].socket.getsockname()[1])
+
+            async def down() -> None:
+                dec = FrameDecoder()
+                while data := await sock.receive_some(65536):
+                    dec.feed(data)
+                    while (msg := dec.next_data()) is not None:
+                        await proc.stdin.send_all((json.dumps(msg) + "\n").encode())  # type: ignore[union-attr]
+
+            async def up() -> None:
+                buf = b""
+                while data := await proc.stdout.receive_some(65536):  # type: ignore[union-attr]
+                    buf += data
+                    while b"\n" in buf:
+                        line, buf = buf.split(b"\n", 1)
+                        await sock.send_all(encode_frame(json.loads(line)))
+
+            nursery.start_soon(down)
+            nursery.start_soon(up)
+            await finished.wait()
+            nursery.cancel_scope.cancel()
+    finally:
+        proc.kill()
+        await proc.wait()
+    return statistics.median(times)
+
+
+
 def chain_overhead(*, games: int = 4, rounds: int = 2000, seed: int = 1) -> dict[str, Any]:
     """Per-move time of the subprocess-bot chain vs the bare transport (see the module).
 
@@ -223,6 +282,8 @@ def chain_overhead(*, games: int = 4, rounds: int = 2000, seed: int = 1) -> dict
       back), ``rounds`` times; medians, as the machine's load makes means noisy;
     - ``tcp_echo_us`` + ``pipe_echo_us``: the same bytes echoed over loopback TCP and through a
       pipe to an echo subprocess; ``ratio`` = ``move_us`` / their sum (target <= 2);
+    - ``thin_relay_us``, ``thin_ratio``: the floor, the same round trips through the thinnest
+      possible trio relay (:func:`_thin_relay`), to tell the relay's own cost from Python's;
     - ``game_us_per_decision``: wall time per decision of whole games between two programs on
       the real in-process server (engine, events to both seats and logs-free play included).
     """
@@ -230,6 +291,7 @@ def chain_overhead(*, games: int = 4, rounds: int = 2000, seed: int = 1) -> dict
     size = probe["request_bytes"]
     tcp = trio.run(_tcp_echo, size, rounds)
     pipe = trio.run(_pipe_echo, size, rounds)
+    thin = trio.run(_thin_relay, rounds, seed)
     chain = trio.run(_chain, games, seed)
     return {
         "rounds": rounds,
@@ -239,6 +301,8 @@ def chain_overhead(*, games: int = 4, rounds: int = 2000, seed: int = 1) -> dict
         "pipe_echo_us": round(pipe * 1e6, 1),
         "ratio": round(probe["seconds"] / (tcp + pipe), 2),
         "target_ratio": CHAIN_TARGET_RATIO,
+        "thin_relay_us": round(thin * 1e6, 1),
+        "thin_ratio": round(thin / (tcp + pipe), 2),
         "games": chain["games"],
         "decisions": chain["decisions"],
         "game_us_per_decision": round(chain["seconds"] / max(1, chain["decisions"]) * 1e6, 1),
@@ -293,6 +357,7 @@ def table_rows(figures: dict[str, Any]) -> list[tuple[str, str, str]]:
         (f"bot chain: one move, µs (median of {c['rounds']}, {c['request_bytes']}-byte request)", f"{c['move_us']}", ""),
         ("bare transport: TCP echo + pipe echo, µs", f"{c['tcp_echo_us']} + {c['pipe_echo_us']}", ""),
         ("bot chain / bare transport", f"{c['ratio']}x", f"<= {c['target_ratio']:g}x"),
+        ("floor: thinnest trio relay, µs (its ratio)", f"{c['thin_relay_us']} ({c['thin_ratio']}x)", ""),
         (f"whole games, two programs: µs per decision ({c['decisions']} decisions)", f"{c['game_us_per_decision']}", ""),
         (f"quinze match, 2 example Python bots, concurrency {m['concurrency']}: games/s",
          f"{m['games_per_second']} ({m['decisions_per_second']} decisions/s)", ""),
