@@ -37,13 +37,17 @@ class Server:
         self.config = config
         self.lobby = Lobby(config, nursery)
         self.connections: set[Connection] = set()
+        self.batch: list[Connection] | None = None
+        """While a message is handled: connections with frames gathered for one write."""
 
     def dropped(self, conn: Connection) -> None:
         """``conn`` ended: it leaves the lobby's tables (seats kept for reconnecting during a game)."""
         self.lobby.dropped(conn)
 
     def handle(self, conn: Connection, data: Mapping[str, Any]) -> None:
-        """Handle one received map. Never raises."""
+        """Handle one received map. Never raises. The replies are written at the end, one write
+        per client (see :meth:`Connection.send`)."""
+        self.batch = batch = []
         try:
             self._handle(conn, data)
         except ProtocolError as e:
@@ -51,6 +55,10 @@ class Server:
         except Exception as e:
             log.exception("%r: handling %r failed", conn, data.get("type"))
             conn.error("server-error", f"the server failed on this message ({type(e).__name__})", _ref(data))
+        finally:
+            self.batch = None
+            for c in batch:
+                c.flush()
 
     def _handle(self, conn: Connection, data: Mapping[str, Any]) -> None:
         if data.get("type") == "action" and conn.name is not None:
