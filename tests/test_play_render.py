@@ -284,3 +284,10 @@ def test_a_joker_typed_without_colour_is_the_one_at_hand():
     cat, ui, st = make_state(view=view, legal=legal)
     assert ui.parse(st, "ks jk 3c") == {"type": "fifteen", "hand": ["KS", "RJ"], "table": ["3C"]}
     assert ui.parse(st, "k+3+jk")["hand"] == ["KS", "RJ"]
+
+
+def test_names_are_never_read_as_markup():
+    cat, ui, st = make_state()
+    st.players = ["[bold]Ana[/]", "Bob [/x]", "Cy"]
+    text = render(ui, st, cat)
+    assert "[bold]Ana[/]" in text and "Bob [/x]" in text

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.table import Table
+from rich.text import Text
 
 from protocol.game import GameError, game_ids, get_game
 from quinze_cli.play.session import Quit, Session
@@ -68,8 +69,9 @@ def _show(s: Session, tables: list[dict[str, Any]]) -> None:
         names = ", ".join(x.get("name") or "—" for x in seats)
         taken = sum(1 for x in seats if x.get("name"))
         opts = " ".join(f"{k}={v}" for k, v in sorted(t.get("options", {}).items()) if k != "players")
-        grid.add_row(str(i), t.get("table", ""), t.get("game", ""), f"{taken}/{len(seats)} {names}",
-                     cat(f"lobby.state.{t.get('state', '')}"), opts)
+        cells = (str(i), t.get("table", ""), t.get("game", ""), f"{taken}/{len(seats)} {names}",
+                 cat(f"lobby.state.{t.get('state', '')}"), opts)
+        grid.add_row(*(Text(c) for c in cells))  # names are shown as typed, never read as markup
     s.console.print(grid)
 
 

@@ -151,11 +151,11 @@ class QuinzeUI(GameUI):
             label = who + (" " + cat("quinze.you") if s == state.seat else "")
             extra = cat("quinze.dealer") if s == p.get("dealer") else ""
             players.add_row(
-                mark, Text(label, style="bold" if s == state.to_act else ""),
-                cat("quinze.card" if s < len(sizes) and sizes[s] == 1 else "quinze.cards", n=sizes[s] if s < len(sizes) else "?")
-                + "  " +
-                cat("quinze.total", n=totals[s] if s < len(totals) else 0),
-                extra,
+                Text(mark), Text(label, style="bold" if s == state.to_act else ""),
+                Text(cat("quinze.card" if s < len(sizes) and sizes[s] == 1 else "quinze.cards",
+                         n=sizes[s] if s < len(sizes) else "?")
+                     + "  " + cat("quinze.total", n=totals[s] if s < len(totals) else 0)),
+                Text(extra),
             )
         parts: list[RenderableType] = [line1, line2, players]
         if p.get("partial"):
