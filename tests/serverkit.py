@@ -8,7 +8,9 @@ from typing import Any
 
 import trio
 
-import toygame  # noqa: F401  (registers "first-to-three")
+from toygame import FirstToThree
+from protocol import game as game_registry
+from protocol.game import register_game
 from server.app import run_server
 from server.config import ServerConfig
 from netclient import NetClient
@@ -18,12 +20,18 @@ TOY = "first-to-three"
 
 @asynccontextmanager
 async def serving(**config: Any) -> AsyncIterator[int]:
-    """A real server on 127.0.0.1, any free port; yields the port; stopped (cleanly) on exit."""
+    """A real server on 127.0.0.1, any free port; yields the port; stopped (cleanly) on exit.
+    The toy game ``first-to-three`` is registered meanwhile, and only meanwhile."""
     config.setdefault("shutdown_grace", 0.3)
-    async with trio.open_nursery() as nursery:
-        port = await nursery.start(run_server, ServerConfig(host="127.0.0.1", port=0, **config))
-        yield port
-        nursery.cancel_scope.cancel()
+    game_registry.get_game("quinze")  # the real games are loaded first
+    register_game(FirstToThree)
+    try:
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(run_server, ServerConfig(host="127.0.0.1", port=0, **config))
+            yield port
+            nursery.cancel_scope.cancel()
+    finally:
+        game_registry._GAMES.pop(TOY, None)
 
 
 async def create(client: NetClient, game: str = TOY, **fields: Any) -> str:

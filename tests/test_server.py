@@ -11,7 +11,9 @@ import trio
 from netclient import NetClient
 from serverkit import TOY, create, play_pair, second_table_plays, seated_pair, serving
 
-from protocol.game import get_game
+from protocol.game import game_ids, get_game
+from server.app import run_server
+from server.config import ServerConfig
 
 
 async def test_handshake_welcome_and_not_hello() -> None:
@@ -320,16 +322,60 @@ async def test_heartbeat_drops_a_silent_client() -> None:
 
 async def test_shutdown_says_bye_to_everyone() -> None:
     async with trio.open_nursery() as nursery:
-        from server.app import run_server
-        from server.config import ServerConfig
-
         port = await nursery.start(run_server, ServerConfig(port=0, shutdown_grace=1.0))
-        a, b, table, _ = await seated_pair(port)
+        a, b, table, _ = await seated_pair(port, "quinze")
         idle = await NetClient.connect(port, "idle")
-        await a.expect("action-request")
+        await a.expect("game-start")
         nursery.cancel_scope.cancel()
         with trio.CancelScope(shield=True):
             for c in (a, b, idle):
                 rest = await c.until_closed()
                 assert rest[-1] == {"type": "bye", "reason": "server shutting down"}
                 await c.aclose()
+
+
+async def test_the_toy_game_is_registered_only_while_serving() -> None:
+    assert TOY not in game_ids()
+    async with serving():
+        assert TOY in game_ids()
+    assert TOY not in game_ids()
+
+
+async def test_quinze_refusals_carry_the_engine_codes_and_change_nothing() -> None:
+    async with serving() as port:
+        a, b, table, _ = await seated_pair(port, "quinze", options={"target": 1}, seed=1234)
+        req = await _first_request(a, b)
+        me = a if req["seat"] == 0 else b
+        view = req["view"]
+        not_held = next(c for c in ("AS", "AH", "AD", "AC", "2S", "2H") if c not in view["hand"] and c not in view["table"])
+        tries = [
+            ({"type": "fifteen", "hand": [not_held], "table": []}, "card-not-held"),
+            ({"type": "fifteen", "hand": "7H"}, "bad-action"),
+        ]
+        if all(x["type"] != "end" for x in req["legal"]):
+            tries.append(({"type": "end"}, "must-make-fifteen"))
+        for action, code in tries:
+            await me.send({"type": "action", "table": table, "request": req["request"], "action": action})
+            refused = await me.expect("refused")
+            assert refused["code"] == code and refused["request"] == req["request"], refused
+        await me.send({"type": "list-tables"})  # the request still stands, the game has not moved
+        assert (await me.expect("tables"))["tables"][0]["state"] == "playing"
+        await me.send({"type": "action", "table": table, "request": req["request"], "action": req["legal"][0]})
+        assert (await me.expect("accepted"))["request"] == req["request"]
+        over, _ = await play_pair(a, b, table)
+        assert over["actions"][0] == {"seat": req["seat"], "action": req["legal"][0]}
+        await second_table_plays(port)
+
+
+async def _first_request(a: NetClient, b: NetClient) -> dict:
+    """The first action-request, whichever of the two seats gets it."""
+    got: list[dict] = []
+
+    async def wait(c: NetClient) -> None:
+        got.append(await c.expect("action-request"))
+        n.cancel_scope.cancel()
+
+    async with trio.open_nursery() as n:
+        n.start_soon(wait, a)
+        n.start_soon(wait, b)
+    return got[0]

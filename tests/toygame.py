@@ -2,8 +2,9 @@
 
 Seats say a number, one or two above the last one said (starting from 0, never above 3); the
 seat that says 3 wins. Each seat is dealt a secret number (private, in the ``deal`` event and its
-view) so tests can check that nobody else, spectators included, ever sees it. Registered as
-``first-to-three`` when this module is imported (tests only).
+view) so tests can check that nobody else, spectators included, ever sees it. Not registered on
+import: ``serverkit.serving()`` registers it as ``first-to-three`` for the length of one test
+and removes it after, so other tests never see it among the games.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.game import Action, ActionError, Event, Game, IllegalAction, Option, Result, register_game
+from protocol.game import Action, ActionError, Event, Game, IllegalAction, Option, Result
 from protocol.rng import Rng
 
 
@@ -24,7 +25,6 @@ class Say(Action):
         return {"type": "say", "n": self.n}
 
 
-@register_game
 class FirstToThree(Game):
     id = "first-to-three"
     title = "First to say 3"
