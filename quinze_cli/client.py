@@ -152,14 +152,14 @@ class Connection:
         if log.isEnabledFor(logging.DEBUG):
             log.debug("%s -> %s", self.name, msg.to_data() if isinstance(msg, Message) else dict(msg))
         async with self._send_lock:
-            with trio.CancelScope(shield=True):
-                with trio.move_on_after(self.send_timeout) as scope:
-                    try:
-                        await self.stream.send_all(frame)
-                    except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as err:
-                        raise self._close_with(f"connection lost while sending ({err.__class__.__name__})") from None
-                if scope.cancelled_caught:
-                    raise self._close_with(f"the server did not read for {self.send_timeout:g} s")
+            # Shielded (a half-sent frame would break the stream), bounded by its own deadline.
+            with trio.CancelScope(shield=True, deadline=trio.current_time() + self.send_timeout) as scope:
+                try:
+                    await self.stream.send_all(frame)
+                except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as err:
+                    raise self._close_with(f"connection lost while sending ({err.__class__.__name__})") from None
+            if scope.cancelled_caught:
+                raise self._close_with(f"the server did not read for {self.send_timeout:g} s")
 
     # ------------------------------------------------------------------ receiving
 

@@ -30,9 +30,9 @@ from typing import Any, TextIO
 
 import trio
 
-from protocol.game import bot_names, get_game
+from protocol.game import GameError, bot_names, get_game
 from protocol.messages import Error, TableCreated
-from protocol.replaylog import dumps_records, game_records
+from protocol.replaylog import LogError, dumps_records, game_records
 from quinze_cli.botproc import BotError, BotProcess
 from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
 from quinze_cli.client import ClientError, Connection, connect
@@ -184,6 +184,8 @@ class MatchRunner:
         self.players: list[_Player] = []
         self._log: TextIO | None = None
         self._controls: list[Connection] = []
+        self.log_problems: list[str] = []
+        """Games that could not be logged (the engine refused the server's actions), in words."""
         self.fast_stop = False
         """Set on Ctrl-C: stop the bot programs without the polite wait."""
         self._software = _software()
@@ -395,7 +397,20 @@ class MatchRunner:
         over, start = outcome.game_over, outcome.game_start
         assert over is not None and start is not None and self._log is not None
         now = datetime.now(timezone.utc)
-        records = game_records(
+        try:
+            records = self._records(outcome, now)
+        except (LogError, GameError) as err:  # the engine disagrees with the server: keep playing
+            self.log_problems.append(f"game at table {over.table} not logged: {err}")
+            log.error("%s", self.log_problems[-1])
+            return
+        self._log.write(dumps_records(records))
+        self._log.flush()
+        os.fsync(self._log.fileno())
+
+    def _records(self, outcome: GameOutcome, now: datetime) -> list[dict[str, Any]]:
+        over, start = outcome.game_over, outcome.game_start
+        assert over is not None and start is not None
+        return game_records(
             start.game,
             start.options,
             over.seed,
@@ -410,9 +425,6 @@ class MatchRunner:
             software=self._software,
             result=over.result,
         )
-        self._log.write(dumps_records(records))
-        self._log.flush()
-        os.fsync(self._log.fileno())
 
 
 def _first(group: BaseExceptionGroup, cls: type[BaseException]) -> BaseException | None:

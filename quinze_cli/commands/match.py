@@ -216,6 +216,7 @@ def summary_data(config: MatchConfig, runner: MatchRunner, error: str | None, in
         "bots": [b.to_data() for b in stats.bots],
         "elo": stats.elo(),
         "failures": getattr(runner, "failures", []),
+        "log_problems": runner.log_problems,
     }
 
 
