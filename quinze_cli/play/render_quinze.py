@@ -162,7 +162,8 @@ class QuinzeUI(GameUI):
             parts.insert(0, Text(cat("quinze.partial"), style="dim"))
         if state.seat is not None:
             hand = Text(cat("quinze.hand") + " ")
-            hand.append_text(st.rich_join(sort_cards(p.get("hand", []))))
+            own = p.get("hand", [])
+            hand.append_text(st.rich_join(sort_cards(own)) if own else Text(cat("quinze.empty"), style="dim"))
             parts.append(hand)
         return Group(*parts)
 
