@@ -152,8 +152,6 @@ def test_dropped_client_takes_its_seat_back_with_the_kept_token(host, env, tmp_p
     args = ("--server", f"127.0.0.1:{port}", "--table", table, "--name", "Ana")
     first = spawn(env, *args)
     first.expect(PROMPT_EN)
-    first.sendline("1")
-    first.expect(PROMPT_EN)
     kept = json.loads((tmp_path / "cache" / "quinze" / "seats.json").read_text())
     entry = kept[f"127.0.0.1:{port}/{table}"]
     assert entry["seat"] == 0 and len(entry["token"]) >= 16
