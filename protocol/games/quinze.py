@@ -73,8 +73,8 @@ __all__ = ["QuinzeGame", "deal_size", "decks_for"]
 _TEXT = tuple(card_text(c) for c in range(54))
 _tnew = tuple.__new__
 _FACE = (11, 12, 13)
-_NOPRIV: dict[int, dict[str, Any]] = {}
 PHASES = ("fifteen", "place", "more", "placed", "over")
+"""The phases of a turn (see the module docstring); ``over`` once the match has ended."""
 VIEW_SORT = tuple((CARD_RANK[c] or 14) * 8 + (c // 13 if c < 52 else c - 52) for c in range(54))
 """Display order of cards in views: A 2 .. K then jokers, suits S H D C within a rank."""
 

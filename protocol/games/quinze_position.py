@@ -47,7 +47,6 @@ from protocol.rng import Rng
 __all__ = ["dump_position", "load_position"]
 
 _TEXT = tuple(card_text(c) for c in range(54))
-_tnew = tuple.__new__
 
 
 def dump_position(g: Any) -> dict[str, Any]:
