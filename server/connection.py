@@ -66,6 +66,7 @@ class Connection:
         self._graceful = False
         self._send_ch, self._recv_ch = trio.open_memory_channel[bytes](self.config.send_queue)
         self._scope: trio.CancelScope | None = None
+        self._why = ""  # why the connection ended, for the log
         self._direct: list[bytes] = []  # frames gathered during one handled message
         self._busy = False  # the writer is sending
         self._queued = 0  # frames in the queue
@@ -139,7 +140,7 @@ class Connection:
             self._enqueue(frame)
         if self.closing:
             return
-        log.info("%r closing: %s", self, reason)
+        self._why = self._why or reason
         self.closing = True
         self._send_ch.close()
 
@@ -147,7 +148,7 @@ class Connection:
         """Drop the client now, without waiting for its queue."""
         if self._scope is not None and self._scope.cancel_called:
             return
-        log.info("%r dropped: %s", self, reason)
+        self._why = self._why or reason
         self.closing = True
         self._send_ch.close()
         if self._scope is not None:
@@ -157,7 +158,7 @@ class Connection:
 
     async def run(self) -> None:
         """Serve the connection until it ends. Never raises (but Cancelled)."""
-        log.info("%r connected", self)
+        log.debug("%r connected", self)
         try:
             async with trio.open_nursery() as nursery:
                 self._scope = nursery.cancel_scope
@@ -180,7 +181,7 @@ class Connection:
                 with trio.CancelScope(shield=True):
                     await trio.aclose_forcefully(self.stream)
                 self.server.connections.discard(self)
-                log.info("%r disconnected", self)
+                log.info("%s (%s) disconnected: %s", self.name or "?", self.peer, self._why or "connection ended")
 
     async def _writer(self) -> None:
         timeout = self.config.send_timeout

@@ -96,8 +96,7 @@ class Server:
         elif t == "forfeit":
             self.lobby.table_for(conn, msg.table, t).handle_forfeit(conn, msg.reason)
         elif t == "bye":
-            log.info("%r says bye: %s", conn, msg.reason)
-            conn.abort("client said bye")
+            conn.abort(f"said bye ({msg.reason})" if msg.reason else "said bye")
         elif t == "hello":
             conn.error("bad-field", "hello: already greeted", t)
         else:  # pragma: no cover - CLIENT_TYPES are all handled above
@@ -116,7 +115,7 @@ class Server:
         conn.role = msg.role
         conn.send({"type": "welcome", "version": PROTOCOL_VERSION, "server": SERVER_NAME, "heartbeat": self.config.heartbeat})
         conn.greeted.set()
-        log.info("%r is %s (%s)", conn, msg.name, msg.role)
+        log.info("%s (%s) connected as %s", msg.name, conn.peer, msg.role)
 
 
 def _ref(data: Mapping[str, Any]) -> str | None:
