@@ -1,7 +1,8 @@
 """A raw test client for the server: a plain Trio TCP stream plus the protocol's framing.
 
 For tests only. It speaks msgpack frames directly (no client library of ours in between) and
-can send arbitrary bytes. ``recv`` answers the server's pings by itself unless ``auto_pong`` is off.
+can send arbitrary bytes. ``recv`` answers the server's pings by itself unless ``auto_pong`` is off,
+and checks that every message received is valid (``protocol.messages.parse_message``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,9 @@ from typing import Any
 
 import trio
 
+from protocol.errors import ProtocolError
 from protocol.framing import FrameDecoder, encode_frame
+from protocol.messages import SERVER_TYPES, parse_message
 
 TIMEOUT = 5.0
 
@@ -52,6 +55,10 @@ class NetClient:
                     self.dec.feed(chunk)
                     continue
                 self.seen.append(data)
+                try:  # every message the server sends must be a valid one (PROTOCOL.md)
+                    parse_message(data, allowed=SERVER_TYPES)
+                except ProtocolError as e:
+                    raise AssertionError(f"the server sent an invalid message: {e}: {data!r}") from None
                 if data.get("type") == "ping" and self.auto_pong:
                     await self.send({"type": "pong", "nonce": data["nonce"]})
                     continue
