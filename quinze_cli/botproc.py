@@ -330,7 +330,7 @@ class BotProcess:
                 raise self._garbage(err) from None
 
     def _garbage(self, err: ProtocolError) -> BotGarbage:
-        garbage = BotGarbage(err.message_text(), fatal=err.fatal)
+        garbage = BotGarbage(f"{err.message_text()} [{err.code}]", fatal=err.fatal)
         if err.fatal:
             self._broken = garbage
         return garbage

@@ -377,8 +377,9 @@ class SeatRelay:
             failure = game.failure
             if failure is None and msg.forfeit is not None and msg.forfeit.seat == self._seat:
                 # The server ended it first (its own deadline): report it all the same.
-                failure = Failure(msg.forfeit.kind, "the server ended the game for this seat", self._table, self._seat,
-                                  started=True, restart=msg.forfeit.kind in ("timeout", "crash"))
+                why = "no answer in time" if msg.forfeit.kind == "timeout" else "forfeited"
+                failure = Failure(msg.forfeit.kind, f"{why}: the server ended the game for this seat ({msg.forfeit.kind})",
+                                  self._table, self._seat, started=True, restart=msg.forfeit.kind in ("timeout", "crash"))
                 await self._report(failure)
             outcomes.append(GameOutcome(self._table, self._seat, game.start, msg, failure, game.started,
                                         datetime.now(timezone.utc)))

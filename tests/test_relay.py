@@ -314,3 +314,45 @@ def test_quinze_bot_ctrl_c_exits_130_and_stops_the_program(tmp_path):
     finally:
         done.set()
         server.join()
+
+
+HEADER = "import json, sys\nfor line in sys.stdin:\n    m = json.loads(line)\n    if m['type'] != 'action-request':\n        continue\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "kind", "detail"),
+    [
+        ("    print(json.dumps({'type': 'hello'}), flush=True)\n", "garbage", "expected an action message"),
+        ("    print(json.dumps({'type': 'action', 'action': 'fifteen'}), flush=True)\n", "garbage", "not a map"),
+        ("    print('[1, 2]', flush=True)\n", "garbage", "not-a-map"),
+        ("    print(json.dumps({'type': 'action', 'request': m['request'] + 100, 'action': m['legal'][0]}), flush=True)\n",
+         "timeout", "no answer"),
+        ("    sys.exit(7)\n", "crash", "exited with code 7"),
+        ("    import os, signal; os.kill(os.getpid(), signal.SIGSEGV)\n", "crash", "killed by signal SIGSEGV"),
+    ],
+)
+async def test_wrong_answers_are_told_apart(port, tmp_path, body, kind, detail):
+    script = tmp_path / "bot.py"
+    script.write_text(HEADER + body)
+    bot = BotProcess([PY, str(script)], stderr_path=tmp_path / "err.log")
+    _, failures = await play_one(port, [BuiltinBot("random"), bot], move_time=0.5 if kind == "timeout" else 10.0)
+    assert [f.kind for f in failures] == [kind]
+    assert detail in failures[0].detail
+
+
+async def test_a_bot_may_retry_after_a_refusal_when_allowed(port, tmp_path):
+    script = tmp_path / "retry.py"
+    script.write_text(
+        "import json, sys\n"
+        "req = None\n"
+        "for line in sys.stdin:\n"
+        "    m = json.loads(line)\n"
+        "    if m['type'] == 'action-request':\n"
+        "        req = m\n"
+        "        print(json.dumps({'type': 'action', 'request': m['request'], 'action': {'type': 'no-such-move'}}), flush=True)\n"
+        "    elif m['type'] == 'refused':\n"
+        "        print(json.dumps({'type': 'action', 'request': req['request'], 'action': req['legal'][0]}), flush=True)\n"
+    )
+    bot = BotProcess([PY, str(script)], stderr_path=tmp_path / "err.log")
+    outcomes, failures = await play_one(port, [BuiltinBot("random"), bot], max_refused=2)
+    assert failures == [] and outcomes[1].game_over.forfeit is None
