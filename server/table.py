@@ -151,7 +151,7 @@ class Table:
             c.send(msg)
 
     def _events(self, events: list[Event]) -> None:
-        """Each event to each seat as it may see it, to spectators as public, and to the log in full."""
+        """Each event to each seat as it may see it (``Event.for_seat``), to spectators as public."""
         tid = self.id
         for ev in events:
             for s in self.seats:
@@ -402,7 +402,7 @@ class Table:
         """``leave``: give up the seat (forfeiting a running game, kind ``"leave"``) or stop watching."""
         mine = self.seat_of(conn)
         if mine is not None:
-            if self.state == "playing" and self.forfeit is None:
+            if self.state == "playing" and self.game is not None and not self.game.is_over and self.forfeit is None:
                 self.forfeit = (mine.index, LEAVE_KIND)
             mine.free()
             conn.tables.discard(self)
@@ -449,7 +449,7 @@ class Table:
             conn.error("not-seated", f"you hold no seat at {self.id}", "action")
             return
         game, p = self.game, self.pending
-        if self.state != "playing" or game is None or self.forfeit is not None:
+        if self.state != "playing" or game is None or game.is_over or self.forfeit is not None:
             conn.error("game-not-running", f"no game is running at {self.id}", "action")
             return
         if p is None or p.seat != mine.index:

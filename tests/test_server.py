@@ -379,3 +379,16 @@ async def _first_request(a: NetClient, b: NetClient) -> dict:
         n.start_soon(wait, a)
         n.start_soon(wait, b)
     return got[0]
+
+
+async def test_leaving_a_seat_mid_game_forfeits_and_closes_the_table() -> None:
+    async with serving() as port:
+        a, b, table, _ = await seated_pair(port, games=3)
+        await a.expect("action-request")
+        assert await b.request({"type": "leave", "table": table}, "left") == {"type": "left", "table": table}
+        over = await a.expect("game-over")
+        assert over["forfeit"] == {"seat": 1, "kind": "leave"} and over["result"]["winners"] == [0]
+        await a.expect("table-closed", table=table)  # a seat is no longer held: no second game
+        await b.request({"type": "list-tables"}, "tables")  # anything sent to b before now is read
+        assert "game-over" not in [m["type"] for m in b.seen]
+        await second_table_plays(port)
