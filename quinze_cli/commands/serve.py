@@ -75,6 +75,9 @@ def register(app: typer.Typer) -> None:
         logger.setLevel(logging.INFO)
         try:
             trio.run(_serve, config, console)
+        except KeyboardInterrupt:  # a second Ctrl-C while stopping: give up waiting for clients
+            console.print("server stopped (interrupted)")
+            raise typer.Exit(130) from None
         except BaseException as e:  # noqa: BLE001 - an address that cannot be bound is a user error
             err = _oserror(e)
             if err is None:
