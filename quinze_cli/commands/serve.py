@@ -22,13 +22,13 @@ from server.app import run_server
 from server.config import DEFAULT_HOST, DEFAULT_PORT, ServerConfig
 
 
-def _oserror(exc: BaseException) -> OSError | None:
-    """The first OSError in ``exc`` (an exception group is searched)."""
-    if isinstance(exc, OSError):
+def _find(exc: BaseException, kind: type[BaseException]) -> BaseException | None:
+    """The first ``kind`` exception in ``exc`` (exception groups are searched)."""
+    if isinstance(exc, kind):
         return exc
     if isinstance(exc, BaseExceptionGroup):
         for inner in exc.exceptions:
-            found = _oserror(inner)
+            found = _find(inner, kind)
             if found is not None:
                 return found
     return None
@@ -75,14 +75,14 @@ def register(app: typer.Typer) -> None:
         logger.setLevel(logging.INFO)
         try:
             trio.run(_serve, config, console)
-        except KeyboardInterrupt:  # a second Ctrl-C while stopping: give up waiting for clients
-            console.print("server stopped (interrupted)")
-            raise typer.Exit(130) from None
         except BaseException as e:  # noqa: BLE001 - an address that cannot be bound is a user error
-            err = _oserror(e)
+            if _find(e, KeyboardInterrupt) is not None:  # a second Ctrl-C while stopping
+                console.print("server stopped (interrupted)")
+                raise typer.Exit(130) from None
+            err = _find(e, OSError)
             if err is None:
                 raise
-            fail(f"cannot listen on {host}:{port}: {err.strerror or err}")
+            fail(f"cannot listen on {host}:{port}: {getattr(err, 'strerror', None) or err}")
         finally:
             logger.removeHandler(handler)
         console.print("server stopped")
