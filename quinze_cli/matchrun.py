@@ -184,6 +184,8 @@ class MatchRunner:
         self.players: list[_Player] = []
         self._log: TextIO | None = None
         self._controls: list[Connection] = []
+        self.all_pids: list[int] = []
+        """Process ids of every bot program started, restarts included."""
         self.log_problems: list[str] = []
         """Games that could not be logged (the engine refused the server's actions), in words."""
         self.fast_stop = False
@@ -349,6 +351,8 @@ class MatchRunner:
             raise MatchError(f"bot {player.label}: {err.detail}") from None
         player.endpoint = endpoint
         player.needs_restart = False
+        if endpoint.pid is not None:
+            self.all_pids.append(endpoint.pid)
         if player.relay is None:
             conn = await self._connect(address, player.label, "bot")
             player.relay = SeatRelay(conn, endpoint)
@@ -387,7 +391,7 @@ class MatchRunner:
 
     @property
     def pids(self) -> list[int]:
-        """Process ids of the bot programs started so far (restarted ones included once running)."""
+        """Process ids of the bot programs now in use (the latest of each restarted one)."""
         return [p.endpoint.pid for p in self.players if p.endpoint is not None and p.endpoint.pid is not None]
 
     # ------------------------------------------------------------------ the log

@@ -136,9 +136,10 @@ async def test_a_misbehaving_bot_forfeits_and_the_match_goes_on(tmp_path, script
     games = logged_games(runner.log_path)
     assert len(games) == 2
     assert sum(1 for g in games if (g.result["forfeit"] or {}).get("kind") == kind) == times
-    assert all(not alive(pid) for pid in runner.pids)
     restarted = kind in ("crash", "timeout")
     assert len(runner.pids) == 1 and runner.players[0].restarts == (1 if restarted else 0)
+    assert len(runner.all_pids) == (2 if restarted else 1)
+    assert all(not alive(pid) for pid in runner.all_pids)
 
 
 async def test_a_bot_crashing_beyond_its_restarts_stops_the_match(tmp_path):
@@ -150,7 +151,7 @@ async def test_a_bot_crashing_beyond_its_restarts_stops_the_match(tmp_path):
             await runner.run()
     assert runner.stats.games == 2
     assert len(logged_games(runner.log_path)) == 2
-    assert all(not alive(pid) for pid in runner.pids)
+    assert len(runner.all_pids) == 2 and all(not alive(pid) for pid in runner.all_pids)
 
 
 def test_schedule_rotates_seats_evenly():

@@ -27,7 +27,7 @@ from typing import Any
 import trio
 
 from protocol.framing import encode_frame
-from protocol.messages import ActionRequest, GameOver, TableCreated
+from protocol.messages import GameOver, TableCreated
 from quinze_cli.botproc import BotProcess
 from quinze_cli.client import connect
 from quinze_cli.matchrun import MatchConfig, MatchRunner, parse_bot_spec, validate_options
