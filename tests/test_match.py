@@ -301,3 +301,15 @@ async def test_the_same_seed_gives_the_same_games(tmp_path):
         games = sorted(logged_games(runner.log_path), key=lambda g: g.header["seed"])
         actions.append([g.actions for g in games])
     assert actions[0] == actions[1] and actions[0][0] != actions[0][1]
+
+
+async def test_a_flooding_bot_plays_on_with_its_stderr_capped_in_the_log_dir(tmp_path):
+    flood = f"{PY} {BOTS / 'flood_stderr.py'} 1.5"
+    cfg = config(tmp_path, [flood, "builtin:random"], games=1)
+    cfg.stderr_cap = 200_000
+    runner, stats, failures = await run(cfg)
+    assert failures == [] and stats.games == 1
+    (log_file,) = runner.stderr_dir.iterdir()
+    assert log_file.name == "flood_stderr-slot1.log"
+    assert 200_000 < log_file.stat().st_size < 200_100
+    assert log_file.read_bytes().endswith(b"[quinze: stderr truncated after 200000 bytes]\n")
