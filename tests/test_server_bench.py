@@ -8,7 +8,7 @@ from quinze_cli.bench.server import server_figures, table_rows
 async def test_server_figures_smoke() -> None:
     for separate in (False, True):
         fig = await server_figures(30, separate=separate)
-        assert fig["rounds"] == 30 and fig["separate"] is separate
+        assert fig["rounds"] >= 30 and fig["separate"] is separate
         assert fig["cycle_us"] > 0 and fig["echo_us"] > 0 and fig["ratio"] > 0
         assert fig["request_bytes"] > fig["action_bytes"] > 0
         assert len(table_rows(fig)) == 4

@@ -3,7 +3,7 @@ compared with a bare msgpack echo over the same loopback (times in microseconds;
 as load on the machine makes means noisy; measured, never asserted).
 
 * ``cycle_us`` — a raw msgpack client plays 2-player Le Quinze games (``target`` 1, so games are
-  short and many deals are seen) on an in-process server: from sending an ``action`` to receiving
+  short and many deals are seen) on a real server: from sending an ``action`` to receiving
   the next ``action-request`` (server: framing, message checks, ``parse_action`` + ``apply``,
   ``accepted``, the events to both seats, the view and complete legal list of the next request).
 * ``accepted_us`` — from sending the ``action`` to its ``accepted``.
@@ -123,91 +123,105 @@ async def _serve(kind: str, reply: dict[str, Any], *, task_status: trio.TaskStat
     await trio.serve_listeners(echo, listeners)
 
 
-async def _server_cycle(rounds: int, seed: int, separate: bool) -> dict[str, Any]:
-    cycles: list[float] = []
-    accepts: list[float] = []
-    request_sizes: list[int] = []
-    async with _listening("server", separate) as port, trio.open_nursery() as nursery:
-        send, inbox = trio.open_memory_channel[Any](1000)
-        clients = [await _connect(port, s, send, nursery) for s in range(2)]
-        for c in clients:
+class _ServerDriver:
+    """Two raw clients seated at a Le Quinze table (``target`` 1, games chained) of a running
+    server; :meth:`moves` plays and times moves, always answering with the first legal action."""
+
+    def __init__(self, clients: list[_Client], inbox: trio.MemoryReceiveChannel[Any]) -> None:
+        self.clients = clients
+        self.inbox = inbox
+        self.cycles: list[float] = []
+        self.accepts: list[float] = []
+        self.request_sizes: list[int] = []
+        self.table = ""
+        self.seat = 0
+        self.req: dict[str, Any] = {}
+
+    async def start(self, seed: int) -> None:
+        for c in self.clients:
             await c.stream.send_all(encode_frame({"type": "hello", "version": 1, "name": f"bench{c.seat}", "role": "bot"}))
-            await _next(inbox, "welcome")
-        await clients[0].stream.send_all(encode_frame(
-            {"type": "create-table", "game": "quinze", "options": {"players": 2, "target": 1}, "seed": seed, "games": 100_000}))
-        _, created, _ = await _next(inbox, "table-created")
-        table = created["table"]["table"]
-        for c in clients:
-            await c.stream.send_all(encode_frame({"type": "join", "table": table, "seat": c.seat}))
-        seat, req, _ = await _next(inbox, "action-request")
-        while len(cycles) < rounds:
-            action = {"type": "action", "table": table, "request": req["request"], "action": req["legal"][0]}
-            frame = encode_frame(action)
+            await _next(self.inbox, "welcome")
+        await self.clients[0].stream.send_all(encode_frame(
+            {"type": "create-table", "game": "quinze", "options": {"players": 2, "target": 1}, "seed": seed, "games": 1_000_000}))
+        _, created, _ = await _next(self.inbox, "table-created")
+        self.table = created["table"]["table"]
+        for c in self.clients:
+            await c.stream.send_all(encode_frame({"type": "join", "table": self.table, "seat": c.seat}))
+        self.seat, self.req, _ = await _next(self.inbox, "action-request")
+
+    def action(self) -> dict[str, Any]:
+        return {"type": "action", "table": self.table, "request": self.req["request"], "action": self.req["legal"][0]}
+
+    async def moves(self, n: int) -> None:
+        for _ in range(n):
+            frame = encode_frame(self.action())
             t0 = time.perf_counter()
-            await clients[seat].stream.send_all(frame)
-            next_req = None
-            while next_req is None:
-                s, m, t = await _next(inbox, "accepted", "action-request", "game-over", "refused", "error")
+            await self.clients[self.seat].stream.send_all(frame)
+            while True:
+                s, m, t = await _next(self.inbox, "accepted", "action-request", "game-over", "refused", "error")
                 if m["type"] == "accepted":
-                    accepts.append(t - t0)
+                    self.accepts.append(t - t0)
                 elif m["type"] == "action-request":
-                    cycles.append(t - t0)
-                    next_req = (s, m)
+                    self.cycles.append(t - t0)
+                    break
                 elif m["type"] == "game-over":  # the next game starts: not a single move, not timed
-                    s, m, _ = await _next(inbox, "action-request")
-                    next_req = (s, m)
+                    s, m, _ = await _next(self.inbox, "action-request")
+                    break
                 else:
                     raise RuntimeError(f"the server refused a legal action: {m}")
-            seat, req = next_req
-            if len(request_sizes) < 200:
-                request_sizes.append(len(encode_frame(req)))
-        for c in clients:
+            self.seat, self.req = s, m
+            if len(self.request_sizes) < 200:
+                self.request_sizes.append(len(encode_frame(m)))
+
+
+async def _echo_rounds(client: _Client, inbox: trio.MemoryReceiveChannel[Any], action: dict[str, Any], n: int, times: list[float]) -> None:
+    for i in range(n):
+        frame = encode_frame({**action, "request": i})
+        t0 = time.perf_counter()
+        await client.stream.send_all(frame)
+        _, _, t = await inbox.receive()
+        times.append(t - t0)
+
+
+async def server_figures(rounds: int = 2000, seed: int = 1, *, separate: bool = True, chunks: int = 10) -> dict[str, Any]:
+    """The figures of the module docstring for ``rounds`` moves, the server (and the echo
+    server) in a process of their own unless ``separate`` is False. Server moves and echo round
+    trips alternate in ``chunks`` so that both meet the same load on the machine.
+
+    Returns ``{"rounds", "separate", "request_bytes", "action_bytes", "cycle_us", "accepted_us",
+    "echo_us", "ratio", "target_ratio"}``.
+    """
+    get_game("quinze")
+    echo_times: list[float] = []
+    async with _listening("server", separate) as port, trio.open_nursery() as nursery:
+        send, inbox = trio.open_memory_channel[Any](1000)
+        driver = _ServerDriver([await _connect(port, s, send, nursery) for s in range(2)], inbox)
+        await driver.start(seed)
+        await driver.moves(20)  # warm up; a sample request for the echo server
+        driver.cycles.clear()
+        driver.accepts.clear()
+        sample_action, sample_request = driver.action(), driver.req
+        async with _listening("echo", separate, sample_request) as echo_port:
+            esend, einbox = trio.open_memory_channel[Any](1000)
+            echo = await _connect(echo_port, 0, esend, nursery)
+            per = max(1, rounds // chunks)
+            while len(driver.cycles) < rounds:
+                await driver.moves(per)
+                await _echo_rounds(echo, einbox, sample_action, per, echo_times)
+            await echo.stream.aclose()
+        for c in driver.clients:
             await c.stream.aclose()
         nursery.cancel_scope.cancel()
+    cycle, echo_s = statistics.median(driver.cycles), statistics.median(echo_times)
     return {
-        "cycle": statistics.median(cycles),
-        "accepted": statistics.median(accepts),
-        "request_bytes": int(statistics.median(request_sizes)),
-        "sample_request": req,
-        "sample_action": action,
-    }
-
-
-async def _echo_cycle(rounds: int, action: dict[str, Any], reply: dict[str, Any], separate: bool) -> float:
-    """Median seconds: the client sends ``action``; a msgpack echo server decodes it and answers
-    ``reply`` (encoded anew each time, as a server would)."""
-    times: list[float] = []
-    async with _listening("echo", separate, reply) as port, trio.open_nursery() as nursery:
-        send, inbox = trio.open_memory_channel[Any](1000)
-        client = await _connect(port, 0, send, nursery)
-        for i in range(rounds):
-            frame = encode_frame({**action, "request": i})
-            t0 = time.perf_counter()
-            await client.stream.send_all(frame)
-            _, _, t = await inbox.receive()
-            times.append(t - t0)
-        await client.stream.aclose()
-        nursery.cancel_scope.cancel()
-    return statistics.median(times)
-
-
-async def server_figures(rounds: int = 2000, seed: int = 1, *, separate: bool = True) -> dict[str, Any]:
-    """The figures of the module docstring for ``rounds`` moves, the server (and the echo
-    server) in a process of their own unless ``separate`` is False:
-    ``{"rounds", "separate", "request_bytes", "action_bytes", "cycle_us", "accepted_us",
-    "echo_us", "ratio", "target_ratio"}``."""
-    get_game("quinze")
-    server = await _server_cycle(rounds, seed, separate)
-    echo = await _echo_cycle(rounds, server["sample_action"], server["sample_request"], separate)
-    return {
-        "rounds": rounds,
+        "rounds": len(driver.cycles),
         "separate": separate,
-        "request_bytes": server["request_bytes"],
-        "action_bytes": len(encode_frame(server["sample_action"])),
-        "cycle_us": round(server["cycle"] * 1e6, 1),
-        "accepted_us": round(server["accepted"] * 1e6, 1),
-        "echo_us": round(echo * 1e6, 1),
-        "ratio": round(server["cycle"] / echo, 2),
+        "request_bytes": int(statistics.median(driver.request_sizes)),
+        "action_bytes": len(encode_frame(sample_action)),
+        "cycle_us": round(cycle * 1e6, 1),
+        "accepted_us": round(statistics.median(driver.accepts) * 1e6, 1),
+        "echo_us": round(echo_s * 1e6, 1),
+        "ratio": round(cycle / echo_s, 2),
         "target_ratio": SERVER_TARGET_RATIO,
     }
 
