@@ -33,6 +33,7 @@ import trio
 
 from protocol.errors import ProtocolError
 from protocol.framing import FrameDecoder, LineDecoder, encode_frame, encode_line
+from quinze_cli.locks import QuickLock
 
 __all__ = [
     "BotError",
@@ -149,7 +150,7 @@ class BotProcess:
         self._decoder: LineDecoder | FrameDecoder = (
             LineDecoder(max_frame) if wire == "json" else FrameDecoder(max_frame)
         )
-        self._send_lock = trio.Lock()
+        self._send_lock = QuickLock()
         self._stderr_done = trio.Event()
         self._stderr_scope: trio.CancelScope | None = None
         self._eof = False

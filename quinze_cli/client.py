@@ -38,6 +38,7 @@ from protocol.messages import (
     Welcome,
     parse_message,
 )
+from quinze_cli.locks import QuickLock
 
 __all__ = [
     "ClientError",
@@ -134,9 +135,9 @@ class Connection:
         self.max_frame = max_frame
         self.send_timeout = send_timeout
         self._decoder = FrameDecoder(max_frame)
-        self._send_lock = trio.Lock()
+        self._send_lock = QuickLock()
         self._closed: ConnectionClosed | None = None
-        self._recv_lock = trio.Lock()
+        self._recv_lock = QuickLock()
 
     # ------------------------------------------------------------------ sending
 
