@@ -257,11 +257,12 @@ def register(app: typer.Typer) -> None:
         names = ", ".join(b.name for b in config.bots)
         err.print(f"{config.game}: {config.games} game(s) between {names}, {config.seats} seats, seed {config.seed}")
         runner, error, interrupted = trio.run(_run, config, out, err)
-        out.print(results_table(runner.stats))
-        line = elo_line(runner.stats)
-        if line:
-            out.print(line)
-        out.print(f"log: {runner.log_path}")
+        if runner.stats.games or error is None:
+            out.print(results_table(runner.stats))
+            line = elo_line(runner.stats)
+            if line:
+                out.print(line)
+            out.print(f"log: {runner.log_path}")
         if json_file is not None:
             try:
                 json_file.write_text(json.dumps(summary_data(config, runner, error, interrupted), indent=2) + "\n", encoding="utf-8")
