@@ -313,3 +313,14 @@ async def test_a_flooding_bot_plays_on_with_its_stderr_capped_in_the_log_dir(tmp
     assert log_file.name == "flood_stderr-slot1.log"
     assert 200_000 < log_file.stat().st_size < 200_100
     assert log_file.read_bytes().endswith(b"[quinze: stderr truncated after 200000 bytes]\n")
+
+
+def test_cli_unreachable_server_is_a_clear_error(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from quinze_cli.app import app
+
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(app, ["match", "builtin:random", "builtin:greedy", "--server", "127.0.0.1:1"])
+    assert done.exit_code == 1
+    assert "cannot reach 127.0.0.1:1" in " ".join(done.output.split())
