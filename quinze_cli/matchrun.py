@@ -3,9 +3,10 @@
 - **Schedule.** ``S`` seats (``seats``; default one per bot) are dealt to the ``B`` bots in
   rotation (seat ``s`` to bot ``s mod B``); game ``i`` turns that deal by ``i`` seats (seat
   ``s`` to bot ``((s + i) mod S) mod B``), so over ``S`` games every bot holds every seat
-  equally. Game ``i`` uses seed ``seed + i``. With ``duplicate`` each seed is played ``S``
-  times in a row, once per rotation (game ``i``: seed ``seed + i // S``, rotation ``i mod S``),
-  so every bot gets every hand; the number of games must then be a multiple of ``S``.
+  equally. Game ``i`` uses seed ``seed + i``. With ``duplicate`` each seed is played once per
+  distinct rotation (``R`` of them, :func:`rotations`: 2 for two bots at four seats), in a row
+  (game ``i``: seed ``seed + i // R``, rotation ``i mod R``), so every bot gets every hand; the
+  number of games must then be a multiple of ``R``.
 - **Processes.** Each concurrency slot keeps, per bot, as many programs as the seats that bot
   holds in a game (``--seats 4`` with 2 bots: 2 each, 4 per slot), each with its own server
   connection, reused from game to game. A program that crashed, timed out or wrote broken
@@ -39,7 +40,7 @@ from quinze_cli.client import ClientError, Connection, connect
 from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
 from quinze_cli.stats import MatchStats
 
-__all__ = ["BotSpec", "GamePlan", "MatchConfig", "MatchError", "MatchRunner", "parse_bot_spec", "schedule"]
+__all__ = ["BotSpec", "GamePlan", "MatchConfig", "MatchError", "MatchRunner", "parse_bot_spec", "rotations", "schedule"]
 
 log = logging.getLogger("quinze.match")
 
@@ -99,15 +100,28 @@ class GamePlan:
     seat_bots: tuple[int, ...]
 
 
+def rotations(bots: int, seats: int) -> list[tuple[int, ...]]:
+    """The distinct seat assignments of the rotations, in order: rotation ``r`` gives seat ``s``
+    to bot ``((s + r) mod seats) mod bots``. Two bots at four seats have two (``0101``, ``1010``),
+    three bots at three seats three."""
+    out: list[tuple[int, ...]] = []
+    for r in range(seats):
+        deal = tuple(((s + r) % seats) % bots for s in range(seats))
+        if deal not in out:
+            out.append(deal)
+    return out
+
+
 def schedule(bots: int, seats: int, games: int, seed: int, *, duplicate: bool = False) -> list[GamePlan]:
     """The games of a match (see the module docstring). Raises ``ValueError`` for a duplicate
-    match whose number of games is not a multiple of ``seats``."""
-    if duplicate and games % seats:
-        raise ValueError(f"--duplicate plays each deal once per rotation: --games must be a multiple of {seats}")
+    match whose number of games is not a multiple of the number of distinct rotations."""
+    deals = rotations(bots, seats)
+    if duplicate and games % len(deals):
+        raise ValueError(f"--duplicate plays each deal once per seat rotation: --games must be a multiple of {len(deals)}")
     plans = []
     for i in range(games):
-        rotation, shuffle = (i % seats, i // seats) if duplicate else (i, i)
-        plans.append(GamePlan(i, seed + shuffle, tuple(((s + rotation) % seats) % bots for s in range(seats))))
+        rotation, shuffle = (i % len(deals), i // len(deals)) if duplicate else (i % len(deals), i)
+        plans.append(GamePlan(i, seed + shuffle, deals[rotation]))
     return plans
 
 

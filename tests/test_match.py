@@ -17,7 +17,15 @@ import pytest
 import trio
 
 from protocol.replaylog import read_log, verify
-from quinze_cli.matchrun import MatchConfig, MatchError, MatchRunner, parse_bot_spec, schedule, validate_options
+from quinze_cli.matchrun import (
+    MatchConfig,
+    MatchError,
+    MatchRunner,
+    parse_bot_spec,
+    rotations,
+    schedule,
+    validate_options,
+)
 from quinze_cli.stats import MatchStats, elo_difference
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -163,6 +171,11 @@ def test_schedule_rotates_seats_evenly():
     assert [p.seed for p in schedule(2, 2, 4, 5, duplicate=True)] == [5, 5, 6, 6]
     with pytest.raises(ValueError, match="multiple of 2"):
         schedule(2, 2, 3, 0, duplicate=True)
+    # Two bots at four seats: only two distinct rotations, so a deal is played twice, not four times.
+    plans = schedule(2, 4, 4, 5, duplicate=True)
+    assert [(p.seed, p.seat_bots) for p in plans] == [(5, (0, 1, 0, 1)), (5, (1, 0, 1, 0)), (6, (0, 1, 0, 1)),
+                                                      (6, (1, 0, 1, 0))]
+    assert rotations(3, 3) == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
 
 
 def test_bot_specs_and_options():

@@ -38,6 +38,7 @@ from quinze_cli.matchrun import (
     MatchRunner,
     parse_bot_spec,
     parse_option_pairs,
+    rotations,
     schedule,
     validate_options,
 )
@@ -107,10 +108,11 @@ def build_config(
     if seed is None:
         seed = secrets.randbelow(2**31)
     seats_n = options["players"]
-    if duplicate and games % seats_n:
-        rounded = -(-games // seats_n) * seats_n
+    per_deal = len(rotations(len(specs), seats_n))
+    if duplicate and games % per_deal:
+        rounded = -(-games // per_deal) * per_deal
         Console(stderr=True, highlight=False).print(
-            f"note: --duplicate plays each deal once per seat rotation ({seats_n}): {games} games rounded up to {rounded}")
+            f"note: --duplicate plays each deal once per seat rotation ({per_deal}): {games} games rounded up to {rounded}")
         games = rounded
     schedule(len(specs), seats_n, games, seed, duplicate=duplicate)
     return MatchConfig(
