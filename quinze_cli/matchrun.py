@@ -204,7 +204,6 @@ class MatchRunner:
         """Games that could not be logged (the engine refused the server's actions), in words."""
         self.fast_stop = False
         """Set on Ctrl-C: stop the bot programs without the polite wait."""
-        self._software = _software()
 
     # ------------------------------------------------------------------ the match
 
@@ -440,7 +439,6 @@ class MatchRunner:
             started=outcome.started or now,
             ended=outcome.ended or now,
             forfeit=over.forfeit.to_data() if over.forfeit is not None else None,
-            software=self._software,
             result=over.result,
         )
 
@@ -466,15 +464,6 @@ async def _stop_quietly(endpoint: Any, fast: bool) -> None:
         await endpoint.stop(grace=0.0 if fast else 0.5, term_wait=0.3 if fast else 0.5)
     except Exception:  # noqa: BLE001 - stopping must go on for the others
         log.exception("stopping %s", getattr(endpoint, "name", endpoint))
-
-
-def _software() -> str:
-    try:
-        from importlib.metadata import version
-
-        return f"quinze {version('quinze')}"
-    except Exception:  # noqa: BLE001
-        return "quinze"
 
 
 def validate_options(game: str, raw: Mapping[str, str], seats: int | None, bots: int) -> dict[str, Any]:
