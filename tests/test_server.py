@@ -392,3 +392,26 @@ async def test_leaving_a_seat_mid_game_forfeits_and_closes_the_table() -> None:
         await b.request({"type": "list-tables"}, "tables")  # anything sent to b before now is read
         assert "game-over" not in [m["type"] for m in b.seen]
         await second_table_plays(port)
+
+
+async def test_token_takes_over_a_live_seat_and_late_spectator_gets_game_start() -> None:
+    async with serving() as port:
+        a, b, table, tokens = await seated_pair(port)
+        req = await a.expect("action-request")
+        a2 = await NetClient.connect(port, "ana")
+        await a2.request({"type": "join", "table": table, "token": tokens[0]}, "joined")
+        assert (await a2.expect("game-start"))["seat"] == 0
+        pending = await a2.expect("action-request")
+        assert pending["request"] == req["request"] and pending["deadline"] <= req["deadline"]
+        assert await a.expect("left") == {"type": "left", "table": table}
+        await a.send({"type": "action", "table": table, "request": req["request"], "action": {"type": "say", "n": 1}})
+        assert (await a.expect("error"))["code"] == "not-seated"
+        late = await NetClient.connect(port, "late")
+        await late.request({"type": "spectate", "table": table}, "spectating")
+        start = await late.expect("game-start")
+        assert start["seat"] is None and start["players"] == ["ana", "bob"]
+        over_a, over_b = await play_pair(a2, b, table)
+        assert over_a == over_b == await late.expect("game-over")
+        await a.aclose()
+        await late.aclose()
+        await second_table_plays(port)
