@@ -376,3 +376,40 @@ def test_slow_bot_answers_only_after_the_deadline() -> None:
         assert bot.close() == 0
     finally:
         bot.kill()
+
+
+# --------------------------------------------------------------------------- examples/README.md
+
+
+def readme_blocks(lang: str) -> list[str]:
+    text = (ROOT / "examples" / "README.md").read_text(encoding="utf-8")
+    return [block for block in text.split("```" + lang + "\n")[1:] for block in [block.split("```")[0]]]
+
+
+def test_readme_messages_are_valid_protocol_messages() -> None:
+    from protocol.messages import parse_message
+
+    lines = [line for block in readme_blocks("json") for line in block.splitlines() if line.strip()]
+    types = {parse_message(json.loads(line)).type for line in lines}
+    assert {"game-start", "event", "action-request", "accepted", "refused", "game-over", "action"} <= types
+
+
+@pytest.mark.parametrize("wire", ["json", "msgpack"])
+def test_readme_bots_answer_a_real_request_legally(tmp_path: Path, wire: str) -> None:
+    from protocol.framing import FrameDecoder, encode_frame
+
+    [code] = [b for b in readme_blocks("python") if ("msgpack" in b) == (wire == "msgpack")]
+    script = tmp_path / "bot.py"
+    script.write_text(code, encoding="utf-8")
+    game, start, request = first_request()
+    encode = encode_line if wire == "json" else encode_frame
+    proc = subprocess.run([PY, str(script)], input=encode(start) + encode(request), capture_output=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    if wire == "json":
+        [answer] = [json.loads(line) for line in proc.stdout.splitlines()]
+    else:
+        decoder = FrameDecoder()
+        decoder.feed(proc.stdout)
+        [answer] = [m.to_data() for m in decoder.messages()]
+    assert answer["request"] == 1 and answer["table"] == TABLE
+    game.apply(answer["action"])
