@@ -410,8 +410,10 @@ async def test_token_takes_over_a_live_seat_and_late_spectator_gets_game_start()
         await late.request({"type": "spectate", "table": table}, "spectating")
         start = await late.expect("game-start")
         assert start["seat"] is None and start["players"] == ["ana", "bob"]
+        await a2.send({"type": "action", "table": table, "request": pending["request"], "action": {"type": "say", "n": 1}})
         over_a, over_b = await play_pair(a2, b, table)
         assert over_a == over_b == await late.expect("game-over")
+        assert over_a["actions"][0] == {"seat": 0, "action": {"type": "say", "n": 1}}
         await a.aclose()
         await late.aclose()
         await second_table_plays(port)
