@@ -5,7 +5,7 @@
         ...
         nursery.cancel_scope.cancel()     # clean shutdown
 
-On cancellation every client is sent ``bye`` ("server shutting down") and given
+On cancellation every client is sent ``bye`` with reason ``"shutdown"`` (PROTOCOL.md "Flow") and given
 ``ServerConfig.shutdown_grace`` seconds to receive it; logs of finished games are already
 written and fsynced (each game's log is written when it ends).
 """
@@ -23,7 +23,7 @@ from server.handlers import Server
 
 log = logging.getLogger("quinze.server")
 
-SHUTDOWN_REASON = "server shutting down"
+SHUTDOWN_REASON = "shutdown"
 
 
 async def run_server(config: ServerConfig, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:

@@ -241,7 +241,7 @@ class Connection:
 
     def _fatal(self, e: ProtocolError) -> None:
         self.error(e.code, e.message_text(), e.ref)
-        self.close(f"fatal error: {e.code}")
+        self.close(e.code)  # PROTOCOL.md: the bye reason after a fatal error is its code
 
     async def _pinger(self) -> None:
         limit = MISSED_PONGS * self.config.heartbeat

@@ -109,7 +109,7 @@ class Server:
                 f"this server speaks protocol version {PROTOCOL_VERSION}, the client {msg.version}",
                 "hello",
             )
-            conn.close("version mismatch")
+            conn.close("version-mismatch")
             return
         conn.name = msg.name
         conn.role = msg.role

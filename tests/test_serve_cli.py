@@ -45,7 +45,7 @@ async def test_serve_plays_and_stops_cleanly_on_sigint(tmp_path: Path) -> None:
         watcher = await NetClient.connect(port, "late")
         proc.send_signal(signal.SIGINT)
         rest = await watcher.until_closed(timeout=10)
-        assert rest[-1] == {"type": "bye", "reason": "server shutting down"}
+        assert rest[-1] == {"type": "bye", "reason": "shutdown"}
         await watcher.aclose()
         with trio.fail_after(10):
             code = await proc.wait()

@@ -41,6 +41,7 @@ async def test_version_mismatch_gets_error_then_bye() -> None:
         rest = await c.until_closed()
         assert [m["type"] for m in rest] == ["error", "bye"]
         assert rest[0]["code"] == "version-mismatch" and rest[0]["ref"] == "hello"
+        assert rest[1] == {"type": "bye", "reason": "version-mismatch"}
         await second_table_plays(port)
 
 
@@ -330,7 +331,7 @@ async def test_shutdown_says_bye_to_everyone() -> None:
         with trio.CancelScope(shield=True):
             for c in (a, b, idle):
                 rest = await c.until_closed()
-                assert rest[-1] == {"type": "bye", "reason": "server shutting down"}
+                assert rest[-1] == {"type": "bye", "reason": "shutdown"}
                 await c.aclose()
 
 

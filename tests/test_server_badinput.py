@@ -38,6 +38,7 @@ async def test_oversized_length_prefix_is_fatal() -> None:
         rest = await c.until_closed()
         assert [m["type"] for m in rest] == ["error", "bye"]
         assert rest[0]["code"] == "frame-too-large" and "4097" in rest[0]["reason"]
+        assert rest[1] == {"type": "bye", "reason": "frame-too-large"}
         await c.aclose()
         c = await NetClient.connect(port, "huge")
         await c.send_raw(b"\xff\xff\xff\xff" + b"x" * 10_000)
@@ -61,6 +62,7 @@ async def test_not_msgpack_is_fatal_but_not_a_map_is_not() -> None:
         await c.send_raw(frame(b"\xc1"))  # 0xc1 is never used in msgpack
         rest = await c.until_closed()
         assert [m["type"] for m in rest] == ["error", "bye"] and rest[0]["code"] == "not-msgpack"
+        assert rest[1]["reason"] == "not-msgpack"
         await c.aclose()
         c = await NetClient.connect(port, "junk2")
         await c.send_raw(frame(msgpack.packb({"type": "ping", "nonce": 1}) + b"\x01"))  # trailing bytes
