@@ -1,10 +1,10 @@
 """Bench figures of the bot chain and of ``quinze match`` (wired into ``quinze bench``).
 
-- :func:`chain_overhead`: the time per decision of the whole subprocess-bot chain (server ->
-  TCP -> relay -> pipe -> bot program -> pipe -> relay -> TCP -> server, engine included), over
-  games between two ``examples/bots/random_bot.py`` programs on an in-process server, divided
-  by the time of the bare transport: one TCP echo round trip plus one pipe echo round trip of a
-  message of the same size (an average ``action-request``). Target: ratio <= 2.
+- :func:`chain_overhead`: the time of one move through the subprocess-bot chain (server ->
+  TCP -> client -> relay -> pipe -> ``examples/bots/random_bot.py`` -> pipe -> relay -> TCP ->
+  server) divided by the time of the bare transport (one TCP echo plus one pipe echo round trip
+  of the same request); target: ratio <= 2. Also the floor (the thinnest trio relay) and the
+  time per decision of whole games on the real server.
 - :func:`match_throughput`: games per second of a match between ``examples/bots/random_bot.py``
   and ``examples/bots/greedy_bot.py`` at concurrency 2 (embedded server, log written).
 
@@ -26,8 +26,8 @@ from typing import Any
 
 import trio
 
-from protocol.framing import encode_frame
-from protocol.messages import GameOver, TableCreated
+from protocol.framing import FrameDecoder, encode_frame
+from protocol.messages import GameOver, GameStart, Joined, TableCreated, Welcome, commitment
 from quinze_cli.botproc import BotProcess
 from quinze_cli.client import connect
 from quinze_cli.matchrun import MatchConfig, MatchRunner, parse_bot_spec, validate_options
@@ -42,40 +42,23 @@ CHAIN_TARGET_RATIO = 2.0
 _ECHO = "import sys\nfor line in sys.stdin.buffer:\n    sys.stdout.buffer.write(line)\n    sys.stdout.buffer.flush()\n"
 
 
-class _Sizes:
-    """Counts the bytes of action-requests seen by a relay (to size the echo messages)."""
-
-    def __init__(self) -> None:
-        self.total = 0
-        self.count = 0
-
-
-async def _chain(games: int, seed: int) -> dict[str, Any]:
+async def _games(games: int, seed: int) -> dict[str, Any]:
+    """Whole games between two random_bot.py programs on the real in-process server: the
+    seconds spent and the number of decisions."""
     from server.app import run_server
     from server.config import ServerConfig
 
-    bot_path = EXAMPLES / "random_bot.py"
-    sizes = _Sizes()
     decisions = 0
     elapsed = 0.0
     async with trio.open_nursery() as nursery:
         port = await nursery.start(run_server, ServerConfig(host="127.0.0.1", port=0, log_dir=None))
         ctl = await connect("127.0.0.1", port, "bench", "player")
-        bots = [BotProcess([sys.executable, str(bot_path)], name=f"random{i}") for i in range(2)]
+        bots = [BotProcess([sys.executable, str(EXAMPLES / "random_bot.py")], name=f"random{i}") for i in range(2)]
         relays = []
-        for i, bot in enumerate(bots):
-            await bot.start(nursery)
-            relays.append(SeatRelay(await connect("127.0.0.1", port, f"bench{i}", "bot"), bot))
-        original = relays[0].bot.send
-
-        async def counting_send(msg: dict[str, Any]) -> None:
-            if msg.get("type") == "action-request":
-                sizes.total += len(json.dumps(msg, separators=(",", ":")))
-                sizes.count += 1
-            await original(msg)
-
-        relays[0].bot.send = counting_send  # type: ignore[method-assign]
         try:
+            for i, bot in enumerate(bots):
+                await bot.start(nursery)
+                relays.append(SeatRelay(await connect("127.0.0.1", port, f"bench{i}", "bot"), bot))
             for g in range(games):
                 await ctl.send({"type": "create-table", "game": "quinze", "options": {"players": 2},
                                 "seed": seed + g, "games": 1, "move_time": 30.0})
@@ -102,12 +85,72 @@ async def _chain(games: int, seed: int) -> dict[str, Any]:
                 await relay.conn.aclose()
             await ctl.aclose()
             nursery.cancel_scope.cancel()
-    size = sizes.total // max(1, sizes.count)
-    return {"games": games, "decisions": decisions, "seconds": elapsed, "request_bytes": size}
+    return {"games": games, "decisions": decisions, "seconds": elapsed}
 
 
-async def _tcp_echo(size: int, rounds: int) -> float:
-    """Median seconds per round trip of one ``size``-byte frame over loopback TCP (trio both ends)."""
+class _Peer:
+    """The server's end of a measured chain: accepts one connection (``handshake`` plays the
+    server's part of hello/join/game-start when set), then :meth:`ask` sends a request frame and
+    times the answer (the next ``action`` map)."""
+
+    def __init__(self, handshake: Any = None) -> None:
+        self.handshake = handshake
+        self.stream: trio.SocketStream | None = None
+        self.decoder = FrameDecoder()
+        self.ready = trio.Event()
+        self.stop = trio.Event()
+
+    async def next_map(self) -> dict[str, Any]:
+        assert self.stream is not None
+        while (data := self.decoder.next_data()) is None:
+            self.decoder.feed(await self.stream.receive_some(65536))
+        return data
+
+    async def serve(self, stream: trio.SocketStream) -> None:
+        self.stream = stream
+        if self.handshake is not None:
+            await self.handshake(self)
+        self.ready.set()
+        await self.stop.wait()
+
+    async def ask(self, frame: bytes) -> float:
+        assert self.stream is not None
+        t0 = time.perf_counter()
+        await self.stream.send_all(frame)
+        while (await self.next_map()).get("type") != "action":
+            pass
+        return time.perf_counter() - t0
+
+
+async def _listen(nursery: trio.Nursery, peer: _Peer) -> int:
+    listeners = await nursery.start(functools.partial(trio.serve_tcp, peer.serve, 0, host="127.0.0.1"))
+    return listeners[0].socket.getsockname()[1]
+
+
+async def _round_trips(rounds: int, seed: int, chunk: int) -> dict[str, Any]:
+    """Median seconds of one round trip through: our chain (Connection + SeatRelay +
+    random_bot.py), the thinnest trio relay to the same program, a TCP echo and a pipe echo, of
+    the same real Le Quinze action-request. The four alternate in chunks of ``chunk`` rounds so
+    they meet the same machine load."""
+    from protocol.game import get_game
+
+    game = get_game("quinze").new({"players": 2}, seed)
+    seat = game.to_act
+    request = {"type": "action-request", "table": "t1", "seat": seat, "view": game.view(seat),
+               "legal": game.legal_data(), "deadline": 30.0}
+    frames = [encode_frame({**request, "request": i}) for i in range(rounds)]
+    line = json.dumps(request).encode() + b"\n"
+    times: dict[str, list[float]] = {"chain": [], "thin": [], "tcp": [], "pipe": []}
+
+    async def handshake(peer: _Peer) -> None:
+        assert peer.stream is not None
+        await peer.next_map()  # hello
+        await peer.stream.send_all(encode_frame(Welcome(version=1, server="bench", heartbeat=600.0)))
+        await peer.next_map()  # join
+        await peer.stream.send_all(encode_frame(Joined(table="t1", seat=seat, token="bench-token")))
+        await peer.stream.send_all(encode_frame(GameStart(table="t1", game="quinze", number=1, players=("a", "b"),
+                                                          options=game.options, commitment=commitment(1, "s"),
+                                                          seat=seat)))
 
     async def echo(stream: trio.SocketStream) -> None:
         try:
@@ -116,196 +159,112 @@ async def _tcp_echo(size: int, rounds: int) -> float:
         except trio.BrokenResourceError:
             pass
 
-    frame = encode_frame({"type": "event", "table": "t1", "event": {"kind": "x", "pad": "x" * max(0, size - 40)}})
+    procs: list[Any] = []
     async with trio.open_nursery() as nursery:
-        listeners = await nursery.start(functools.partial(trio.serve_tcp, echo, 0, host="127.0.0.1"))
-        port = listeners[0].socket.getsockname()[1]
-        stream = await trio.open_tcp_stream("127.0.0.1", port)
-        times = []
-        for _ in range(rounds):
-            t0 = time.perf_counter()
-            await stream.send_all(frame)
-            got = 0
-            while got < len(frame):
-                got += len(await stream.receive_some(65536))
-            times.append(time.perf_counter() - t0)
-        seconds = statistics.median(times)
-        await stream.aclose()
-        nursery.cancel_scope.cancel()
-    return seconds
-
-
-async def _pipe_echo(size: int, rounds: int) -> float:
-    """Median seconds per round trip of one ``size``-byte JSON line through a Python echo subprocess."""
-    line = (json.dumps({"type": "action-request", "pad": "x" * max(0, size - 40)}) + "\n").encode()
-    proc = await trio.lowlevel.open_process([sys.executable, "-c", _ECHO], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    try:
-        assert proc.stdin is not None and proc.stdout is not None
-        times = []
-        for _ in range(rounds):
-            t0 = time.perf_counter()
-            await proc.stdin.send_all(line)
-            got = 0
-            while got < len(line):
-                got += len(await proc.stdout.receive_some(65536))
-            times.append(time.perf_counter() - t0)
-        return statistics.median(times)
-    finally:
-        await proc.stdin.aclose()  # type: ignore[union-attr]
-        with trio.move_on_after(2):
-            await proc.wait()
-        if proc.poll() is None:
-            proc.kill()
-
-
-async def _probe(rounds: int, seed: int) -> dict[str, Any]:
-    """Latency of one move through the chain alone: a minimal peer on loopback plays the server's
-    part (welcome, joined, game-start, then ``rounds`` real action-requests of a Le Quinze game,
-    each answered before the next) to a real Connection + SeatRelay + random_bot.py program.
-    Returns the median seconds per round trip and the request's size in bytes."""
-    from protocol.framing import FrameDecoder
-    from protocol.game import get_game
-    from protocol.messages import GameStart, Joined, Welcome, commitment
-
-    game = get_game("quinze").new({"players": 2}, seed)
-    seat = game.to_act
-    request = {"type": "action-request", "table": "t1", "seat": seat, "view": game.view(seat),
-               "legal": game.legal_data(), "deadline": 30.0}
-    frames = [encode_frame({**request, "request": i}) for i in range(rounds)]
-    timing: dict[str, float] = {}
-
-    async def peer(stream: trio.SocketStream) -> None:
-        dec = FrameDecoder()
-
-        async def next_map() -> dict[str, Any]:
-            while (data := dec.next_data()) is None:
-                dec.feed(await stream.receive_some(65536))
-            return data
-
-        await next_map()  # hello
-        await stream.send_all(encode_frame(Welcome(version=1, server="probe", heartbeat=60.0)))
-        await next_map()  # join
-        await stream.send_all(encode_frame(Joined(table="t1", seat=seat, token="x" * 16)))
-        await stream.send_all(encode_frame(GameStart(table="t1", game="quinze", number=1, players=("a", "b"),
-                                                     options=game.options, commitment=commitment(1, "s"), seat=seat)))
-        times = []
-        for i in range(rounds):
-            t0 = time.perf_counter()
-            await stream.send_all(frames[i])
-            while (await next_map()).get("type") != "action":
-                pass
-            times.append(time.perf_counter() - t0)
-        timing["seconds"] = statistics.median(times)
-        await stream.aclose()
-
-    bot = BotProcess([sys.executable, str(EXAMPLES / "random_bot.py")], name="probe")
-    async with trio.open_nursery() as nursery:
-        listeners = await nursery.start(functools.partial(trio.serve_tcp, peer, 0, host="127.0.0.1"))
-        port = listeners[0].socket.getsockname()[1]
-        await bot.start(nursery)
-        relay = SeatRelay(await connect("127.0.0.1", port, "probe", "bot"), bot)
-        await relay.join("t1", seat)
         try:
-            await relay.play("t1", seat, games=1)
-        except Exception:  # noqa: BLE001 - the peer hangs up after the last round: expected
-            pass
-        await bot.stop(grace=0.5, term_wait=0.5)
-        nursery.cancel_scope.cancel()
-    return {"seconds": timing["seconds"], "request_bytes": len(frames[0])}
-
-
-
-async def _thin_relay(rounds: int, seed: int) -> float:
-    """The floor: the same round trips as :func:`_probe` through the thinnest trio relay (two
-    tasks, no checks, no state: frame -> JSON line -> random_bot.py -> JSON line -> frame).
-    Returns the median seconds per round trip."""
-    from protocol.framing import FrameDecoder
-    from protocol.game import get_game
-
-    game = get_game("quinze").new({"players": 2}, seed)
-    seat = game.to_act
-    request = {"type": "action-request", "table": "t1", "seat": seat, "view": game.view(seat),
-               "legal": game.legal_data(), "deadline": 30.0}
-    frames = [encode_frame({**request, "request": i}) for i in range(rounds)]
-    times: list[float] = []
-    finished = trio.Event()
-
-    async def peer(stream: trio.SocketStream) -> None:
-        dec = FrameDecoder()
-        for frame in frames:
-            t0 = time.perf_counter()
-            await stream.send_all(frame)
-            while dec.next_data() is None:
-                dec.feed(await stream.receive_some(65536))
-            times.append(time.perf_counter() - t0)
-        finished.set()
-
-    proc = await trio.lowlevel.open_process([sys.executable, str(EXAMPLES / "random_bot.py")],
-                                            stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    assert proc.stdin is not None and proc.stdout is not None
-    try:
-        async with trio.open_nursery() as nursery:
-            listeners = await nursery.start(functools.partial(trio.serve_tcp, peer, 0, host="127.0.0.1"))
-            sock = await trio.open_tcp_stream("127.0.0.1", listeners[0].socket.getsockname()[1])
+            # Our chain.
+            ours = _Peer(handshake)
+            port = await _listen(nursery, ours)
+            bot = BotProcess([sys.executable, str(EXAMPLES / "random_bot.py")], name="bench")
+            await bot.start(nursery)
+            procs.append(bot)
+            relay = SeatRelay(await connect("127.0.0.1", port, "bench", "bot"), bot)
+            await relay.join("t1", seat)
+            nursery.start_soon(relay.play, "t1", seat)
+            await ours.ready.wait()
+            # The thinnest relay: frame -> JSON line -> program -> JSON line -> frame.
+            thin = _Peer()
+            port = await _listen(nursery, thin)
+            proc = await trio.lowlevel.open_process([sys.executable, str(EXAMPLES / "random_bot.py")],
+                                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            procs.append(proc)
+            sock = await trio.open_tcp_stream("127.0.0.1", port)
 
             async def down() -> None:
                 dec = FrameDecoder()
                 while data := await sock.receive_some(65536):
                     dec.feed(data)
                     while (msg := dec.next_data()) is not None:
-                        await proc.stdin.send_all((json.dumps(msg) + "\n").encode())  # type: ignore[union-attr]
+                        await proc.stdin.send_all((json.dumps(msg) + "\n").encode())
 
             async def up() -> None:
                 buf = b""
-                while data := await proc.stdout.receive_some(65536):  # type: ignore[union-attr]
+                while data := await proc.stdout.receive_some(65536):
                     buf += data
                     while b"\n" in buf:
-                        line, buf = buf.split(b"\n", 1)
-                        await sock.send_all(encode_frame(json.loads(line)))
+                        one, buf = buf.split(b"\n", 1)
+                        await sock.send_all(encode_frame(json.loads(one)))
 
             nursery.start_soon(down)
             nursery.start_soon(up)
-            await finished.wait()
+            await thin.ready.wait()
+            # The bare transport: a TCP echo and a pipe echo of the same bytes.
+            listeners = await nursery.start(functools.partial(trio.serve_tcp, echo, 0, host="127.0.0.1"))
+            tcp = await trio.open_tcp_stream("127.0.0.1", listeners[0].socket.getsockname()[1])
+            cat = await trio.lowlevel.open_process([sys.executable, "-c", _ECHO],
+                                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+            procs.append(cat)
+
+            async def bounce(send: Any, receive: Any, data: bytes) -> float:
+                t0 = time.perf_counter()
+                await send(data)
+                got = 0
+                while got < len(data):
+                    got += len(await receive(65536))
+                return time.perf_counter() - t0
+
+            for start in range(0, rounds, chunk):
+                span = frames[start:start + chunk]
+                times["chain"] += [await ours.ask(f) for f in span]
+                times["thin"] += [await thin.ask(f) for f in span]
+                times["tcp"] += [await bounce(tcp.send_all, tcp.receive_some, frames[0]) for _ in span]
+                times["pipe"] += [await bounce(cat.stdin.send_all, cat.stdout.receive_some, line) for _ in span]
+        finally:
+            with trio.CancelScope(shield=True):
+                for p in procs:
+                    if isinstance(p, BotProcess):
+                        await p.stop(grace=0.2, term_wait=0.5)
+                    else:
+                        p.kill()
+                        await p.wait()
             nursery.cancel_scope.cancel()
-    finally:
-        proc.kill()
-        await proc.wait()
-    return statistics.median(times)
+    out: dict[str, Any] = {name: statistics.median(values) for name, values in times.items()}
+    out["request_bytes"] = len(frames[0])
+    return out
 
 
+def chain_overhead(*, games: int = 4, rounds: int = 2000, seed: int = 1, chunk: int = 100) -> dict[str, Any]:
+    """Per-move time of the subprocess-bot chain vs the bare transport, in µs (medians).
 
-def chain_overhead(*, games: int = 4, rounds: int = 2000, seed: int = 1) -> dict[str, Any]:
-    """Per-move time of the subprocess-bot chain vs the bare transport (see the module).
-
-    - ``move_us``: one move through the chain alone (a minimal server peer sends a real
-      action-request and waits for the action: TCP, client parsing, relay, pipe, the bot's JSON,
-      back), ``rounds`` times; medians, as the machine's load makes means noisy;
+    - ``move_us``: one move through the chain alone: a minimal server peer sends a real Le Quinze
+      action-request and waits for the action (TCP, client, relay, pipe, random_bot.py's JSON,
+      and back), ``rounds`` times;
     - ``tcp_echo_us`` + ``pipe_echo_us``: the same bytes echoed over loopback TCP and through a
       pipe to an echo subprocess; ``ratio`` = ``move_us`` / their sum (target <= 2);
     - ``thin_relay_us``, ``thin_ratio``: the floor, the same round trips through the thinnest
-      possible trio relay (:func:`_thin_relay`), to tell the relay's own cost from Python's;
-    - ``game_us_per_decision``: wall time per decision of whole games between two programs on
-      the real in-process server (engine, events to both seats and logs-free play included).
+      possible trio relay (two tasks, no checks, no state), to tell the relay's own cost from
+      Python's and trio's;
+    - ``game_us_per_decision``: wall time per decision of ``games`` whole games between two
+      programs on the real in-process server (engine and events to both seats included).
+
+    The four round trips alternate in chunks of ``chunk`` so they meet the same machine load.
     """
-    probe = trio.run(_probe, rounds, seed)
-    size = probe["request_bytes"]
-    tcp = trio.run(_tcp_echo, size, rounds)
-    pipe = trio.run(_pipe_echo, size, rounds)
-    thin = trio.run(_thin_relay, rounds, seed)
-    chain = trio.run(_chain, games, seed)
+    trips = trio.run(_round_trips, rounds, seed, chunk)
+    played = trio.run(_games, games, seed)
+    bare = trips["tcp"] + trips["pipe"]
     return {
         "rounds": rounds,
-        "request_bytes": size,
-        "move_us": round(probe["seconds"] * 1e6, 1),
-        "tcp_echo_us": round(tcp * 1e6, 1),
-        "pipe_echo_us": round(pipe * 1e6, 1),
-        "ratio": round(probe["seconds"] / (tcp + pipe), 2),
+        "request_bytes": trips["request_bytes"],
+        "move_us": round(trips["chain"] * 1e6, 1),
+        "tcp_echo_us": round(trips["tcp"] * 1e6, 1),
+        "pipe_echo_us": round(trips["pipe"] * 1e6, 1),
+        "ratio": round(trips["chain"] / bare, 2),
         "target_ratio": CHAIN_TARGET_RATIO,
-        "thin_relay_us": round(thin * 1e6, 1),
-        "thin_ratio": round(thin / (tcp + pipe), 2),
-        "games": chain["games"],
-        "decisions": chain["decisions"],
-        "game_us_per_decision": round(chain["seconds"] / max(1, chain["decisions"]) * 1e6, 1),
+        "thin_relay_us": round(trips["thin"] * 1e6, 1),
+        "thin_ratio": round(trips["thin"] / bare, 2),
+        "games": played["games"],
+        "decisions": played["decisions"],
+        "game_us_per_decision": round(played["seconds"] / max(1, played["decisions"]) * 1e6, 1),
     }
 
 
@@ -344,7 +303,7 @@ def run_match_bench(*, quick: bool = False) -> dict[str, Any]:
     """Both figures: ``{"chain": chain_overhead(...), "match": match_throughput(...)}``;
     ``quick`` shrinks the budgets to a smoke run of a few seconds."""
     return {
-        "chain": chain_overhead(games=1 if quick else 6, rounds=300 if quick else 3000),
+        "chain": chain_overhead(games=1 if quick else 6, rounds=300 if quick else 3000, chunk=50 if quick else 100),
         "match": match_throughput(games=4 if quick else 20),
     }
 
