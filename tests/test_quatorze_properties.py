@@ -62,6 +62,8 @@ def brute_force_legal(g: QuatorzeGame) -> set[Any]:
             for sub in itertools.combinations(hand, k):
                 if sum(value(c) for c in sub) == 14:
                     out.add(Combine(sort_cards(sub)))
+    if g.substitutions >= g.options["max_substitutions"]:
+        return out
     for i, comb in enumerate(g.table):
         if len(comb) >= 3:
             for pair in itertools.combinations(comb, 2):

@@ -87,7 +87,7 @@ def test_registered_with_options() -> None:
     cls = get_game("quatorze")
     assert cls is QuatorzeGame
     g = cls.new({"players": "3"}, seed=7)
-    assert g.options == {"players": 3, "max_turns": 1000}
+    assert g.options == {"players": 3, "max_turns": 1000, "max_substitutions": 20}
     assert [len(h) for h in g.hands] == [5, 5, 5]
     assert [[len(p) for p in ps] for ps in g.packets] == [[4, 3, 2]] * 3
     assert len(g.discard) == 1 and len(g.stock) == 104 - 3 * 14 - 1
@@ -419,3 +419,39 @@ def test_protocol_examples_are_real_actions() -> None:
         a = g.parse_action(d)
         assert a.to_data() == d
         assert d["type"] == "draw" or a in legal
+
+
+def test_max_substitutions_bounds_a_turn_of_back_and_forth_swaps():
+    """Safety decision (protocol/games/quatorze.py docstring): a player cannot swap the same cards
+    back and forth for ever; after ``max_substitutions`` only the discard remains."""
+    from protocol.game import IllegalAction, get_game
+    from protocol.games.quatorze_actions import Substitute
+
+    game = get_game("quatorze").new({"players": 2, "max_substitutions": 3}, seed=0)
+    rng_seed = 0
+    steps = 0
+    # Play until some seat has a substitution available, then substitute as much as allowed.
+    while not game.is_over and steps < 5000:
+        legal = game.legal_actions()
+        subs = [a for a in legal if isinstance(a, Substitute)]
+        if subs:
+            for _ in range(3):
+                subs = [a for a in game.legal_actions() if isinstance(a, Substitute)]
+                if not subs:
+                    break
+                game.apply(subs[0])
+            else:
+                assert not any(isinstance(a, Substitute) for a in game.legal_actions())
+                before = game.to_position()
+                assert before["substitutions"] == 3
+                with pytest.raises(IllegalAction) as err:
+                    game.apply(subs[0])
+                assert err.value.code == "too-many-substitutions"
+                assert game.to_position() == before
+                again = get_game("quatorze").from_position(before)
+                assert again.to_position() == before
+                return
+        game.apply(legal[rng_seed % len(legal)])
+        rng_seed += 7
+        steps += 1
+    pytest.fail("no turn with three substitutions in a row was found")

@@ -38,6 +38,11 @@ There is no separate "done" action: the discard both leaves phases 2–3 and end
   (reason ``out``; §3).
 - After ``max_turns`` completed turns (table option, default 1000) the game ends: fewest cards left
   (hand + packets) wins, equal fewest share the point (reason ``max-turns``; §3 [decision]).
+- Substitutions (§3 phase 3) are "any number" in RULES.md; as written a player can swap the same
+  cards back and forth for ever inside one turn (a hand card for two, then the two for it), which
+  no turn limit or move clock stops. Safety decision, like ``max_turns``: at most
+  ``max_substitutions`` (table option, default 20) substitutions in one turn; after that only the
+  discard remains (code ``too-many-substitutions``).
 - Result (§3 "Score"): :meth:`Result.from_winners` with ``scores`` = cards left per seat.
 
 Events (``kind``: public fields; private per seat):
@@ -94,6 +99,14 @@ class QuatorzeGame(Game):
     max_players = 4
     option_specs = (
         Option("max_turns", int, 1000, "safety: the game ends after this many turns (fewest cards left wins)", 1, 1_000_000),
+        Option(
+            "max_substitutions",
+            int,
+            20,
+            "safety: substitutions allowed in one turn (then only the discard remains)",
+            0,
+            1_000_000,
+        ),
     )
 
     def __init__(self) -> None:
@@ -109,6 +122,7 @@ class QuatorzeGame(Game):
         self.phase = "draw"
         self.no_draw: str | None = None
         self.turns = 0  # completed turns (max_turns counts these)
+        self.substitutions = 0  # substitutions made this turn (max_substitutions bounds them)
         self.winners: tuple[int, ...] = ()
         self.end_reason: str | None = None
 
@@ -195,7 +209,8 @@ class QuatorzeGame(Game):
             return out
         hand = self.hands[self.seat]
         acts: list[Action] = list(combinations(hand)) if self.phase == "combine" else []
-        acts.extend(substitutions(hand, self.table))
+        if self.substitutions < self.options["max_substitutions"]:
+            acts.extend(substitutions(hand, self.table))
         acts.extend(Discard(c) for c in dict.fromkeys(hand))  # the hand is kept in canonical order
         return acts
 
@@ -236,6 +251,11 @@ class QuatorzeGame(Game):
                 )
             check_combine(hand, a)
         elif isinstance(a, Substitute):
+            if self.substitutions >= self.options["max_substitutions"]:
+                raise IllegalAction(
+                    f"no more substitutions this turn (max_substitutions = {self.options['max_substitutions']}); discard",
+                    code="too-many-substitutions",
+                )
             check_substitute(hand, self.table, a)
         elif isinstance(a, Discard):
             if a.card not in hand:
@@ -283,6 +303,7 @@ class QuatorzeGame(Game):
                     self._end_turn(events)
         elif isinstance(a, Substitute):
             apply_substitute(hand, self.table, a)
+            self.substitutions += 1
             data = a.to_data()
             del data["type"]
             events.append(Event("substitute", {"seat": seat, **data}))
@@ -327,6 +348,7 @@ class QuatorzeGame(Game):
         pile except its top card, shuffled; nothing at all to draw skips the draw (documented
         choice, see the module docstring); else the ``draw`` phase."""
         self.seat = seat
+        self.substitutions = 0
         self.no_draw = None
         if can_lay_whole_hand(self.hands[seat]):
             self.phase, self.no_draw = "combine", "whole-hand"
@@ -376,6 +398,7 @@ class QuatorzeGame(Game):
             "phase": self.phase,
             "no_draw": self.no_draw,
             "turns": self.turns,
+            "substitutions": self.substitutions,
             "max_turns": self.options["max_turns"],
         }
         if seat is not None:

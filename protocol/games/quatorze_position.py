@@ -9,6 +9,7 @@ The format is documented in docs/positions.md, section ``## quatorze``. In short
      "phase": "draw" | "combine" | "substitute" | "over",
      "no_draw": null | "whole-hand" | "nothing-to-draw",
      "turns": 0,                          # completed turns (max_turns counts these)
+     "substitutions": 0,                  # substitutions made this turn (optional, default 0)
      "hands": [["AS", ...], ...],         # per seat
      "packets": [[["2H", ...], ...], ...],# per seat, packets still face down, next first (4, 3, 2 cards)
      "table": [["5H", "9C"], ...],        # combinations, in the order laid
@@ -55,6 +56,7 @@ def dump(g: "QuatorzeGame") -> dict[str, Any]:
         "phase": g.phase,
         "no_draw": g.no_draw,
         "turns": g.turns,
+        "substitutions": g.substitutions if g.phase == "substitute" else 0,
         "hands": [cards_text(h) for h in g.hands],
         "packets": [[cards_text(p) for p in ps] for ps in g.packets],
         "table": [cards_text(c) for c in g.table],
@@ -129,6 +131,9 @@ def load(g: "QuatorzeGame", data: Mapping[str, Any]) -> None:
     if no_draw not in _NO_DRAW:
         raise PositionError(f"expects null, 'whole-hand' or 'nothing-to-draw', got {no_draw!r}", field="no_draw")
     turn = _int(data, "turns", 0, options["max_turns"])
+    subs = _int(data, "substitutions", 0, options["max_substitutions"]) if "substitutions" in data else 0
+    if subs and phase != "substitute":
+        raise PositionError("substitutions are counted only in the substitute phase", field="substitutions")
 
     hands = [_cards(h, f"hands.{s}") for s, h in enumerate(_list(_need(data, "hands"), "hands", n))]
     packets: list[list[list[int]]] = []
@@ -196,6 +201,7 @@ def load(g: "QuatorzeGame", data: Mapping[str, Any]) -> None:
     g.phase = phase
     g.no_draw = no_draw if phase != "over" else None
     g.turns = turn
+    g.substitutions = subs
     g.hands = [list(sort_cards(h)) for h in hands]
     g.packets = packets
     g.table = [list(sort_cards(c)) for c in table]
