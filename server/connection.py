@@ -216,8 +216,8 @@ class Connection:
             while not self.closing:
                 data = await self.stream.receive_some(RECEIVE_SIZE)
                 if not data:
-                    why = f"mid-frame ({dec.buffered} bytes pending)" if dec.buffered else "at a frame boundary"
-                    self.abort(f"client closed the connection {why}")
+                    why = f" mid-frame ({dec.buffered} bytes pending)" if dec.buffered else ""
+                    self.abort(f"the client closed the connection{why}")
                     return
                 try:
                     dec.feed(data)

@@ -72,7 +72,7 @@ class Lobby:
         self.tables[table_id] = table
         self.nursery.start_soon(table.run, name=f"table {table_id}")
         conn.send({"type": "table-created", "table": table.info()})
-        log.info("table %s created by %s: %s %s", table_id, conn.name, game_id, checked)
+        log.info("table %s created by %s: %s, %d players, %d game(s)", table_id, conn.name, game_id, checked["players"], games)
         return table
 
     def table_closed(self, table: Table) -> None:
