@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from protocol.errors import ProtocolError
-from protocol.framing import FrameDecoder, encode_frame
+from protocol.framing import FrameDecoder
 from server.clock import MISSED_PONGS, Heartbeat
 
 if TYPE_CHECKING:
@@ -85,10 +85,13 @@ class Connection:
         """
         if self.closing:
             return
-        try:
-            frame = encode_frame(msg, max_frame=self.config.max_frame)
-        except Exception:
-            log.exception("%r: cannot encode %s", self, msg.get("type"))
+        frame = self.server.encode(msg)
+        if frame is not None:
+            self.send_frame(frame)
+
+    def send_frame(self, frame: bytes) -> None:
+        """Like :meth:`send` with a message already encoded (one encoding for many clients)."""
+        if self.closing:
             return
         batch = self.server.batch
         if batch is not None and DIRECT_WRITES and (self._direct or (not self._busy and self._queued == 0)):

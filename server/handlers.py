@@ -40,6 +40,10 @@ class Server:
         self.batch: list[Connection] | None = None
         """While a message is handled: connections with frames gathered for one write."""
 
+    def encode(self, msg: dict[str, Any]) -> bytes | None:
+        """``msg`` as one frame (see :meth:`Lobby.encode`)."""
+        return self.lobby.encode(msg)
+
     def dropped(self, conn: Connection) -> None:
         """``conn`` ended: it leaves the lobby's tables (seats kept for reconnecting during a game)."""
         self.lobby.dropped(conn)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from protocol.errors import ProtocolError
+from protocol.framing import encode_frame
 from protocol.game import GameError, get_game
 from server.config import ServerConfig
 from server.table import Table
@@ -33,6 +34,14 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self._closed: deque[str] = deque()
         self._next = 1
+
+    def encode(self, msg: dict[str, Any]) -> bytes | None:
+        """``msg`` as one frame; None (and logged) if it cannot be encoded or is over ``max_frame``."""
+        try:
+            return encode_frame(msg, max_frame=self.config.max_frame)
+        except Exception:
+            log.exception("cannot encode a %s message", msg.get("type"))
+            return None
 
     def infos(self) -> list[dict[str, Any]]:
         """TableInfo of every listed table, in order of creation."""

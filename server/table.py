@@ -144,11 +144,15 @@ class Table:
     # ------------------------------------------------------------------ sending
 
     def _to_all(self, msg: dict[str, Any]) -> None:
+        """``msg`` to every seat and spectator, encoded once."""
+        frame = self.lobby.encode(msg)
+        if frame is None:
+            return
         for s in self.seats:
             if s.conn is not None:
-                s.conn.send(msg)
+                s.conn.send_frame(frame)
         for c in list(self.spectators):
-            c.send(msg)
+            c.send_frame(frame)
 
     def _events(self, events: list[Event]) -> None:
         """Each event to each seat as it may see it (``Event.for_seat``), to spectators as public."""
@@ -158,9 +162,10 @@ class Table:
                 if s.conn is not None:
                     s.conn.send({"type": "event", "table": tid, "event": ev.for_seat(s.index)})
             if self.spectators:
-                public = {"type": "event", "table": tid, "event": ev.for_seat(None)}
-                for c in list(self.spectators):
-                    c.send(public)
+                public = self.lobby.encode({"type": "event", "table": tid, "event": ev.for_seat(None)})
+                if public is not None:
+                    for c in list(self.spectators):
+                        c.send_frame(public)
 
     def _game_start(self, seat: int | None) -> dict[str, Any]:
         return {
@@ -244,9 +249,10 @@ class Table:
             if s.conn is not None:
                 s.conn.send(self._game_start(s.index))
         if self.spectators:
-            start = self._game_start(None)
+            start = self.lobby.encode(self._game_start(None))
             for c in list(self.spectators):
-                c.send(start)
+                if start is not None:
+                    c.send_frame(start)
         self._events(game.opening_events)
 
         self._next_request()
