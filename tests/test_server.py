@@ -314,6 +314,10 @@ async def test_heartbeat_drops_a_silent_client() -> None:
         rest = await quiet.until_closed(timeout=3)
         assert [m["type"] for m in rest][-1] == "bye" and "pong" in rest[-1]["reason"]
         assert [m["type"] for m in rest].count("ping") >= 2
+        mute = await NetClient.connect(port, name=None)  # never says hello
+        rest = await mute.until_closed(timeout=3)
+        assert [m["type"] for m in rest] == ["bye"] and "hello" in rest[0]["reason"]
+        await mute.aclose()
         lively = await NetClient.connect(port, "talk")
         with trio.move_on_after(0.5):  # five heartbeats, each ping answered by recv
             await lively.recv(10)
