@@ -20,8 +20,13 @@ from protocol.messages import SERVER_TYPES, parse_message
 TIMEOUT = 5.0
 
 
+OPEN: list["NetClient"] = []
+"""Every client made, so a test's server context can close those the test left open."""
+
+
 class NetClient:
     def __init__(self, stream: trio.SocketStream) -> None:
+        OPEN.append(self)
         self.stream = stream
         self.dec = FrameDecoder()
         self.auto_pong = True

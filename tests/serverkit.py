@@ -13,6 +13,7 @@ from protocol import game as game_registry
 from protocol.game import register_game
 from server.app import run_server
 from server.config import ServerConfig
+import netclient
 from netclient import NetClient
 
 TOY = "first-to-three"
@@ -28,7 +29,12 @@ async def serving(**config: Any) -> AsyncIterator[int]:
     try:
         async with trio.open_nursery() as nursery:
             port = await nursery.start(run_server, ServerConfig(host="127.0.0.1", port=0, **config))
-            yield port
+            try:
+                yield port
+            finally:  # the clients a test left open are closed before the server stops
+                while netclient.OPEN:
+                    with trio.CancelScope(shield=True):
+                        await trio.aclose_forcefully(netclient.OPEN.pop().stream)
             nursery.cancel_scope.cancel()
     finally:
         game_registry._GAMES.pop(TOY, None)
