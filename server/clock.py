@@ -1,4 +1,4 @@
-"""Time on the server: per-move deadlines and the heartbeat (PROTOCOL.md "Game flow at a table").
+"""Time on the server: per-move deadlines and the heartbeat (PROTOCOL.md "Flow").
 
 All times come from :func:`trio.current_time` (monotonic seconds), so tests with a mock clock
 and real runs behave alike. Never wall-clock time.

@@ -128,7 +128,7 @@ class Connection:
             pass
 
     def error(self, code: str, reason: str, ref: str | None = None) -> None:
-        """Send ``error`` (PROTOCOL.md "Error codes")."""
+        """Send ``error`` (PROTOCOL.md "Errors")."""
         self.send({"type": "error", "code": code, "reason": reason[:2000], "ref": ref})
 
     def close(self, reason: str) -> None:

@@ -1,4 +1,4 @@
-"""What the server does with each client message (PROTOCOL.md "Client -> server").
+"""What the server does with each client message (PROTOCOL.md "Messages", "Client → server").
 
 :meth:`Server.handle` is called by a connection's reader with each received map. It checks
 the message with :func:`protocol.messages.parse_message` (``bad-field``, ``unknown-type``,

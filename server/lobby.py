@@ -1,4 +1,4 @@
-"""The lobby: tables by id, created on request, each played by its own task (PROTOCOL.md "Lobby").
+"""The lobby: tables by id, created on request, each played by its own task (PROTOCOL.md "Flow" 1).
 
 Table ids are ``"t1"``, ``"t2"``, ... in order of creation. Closed tables stay listed (state
 ``"closed"``) until ``ServerConfig.closed_tables_kept`` newer ones closed.

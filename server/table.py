@@ -1,4 +1,4 @@
-"""One table: its seats, spectators and the task that plays its games (PROTOCOL.md "Game flow at a table").
+"""One table: its seats, spectators and the task that plays its games (PROTOCOL.md "Flow").
 
 The table task (:meth:`Table.run`) waits until every seat is held, plays a game, and goes on with
 the next one while ``games`` is not reached and every seat is still connected; then it closes.
@@ -328,7 +328,7 @@ class Table:
     # ------------------------------------------------------------------ client messages
 
     def handle_join(self, conn: Connection, seat: int | None, token: str | None) -> None:
-        """``join``: take a free seat, or take back a held one with its token (PROTOCOL.md "join")."""
+        """``join``: take a free seat, or take back a held one with its token (PROTOCOL.md "Flow" 1 and 6, `join`)."""
         if self.state == "closed":
             conn.error("game-not-running", f"table {self.id} is closed", "join")
             return
