@@ -25,8 +25,8 @@ from quinze_cli.play.i18n import Catalogue
 
 __all__ = ["GameUI", "InputError", "TableState", "UI_MODULES", "get_ui", "register_ui"]
 
-UI_MODULES = ("quinze_cli.play.render_quinze",)
-"""Modules that register a :class:`GameUI` (one per game; add Le 14 and classique here)."""
+UI_MODULES = ("quinze_cli.play.render_quinze", "quinze_cli.play.render_quatorze", "quinze_cli.play.render_classique")
+"""Modules that register a :class:`GameUI` (one per game)."""
 
 LOG_LINES = 200
 

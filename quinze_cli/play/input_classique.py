@@ -1,0 +1,91 @@
+"""Typed actions of Le Quinze classique in ``quinze play`` (RULES.md §2 "A coup").
+
+What a player may type (besides a number from the list, handled by the generic prompt), in
+English or French:
+
+* ``pass`` (``passe``), ``stand`` (``tiens``, ``je m'y tiens``), ``hit`` (``carte``, ``tirer``),
+  ``check`` (``parole``), ``call`` (``tenir``, ``suivre``), ``fold`` (``coucher``, ``abandon``);
+* ``raise 5`` (``relancer 5``, ``renvi 5``): raise by 5 chips on top of the highest stake,
+  checked against the legal range ``min..max`` of the request (RULES.md §2 step 3 [decision]);
+  ``raise`` alone, ``raise min`` and ``raise max`` take the ends of the range.
+
+Nothing is sent unless it is legal now; otherwise :class:`InputError` explains why (the range
+when the amount is out of it), in the user's language.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from quinze_cli.play.i18n import Catalogue
+from quinze_cli.play.registry import InputError, TableState
+
+__all__ = ["WORDS", "completions", "parse"]
+
+WORDS = {
+    "pass": "pass", "passe": "pass", "passer": "pass", "je passe": "pass",
+    "stand": "stand", "tiens": "stand", "je m'y tiens": "stand", "m'y tiens": "stand", "reste": "stand", "stay": "stand",
+    "hit": "hit", "carte": "hit", "tirer": "hit", "demande": "hit", "draw": "hit",
+    "check": "check", "parole": "check",
+    "call": "call", "tenir": "call", "suivre": "call", "tenu": "call", "je tiens": "call",
+    "fold": "fold", "coucher": "fold", "abandon": "fold", "je me couche": "fold",
+    "raise": "raise", "relance": "raise", "relancer": "raise", "renvi": "raise", "renvier": "raise", "r": "raise",
+}
+"""Typed words (lower case) -> action type."""
+
+
+def _range(state: TableState) -> tuple[int, int] | None:
+    rr = state.public.get("raise")
+    if rr and len(rr) == 2 and all(isinstance(x, int) for x in rr):
+        return rr[0], rr[1]
+    for a in state.legal:
+        if a.get("type") == "raise" and "min" in a:
+            return a["min"], a["max"]
+    return None
+
+
+def _allowed(cat: Catalogue, state: TableState) -> str:
+    kinds = list(dict.fromkeys(a.get("type", "?") for a in state.legal))
+    return ", ".join(cat(f"classique.word.{k}") if cat.has(f"classique.word.{k}") else k for k in kinds)
+
+
+def parse(cat: Catalogue, state: TableState, text: str) -> dict[str, Any]:
+    """The typed ``text`` as legal action data (see the module docstring). Raises InputError."""
+    raw = re.sub(r"\s+", " ", text.strip().lower())
+    if not raw:
+        raise InputError(cat("input.empty"))
+    m = re.fullmatch(r"(.*?)\s*(\+?-?\d+|min|max)?", raw)
+    word, amount = (m.group(1), m.group(2)) if m else (raw, None)
+    if not word and amount is not None:
+        raise InputError(cat("input.bad-number", n=len(state.legal)))
+    kind = WORDS.get(word)
+    if kind is None:
+        raise InputError(cat("classique.err.unknown", word=word, allowed=_allowed(cat, state)))
+    if kind != "raise":
+        if amount is not None:
+            raise InputError(cat("classique.err.no-amount", word=word))
+        for a in state.legal:
+            if a.get("type") == kind:
+                return {"type": kind}
+        raise InputError(cat("classique.err.not-now", word=word, allowed=_allowed(cat, state)))
+    rr = _range(state)
+    if rr is None:
+        raise InputError(cat("classique.err.no-raise", allowed=_allowed(cat, state)))
+    lo, hi = rr
+    if amount is None or amount == "min":
+        n = lo
+    elif amount == "max":
+        n = hi
+    else:
+        n = int(amount)
+    if not lo <= n <= hi:
+        raise InputError(cat("classique.err.raise-range", n=n, lo=lo, hi=hi))
+    return {"type": "raise", "amount": n}
+
+
+def completions(cat: Catalogue, state: TableState) -> list[str]:
+    """The action words of the language."""
+    if cat.lang == "fr":
+        return ["passe", "tiens", "carte", "parole", "tenir", "coucher", "relancer"]
+    return ["pass", "stand", "hit", "check", "call", "fold", "raise"]

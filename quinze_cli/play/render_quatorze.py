@@ -1,0 +1,289 @@
+"""Le 14 (``quatorze``, RULES.md §3) in ``quinze play``: the board, the events in words, the
+actions in words.
+
+The public state is tracked from the events of :mod:`protocol.games.quatorze` (``setup``,
+``draw``, ``no-draw``, ``reshuffle``, ``combine``, ``substitute``, ``discard``, ``take-up``,
+``game-end``) so the screen stays right between our turns and for a spectator (who never gets a
+view); a seated player's own hand comes from the private parts (``setup`` hand, stock ``draw``
+card, ``take-up`` cards), and each action-request's view (RULES.md §3 "What each player sees")
+replaces the tracked state. The table's combinations are numbered from 0 as the engine numbers
+them: substitutions name them by that index.
+
+A substitution event reaches a seat with its ``kind`` field overwritten by the substitution's own
+kind (``hand-for-two``, ``two-for-one``, ``between``): such kinds are read as ``substitute``.
+
+Events are told in words by :mod:`quinze_cli.narrate.quatorze` (the wording of ``quinze replay``).
+Typed input is read by :mod:`quinze_cli.play.input_quatorze`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from protocol.cards import parse_card
+from protocol.game import GameError
+from protocol.games.quatorze_actions import Substitute, parse_action
+from protocol.games.quatorze_legal import apply_substitute
+from quinze_cli.play import input_quatorze
+from quinze_cli.play.cards_ui import sort_cards
+from quinze_cli.play.events_ui import tell
+from quinze_cli.play.registry import GameUI, TableState, register_ui
+
+__all__ = ["QuatorzeUI", "SUBSTITUTION_KINDS"]
+
+SUBSTITUTION_KINDS = ("hand-for-two", "two-for-one", "between")
+PRIVATE = {"setup": ("hand",), "take-up": ("cards",)}
+"""Fields of each event kind that are the receiving seat's private part."""
+_VIEW_KEYS = ("table", "discard", "stock", "hand_sizes", "packets", "phase", "turns", "max_turns",
+              "substitutions", "no_draw")
+
+
+def _remove(pile: list[str], cards: list[str]) -> None:
+    for c in cards:
+        if c in pile:
+            pile.remove(c)
+
+
+def _sorted(cards: list[str]) -> list[str]:
+    from protocol.cards import card_text
+
+    return [card_text(c) for c in sort_cards(cards)]
+
+
+@register_ui("quatorze")
+class QuatorzeUI(GameUI):
+    """Renderer and input reader of Le 14 (RULES.md §3)."""
+
+    # ---------------------------------------------------------------- state
+    def start(self, state: TableState) -> None:
+        n = len(state.players)
+        state.public = {
+            "hand": [], "table": [], "discard": [], "stock": 0, "hand_sizes": [0] * n,
+            "packets": [[] for _ in range(n)], "phase": "draw", "turns": 0,
+            "max_turns": state.options.get("max_turns", 1000), "substitutions": 0, "no_draw": None,
+            "partial": True,
+        }
+
+    def on_request(self, state: TableState) -> None:
+        v = state.view or {}
+        p = state.public
+        if not p:
+            self.start(state)
+            p = state.public
+        p["partial"] = False
+        for key in _VIEW_KEYS:
+            if key in v:
+                val = v[key]
+                p[key] = [list(x) if isinstance(x, list) else x for x in val] if isinstance(val, list) else val
+        if "hand" in v:
+            p["hand"] = list(v["hand"])
+
+    def _size(self, p: dict[str, Any], seat: Any, delta: int) -> None:
+        if isinstance(seat, int) and 0 <= seat < len(p["hand_sizes"]):
+            p["hand_sizes"][seat] = max(0, p["hand_sizes"][seat] + delta)
+
+    def on_event(self, state: TableState, event: dict[str, Any]) -> list[str]:
+        """Track the public state (and our own hand) from one event; the event in words."""
+        p = state.public
+        if not p:
+            self.start(state)
+            p = state.public
+        kind = event.get("kind")
+        if kind in SUBSTITUTION_KINDS:
+            kind = "substitute"
+        seat = event.get("seat")
+        me = seat is not None and seat == state.seat
+        if kind == "substitute":  # the substitution as in the action list, in the user's language
+            data = {k: v for k, v in event.items() if k != "seat"}
+            data["kind"] = event.get("kind")
+            who = state.name(seat) + (" " + self.cat("quinze.you") if me else "")
+            lines = [self.cat("quatorze.ev.substitute", name=who, what=self._substitution_text(data).plain)]
+        else:
+            lines = tell("quatorze", state, event, PRIVATE, self.cat("quinze.you"), kind=kind)
+        if kind == "setup":
+            n = len(state.players)
+            packets = event.get("packets", [])
+            p.update(table=[], discard=[event["discard"]] if event.get("discard") else [], stock=event.get("stock", 0),
+                     packets=[list(x) for x in packets], hand_sizes=[5] * n, phase="draw", turns=0,
+                     substitutions=0, no_draw=None, partial=False)
+            p["hand"] = list(event.get("hand", []))
+            state.to_act = event.get("first")
+        elif kind == "draw":
+            p["stock"] = event.get("stock", p["stock"])
+            if event.get("from") == "discard" and p["discard"]:
+                p["discard"].pop()
+            self._size(p, seat, 1)
+            if me and "card" in event:
+                p["hand"] = _sorted(p["hand"] + [event["card"]])
+            p["phase"], state.to_act = "combine", seat
+        elif kind == "no-draw":
+            p["phase"], p["no_draw"], state.to_act = "combine", event.get("reason"), seat
+            p["substitutions"] = 0
+        elif kind == "reshuffle":
+            p["stock"] = event.get("stock", 0)
+            p["discard"] = [event["discard"]] if event.get("discard") else []
+        elif kind == "combine":
+            cards = list(event.get("cards", []))
+            p["table"].append(cards)
+            self._size(p, seat, -len(cards))
+            if me:
+                _remove(p["hand"], cards)
+        elif kind == "substitute":
+            self._substitute(state, event, me)
+        elif kind == "discard":
+            p["discard"].append(event.get("card"))
+            self._size(p, seat, -1)
+            if me:
+                _remove(p["hand"], [event.get("card")])
+            self._next_turn(state, seat)
+        elif kind == "take-up":
+            if isinstance(seat, int) and seat < len(p["packets"]) and p["packets"][seat]:
+                p["packets"][seat].pop(0)
+            self._size(p, seat, event.get("size", 0))
+            if me and "cards" in event:
+                p["hand"] = list(event["cards"])
+            if p["phase"] != "over" and state.to_act == seat:  # the hand was laid whole: turn over
+                self._next_turn(state, seat)
+        elif kind == "game-end":
+            p["phase"], state.to_act = "over", None
+        return lines
+
+    def _next_turn(self, state: TableState, seat: Any) -> None:
+        """``seat``'s turn ended (a discard, or a laid hand's take-up): the next seat draws."""
+        p = state.public
+        if not isinstance(seat, int) or not state.players:
+            return
+        p["turns"] = p.get("turns", 0) + 1
+        p["phase"], p["substitutions"], p["no_draw"] = "draw", 0, None
+        state.to_act = (seat + 1) % len(state.players)
+
+    def _substitute(self, state: TableState, event: dict[str, Any], me: bool) -> None:
+        p = state.public
+        data = {k: v for k, v in event.items() if k not in ("kind", "seat")}
+        data["type"], data["kind"] = "substitute", event.get("kind")
+        try:
+            sub = parse_action(data)
+            assert isinstance(sub, Substitute)
+            table = [[parse_card(c) for c in comb] for comb in p["table"]]
+            own = [parse_card(c) for c in p["hand"]]
+            hand = own if me else ([sub.hand] if isinstance(sub.hand, int) else list(sub.hand or ()))
+            apply_substitute(hand, table, sub)
+        except (GameError, ValueError, IndexError, KeyError, TypeError, AssertionError):
+            return  # the next view corrects the tracked table
+        from protocol.cards import cards_text
+
+        p["table"] = [cards_text(comb) for comb in table]
+        if me:
+            p["hand"] = cards_text(hand)
+        delta = {"hand-for-two": 1, "two-for-one": -1}.get(str(event.get("kind")), 0)
+        self._size(p, event.get("seat"), delta)
+        p["phase"] = "substitute"
+        p["substitutions"] = p.get("substitutions", 0) + 1
+
+    # ---------------------------------------------------------------- drawing
+    def board(self, state: TableState) -> RenderableType:
+        cat, st = self.cat, self.style
+        p = state.public or {}
+        discard = p.get("discard", [])
+        top = st.rich(discard[-1]) if discard else Text("—")
+        phase = p.get("phase", "draw")
+        line1 = Text.assemble(
+            cat("quatorze.turn", n=p.get("turns", 0) + (0 if phase == "over" else 1), max=p.get("max_turns", "?")), " · ",
+            cat("quinze.stock", n=p.get("stock", 0)), " · ",
+            cat("quinze.discard", n=len(discard)), " ", top, " · ",
+            cat(f"quatorze.phase.{phase}") if cat.has(f"quatorze.phase.{phase}") else phase,
+        )
+        table = p.get("table", [])
+        tline = Text(cat("quinze.table") + " ")
+        if not table:
+            tline.append(cat("quinze.empty"), style="dim")
+        for i, comb in enumerate(table):
+            if i:
+                tline.append("  ")
+            tline.append(f"#{i} ", style="bold cyan" if st.color else "")
+            tline.append_text(st.rich_join(comb))
+        players = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
+        for _ in range(3):
+            players.add_column()
+        sizes, packets = p.get("hand_sizes", []), p.get("packets", [])
+        for s, who in enumerate(state.players):
+            mark = "▶" if s == state.to_act and state.result is None else " "
+            label = who + (" " + cat("quinze.you") if s == state.seat else "")
+            n = sizes[s] if s < len(sizes) else 0
+            pk = packets[s] if s < len(packets) else []
+            left = n + sum(pk)
+            info = cat("quatorze.in-hand", n=n) + " · " + (
+                cat("quatorze.packets", sizes=" ".join(str(x) for x in pk)) if pk else cat("quatorze.no-packet")
+            ) + " · " + cat("quatorze.left", n=left)
+            players.add_row(Text(mark), Text(label, style="bold" if s == state.to_act else ""), Text(info))
+        parts: list[RenderableType] = [line1, tline, players]
+        if p.get("partial"):
+            parts.insert(0, Text(cat("quinze.partial"), style="dim"))
+        if state.seat is not None:
+            hand = Text(cat("quinze.hand") + " ")
+            own = p.get("hand", [])
+            hand.append_text(st.rich_join(sort_cards(own)) if own else Text(cat("quinze.empty"), style="dim"))
+            parts.append(hand)
+        return Group(*parts)
+
+    def action_text(self, state: TableState, action: dict[str, Any]) -> Text:
+        cat, st = self.cat, self.style
+        kind = action.get("type")
+        if kind == "draw":
+            if action.get("from") == "discard":
+                discard = (state.public or {}).get("discard", [])
+                out = Text(cat("quatorze.act.draw-discard") + " ")
+                out.append_text(st.rich(discard[-1]) if discard else Text("?"))
+                return out
+            return Text(cat("quatorze.act.draw-stock"))
+        if kind == "combine":
+            out = Text(cat("quatorze.act.lay") + " ")
+            out.append_text(st.rich_join(action.get("cards", [])))
+            return out
+        if kind == "discard":
+            out = Text(cat("quatorze.act.discard") + " ")
+            out.append_text(st.rich(action.get("card", "?")))
+            return out
+        if kind == "substitute":
+            return self._substitution_text(action)
+        return super().action_text(state, action)
+
+    def _substitution_text(self, a: dict[str, Any]) -> Text:
+        cat, st = self.cat, self.style
+        sub = a.get("kind")
+        try:
+            if sub == "hand-for-two":
+                return Text.assemble(cat("quatorze.act.swap") + " ", st.rich(a["hand"]), " ",
+                                     cat("quatorze.act.for") + " ", st.rich_join(a["cards"]),
+                                     " " + cat("quatorze.act.of", n=a["combination"]))
+            if sub == "two-for-one":
+                return Text.assemble(cat("quatorze.act.swap") + " ", st.rich_join(a["hand"]), " ",
+                                     cat("quatorze.act.for") + " ", st.rich(a["card"]),
+                                     " " + cat("quatorze.act.of", n=a["combination"]))
+            if sub == "between":
+                return Text.assemble(cat("quatorze.act.exchange") + " ", st.rich_join(a["cards"]),
+                                     " " + cat("quatorze.act.of", n=a["combination"]) + " ⇄ ", st.rich(a["card"]),
+                                     " " + cat("quatorze.act.of", n=a["other"]))
+        except (KeyError, TypeError, ValueError):
+            pass
+        return super().action_text(None, a)  # type: ignore[arg-type]
+
+    def result_lines(self, state: TableState, result: dict[str, Any]) -> list[str]:
+        scores = result.get("scores", [])
+        lines = [self.cat("quatorze.final", left=", ".join(
+            f"{state.name(s)} {int(v) if float(v).is_integer() else v}" for s, v in enumerate(scores)))]
+        return lines + super().result_lines(state, result)
+
+    # ---------------------------------------------------------------- input
+    def parse(self, state: TableState, text: str) -> dict[str, Any]:
+        return input_quatorze.parse(self.cat, self.style, state, text)
+
+    def completions(self, state: TableState) -> list[str]:
+        return input_quatorze.completions(self.cat, self.style, state)
+
+    def help_lines(self) -> list[str]:
+        return [self.cat(f"quatorze.help.{i}") for i in range(1, 6)]
