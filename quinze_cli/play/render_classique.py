@@ -196,7 +196,7 @@ class ClassiqueUI(GameUI):
             ups = face_up[s] if s < len(face_up) else []
             if h is not None:
                 cards.append_text(st.rich(h))
-            elif stat in ("stand", "hit", "folded", "passed", "waiting") and p.get("coup"):
+            elif stat in ("stand", "hit", "folded", "passed", "waiting") and p.get("coup") and phase != "over":
                 cards.append("▒▒", style="dim")
             if ups:
                 cards.append(" + ")
@@ -204,9 +204,11 @@ class ClassiqueUI(GameUI):
                 cards.append(" " + cat("classique.showing", n=sum(_value(c) for c in ups)))
             seats.add_row(
                 Text(mark), Text(label, style="bold" if s == state.to_act else ""),
-                Text(cat("classique.chips", n=chips[s] if s < len(chips) else "?")),
+                Text(cat("classique.chip" if s < len(chips) and chips[s] == 1 else "classique.chips",
+                         n=chips[s] if s < len(chips) else "?")),
                 Text(cat("classique.stake", n=stakes[s] if s < len(stakes) else 0)),
-                Text(cat(f"classique.status.{stat}") if cat.has(f"classique.status.{stat}") else stat),
+                Text("" if phase == "over" and stat != "out" else
+                     cat(f"classique.status.{stat}") if cat.has(f"classique.status.{stat}") else stat),
                 cards,
             )
         parts.append(seats)
@@ -230,7 +232,7 @@ class ClassiqueUI(GameUI):
             rr = (state.public or {}).get("raise") if state is not None else None
             if "amount" in action:
                 text = cat("classique.act.raise", n=action["amount"])
-                if rr:
+                if rr and rr[1] != rr[0]:
                     text += "  " + cat("classique.act.raise-range", lo=rr[0], hi=rr[1])
                 return Text(text)
             return Text(cat("classique.act.raise-range", lo=action.get("min"), hi=action.get("max")))

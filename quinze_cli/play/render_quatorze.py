@@ -38,6 +38,8 @@ __all__ = ["QuatorzeUI", "SUBSTITUTION_KINDS"]
 SUBSTITUTION_KINDS = ("hand-for-two", "two-for-one", "between")
 PRIVATE = {"setup": ("hand",), "take-up": ("cards",)}
 """Fields of each event kind that are the receiving seat's private part."""
+TABLE_WIDTH = 78
+"""Columns of the table's combinations before a new line (the screen is sized for 80)."""
 _VIEW_KEYS = ("table", "discard", "stock", "hand_sizes", "packets", "phase", "turns", "max_turns",
               "substitutions", "no_draw")
 
@@ -198,14 +200,20 @@ class QuatorzeUI(GameUI):
             cat(f"quatorze.phase.{phase}") if cat.has(f"quatorze.phase.{phase}") else phase,
         )
         table = p.get("table", [])
-        tline = Text(cat("quinze.table") + " ")
+        head = cat("quinze.table") + " "
+        tlines = [Text(head)]
         if not table:
-            tline.append(cat("quinze.empty"), style="dim")
-        for i, comb in enumerate(table):
-            if i:
-                tline.append("  ")
-            tline.append(f"#{i} ", style="bold cyan" if st.color else "")
-            tline.append_text(st.rich_join(comb))
+            tlines[0].append(cat("quinze.empty"), style="dim")
+        for i, comb in enumerate(table):  # a combination is never split across lines
+            item = Text(f"#{i} ", style="bold cyan" if st.color else "")
+            item.append_text(st.rich_join(comb))
+            line = tlines[-1]
+            if len(line.plain) > len(head) and len(line.plain) + 2 + len(item.plain) > TABLE_WIDTH:
+                line = Text(" " * len(head))
+                tlines.append(line)
+            elif len(line.plain) > len(head):
+                line.append("  ")
+            line.append_text(item)
         players = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
         for _ in range(3):
             players.add_column()
@@ -220,7 +228,7 @@ class QuatorzeUI(GameUI):
                 cat("quatorze.packets", sizes=" ".join(str(x) for x in pk)) if pk else cat("quatorze.no-packet")
             ) + " · " + cat("quatorze.left", n=left)
             players.add_row(Text(mark), Text(label, style="bold" if s == state.to_act else ""), Text(info))
-        parts: list[RenderableType] = [line1, tline, players]
+        parts: list[RenderableType] = [line1, *tlines, players]
         if p.get("partial"):
             parts.insert(0, Text(cat("quinze.partial"), style="dim"))
         if state.seat is not None:
