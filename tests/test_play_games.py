@@ -310,3 +310,13 @@ def test_rules_texts_exist_in_french():
         ui = get_ui(game, Catalogue("fr"), CardStyle("fr", False))
         assert needle in ui.rules_text()
         assert ui.help_lines() and all(not line.startswith(game.split("-")[0] + ".help") for line in ui.help_lines())
+
+
+def test_colour_boards_use_suit_symbols():
+    for game, options, bot in (("quatorze", {"players": 2}, "greedy"), ("quinze-classique", {"players": 3, "cave": 9}, "threshold")):
+        t = Table(game, options, seed=3, bot=bot, color=True)
+        assert t.until_mine()
+        buf = io.StringIO()
+        Console(file=buf, force_terminal=True, color_system="standard", width=80).print(t.ui.board(t.st))
+        out = buf.getvalue()
+        assert "\x1b[" in out and any(sym in out for sym in "♠♥♦♣")
