@@ -320,3 +320,47 @@ def test_colour_boards_use_suit_symbols():
         Console(file=buf, force_terminal=True, color_system="standard", width=80).print(t.ui.board(t.st))
         out = buf.getvalue()
         assert "\x1b[" in out and any(sym in out for sym in "♠♥♦♣")
+
+
+def test_spectators_see_no_hand_and_no_hidden_card():
+    for game, options, bot, mine in (("quatorze", {"players": 3}, "greedy", "Your hand"),
+                                     ("quinze-classique", {"players": 3, "cave": 9}, "threshold", "Your hidden card")):
+        t = Table(game, options, seed=6, bot=bot)
+        t.st.seat = None
+        t.ui.start(t.st)
+        for e in t.g.opening_events:
+            t.st.log.extend(t.ui.on_event(t.st, e.for_seat(None)))
+        for _ in range(12):
+            if t.g.is_over:
+                break
+            s = t.g.to_act
+            for e in t.g.apply(t.bots[s].choose(t.g.view(s), t.g.legal_actions())):
+                t.st.log.extend(t.ui.on_event(t.st, e.for_seat(None)))
+        text = t.screen()
+        fits(text)
+        assert mine not in text and "spectator" in text
+        view = t.g.view(None)
+        if game == "quatorze":
+            assert t.st.public["hand_sizes"] == view["hand_sizes"] and t.st.public["table"] == view["table"]
+        else:
+            assert t.st.public["hidden"] == view["hidden"] and t.st.public["chips"] == view["chips"]
+
+
+def test_quatorze_french_typed_forms_and_list_order():
+    t = Table("quatorze", {"players": 2}, seed=5, bot="greedy", lang="fr")
+    assert t.until_mine()
+    assert t.ui.parse(t.st, "piocher") == {"type": "draw", "from": "stock"}
+    assert t.ui.parse(t.st, "prendre") == {"type": "draw", "from": "discard"}
+    for _ in range(300):
+        if t.g.phase != "draw" and any(a["type"] == "combine" for a in t.st.legal):
+            break
+        t.play()
+        assert t.until_mine()
+    comb = next(a for a in t.st.legal if a["type"] == "combine")
+    style = t.ui.style
+    assert t.ui.parse(t.st, "poser " + " ".join(style.text(c).lower() for c in comb["cards"])) == comb
+    order = [a["type"] if a["type"] != "substitute" else a["kind"] for a in t.st.legal]
+    firsts = {k: order.index(k) for k in set(order)}
+    assert firsts["combine"] < firsts["discard"]
+    if "between" in firsts:
+        assert max(i for i, k in enumerate(order) if k == "discard") < firsts["between"]

@@ -6,7 +6,8 @@ The public state is tracked from the events of :mod:`protocol.games.quatorze` (`
 ``game-end``) so the screen stays right between our turns and for a spectator (who never gets a
 view); a seated player's own hand comes from the private parts (``setup`` hand, stock ``draw``
 card, ``take-up`` cards), and each action-request's view (RULES.md §3 "What each player sees")
-replaces the tracked state. The table's combinations are numbered from 0 as the engine numbers
+replaces the tracked state; its legal list is listed in a friendlier order (:func:`_order`,
+same entries). The table's combinations are numbered from 0 as the engine numbers
 them: substitutions name them by that index.
 
 A substitution event reaches a seat with its ``kind`` field overwritten by the substitution's own
@@ -56,6 +57,15 @@ def _sorted(cards: list[str]) -> list[str]:
     return [card_text(c) for c in sort_cards(cards)]
 
 
+def _order(action: dict[str, Any]) -> int:
+    """Where an action is listed: draws, combinations, substitutions with the hand, discards, then
+    exchanges between two combinations (often many, rarely wanted). The list is only reordered."""
+    kind = action.get("type")
+    if kind == "substitute":
+        return 3 if action.get("kind") == "between" else 1
+    return {"draw": 0, "combine": 0, "discard": 2}.get(str(kind), 4)
+
+
 @register_ui("quatorze")
 class QuatorzeUI(GameUI):
     """Renderer and input reader of Le 14 (RULES.md §3)."""
@@ -83,6 +93,7 @@ class QuatorzeUI(GameUI):
                 p[key] = [list(x) if isinstance(x, list) else x for x in val] if isinstance(val, list) else val
         if "hand" in v:
             p["hand"] = list(v["hand"])
+        state.legal.sort(key=_order)
 
     def _size(self, p: dict[str, Any], seat: Any, delta: int) -> None:
         if isinstance(seat, int) and 0 <= seat < len(p["hand_sizes"]):
