@@ -6,6 +6,7 @@ from typing import NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from protocol.game import GameError
 
@@ -17,7 +18,7 @@ EXIT_USAGE = 2
 
 def fail(message: str, code: int = EXIT_INVALID) -> NoReturn:
     """Print ``error: message`` on stderr and exit with ``code``."""
-    stderr.print(f"[bold red]error:[/] {message}", markup=True)
+    stderr.print(f"[bold red]error:[/] {escape(message)}", markup=True)
     raise typer.Exit(code)
 
 

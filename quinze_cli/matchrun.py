@@ -482,19 +482,3 @@ def validate_options(game: str, raw: Mapping[str, str], seats: int | None, bots:
     if options["players"] < bots:
         raise ValueError(f"{options['players']} seats for {bots} bots: every bot needs a seat (use --seats)")
     return options
-
-
-def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
-    """``["target=50", "quick_place=true"]`` as ``{"target": "50", "quick_place": "true"}``
-    (values are converted later by the game's option specs). Raises ``ValueError`` naming the
-    pair without ``=`` or with an empty key, or a key given twice."""
-    out: dict[str, str] = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        key = key.strip()
-        if not sep or not key:
-            raise ValueError(f"--option {pair!r}: expected KEY=VALUE")
-        if key in out:
-            raise ValueError(f"--option {key} given twice")
-        out[key] = value.strip()
-    return out

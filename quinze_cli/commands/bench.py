@@ -1,19 +1,29 @@
-"""``quinze bench``: engine speed figures (see :mod:`quinze_cli.bench.engine`).
+"""``quinze bench``: speed figures of the engines (:mod:`quinze_cli.bench.engine`), the server
+(:mod:`quinze_cli.bench.server`) and matches of bot programs (:mod:`quinze_cli.bench.match`).
 
+``--only SECTION`` (repeatable) limits the run to some of ``engine``, ``server``, ``match``;
 ``--quick`` shrinks every budget (seconds instead of minutes); ``--json`` prints the figures as
-one JSON object. Figures are measured on this machine and never asserted.
+one JSON object ``{"engine": {...}, "server": {...}, "match": {...}}``. Figures are measured on
+this machine and never asserted.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from quinze_cli.bench.engine import run_engine_bench
+from quinze_cli.bench.match import run_match_bench
+from quinze_cli.bench.match import table_rows as match_rows
+from quinze_cli.bench.server import run_server_bench
+from quinze_cli.bench.server import table_rows as server_rows
+from quinze_cli.errors import EXIT_USAGE, fail
+
+SECTIONS = ("engine", "server", "match")
 
 
 def register(app: typer.Typer) -> None:
@@ -21,13 +31,38 @@ def register(app: typer.Typer) -> None:
     def bench(
         as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
         quick: Annotated[bool, typer.Option("--quick", help="Small budgets: a smoke run in seconds.")] = False,
+        only: Annotated[
+            Optional[list[str]], typer.Option("--only", help="Run only this section: engine, server or match (repeatable).")
+        ] = None,
     ) -> None:
-        """Measure the game engines: µs per decision, legal generation percentiles, worst cases."""
-        figures = {"engine": run_engine_bench(quick=quick)}
+        """Measure the engines (µs per decision, legal generation), the server (action round trip
+        vs a msgpack echo) and matches (bot chain overhead, games per second)."""
+        sections = only or list(SECTIONS)
+        for name in sections:
+            if name not in SECTIONS:
+                fail(f"--only: no section {name!r} (known: {', '.join(SECTIONS)})", EXIT_USAGE)
+        figures: dict = {}
+        if "engine" in sections:
+            figures["engine"] = run_engine_bench(quick=quick)
+        if "server" in sections:
+            figures["server"] = run_server_bench(quick=quick)
+        if "match" in sections:
+            figures["match"] = run_match_bench(quick=quick)
         if as_json:
             typer.echo(json.dumps(figures, sort_keys=True))
             return
-        show(figures["engine"])
+        if "engine" in figures:
+            show(figures["engine"])
+        console = Console()
+        for name, rows in (("server", server_rows), ("match", match_rows)):
+            if name in figures:
+                t = Table(title=name)
+                t.add_column("figure")
+                t.add_column("value", justify="right")
+                t.add_column("target", justify="right")
+                for row in rows(figures[name]):
+                    t.add_row(*row)
+                console.print(t)
 
 
 def show(fig: dict) -> None:

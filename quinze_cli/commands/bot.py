@@ -36,7 +36,7 @@ from quinze_cli.botproc import BotError, BotProcess
 from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
 from quinze_cli.client import ClientError, Connection, connect, parse_address
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
-from quinze_cli.matchrun import parse_option_pairs
+from quinze_cli.options import parse_option_pairs
 from quinze_cli.relay import Failure, RelayError, SeatRelay
 
 EXIT_INTERRUPTED = 130

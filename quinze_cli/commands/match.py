@@ -29,6 +29,7 @@ from rich.table import Table
 from protocol.game import GameError, get_game
 from quinze_cli.client import parse_address
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
+from quinze_cli.options import option_pairs
 from quinze_cli.matchrun import (
     BotSpec,
     GamePlan,
@@ -37,7 +38,6 @@ from quinze_cli.matchrun import (
     MatchError,
     MatchRunner,
     parse_bot_spec,
-    parse_option_pairs,
     rotations,
     schedule,
     validate_options,
@@ -81,10 +81,7 @@ def build_config(
         get_game(game)
     except GameError as err:
         fail_game_error(err, "--game")
-    try:
-        raw = parse_option_pairs(option)
-    except ValueError as err:
-        fail(str(err), EXIT_USAGE)
+    raw = option_pairs(option)
     try:
         options = validate_options(game, raw, seats, len(bots))
     except GameError as err:
@@ -274,4 +271,4 @@ def register(app: typer.Typer) -> None:
             err.print(f"interrupted after {runner.stats.games} game(s); the finished games are in {runner.log_path}")
             raise typer.Exit(EXIT_INTERRUPTED)
         if error is not None:
-            fail(escape(f"the match stopped after {runner.stats.games} game(s): {error}"))
+            fail(f"the match stopped after {runner.stats.games} game(s): {error}")

@@ -19,6 +19,7 @@ import typer
 
 from protocol.game import GameError, get_game
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
+from quinze_cli.options import option_pairs
 
 
 def register(app: typer.Typer) -> None:
@@ -65,12 +66,7 @@ def register(app: typer.Typer) -> None:
                 cls = get_game(game)
             except GameError as err:
                 fail_game_error(err, "--game")
-            raw: dict[str, str] = {}
-            for entry in option or []:
-                if "=" not in entry:
-                    fail(f"--option: expected KEY=VALUE, got {entry!r}", EXIT_USAGE)
-                k, v = entry.split("=", 1)
-                raw[k.strip()] = v.strip()
+            raw = option_pairs(option)
             try:
                 bots = parse_opponents(game, opponents)
             except LocalError as err:

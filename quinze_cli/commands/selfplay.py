@@ -21,18 +21,8 @@ from rich.table import Table
 
 from protocol.game import GameError, get_bot, get_game
 from quinze_cli.bench.engine import play
-from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
-
-
-def parse_options(pairs: list[str]) -> dict[str, str]:
-    """``["target=50", "quick_place=true"]`` -> ``{"target": "50", ...}`` (exit 2 on a bad pair)."""
-    out: dict[str, str] = {}
-    for p in pairs:
-        key, sep, value = p.partition("=")
-        if not sep or not key.strip():
-            fail(f"--option expects KEY=VALUE, got {p!r}", EXIT_USAGE)
-        out[key.strip()] = value.strip()
-    return out
+from quinze_cli.errors import fail_game_error
+from quinze_cli.options import option_pairs
 
 
 def run_selfplay(game_id: str, games: int, seed: int, players: int | None, bot_names: list[str],
@@ -96,7 +86,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play GAMES games between built-in bots and summarise the results."""
         try:
-            summary = run_selfplay(game, games, seed, players, bot or ["random"], parse_options(option or []))
+            summary = run_selfplay(game, games, seed, players, bot or ["random"], option_pairs(option))
         except GameError as err:
             fail_game_error(err)
         if as_json:
