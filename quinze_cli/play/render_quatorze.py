@@ -117,6 +117,8 @@ class QuatorzeUI(GameUI):
             lines = [self.cat("quatorze.ev.substitute", name=who, what=self._substitution_text(data).plain)]
         else:
             lines = tell("quatorze", state, event, PRIVATE, self.cat("quinze.you"), kind=kind)
+            if kind == "setup":
+                lines = lines[:1]  # our hand is on the board
         if kind == "setup":
             n = len(state.players)
             packets = event.get("packets", [])
