@@ -94,6 +94,9 @@ def is_fifteen(hand_cards: Sequence[int], table_cards: Sequence[int]) -> bool:
 
 
 _EMPTY: tuple[int, ...] = ()
+_QMASK = (1 << 32) - 1  # sums -8..23: with at most 8 jokers, every partial sum of a subset
+# adding up to 15 is in this range, whatever the order the cards are taken in
+_Q15 = 1 << 23  # sum 15
 _MASK = (1 << 21) - 1  # subset sums 0..20 of positive ranks are enough (15 + at most 4 jokers)
 _FLEX_NONE = {15: [(_EMPTY, _EMPTY, 0, 0)]}
 _FLEXR = frozenset((0, 1))
@@ -171,6 +174,32 @@ def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None
     (``reach[i]``: the sums reachable with ranks i..), so it only walks paths that end in a
     needed sum; the hand-card and two-card conditions are checked when joining.
     """
+    # ---- quick exact test: no subset of the cards adds up to 15 (aces 1 or 14, jokers -1),
+    # so there is no fifteen; about half the turns of a game start like this.
+    a = 256  # bit 8 + s: sum s reachable, -8 <= s <= 23 (exact with at most 8 jokers)
+    nj = 0
+    v1 = _VALUE1
+    for c in hand:
+        v = v1[c]
+        if v > 1:
+            a = (a | a << v) & _QMASK
+        elif v == 1:
+            a = (a | a << 1 | a << 14) & _QMASK
+        else:
+            a |= a >> 1
+            nj += 1
+    for c in table:
+        v = v1[c]
+        if v > 1:
+            a = (a | a << v) & _QMASK
+        elif v == 1:
+            a = (a | a << 1 | a << 14) & _QMASK
+        else:
+            a |= a >> 1
+            nj += 1
+    if not a & _Q15 and nj <= 8:
+        return []
+
     rank = CARD_RANK
     hb: dict[int, list[int]] = {}
     tb: dict[int, list[int]] = {}
