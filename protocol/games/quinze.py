@@ -79,6 +79,46 @@ VIEW_SORT = tuple((CARD_RANK[c] or 14) * 8 + (c // 13 if c < 52 else c - 52) for
 """Display order of cards in views: A 2 .. K then jokers, suits S H D C within a rank."""
 
 
+_new_event = Event.__new__
+_set_kind = Event.kind.__set__  # type: ignore[attr-defined]
+_set_public = Event.public.__set__  # type: ignore[attr-defined]
+_set_private = Event.private.__set__  # type: ignore[attr-defined]
+
+
+def _event(kind: str, public: dict[str, Any], private: dict[int, Any]) -> Event:
+    """``Event(kind, public, private)`` built through its slots: the same value, without the
+    cost of the frozen dataclass's ``__init__`` (a few events per decision)."""
+    e = _new_event(Event)
+    _set_kind(e, kind)
+    _set_public(e, public)
+    _set_private(e, private)
+    return e
+
+
+_M64 = (1 << 64) - 1
+_LIMIT = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(109))
+
+
+def _shuffle(rng: Rng, items: list[int]) -> None:
+    """``rng.shuffle(items)`` inlined (same Fisher–Yates, same SplitMix64 numbers, same final
+    state; see :mod:`protocol.rng`): two shuffles of 54 or 108 cards per deal."""
+    s = rng.state
+    limits = _LIMIT
+    for i in range(len(items) - 1, 0, -1):
+        n = i + 1
+        limit = limits[n] if n < 109 else (1 << 64) - ((1 << 64) % n)
+        while True:
+            s = (s + 0x9E3779B97F4A7C15) & _M64
+            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
+        items[i], items[j] = items[j], items[i]
+    rng.state = s
+
+
 def decks_for(players: int) -> int:
     """Number of 54-card decks: 1 for 2–4 players, 2 for 5–8 (RULES.md §1 "Material")."""
     return 1 if players <= 4 else 2
@@ -174,7 +214,7 @@ class QuinzeGame(Game):
     def _start_deal(self, events: list[Event]) -> None:
         n = self.n
         cards = list(range(54)) * self.decks
-        self.rng.shuffle(cards)
+        _shuffle(self.rng, cards)
         self.stock = cards
         hands: list[list[int]] = [[] for _ in range(n)]
         first = (self.dealer + 1) % n
@@ -208,8 +248,8 @@ class QuinzeGame(Game):
                 return
             stock = self.stock = self.discard
             self.discard = []
-            self.rng.shuffle(stock)
-            events.append(Event("reshuffle", {"stock": len(stock)}))
+            _shuffle(self.rng, stock)
+            events.append(_event("reshuffle", {"stock": len(stock)}, {}))
         s = self.seat
         self.turns += 1
         self.seat_turns[s] += 1
@@ -219,7 +259,7 @@ class QuinzeGame(Game):
         c = stock.pop()
         hand = self.hands[s]
         insort(hand, c)
-        events.append(Event("draw", {"seat": s, "stock": len(stock)}, {s: {"card": _TEXT[c]}}))
+        events.append(_event("draw", {"seat": s, "stock": len(stock)}, {s: {"card": _TEXT[c]}}))
         fif = self._fif = fifteens(hand, self.table, Fifteen)
         self.phase = "fifteen" if fif else "place"
 
@@ -361,7 +401,7 @@ class QuinzeGame(Game):
             self.discard.extend(hc)
             self.discard.extend(tc)
             self.fifteens_made += 1
-            events.append(Event("fifteen", {"seat": s, "hand": [_TEXT[c] for c in hc], "table": [_TEXT[c] for c in tc]}))
+            events.append(_event("fifteen", {"seat": s, "hand": [_TEXT[c] for c in hc], "table": [_TEXT[c] for c in tc]}, {}))
             if not hand:
                 self._end_deal(events, "first-turn" if self.seat_turns[s] == 1 else "out", s)
                 return events
@@ -374,14 +414,14 @@ class QuinzeGame(Game):
                 hand.remove(c)
                 insort(self.table, c)
             quick = self.phase == "more"
-            events.append(Event("place", {"seat": s, "cards": [_TEXT[c] for c in cards], "quick": quick}))
+            events.append(_event("place", {"seat": s, "cards": [_TEXT[c] for c in cards], "quick": quick}, {}))
             if quick:
                 self.phase = "placed"
                 self._fif = []
                 return events
             self._next_turn(events)
             return events
-        events.append(Event("end-turn", {"seat": s}))
+        events.append(_event("end-turn", {"seat": s}, {}))
         self._next_turn(events)
         return events
 
