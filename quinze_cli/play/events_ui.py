@@ -9,6 +9,7 @@ narrators see ``(public, {seat: private}, who)`` exactly as for a logged event.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -26,8 +27,6 @@ def tell(game_id: str, state: TableState, event: Mapping[str, Any], private_keys
     own seat's name (``"(you)"``); ``kind`` overrides the event's kind. Never raises: data a
     narrator cannot read is told plainly (:func:`quinze_cli.narrate.generic`).
     """
-    import importlib
-
     kind = kind or str(event.get("kind", "?"))
     keys = set(private_keys.get(kind, ()))
     public = {k: v for k, v in event.items() if k != "kind" and k not in keys}

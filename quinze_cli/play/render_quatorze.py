@@ -25,7 +25,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from protocol.cards import parse_card
+from protocol.cards import card_text, cards_text, parse_card
 from protocol.game import GameError
 from protocol.games.quatorze_actions import Substitute, parse_action
 from protocol.games.quatorze_legal import apply_substitute
@@ -34,7 +34,7 @@ from quinze_cli.play.cards_ui import sort_cards
 from quinze_cli.play.events_ui import tell
 from quinze_cli.play.registry import GameUI, TableState, register_ui
 
-__all__ = ["QuatorzeUI", "SUBSTITUTION_KINDS"]
+__all__ = ["SUBSTITUTION_KINDS", "QuatorzeUI"]
 
 SUBSTITUTION_KINDS = ("hand-for-two", "two-for-one", "between")
 PRIVATE = {"setup": ("hand",), "take-up": ("cards",)}
@@ -52,8 +52,6 @@ def _remove(pile: list[str], cards: list[str]) -> None:
 
 
 def _sorted(cards: list[str]) -> list[str]:
-    from protocol.cards import card_text
-
     return [card_text(c) for c in sort_cards(cards)]
 
 
@@ -189,8 +187,6 @@ class QuatorzeUI(GameUI):
             apply_substitute(hand, table, sub)
         except (GameError, ValueError, IndexError, KeyError, TypeError, AssertionError):
             return  # the next view corrects the tracked table
-        from protocol.cards import cards_text
-
         p["table"] = [cards_text(comb) for comb in table]
         if me:
             p["hand"] = cards_text(hand)
