@@ -106,7 +106,8 @@ def test_hand_for_two_nine_for_six_and_three() -> None:
     events = g.apply({"type": "substitute", "kind": "hand-for-two", "hand": "9S", "combination": 0, "cards": ["6H", "3D"]})
     assert g.table == [parse_cards("5C 9S")]
     assert sorted(g.view(0)["hand"]) == sorted(["3D", "6H", "KH"])
-    assert events[0].kind == "substitute" and events[0].public["kind"] == "hand-for-two"
+    assert events[0].kind == "substitute" and events[0].public["substitution"] == "hand-for-two"
+    assert events[0].for_seat(None)["kind"] == "substitute"
     assert g.phase == "substitute"
 
 

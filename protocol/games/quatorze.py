@@ -53,7 +53,8 @@ Events (``kind``: public fields; private per seat):
 - ``no-draw``: ``seat``, ``reason`` (``whole-hand`` or ``nothing-to-draw``).
 - ``reshuffle``: ``stock`` (new size), ``discard`` (what is left: its top card).
 - ``combine``: ``seat``, ``cards``, ``combination`` (its index on the table).
-- ``substitute``: ``seat`` and the substitution's data fields (``kind``, ``hand``, ``combination``, ...).
+- ``substitute``: ``seat``, ``substitution`` (the action's ``kind``: ``hand-for-two``, ``two-for-one``
+  or ``between``) and the action's other fields (``hand``, ``combination``, ``cards``, ...).
 - ``discard``: ``seat``, ``card``.
 - ``take-up``: ``seat``, ``size``, ``packets_left``; private: ``cards``.
 - ``game-end``: ``reason``, ``winners``, ``cards_left``, ``result`` (:meth:`Result.to_data`).
@@ -306,7 +307,7 @@ class QuatorzeGame(Game):
             self.substitutions += 1
             data = a.to_data()
             del data["type"]
-            events.append(Event("substitute", {"seat": seat, **data}))
+            events.append(Event("substitute", {"seat": seat, "substitution": data.pop("kind"), **data}))
             self.phase = "substitute"
         else:
             assert isinstance(a, Discard)

@@ -10,8 +10,8 @@ replaces the tracked state; its legal list is listed in a friendlier order (:fun
 same entries). The table's combinations are numbered from 0 as the engine numbers
 them: substitutions name them by that index.
 
-A substitution event reaches a seat with its ``kind`` field overwritten by the substitution's own
-kind (``hand-for-two``, ``two-for-one``, ``between``): such kinds are read as ``substitute``.
+A substitution event names its kind of substitution in ``substitution`` (``hand-for-two``,
+``two-for-one``, ``between``); events whose ``kind`` is one of those are read as ``substitute`` too.
 
 Events are told in words by :mod:`quinze_cli.narrate.quatorze` (the wording of ``quinze replay``).
 Typed input is read by :mod:`quinze_cli.play.input_quatorze`.
@@ -109,8 +109,8 @@ class QuatorzeUI(GameUI):
         seat = event.get("seat")
         me = seat is not None and seat == state.seat
         if kind == "substitute":  # the substitution as in the action list, in the user's language
-            data = {k: v for k, v in event.items() if k != "seat"}
-            data["kind"] = event.get("kind")
+            data = {k: v for k, v in event.items() if k not in ("seat", "substitution")}
+            data["kind"] = event.get("substitution") or event.get("kind")
             who = state.name(seat) + (" " + self.cat("quinze.you") if me else "")
             lines = [self.cat("quatorze.ev.substitute", name=who, what=self._substitution_text(data).plain)]
         else:
@@ -176,8 +176,8 @@ class QuatorzeUI(GameUI):
 
     def _substitute(self, state: TableState, event: dict[str, Any], me: bool) -> None:
         p = state.public
-        data = {k: v for k, v in event.items() if k not in ("kind", "seat")}
-        data["type"], data["kind"] = "substitute", event.get("kind")
+        data = {k: v for k, v in event.items() if k not in ("kind", "seat", "substitution")}
+        data["type"], data["kind"] = "substitute", event.get("substitution") or event.get("kind")
         try:
             sub = parse_action(data)
             assert isinstance(sub, Substitute)
