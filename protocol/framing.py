@@ -123,17 +123,11 @@ def decode_frame(frame: bytes, *, max_frame: int = DEFAULT_MAX_FRAME, allowed: I
     return msg
 
 
-class FrameDecoder:
-    """Sans-I/O decoder of length-prefixed msgpack frames.
+class _Decoder:
+    """What both wire decoders share: the buffer, the fatal error, and turning maps into messages.
+    Subclasses define :meth:`next_data`."""
 
-    - ``max_frame`` (bytes): largest body accepted; a larger length prefix is refused as soon
-      as its 4 bytes arrive, before any of the body is buffered (``frame-too-large``, fatal).
-    - ``allowed``: message types accepted (e.g. ``protocol.messages.CLIENT_TYPES``); others
-      raise ``unknown-type``.
-    """
-
-    def __init__(self, max_frame: int = DEFAULT_MAX_FRAME, *, allowed: Iterable[str] | None = None) -> None:
-        self.max_frame = max_frame
+    def __init__(self, allowed: Iterable[str] | None) -> None:
         self.allowed = frozenset(allowed) if allowed is not None else None
         self._buf = bytearray()
         self._error: ProtocolError | None = None
@@ -145,8 +139,41 @@ class FrameDecoder:
 
     @property
     def buffered(self) -> int:
-        """Bytes received but not yet decoded (non-zero at end of stream: a truncated frame)."""
+        """Bytes received but not yet decoded (non-zero at end of stream: a truncated frame or line)."""
         return len(self._buf)
+
+    def _fail(self, err: ProtocolError) -> ProtocolError:
+        self._error = err
+        self._buf.clear()
+        return err
+
+    def next_data(self) -> dict[str, Any] | None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def next_message(self) -> Message | None:
+        """The next message, or None if more bytes are needed. Raises :class:`ProtocolError`
+        (see :meth:`next_data` and :func:`protocol.messages.parse_message`)."""
+        data = self.next_data()
+        return None if data is None else parse_message(data, allowed=self.allowed)
+
+    def messages(self) -> Iterator[Message]:
+        """Every complete message buffered now (stops when more bytes are needed; errors raise)."""
+        while (msg := self.next_message()) is not None:
+            yield msg
+
+
+class FrameDecoder(_Decoder):
+    """Sans-I/O decoder of length-prefixed msgpack frames.
+
+    - ``max_frame`` (bytes): largest body accepted; a larger length prefix is refused as soon
+      as its 4 bytes arrive, before any of the body is buffered (``frame-too-large``, fatal).
+    - ``allowed``: message types accepted (e.g. ``protocol.messages.CLIENT_TYPES``); others
+      raise ``unknown-type``.
+    """
+
+    def __init__(self, max_frame: int = DEFAULT_MAX_FRAME, *, allowed: Iterable[str] | None = None) -> None:
+        super().__init__(allowed)
+        self.max_frame = max_frame
 
     def feed(self, data: bytes) -> None:
         """Add received bytes (any split). Raises the fatal error again if one happened."""
@@ -156,11 +183,6 @@ class FrameDecoder:
         # Refuse an oversized frame as soon as its prefix is known, whatever the caller does next.
         if len(self._buf) >= 4 and _HEADER.unpack_from(self._buf)[0] > self.max_frame:
             self._check_header()
-
-    def _fail(self, err: ProtocolError) -> ProtocolError:
-        self._error = err
-        self._buf.clear()
-        return err
 
     def _check_header(self) -> int:
         n = _HEADER.unpack_from(self._buf)[0]
@@ -188,17 +210,6 @@ class FrameDecoder:
             if e.fatal:
                 self._fail(e)
             raise
-
-    def next_message(self) -> Message | None:
-        """The next message, or None if more bytes are needed. Raises :class:`ProtocolError`
-        (see :meth:`next_data` and :func:`protocol.messages.parse_message`)."""
-        data = self.next_data()
-        return None if data is None else parse_message(data, allowed=self.allowed)
-
-    def messages(self) -> Iterator[Message]:
-        """Every complete message buffered now (stops when more bytes are needed; errors raise)."""
-        while (msg := self.next_message()) is not None:
-            yield msg
 
 
 # --------------------------------------------------------------------------- JSON lines
@@ -238,7 +249,7 @@ def loads_line(line: bytes) -> dict[str, Any] | None:
     return data
 
 
-class LineDecoder:
+class LineDecoder(_Decoder):
     """Sans-I/O decoder of JSON lines (the bot wire). Same interface as :class:`FrameDecoder`.
 
     - ``max_line`` (bytes, terminator excluded): a longer line is ``frame-too-large`` (fatal),
@@ -249,22 +260,10 @@ class LineDecoder:
     """
 
     def __init__(self, max_line: int = DEFAULT_MAX_FRAME, *, allowed: Iterable[str] | None = None) -> None:
+        super().__init__(allowed)
         self.max_line = max_line
-        self.allowed = frozenset(allowed) if allowed is not None else None
-        self._buf = bytearray()
         self._scan = 0  # bytes of _buf known to hold no newline
         self._eof = False
-        self._error: ProtocolError | None = None
-
-    @property
-    def failed(self) -> ProtocolError | None:
-        """The fatal error that stopped this decoder, or None."""
-        return self._error
-
-    @property
-    def buffered(self) -> int:
-        """Bytes received but not yet decoded."""
-        return len(self._buf)
 
     def feed(self, data: bytes) -> None:
         """Add received bytes (any split). Raises the fatal error again if one happened."""
@@ -279,9 +278,7 @@ class LineDecoder:
         self._eof = True
 
     def _too_long(self, n: int) -> ProtocolError:
-        self._error = ProtocolError("frame-too-large", f"line of {n}+ bytes, the limit is {self.max_line} bytes")
-        self._buf.clear()
-        return self._error
+        return self._fail(ProtocolError("frame-too-large", f"line of {n}+ bytes, the limit is {self.max_line} bytes"))
 
     def next_data(self) -> dict[str, Any] | None:
         """The next line's map, or None if more bytes are needed (or the input is over).
@@ -306,13 +303,3 @@ class LineDecoder:
             data = loads_line(line)
             if data is not None:
                 return data
-
-    def next_message(self) -> Message | None:
-        """The next message, or None if more bytes are needed. Raises :class:`ProtocolError`."""
-        data = self.next_data()
-        return None if data is None else parse_message(data, allowed=self.allowed)
-
-    def messages(self) -> Iterator[Message]:
-        """Every complete message buffered now (stops when more bytes are needed; errors raise)."""
-        while (msg := self.next_message()) is not None:
-            yield msg
