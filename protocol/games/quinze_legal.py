@@ -24,6 +24,11 @@ some needed sum is still reachable), then joined. Ranks present once use precomp
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from gc import disable as _gc_disable
+from itertools import repeat
+from operator import add
+from gc import enable as _gc_enable
+from gc import isenabled as _gc_enabled
 from typing import Any
 
 __all__ = [
@@ -94,6 +99,8 @@ def is_fifteen(hand_cards: Sequence[int], table_cards: Sequence[int]) -> bool:
 
 
 _EMPTY: tuple[int, ...] = ()
+_GC_PAUSE = 48
+"""Searches with (needed sums x positive ranks) at least this are run with the garbage collector paused."""
 _QMASK = (1 << 32) - 1  # sums -8..23: with at most 8 jokers, every partial sum of a subset
 # adding up to 15 is in this range, whatever the order the cards are taken in
 _Q15 = 1 << 23  # sum 15
@@ -286,8 +293,27 @@ def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None
                 if (nxt << s2) & need:
                     dfs(j + 1, s2, ht + hp, tt + tp, nh + kh, n + k)
 
-    dfs(0, 0, _EMPTY, _EMPTY, 0, 0)
-    del dfs  # break the closure's reference to itself: freed at once, no work for the GC
+    # A large search builds thousands of partial answers and actions, each a new object
+    # tracked by the cyclic garbage collector, which would then run several times over the
+    # whole heap (about a third of the time of the largest lists). None of them can be part of
+    # a cycle: the collector is paused meanwhile (state restored after; values unchanged).
+    pause = len(flex) * L >= _GC_PAUSE and _gc_enabled()
+    if pause:
+        _gc_disable()
+    try:
+        dfs(0, 0, _EMPTY, _EMPTY, 0, 0)
+        del dfs  # break the closure's reference to itself: freed at once, no work for the GC
+        return _join(flex, sols, make, pause)
+    finally:
+        if pause:
+            _gc_enable()
+
+
+def _join(flex: dict[int, list[Any]], sols: dict[int, list[Any]], make: type | None, big: bool) -> list[Any]:
+    """Join each flexible choice with the partial answers of the positive sum it needs
+    (``sols``: sum -> partial answers found by the search of :func:`fifteens`).
+    ``big``: build the actions in bulk (:func:`_join_big`, same list)."""
+    out: list[Any] = []
     if make is None:
         for t, items in flex.items():
             if t == 0:
@@ -303,6 +329,8 @@ def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None
                 else:
                     out.extend([(ht + fh, tt + ft) for ht, tt, nh, n in sol if nh and n + fn >= 2])
         return out
+    if big:
+        return _join_big(flex, sols, make)
     new = tuple.__new__
     for t, items in flex.items():
         if t == 0:
@@ -317,6 +345,40 @@ def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None
                     out.extend([new(make, ("fifteen", ht, tt, fh, ft)) for ht, tt, nh, n in sol if n >= 2])
             else:
                 out.extend([new(make, ("fifteen", ht, tt, fh, ft)) for ht, tt, nh, n in sol if nh and n + fn >= 2])
+    return out
+
+
+def _join_big(flex: dict[int, list[Any]], sols: dict[int, list[Any]], make: type) -> list[Any]:
+    """The join of :func:`_join` for large lists: the same actions in the same order, built by
+    ``map`` over ``("fifteen", hand 2..K, table 2..K)`` prefixes (filtered once per sum and
+    condition) so that no Python code runs per action."""
+    out: list[Any] = []
+    new = tuple.__new__
+    for t, items in flex.items():
+        if t == 0:
+            out.extend([new(make, ("fifteen", _EMPTY, _EMPTY, fh, ft)) for fh, ft, fnh, fn in items if fnh and fn >= 2])
+            continue
+        sol = sols.get(t)
+        if not sol:
+            continue
+        pre: dict[int, list[tuple[Any, ...]]] = {}
+        for fh, ft, fnh, fn in items:
+            # which partial answers complete this choice: 0 all, 1 two cards or more, 2 with a
+            # hand card, 3 with a hand card and two cards or more (see the small join)
+            cond = (0 if fn else 1) if fnh else (2 if fn else 3)
+            p = pre.get(cond)
+            if p is None:
+                if cond == 0:
+                    p = [("fifteen", ht, tt) for ht, tt, nh, n in sol]
+                elif cond == 1:
+                    p = [("fifteen", ht, tt) for ht, tt, nh, n in sol if n >= 2]
+                elif cond == 2:
+                    p = [("fifteen", ht, tt) for ht, tt, nh, n in sol if nh]
+                else:
+                    p = [("fifteen", ht, tt) for ht, tt, nh, n in sol if nh and n >= 2]
+                pre[cond] = p
+            k = len(p)
+            out.extend(map(new, repeat(make, k), map(add, p, repeat((fh, ft), k))))
     return out
 
 
