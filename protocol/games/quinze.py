@@ -73,6 +73,8 @@ __all__ = ["QuinzeGame", "deal_size", "decks_for"]
 _TEXT = tuple(card_text(c) for c in range(54))
 _tnew = tuple.__new__
 _FACE = (11, 12, 13)
+_SINGLE = tuple(_tnew(Place, ("place", (c,))) for c in range(54))
+"""The placement of each single card (actions are immutable values: built once)."""
 PHASES = ("fifteen", "place", "more", "placed", "over")
 """The phases of a turn (see the module docstring); ``over`` once the match has ended."""
 VIEW_SORT = tuple((CARD_RANK[c] or 14) * 8 + (c // 13 if c < 52 else c - 52) for c in range(54))
@@ -361,7 +363,7 @@ class QuinzeGame(Game):
             bit = 1 << CARD_RANK[c]
             if not seen & bit:
                 seen |= bit
-                out.append(_tnew(Place, ("place", (c,))))
+                out.append(_SINGLE[c])
         return out
 
     def parse_action(self, data: Mapping[str, Any]) -> Action:

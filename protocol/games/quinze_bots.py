@@ -20,6 +20,7 @@ __all__ = ["GreedyBot", "RandomBot"]
 
 
 _LIMITS: dict[int, int] = {}
+_M64 = (1 << 64) - 1
 
 
 class RandomBot(Bot):
@@ -38,10 +39,14 @@ class RandomBot(Bot):
         limit = _LIMITS.get(n)
         if limit is None:
             limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
-        nxt = self.rng.next64
-        x = nxt()
+        rng = self.rng
+        # Rng.next64 inlined too (same SplitMix64 output and state)
+        rng.state = z = (rng.state + 0x9E3779B97F4A7C15) & _M64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        x = z ^ (z >> 31)
         while x >= limit:
-            x = nxt()
+            x = rng.next64()
         return legal[x % n]
 
 
