@@ -101,9 +101,10 @@ def is_fifteen(hand_cards: Sequence[int], table_cards: Sequence[int]) -> bool:
 _EMPTY: tuple[int, ...] = ()
 _GC_PAUSE = 48
 """Searches with (needed sums x positive ranks) at least this are run with the garbage collector paused."""
-_QMASK = (1 << 32) - 1  # sums -8..23: with at most 8 jokers, every partial sum of a subset
-# adding up to 15 is in this range, whatever the order the cards are taken in
-_Q15 = 1 << 23  # sum 15
+_QMASK = (1 << 24) - 1  # sums -4..19: with at most 4 jokers, every partial sum of a subset
+# adding up to 15 is in this range, whatever the order the cards are taken in (and the
+# bitset stays a one-digit int, the fast kind)
+_Q15 = 1 << 19  # sum 15
 _MASK = (1 << 21) - 1  # subset sums 0..20 of positive ranks are enough (15 + at most 4 jokers)
 _FLEX_NONE = {15: [(_EMPTY, _EMPTY, 0, 0)]}
 _FLEXR = frozenset((0, 1))
@@ -183,7 +184,7 @@ def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None
     """
     # ---- quick exact test: no subset of the cards adds up to 15 (aces 1 or 14, jokers -1),
     # so there is no fifteen; about half the turns of a game start like this.
-    a = 256  # bit 8 + s: sum s reachable, -8 <= s <= 23 (exact with at most 8 jokers)
+    a = 16  # bit 4 + s: sum s reachable, -4 <= s <= 19 (exact with at most 4 jokers: two decks)
     nj = 0
     v1 = _VALUE1
     for c in hand:
@@ -204,7 +205,7 @@ def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None
         else:
             a |= a >> 1
             nj += 1
-    if not a & _Q15 and nj <= 8:
+    if not a & _Q15 and nj <= 4:
         return []
 
     rank = CARD_RANK
