@@ -65,7 +65,13 @@ from protocol.game import (
     register_game,
 )
 from protocol.games.quinze_actions import END, End, Fifteen, Place, parse_quinze_action
-from protocol.games.quinze_legal import CARD_POINTS, CARD_RANK, fifteen_problem, fifteens
+from protocol.games.quinze_legal import (
+    CARD_POINTS,
+    CARD_RANK,
+    fifteen_problem,
+    fifteens,
+)
+from protocol.games.quinze_shuffle import shuffle as _shuffle
 from protocol.rng import Rng
 
 __all__ = ["QuinzeGame", "deal_size", "decks_for"]
@@ -95,30 +101,6 @@ def _event(kind: str, public: dict[str, Any], private: dict[int, Any]) -> Event:
     _set_public(e, public)
     _set_private(e, private)
     return e
-
-
-_M64 = (1 << 64) - 1
-_LIMIT = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(109))
-
-
-def _shuffle(rng: Rng, items: list[int]) -> None:
-    """``rng.shuffle(items)`` inlined (same Fisher–Yates, same SplitMix64 numbers, same final
-    state; see :mod:`protocol.rng`): two shuffles of 54 or 108 cards per deal."""
-    s = rng.state
-    limits = _LIMIT
-    for i in range(len(items) - 1, 0, -1):
-        n = i + 1
-        limit = limits[n] if n < 109 else (1 << 64) - ((1 << 64) % n)
-        while True:
-            s = (s + 0x9E3779B97F4A7C15) & _M64
-            z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
-            z ^= z >> 31
-            if z < limit:
-                break
-        j = z % n
-        items[i], items[j] = items[j], items[i]
-    rng.state = s
 
 
 def decks_for(players: int) -> int:

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from gc import disable as _gc_disable
-from itertools import repeat
-from operator import add
 from gc import enable as _gc_enable
 from gc import isenabled as _gc_enabled
+from itertools import repeat
+from operator import add
 from typing import Any
 
 __all__ = [

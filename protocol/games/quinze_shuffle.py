@@ -1,0 +1,83 @@
+"""Le Quinze deal shuffles: exactly :meth:`protocol.rng.Rng.shuffle`, computed faster.
+
+``shuffle(rng, items)`` gives the same permutation and leaves ``rng`` in the same state as
+``rng.shuffle(items)`` (Fisher–Yates from the last position down, each index drawn with
+``Rng.below``, SplitMix64). The states of consecutive draws form an arithmetic sequence
+(``state + k * GAMMA`` mod 2**64), so the 64-bit outputs of all draws are mixed at once in
+one large int with a 128-bit lane per draw (each product of two 64-bit numbers fits in its
+lane), then unpacked with ``memoryview.cast``. ``Rng.below`` rejects an output at or above
+``2**64 - 2**64 % n`` (probability below ``n / 2**64``); if that ever happens the shuffle
+goes on draw by draw from there, exactly as ``Rng.below`` would.
+
+RULES.md "Common to all three games": every shuffle comes from the game's seeded generator.
+"""
+
+from __future__ import annotations
+
+from protocol.rng import Rng
+
+__all__ = ["shuffle"]
+
+_M64 = (1 << 64) - 1
+_GAMMA = 0x9E3779B97F4A7C15
+_C1 = 0xBF58476D1CE4E5B9
+_C2 = 0x94D049BB133111EB
+_LIMIT = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(109))
+"""``Rng.below(n)`` accepts outputs below ``_LIMIT[n]`` (n <= 108: two decks)."""
+_PACK: dict[int, tuple[int, int, int]] = {}
+"""By number of draws k: (1 in every lane, (i + 1) * GAMMA in lane i, 2**64 - 1 in every lane)."""
+
+
+def _limit(n: int) -> int:
+    return _LIMIT[n] if n < 109 else (1 << 64) - ((1 << 64) % n)
+
+
+def _pack(k: int) -> tuple[int, int, int]:
+    ones = sum(1 << (128 * i) for i in range(k))
+    steps = sum((i + 1) << (128 * i) for i in range(k))
+    got = _PACK[k] = (ones, steps * _GAMMA, ones * _M64)
+    return got
+
+
+def _shuffle_slow(rng: Rng, items: list, top: int) -> None:
+    """Fisher–Yates positions ``top`` .. 1, one draw at a time (``Rng.below`` inlined)."""
+    s = rng.state
+    for i in range(top, 0, -1):
+        n = i + 1
+        limit = _limit(n)
+        while True:
+            s = (s + _GAMMA) & _M64
+            z = ((s ^ (s >> 30)) * _C1) & _M64
+            z = ((z ^ (z >> 27)) * _C2) & _M64
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
+        items[i], items[j] = items[j], items[i]
+    rng.state = s
+
+
+def shuffle(rng: Rng, items: list) -> None:
+    """Shuffle ``items`` in place exactly as ``rng.shuffle(items)`` (same order, same final
+    ``rng.state``); see the module docstring."""
+    k = len(items) - 1  # draws
+    if k < 1:
+        return
+    ones, steps, lanes = _PACK.get(k) or _pack(k)
+    s0 = rng.state
+    z = (s0 * ones + steps) & lanes  # lane i: the state of draw i
+    z = ((z ^ (z >> 30)) & lanes) * _C1 & lanes
+    z = ((z ^ (z >> 27)) & lanes) * _C2 & lanes
+    z = (z ^ (z >> 31)) & lanes
+    outs = memoryview(z.to_bytes(16 * k, "little")).cast("Q")[::2].tolist()
+    limits = _LIMIT
+    for d, x in enumerate(outs):
+        i = k - d
+        n = i + 1
+        if x >= (limits[n] if n < 109 else _limit(n)):  # Rng.below would draw again
+            rng.state = (s0 + d * _GAMMA) & _M64
+            _shuffle_slow(rng, items, i)
+            return
+        j = x % n
+        items[i], items[j] = items[j], items[i]
+    rng.state = (s0 + k * _GAMMA) & _M64
