@@ -326,14 +326,18 @@ class QuinzeGame(Game):
 
     def generate_legal(self) -> list[Action]:
         """The legal list computed from scratch, without touching the cached one (for
-        benchmarks and checks). Same value as :meth:`legal_actions`."""
-        if self.phase in ("fifteen", "more"):
-            keep = self._fif
-            try:
-                self._fif = fifteens(self.hands[self.seat], self.table, Fifteen)
-                return self.legal_actions()
-            finally:
-                self._fif = keep
+        benchmarks and checks). Same value as :meth:`legal_actions`; the new list of fifteens
+        is returned itself (no copy: nothing else holds it)."""
+        phase = self.phase
+        if phase == "fifteen":
+            return fifteens(self.hands[self.seat], self.table, Fifteen)
+        if phase == "more":
+            hand = self.hands[self.seat]
+            out: list[Action] = fifteens(hand, self.table, Fifteen)
+            out.append(END)
+            if self.quick_place and self.used_table and len(hand) >= 2:
+                out.extend(self._singles(hand))
+            return out
         return self.legal_actions()
 
     @staticmethod
