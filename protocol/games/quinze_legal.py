@@ -101,10 +101,9 @@ def is_fifteen(hand_cards: Sequence[int], table_cards: Sequence[int]) -> bool:
 _EMPTY: tuple[int, ...] = ()
 _GC_PAUSE = 48
 """Searches with (needed sums x positive ranks) at least this are run with the garbage collector paused."""
-_QMASK = (1 << 24) - 1  # sums -4..19: with at most 4 jokers, every partial sum of a subset
-# adding up to 15 is in this range, whatever the order the cards are taken in (and the
-# bitset stays a one-digit int, the fast kind)
-_Q15 = 1 << 19  # sum 15
+_QSHIFT: tuple[int, ...] = tuple(r if r >= 2 else 0 for r in CARD_RANK)
+"""Value of each card 2..K for the quick test; 0 for aces and jokers (handled apart)."""
+_Q15 = 1 << 19  # sum 15 in the quick test's bitset
 _MASK = (1 << 21) - 1  # subset sums 0..20 of positive ranks are enough (15 + at most 4 jokers)
 _FLEX_NONE = {15: [(_EMPTY, _EMPTY, 0, 0)]}
 _FLEXR = frozenset((0, 1))
@@ -184,24 +183,24 @@ def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None
     """
     # ---- quick exact test: no subset of the cards adds up to 15 (aces 1 or 14, jokers -1),
     # so there is no fifteen; about half the turns of a game start like this.
-    a = 16  # bit 4 + s: sum s reachable, -4 <= s <= 19 (exact with at most 4 jokers: two decks)
+    a = 16  # bit 4 + s: sum s reachable (s >= -4: exact with at most 4 jokers, two decks)
     nj = 0
-    v1 = _VALUE1
+    qs = _QSHIFT
     for c in hand:
-        v = v1[c]
-        if v > 1:
-            a = (a | a << v) & _QMASK
-        elif v == 1:
-            a = (a | a << 1 | a << 14) & _QMASK
-        else:
+        v = qs[c]
+        if v:
+            a |= a << v
+        elif c < 52:  # an ace: 1 or 14
+            a |= a << 1 | a << 14
+        else:  # a joker: -1
             a |= a >> 1
             nj += 1
     for c in table:
-        v = v1[c]
-        if v > 1:
-            a = (a | a << v) & _QMASK
-        elif v == 1:
-            a = (a | a << 1 | a << 14) & _QMASK
+        v = qs[c]
+        if v:
+            a |= a << v
+        elif c < 52:
+            a |= a << 1 | a << 14
         else:
             a |= a >> 1
             nj += 1
