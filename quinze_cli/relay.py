@@ -12,7 +12,8 @@ A broken bot forfeits the game at once (``forfeit {table, reason}``) with one of
 - ``timeout``: no answer before the request's deadline, or the bot stopped reading its input;
 - ``crash``: the program ended (exit code or signal), before the game started or mid-game;
 - ``garbage``: output that is not a message (not JSON, no ``type``, not an ``action``, an
-  ``action`` that is not a map);
+  ``action`` that is not a map, an action the server wire cannot carry such as an integer
+  beyond 64 bits);
 - ``illegal``: the server refused its action. The relay passes the ``refused`` on and forfeits
   once ``max_refused`` refusals were made for one request (1 by default: a first illegal action
   loses, as an illegal move does in engine matches) rather than letting a confused bot retry
@@ -35,6 +36,7 @@ from typing import Any, Protocol
 import trio
 
 from protocol.errors import ProtocolError
+from protocol.framing import encode_frame
 from protocol.messages import (
     Accepted,
     Error,
@@ -418,9 +420,18 @@ class SeatRelay:
             log.warning("%s: answer to request %r ignored (pending: %s)", self.bot.name, request,
                         pending.request if pending is not None else "none")
             return
+        message = {"type": "action", "table": self._table, "request": pending.request, "action": action}
+        try:
+            encode_frame(message)
+        except (OverflowError, TypeError, ValueError, ProtocolError) as err:
+            # A number beyond msgpack's 64 bits (10**30), a frame over the limit: the server
+            # could not even be told; garbage, and the match goes on.
+            await self._fail("garbage", f"an action that cannot be sent to the server ({type(err).__name__}: {err}): "
+                                        f"{action!r:.200}")
+            return
         game.waiting_bot = False
         try:
-            await self.conn.send({"type": "action", "table": self._table, "request": pending.request, "action": action})
+            await self.conn.send(message)
         except ClientError as err:
             raise RelayError(f"lost the server: {err}") from None
 

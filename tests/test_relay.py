@@ -107,6 +107,7 @@ async def test_crlf_line_endings_are_accepted(port, tmp_path):
     ("script", "args", "kind", "started"),
     [
         ("garbage.py", (), "garbage", True),
+        ("huge_number.py", (), "garbage", True),
         ("illegal.py", (), "illegal", True),
         ("exit_midgame.py", ("2",), "crash", True),
         ("never_flush.py", (), "timeout", True),
