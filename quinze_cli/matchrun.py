@@ -23,7 +23,7 @@ from __future__ import annotations
 import logging
 import os
 import shlex
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -40,7 +40,8 @@ from quinze_cli.client import ClientError, Connection, connect
 from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
 from quinze_cli.stats import MatchStats
 
-__all__ = ["BotSpec", "GamePlan", "MatchConfig", "MatchError", "MatchRunner", "parse_bot_spec", "rotations", "schedule"]
+__all__ = ["BotSpec", "GamePlan", "MatchConfig", "MatchError", "MatchRunner", "SEED_MAX", "iter_schedule", "last_seed",
+           "parse_bot_spec", "rotations", "schedule"]
 
 log = logging.getLogger("quinze.match")
 
@@ -112,17 +113,35 @@ def rotations(bots: int, seats: int) -> list[tuple[int, ...]]:
     return out
 
 
-def schedule(bots: int, seats: int, games: int, seed: int, *, duplicate: bool = False) -> list[GamePlan]:
-    """The games of a match (see the module docstring). Raises ``ValueError`` for a duplicate
+SEED_MAX = 2**63 - 1
+"""Largest seed a match or ``quinze bot --create`` takes: the server draws its own seeds in
+0 .. 2**63-1 (``secrets.randbits(63)``), and every game's seed (first seed + i) must stay there."""
+
+
+def last_seed(seed: int, games: int, rotations_: int, *, duplicate: bool = False) -> int:
+    """The seed of the last game of a match (see the module docstring)."""
+    return seed + (games // rotations_ - 1 if duplicate else games - 1)
+
+
+def iter_schedule(bots: int, seats: int, games: int, seed: int, *, duplicate: bool = False) -> Iterator[GamePlan]:
+    """The games of a match, one at a time (a generator: ``--games 100000000`` starts at once and
+    holds one plan in memory). Raises ``ValueError`` (when called, not lazily) for a duplicate
     match whose number of games is not a multiple of the number of distinct rotations."""
     deals = rotations(bots, seats)
     if duplicate and games % len(deals):
         raise ValueError(f"--duplicate plays each deal once per seat rotation: --games must be a multiple of {len(deals)}")
-    plans = []
-    for i in range(games):
-        rotation, shuffle = (i % len(deals), i // len(deals)) if duplicate else (i % len(deals), i)
-        plans.append(GamePlan(i, seed + shuffle, deals[rotation]))
-    return plans
+
+    def plans() -> Iterator[GamePlan]:
+        for i in range(games):
+            rotation, shuffle = (i % len(deals), i // len(deals)) if duplicate else (i % len(deals), i)
+            yield GamePlan(i, seed + shuffle, deals[rotation])
+
+    return plans()
+
+
+def schedule(bots: int, seats: int, games: int, seed: int, *, duplicate: bool = False) -> list[GamePlan]:
+    """The games of a match as a list (:func:`iter_schedule`; for small matches and tests)."""
+    return list(iter_schedule(bots, seats, games, seed, duplicate=duplicate))
 
 
 @dataclass
@@ -191,7 +210,8 @@ class MatchRunner:
         self.on_game = on_game
         self.on_failure = on_failure
         self.stats = MatchStats([(b.name, b.spec) for b in config.bots])
-        self.plans = schedule(len(config.bots), config.seats, config.games, config.seed, duplicate=config.duplicate)
+        self.plans = iter_schedule(len(config.bots), config.seats, config.games, config.seed, duplicate=config.duplicate)
+        """The games still to play (a generator shared by the concurrency slots)."""
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
         self.log_path = config.log_dir / f"match-{stamp}.jsonl"
         self.stderr_dir = config.log_dir / f"match-{stamp}-stderr"
@@ -235,26 +255,22 @@ class MatchRunner:
         return self.stats
 
     async def _play_all(self, address: tuple[str, int], bots_nursery: trio.Nursery) -> None:
-        queue_send, queue_recv = trio.open_memory_channel[GamePlan](len(self.plans) or 1)
-        for plan in self.plans:
-            queue_send.send_nowait(plan)
-        queue_send.close()
-        slots = max(1, min(self.config.concurrency, len(self.plans)))
+        slots = max(1, min(self.config.concurrency, self.config.games))
         async with trio.open_nursery() as nursery:
             for slot in range(slots):
-                nursery.start_soon(self._slot, slot, address, queue_recv.clone(), bots_nursery)
+                nursery.start_soon(self._slot, slot, address, bots_nursery)
 
-    async def _slot(self, slot: int, address: tuple[str, int], plans: trio.MemoryReceiveChannel[GamePlan],
-                    bots_nursery: trio.Nursery) -> None:
+    async def _slot(self, slot: int, address: tuple[str, int], bots_nursery: trio.Nursery) -> None:
         control = await self._connect(address, f"match-{slot + 1}", "player")
         self._controls.append(control)
         pool: dict[tuple[int, int], _Player] = {}
         async with trio.open_nursery() as nursery:
             created_send, created_recv = trio.open_memory_channel[Any](1)
             nursery.start_soon(self._read_control, control, created_send)
-            async with plans:
-                async for plan in plans:
-                    await self._play_one(plan, slot, address, control, created_recv, pool, bots_nursery)
+            # One generator shared by the slots: trio runs one task at a time, so each next()
+            # hands out the next game exactly once.
+            for plan in self.plans:
+                await self._play_one(plan, slot, address, control, created_recv, pool, bots_nursery)
             nursery.cancel_scope.cancel()
         await control.aclose()
 

@@ -178,6 +178,19 @@ def test_schedule_rotates_seats_evenly():
     assert rotations(3, 3) == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
 
 
+async def test_a_huge_match_starts_at_once(tmp_path):
+    cfg = config(tmp_path, ["builtin:random", "builtin:greedy"], games=10**12)
+
+    with trio.fail_after(30), trio.CancelScope() as scope:
+        async def on_game(report):
+            scope.cancel()
+
+        runner = MatchRunner(cfg, on_game=on_game)
+        await runner.run()
+    assert runner.stats.games == 1
+    assert len(logged_games(runner.log_path)) == 1
+
+
 def test_bot_specs_and_options():
     assert parse_bot_spec("builtin:greedy", "quinze").builtin == "greedy"
     spec = parse_bot_spec(f"{PY} '{EXAMPLES / 'random_bot.py'}' 3", "quinze", ["random_bot"])
@@ -232,6 +245,9 @@ def test_cli_match_writes_json_and_log(tmp_path):
         (["--seats", "1"], 2, "--seats: must be at least 2"),
         (["builtin:random", "--seats", "2"], 2, "every bot needs a seat"),
         (["--game", "chess"], 1, "chess"),
+        (["--seed", "999999999999999999999999"], 2, "--seed must be in 0 .. 2**63-1"),
+        (["--seed", "-1"], 2, "--seed must be in 0 .. 2**63-1"),
+        (["--seed", str(2**63 - 1)], 2, "goes past the largest seed"),
     ],
 )
 def test_cli_bad_input_is_refused_before_any_game(tmp_path, monkeypatch, args, code, message):
@@ -263,7 +279,8 @@ def test_cli_duplicate_rounds_the_games_up_to_whole_rotations(tmp_path, monkeypa
 
 
 def test_cli_ctrl_c_stops_fast_keeps_games_and_leaves_no_process(tmp_path):
-    proc = subprocess.Popen([QUINZE, "match", RANDOM, GREEDY, "--games", "500", "--seed", "1", "--json", "out.json"],
+    # 100 000 000 games: the schedule is made lazily, so the first game starts at once.
+    proc = subprocess.Popen([QUINZE, "match", RANDOM, GREEDY, "--games", "100000000", "--seed", "1", "--json", "out.json"],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         logs = tmp_path / "logs"

@@ -246,6 +246,20 @@ async def test_quinze_bot_command_creates_joins_and_exits_zero(port):
         assert await first.wait() == 0
 
 
+@pytest.mark.parametrize("seed", ["999999999999999999999999", "-1"])
+def test_quinze_bot_refuses_a_seed_beyond_63_bits(seed):
+    from typer.testing import CliRunner
+
+    from quinze_cli.app import app
+
+    # Port 9 (discard): nothing listens; the seed must be refused before any connection.
+    done = CliRunner().invoke(app, ["bot", "--server", "127.0.0.1:9", "--create", "quinze", "--seed", seed,
+                                    "--", "builtin:random"])
+    assert done.exit_code == 2, done.output
+    assert "--seed must be in 0 .. 2**63-1" in " ".join(done.output.split())
+    assert done.exception is None or isinstance(done.exception, SystemExit)
+
+
 async def test_quinze_bot_reports_a_refused_join(port):
     quinze = str(Path(PY).parent / "quinze")
     with trio.fail_after(30):

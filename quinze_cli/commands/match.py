@@ -37,9 +37,11 @@ from quinze_cli.matchrun import (
     MatchConfig,
     MatchError,
     MatchRunner,
+    SEED_MAX,
+    iter_schedule,
+    last_seed,
     parse_bot_spec,
     rotations,
-    schedule,
     validate_options,
 )
 from quinze_cli.relay import Failure
@@ -102,6 +104,8 @@ def build_config(
             address = parse_address(server)
         except ValueError as err:
             fail(f"--server: {err}", EXIT_USAGE)
+    if seed is not None and not 0 <= seed <= SEED_MAX:
+        fail(f"--seed must be in 0 .. 2**63-1 ({SEED_MAX}), the seeds the server draws; got {seed}", EXIT_USAGE)
     if seed is None:
         seed = secrets.randbelow(2**31)
     seats_n = options["players"]
@@ -111,7 +115,10 @@ def build_config(
         Console(stderr=True, highlight=False).print(
             f"note: --duplicate plays each deal once per seat rotation ({per_deal}): {games} games rounded up to {rounded}")
         games = rounded
-    schedule(len(specs), seats_n, games, seed, duplicate=duplicate)
+    iter_schedule(len(specs), seats_n, games, seed, duplicate=duplicate)  # checks only: the plans come lazily
+    if last_seed(seed, games, per_deal, duplicate=duplicate) > SEED_MAX:
+        fail(f"--seed {seed} with {games} games goes past the largest seed 2**63-1 ({SEED_MAX}): "
+             "game i uses --seed + i", EXIT_USAGE)
     return MatchConfig(
         game=game, bots=specs, games=games, seed=seed, options=options, log_dir=log_dir, concurrency=concurrency,
         move_time=move_time, duplicate=duplicate, wire=wire, max_restarts=max_restarts, server=address,
