@@ -5,9 +5,12 @@
         ...
         nursery.cancel_scope.cancel()     # clean shutdown
 
-On cancellation every client is sent ``bye`` with reason ``"shutdown"`` (PROTOCOL.md "Flow") and given
-``ServerConfig.shutdown_grace`` seconds to receive it; logs of finished games are already
-written and fsynced (each game's log is written when it ends).
+On cancellation the tables stop starting games (``Server.stopping``), every client is sent ``bye``
+with reason ``"shutdown"`` (PROTOCOL.md "Flow") and given ``ServerConfig.shutdown_grace`` seconds to
+receive it, then the tables and connections are cancelled. That cleanup is shielded but bounded:
+whatever happens in it (even an exception), the work is cancelled at its end, so a stopping server
+never keeps playing. Logs of finished games are already written and fsynced (each game's log is
+written when it ends).
 """
 
 from __future__ import annotations
@@ -61,15 +64,21 @@ async def run_server(config: ServerConfig, *, task_status: trio.TaskStatus[int] 
         try:
             await trio.sleep_forever()
         finally:
-            with trio.CancelScope(shield=True):
-                await _shutdown(server, config, done)
-                work.cancel()
+            try:
+                with trio.CancelScope(shield=True):
+                    await _shutdown(server, config, done)
+            finally:
+                work.cancel()  # even if the shutdown failed: nothing may go on playing
 
 
 async def _shutdown(server: Server, config: ServerConfig, done: trio.Event) -> None:
+    server.stopping = True  # no table starts another game from now on
     log.info("shutting down: %d connection(s)", len(server.connections))
     for conn in list(server.connections):
-        conn.close(SHUTDOWN_REASON)
+        try:
+            conn.close(SHUTDOWN_REASON)
+        except Exception:  # one connection must not keep the others from their bye
+            log.exception("%r: sending bye failed", conn)
     with trio.move_on_after(config.shutdown_grace):
         while server.connections:
             await trio.sleep(0.01)

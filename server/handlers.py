@@ -40,6 +40,15 @@ class Server:
         self.batch: list[Connection] | None = None
         """While a message is handled: connections with frames gathered for one write."""
 
+    @property
+    def stopping(self) -> bool:
+        """True once the server shuts down: tables start no more games, no new tables."""
+        return self.lobby.stopping
+
+    @stopping.setter
+    def stopping(self, value: bool) -> None:
+        self.lobby.stopping = value
+
     def encode(self, msg: dict[str, Any]) -> bytes | None:
         """``msg`` as one frame (see :meth:`Lobby.encode`)."""
         return self.lobby.encode(msg)

@@ -34,6 +34,8 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self._closed: deque[str] = deque()
         self._next = 1
+        self.stopping = False
+        """Set when the server shuts down: no table starts another game (see ``server.app``)."""
 
     def encode(self, msg: dict[str, Any]) -> bytes | None:
         """``msg`` as one frame; None (and logged) if it cannot be encoded or is over ``max_frame``."""

@@ -224,10 +224,13 @@ class Table:
         """Play games until ``games`` are played or a seat is no longer held; then close.
         Never raises (an engine failure closes the table and is logged)."""
         try:
+            lobby = self.lobby
             while True:
-                await self._until(lambda: all(s.held for s in self.seats))
+                await self._until(lambda: lobby.stopping or all(s.held for s in self.seats))
+                if lobby.stopping:  # the server shuts down: no new game
+                    break
                 await self._play_one()
-                if self.number >= self.games or not all(s.conn is not None for s in self.seats):
+                if self.number >= self.games or not all(s.conn is not None for s in self.seats) or lobby.stopping:
                     break
         except Exception:
             log.exception("table %s failed", self.id)

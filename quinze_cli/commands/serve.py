@@ -1,14 +1,23 @@
 """``quinze serve``: run the Trio game server (PROTOCOL.md).
 
 Listens on 127.0.0.1:15015 by default (this machine only); ``--host 0.0.0.0`` serves the local
-network. Ctrl-C (SIGINT) or SIGTERM stops it cleanly: every client is sent ``bye``, finished
-games are already logged, the exit status is 0.
+network. Ctrl-C (SIGINT) or SIGTERM stops it cleanly: tables start no more games, every client is
+sent ``bye`` (bounded by ``ServerConfig.shutdown_grace``), finished games are already logged, the
+exit status is 0. A second SIGINT/SIGTERM while stopping exits at once with status 130.
+
+Both signals are received by :func:`trio.open_signal_receiver` for the whole run, never as a
+``KeyboardInterrupt``: a KeyboardInterrupt raised in the middle of the server's own code (a table
+task, or the shutdown itself) could skip the cleanup and leave a shielded server playing on,
+deaf to further Ctrl-C.
 """
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 import logging
+import os
 import signal
+import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -34,20 +43,37 @@ def _find(exc: BaseException, kind: type[BaseException]) -> BaseException | None
     return None
 
 
+FORCED_EXIT = 130
+"""Exit status when a second signal cuts the shutdown short (128 + SIGINT)."""
+
+
+async def _watch_signals(signals: AsyncIterator[int], stop: trio.CancelScope, console: Console) -> None:
+    """First SIGINT/SIGTERM: cancel ``stop`` (the server shuts down cleanly). Second: exit now."""
+    async for _ in signals:
+        if not stop.cancel_called:
+            console.print("stopping: telling clients bye (Ctrl-C again to quit at once)")
+            stop.cancel()
+            continue
+        console.print("stopped at once (second signal)")
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(FORCED_EXIT)  # at once: no cleanup may hold the process (finished games are on disk)
+
+
 async def _serve(config: ServerConfig, console: Console) -> None:
-    async with trio.open_nursery() as nursery:
-        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-            port = await nursery.start(run_server, config)
-            where = f"{config.host}:{port}"
-            console.print(f"[bold green]quinze server[/] listening on [bold]{where}[/] (Ctrl-C to stop)")
-            if config.host in ("0.0.0.0", "::"):
-                console.print("serving every network interface: players on the local network can connect")
-            if config.log_dir is not None:
-                console.print(f"replay logs in {config.log_dir}")
-            async for _ in signals:
-                console.print("stopping: telling clients bye")
-                nursery.cancel_scope.cancel()
-                break
+    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+        async with trio.open_nursery() as outer:
+            with trio.CancelScope() as stop:
+                outer.start_soon(_watch_signals, signals, stop, console)
+                async with trio.open_nursery() as nursery:
+                    port = await nursery.start(run_server, config)
+                    where = f"{config.host}:{port}"
+                    console.print(f"[bold green]quinze server[/] listening on [bold]{where}[/] (Ctrl-C to stop)")
+                    if config.host in ("0.0.0.0", "::"):
+                        console.print("serving every network interface: players on the local network can connect")
+                    if config.log_dir is not None:
+                        console.print(f"replay logs in {config.log_dir}")
+            outer.cancel_scope.cancel()  # the server is down: stop watching signals
 
 
 def register(app: typer.Typer) -> None:
