@@ -71,3 +71,40 @@ def test_port_in_use_is_a_one_line_error() -> None:
 def test_bad_move_time_is_a_usage_error() -> None:
     run = subprocess.run([QUINZE, "serve", "--port", "0", "--move-time", "0"], capture_output=True, text=True, timeout=30)
     assert run.returncode == 2 and "move_time" in run.stderr
+
+
+async def test_logs_go_to_logs_by_default_and_the_place_is_printed(tmp_path: Path) -> None:
+    proc = await trio.lowlevel.open_process([QUINZE, "serve", "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    try:
+        assert proc.stdout is not None
+        m = await _read_until(proc.stdout, r"listening on 127\.0\.0\.1:(\d+).*\nreplay logs in (.+)\n")
+        port, where = int(m.group(1)), m.group(2)
+        assert Path(where.split("/<table>")[0]) == (tmp_path / "logs").resolve()
+        a, b, table, _ = await seated_pair(port, "quinze", options={"target": 1})
+        await play_pair(a, b, table)
+        await a.expect("table-closed")
+        await a.aclose()
+        await b.aclose()
+        proc.send_signal(signal.SIGINT)
+        with trio.fail_after(30):
+            assert await proc.wait() == 0
+        assert (tmp_path / "logs" / f"{table}.jsonl").read_text(encoding="utf-8").count('"record":"header"') == 1
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+
+
+async def test_no_log_records_nothing_and_says_so(tmp_path: Path) -> None:
+    proc = await trio.lowlevel.open_process([QUINZE, "serve", "--port", "0", "--no-log"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path)
+    try:
+        assert proc.stdout is not None
+        await _read_until(proc.stdout, r"no replay logs \(--no-log\)")
+        proc.send_signal(signal.SIGINT)
+        with trio.fail_after(30):
+            assert await proc.wait() == 0
+        assert not (tmp_path / "logs").exists()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+            await proc.wait()

@@ -19,7 +19,7 @@ import os
 import signal
 import sys
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated
 
 import trio
 import typer
@@ -72,7 +72,9 @@ async def _serve(config: ServerConfig, console: Console) -> None:
                     if config.host in ("0.0.0.0", "::"):
                         console.print("serving every network interface: players on the local network can connect")
                     if config.log_dir is not None:
-                        console.print(f"replay logs in {config.log_dir}")
+                        console.print(f"replay logs in {config.log_dir.resolve()}/<table>.jsonl", soft_wrap=True)
+                    else:
+                        console.print("no replay logs (--no-log)")
             outer.cancel_scope.cancel()  # the server is down: stop watching signals
 
 
@@ -81,10 +83,12 @@ def register(app: typer.Typer) -> None:
     def serve(
         host: Annotated[str, typer.Option(help="Address to listen on; 0.0.0.0 for the local network.")] = DEFAULT_HOST,
         port: Annotated[int, typer.Option(help="TCP port (0: any free port).")] = DEFAULT_PORT,
-        log_dir: Annotated[Optional[Path], typer.Option("--log-dir", help="Append each finished game to DIR/<table>.jsonl.")] = None,
+        log_dir: Annotated[Path, typer.Option("--log-dir", help="Append each finished game to DIR/<table>.jsonl.")] = Path("logs"),
+        no_log: Annotated[bool, typer.Option("--no-log", help="Record no replay logs.")] = False,
         move_time: Annotated[float, typer.Option("--move-time", help="Default seconds per decision.")] = 60.0,
     ) -> None:
-        """Run the game server (default 127.0.0.1:15015) until Ctrl-C."""
+        """Run the game server (default 127.0.0.1:15015) until Ctrl-C; games logged in ./logs."""
+        log_dir = None if no_log else log_dir
         try:
             config = ServerConfig(host=host, port=port, log_dir=log_dir, move_time=move_time)
         except ValueError as e:
