@@ -20,7 +20,9 @@ A broken bot forfeits the game at once (``forfeit {table, reason}``) with one of
   until its time runs out.
 
 An answer quoting another request than the pending one is ignored (logged): after a timeout a
-slow bot's late answer must not be played in the next position. A failure seen before the game
+slow bot's late answer must not be played in the next position. So is the server's refusal of
+an answer to a request that closed meanwhile (``game-not-running``, ``stale-request``: the
+other seat forfeited, the deadline passed; see :data:`STALE_CODES`). A failure seen before the game
 starts (a bot that died at once) is acted on at ``game-start``.
 """
 
@@ -59,6 +61,11 @@ log = logging.getLogger("quinze.relay")
 
 FAILURE_KINDS = ("timeout", "crash", "garbage", "illegal")
 """The kinds of a bot failure, also the ``reason`` of the relay's ``forfeit``."""
+
+STALE_CODES = frozenset({"game-not-running", "stale-request"})
+"""Refusals (``refused`` or ``error``) of an answer to a request that is no longer open: the game
+ended meanwhile (the other seat forfeited) or the deadline passed (the server's game-over says
+``timeout``). They are ignored, never counted as an ``illegal`` action."""
 
 
 
@@ -367,7 +374,11 @@ class SeatRelay:
             self._to_bot(data)
         elif isinstance(msg, Refused):
             self._to_bot(data)
-            if game.failure is None and game.pending is not None and game.pending.request == msg.request:
+            if msg.code in STALE_CODES:
+                # The request closed before our answer arrived (its deadline passed, the game
+                # ended): no illegal move; the server's own game-over tells what happened.
+                log.info("%s: answer to request %s came too late: %s", self.conn.name, msg.request, msg.code)
+            elif game.failure is None and game.pending is not None and game.pending.request == msg.request:
                 game.refusals += 1
                 if game.refusals >= self.max_refused:
                     await self._fail("illegal", f"action refused: {msg.reason} [{msg.code}]")
@@ -398,6 +409,10 @@ class SeatRelay:
         elif isinstance(msg, Error):
             if game.forfeit_sent:
                 log.debug("%s: error after forfeit ignored: %s", self.conn.name, msg.code)
+            elif msg.code in STALE_CODES:
+                # E.g. the other seat forfeited while our bot was thinking: the game is over and
+                # its game-over is on its way; our late answer is not our bot's failure.
+                log.info("%s: %s ignored: %s", self.conn.name, msg.code, msg.reason)
             elif msg.ref in ("action",) and game.pending is not None and game.failure is None:
                 await self._fail("illegal", f"action rejected: {msg.reason} [{msg.code}]")
             else:

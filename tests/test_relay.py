@@ -3,6 +3,7 @@ bot programs (examples/bots, tests/bots): one game per test, each failure report
 
 from __future__ import annotations
 
+import math
 import signal
 import subprocess
 import sys
@@ -371,3 +372,65 @@ async def test_a_bot_may_retry_after_a_refusal_when_allowed(port, tmp_path):
     bot = BotProcess([PY, str(script)], stderr_path=tmp_path / "err.log")
     outcomes, failures = await play_one(port, [BuiltinBot("random"), bot], max_refused=2)
     assert failures == [] and outcomes[1].game_over.forfeit is None
+
+
+async def test_a_late_answer_after_the_other_seat_forfeits_is_not_our_failure(nursery, monkeypatch, tmp_path):
+    """The other seat forfeits while our (healthy, a little slow) bot thinks; the server is slow to
+    send the game-over (a loaded server: its table task sleeps first), so our answer meets
+    ``game-not-running``. That is no failure of our bot."""
+    from server.table import Table
+
+    original = Table._game_over
+
+    async def late_game_over(self, game):
+        await trio.sleep(0.6)
+        await original(self, game)
+
+    monkeypatch.setattr(Table, "_game_over", late_game_over)
+    port = await nursery.start(run_server, ServerConfig(port=0, log_dir=None))
+    ctl = await connect("127.0.0.1", port, "ctl", "player")
+    await ctl.send({"type": "create-table", "game": "quinze", "options": {"players": 2, "target": 1}, "seed": 1,
+                    "games": 1, "move_time": 10})
+    table = (await ctl.receive()).table.table
+    failures = []
+
+    async def report(failure):
+        failures.append(failure)
+
+    async def quitter():
+        # Seat 1 plays its turn; once no request of its own follows its last action (the turn
+        # passed to seat 0, whose slow bot now thinks), it forfeits.
+        conn = await connect("127.0.0.1", port, "quitter", "player")
+        await conn.send({"type": "join", "table": table, "seat": 1})
+        played = False
+        while True:
+            msg = None
+            with trio.move_on_after(0.1 if played else math.inf):
+                msg = await conn.receive()
+            if msg is None:
+                await conn.send({"type": "forfeit", "table": table, "reason": "leave"})
+                played = False
+                continue
+            data = msg.to_data()
+            if data["type"] == "action-request" and data["seat"] == 1:
+                entry = next((e for e in data["legal"] if e["type"] == "end"), data["legal"][0])
+                await conn.send({"type": "action", "table": table, "request": data["request"], "action": entry})
+                played = True
+            elif data["type"] == "game-over":
+                await conn.aclose()
+                return
+
+    bot = program(BOTS / "slow.py", "0.5", tmp_path=tmp_path)
+    with trio.fail_after(30):
+        async with trio.open_nursery() as inner:
+            inner.start_soon(quitter)
+            conn = await connect("127.0.0.1", port, "seat0", "bot")
+            await bot.start(inner)
+            relay = SeatRelay(conn, bot, on_failure=report)
+            await relay.join(table, 0)
+            outcome = (await relay.play(table, 0))[0]
+            await bot.stop(grace=0.5, term_wait=0.5)
+            await conn.aclose()
+    await ctl.aclose()
+    assert outcome.game_over.forfeit.to_data() == {"seat": 1, "kind": "leave"}
+    assert failures == [] and outcome.failure is None
