@@ -166,7 +166,9 @@ class SeatRelay:
     - ``max_refused``: refusals of one request before the relay forfeits as ``illegal`` (>= 1);
     - ``write_timeout``: seconds a message to the bot may take to be written (a bot that does
       not read its input is a ``timeout``) when no deadline is running;
-    - ``on_failure``: called (awaited) with each :class:`Failure` as it happens, for reports.
+    - ``on_failure``: called (awaited) with each :class:`Failure` as it happens, for reports;
+    - ``on_outcome``: called (awaited) with each :class:`GameOutcome` as its game ends (a line
+      per game at once, not only when :meth:`play` returns).
 
     ``bot`` may be replaced between games (a restarted program).
     """
@@ -179,6 +181,7 @@ class SeatRelay:
         max_refused: int = 1,
         write_timeout: float = 10.0,
         on_failure: Callable[[Failure], Awaitable[None]] | None = None,
+        on_outcome: Callable[[GameOutcome], Awaitable[None]] | None = None,
     ) -> None:
         if max_refused < 1:
             raise ValueError("max_refused must be at least 1")
@@ -187,6 +190,7 @@ class SeatRelay:
         self.max_refused = max_refused
         self.write_timeout = write_timeout
         self.on_failure = on_failure
+        self.on_outcome = on_outcome
         self.bot_broken: BotError | None = None
         """The error that made the bot unusable (crash, fatal garbage), until it is replaced."""
         self._outbox: list[dict[str, Any]] = []
@@ -280,7 +284,7 @@ class SeatRelay:
                     pending = game.pending
                     if game is self._game and pending is not None and game.waiting_bot and game.failure is None \
                             and trio.current_time() >= game.deadline_at:
-                        await self._fail("timeout", f"no answer to request {pending.request} in {pending.deadline:g} s")
+                        await self._fail("timeout", f"no answer to request {pending.request} in {pending.deadline:.1f} s")
                     continue
                 await self._handle(item[0], item[1], [], None)
                 if item[0] == "bot-error" or (item[0] == "bot-garbage" and item[1].fatal):
@@ -396,6 +400,8 @@ class SeatRelay:
                 await self._report(failure)
             outcomes.append(GameOutcome(self._table, self._seat, game.start, msg, failure, game.started,
                                         datetime.now(timezone.utc)))
+            if self.on_outcome is not None:
+                await self.on_outcome(outcomes[-1])
             self._game = _Game()
             self._deadline_changed()
         elif isinstance(msg, TableClosed):

@@ -113,7 +113,7 @@ class Connection:
         except BlockingIOError:
             n = 0
         except OSError as e:
-            self.abort(f"connection lost ({type(e).__name__})")
+            self._lost(e)
             return
         if n < len(data):
             self._enqueue(data[n:])
@@ -126,6 +126,11 @@ class Connection:
             self.abort(f"send queue full ({self.config.send_queue} frames): the client is not reading")
         except (trio.ClosedResourceError, trio.BrokenResourceError):
             pass
+
+    def _lost(self, e: BaseException) -> None:
+        """The socket failed: drop the client; the log says "connection lost" (the error at debug level)."""
+        log.debug("%r: %s: %s", self, type(e).__name__, e)
+        self.abort("connection lost")
 
     def error(self, code: str, reason: str, ref: str | None = None) -> None:
         """Send ``error`` (PROTOCOL.md "Errors")."""
@@ -203,11 +208,11 @@ class Connection:
                     await self.stream.send_all(data)
                 self._busy = False
                 if cs.cancelled_caught:
-                    self.abort(f"sending took over {timeout} s: the client is not reading")
+                    self.abort(f"sending took over {timeout:g} s: the client is not reading")
                     return
             await self.stream.send_eof()
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
-            self.abort(f"connection lost ({type(e).__name__})")
+            self._lost(e)
             return
         self._graceful = True
         assert self._scope is not None
@@ -240,7 +245,7 @@ class Connection:
                         break
                     self.server.handle(self, item)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
-            self.abort(f"connection lost ({type(e).__name__})")
+            self._lost(e)
 
     def _fatal(self, e: ProtocolError) -> None:
         self.error(e.code, e.message_text(), e.ref)

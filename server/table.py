@@ -291,7 +291,11 @@ class Table:
                 "actions": self.actions,
             }
         )
-        log.info("table %s: game %d over (%s)", self.id, self.number, forfeit or result.reason)
+        if forfeit is not None:
+            how = f"seat {forfeit['seat']} ({self.players[forfeit['seat']] or '?'}) forfeits ({forfeit['kind']})"
+        else:
+            how = str(result.reason)
+        log.info("table %s: game %d over: %s", self.id, self.number, how)
         log_dir = self.lobby.config.log_dir
         if log_dir is not None:
             await write_game(
