@@ -434,3 +434,70 @@ async def test_a_late_answer_after_the_other_seat_forfeits_is_not_our_failure(nu
     await ctl.aclose()
     assert outcome.game_over.forfeit.to_data() == {"seat": 1, "kind": "leave"}
     assert failures == [] and outcome.failure is None
+
+
+async def test_quinze_bot_ctrl_c_mid_game_leaves_the_seat_and_prints_each_game(port):
+    """Ctrl-C in game 2: game 1's line was printed when it ended, the seat is left (the other seat
+    gets the game-over with kind ``leave`` at once, not after the 30 s move time), a summary is
+    printed, and the empty temporary stderr file is removed."""
+    quinze = [str(Path(PY).parent / "quinze")]
+    proc = await trio.lowlevel.open_process(
+        quinze + ["bot", "--server", f"127.0.0.1:{port}", "--create", "quinze", "--games", "3", "--seed", "4",
+                  "--option", "target=1", "--move-time", "30", "--seat", "0", "--", PY, str(EXAMPLES / "random_bot.py")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    errors = bytearray()
+
+    async def read_stderr():
+        while chunk := await proc.stderr.receive_some(4096):
+            errors.extend(chunk)
+
+    try:
+        with trio.fail_after(20):  # far below the 30 s move time
+            table = (await proc.stdout.receive_some(100)).decode().strip()
+            async with trio.open_nursery() as nursery:
+                nursery.start_soon(read_stderr)
+                other = await connect("127.0.0.1", port, "other", "player")
+                await other.send({"type": "join", "table": table, "seat": 1})
+                while True:
+                    data = (await other.receive()).to_data()
+                    if data["type"] == "action-request" and data["seat"] == 1:
+                        entry = next((e for e in data["legal"] if e["type"] == "end"), data["legal"][0])
+                        await other.send({"type": "action", "table": table, "request": data["request"], "action": entry})
+                    elif data["type"] == "game-start" and data["number"] == 2:
+                        while b"game 1:" not in errors:  # printed as game 1 ended, before the table closes
+                            await trio.sleep(0.01)
+                        proc.send_signal(signal.SIGINT)
+                    elif data["type"] == "game-over" and data["number"] == 2:
+                        assert data["forfeit"] == {"seat": 0, "kind": "leave"}
+                        break
+                assert await proc.wait() == 130
+                await other.aclose()
+    finally:
+        if proc.returncode is None:
+            proc.kill()
+    text = errors.decode()
+    assert "summary: 1 game(s) finished" in text
+    stderr_path = Path(text.split("(bot stderr: ")[1].split(")")[0])
+    assert not stderr_path.parent.exists()  # random_bot.py wrote nothing on stderr: no leftover /tmp dir
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["--seat", "7", "--", "builtin:random"], 2, "--seat 7: a quinze table with players=2 has seats 0 .. 1"),
+        (["--", "/no/such/bot"], 1, "'/no/such/bot' is not an executable program"),
+    ],
+)
+async def test_quinze_bot_create_checks_seat_and_program_before_the_table(port, args, code, message):
+    quinze = str(Path(PY).parent / "quinze")
+    with trio.fail_after(30):
+        done = await trio.run_process([quinze, "bot", "--server", f"127.0.0.1:{port}", "--create", "quinze", *args],
+                                      capture_stdout=True, capture_stderr=True, check=False)
+        assert done.returncode == code, done.stderr
+        assert message in " ".join(done.stderr.decode().split())
+        conn = await connect("127.0.0.1", port, "look", "player")
+        await conn.send({"type": "list-tables"})
+        tables = (await conn.receive()).to_data()
+        await conn.aclose()
+    assert tables["tables"] == []  # no empty table left on the server

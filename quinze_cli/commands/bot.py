@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import shlex
+import shutil
 import signal
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -38,7 +39,7 @@ from quinze_cli.client import ClientError, Connection, connect, parse_address
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
 from quinze_cli.matchrun import SEED_MAX
 from quinze_cli.options import parse_option_pairs
-from quinze_cli.relay import Failure, RelayError, SeatRelay
+from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
 
 EXIT_INTERRUPTED = 130
 
@@ -111,6 +112,10 @@ async def _run(args: dict[str, Any], out: Console, err: Console) -> int:
 
 async def _relay(args: dict[str, Any], host: str, port: int, out: Console, err: Console, on_failure: Any,
                  failures: list[Failure], nursery: trio.Nursery) -> int:
+    """Create/join the table and relay until it closes. Whatever the way it ends (table closed,
+    Ctrl-C, server lost): the seat is left (``leave``: a running game is forfeited at once with
+    kind ``leave`` rather than run down the clock), the bot stopped, a summary printed, and an
+    empty temporary stderr file removed."""
     endpoint: Any
     command: list[str] = args["command"]
     if len(command) == 1 and command[0].startswith(BUILTIN_PREFIX):
@@ -118,6 +123,23 @@ async def _relay(args: dict[str, Any], host: str, port: int, out: Console, err: 
     else:
         endpoint = BotProcess(command, wire=args["wire"], stderr_path=args["stderr"], name=args["name"])
     conn: Connection | None = None
+    finished: list[GameOutcome] = []
+    seated: str | None = None
+    closed = False
+
+    async def on_outcome(outcome: GameOutcome) -> None:
+        finished.append(outcome)
+        over = outcome.game_over
+        if over is None:
+            return
+        res = over.result
+        line = (f"game {over.number}: points {res.get('points')}, winners {res.get('winners')}, "
+                f"reason {res.get('reason')}")
+        if over.forfeit is not None:
+            line += f" (seat {over.forfeit.seat} forfeited: {over.forfeit.kind})"
+        err.print(line, highlight=False)
+        err.file.flush()
+
     try:
         try:
             conn = await connect(host, port, args["name"], "bot")
@@ -137,20 +159,17 @@ async def _relay(args: dict[str, Any], host: str, port: int, out: Console, err: 
             await endpoint.start(nursery)
         except BotError as e:
             raise _Stop(f"cannot start the bot: {e.detail}") from None
-        relay = SeatRelay(conn, endpoint, on_failure=on_failure)
+        relay = SeatRelay(conn, endpoint, on_failure=on_failure, on_outcome=on_outcome)
         try:
             joined = await relay.join(table, args["seat"])
+            seated = table
             err.print(f"seated at table {table}, seat {joined.seat}" +
                       (f" (bot stderr: {endpoint.stderr_path})" if getattr(endpoint, "stderr_path", None) else ""),
                       highlight=False)
             outcomes = await relay.play(table, joined.seat, games=None)
+            closed = True
         except RelayError as e:
             raise _Stop(str(e)) from None
-        for o in outcomes:
-            if o.game_over is not None:
-                res = o.game_over.result
-                err.print(f"game {o.game_over.number}: points {res.get('points')}, winners {res.get('winners')}, "
-                          f"reason {res.get('reason')}", highlight=False)
         err.print(f"table {table} closed after {len(outcomes)} game(s)", highlight=False)
         return 1 if failures else 0
     except _Stop as e:
@@ -159,9 +178,44 @@ async def _relay(args: dict[str, Any], host: str, port: int, out: Console, err: 
     finally:
         with trio.CancelScope(shield=True):
             fast = args.get("interrupted", False)
+            if seated is not None and not closed and conn is not None and not conn.closed:
+                # Give the seat up first (as quinze play does): the server forfeits a running
+                # game with kind "leave" now, instead of the others waiting out our clock.
+                with trio.move_on_after(1.0):
+                    try:
+                        await conn.send({"type": "leave", "table": seated})
+                    except ClientError:
+                        pass
             await endpoint.stop(grace=0.1 if fast else 1.0, term_wait=0.5 if fast else 1.0)
             if conn is not None:
                 await conn.aclose()
+        _summary(err, finished, failures)
+        _tidy_stderr(err, endpoint, args["stderr"] is None)
+
+
+def _summary(err: Console, finished: list[GameOutcome], failures: list[Failure]) -> None:
+    """The closing line: games finished, this seat's points, bot failures."""
+    points = sum(float(o.game_over.result.get("points", [0.0] * (o.seat + 1))[o.seat])
+                 for o in finished if o.game_over is not None)
+    err.print(f"summary: {len(finished)} game(s) finished, {points:g} point(s) for this seat, "
+              f"{len(failures)} bot failure(s)", highlight=False)
+    err.file.flush()
+
+
+def _tidy_stderr(err: Console, endpoint: Any, temporary: bool) -> None:
+    """Remove the temporary stderr file (and its directory) when the bot wrote nothing there;
+    else say where it is."""
+    path = getattr(endpoint, "stderr_path", None)
+    if path is None or not path.exists():
+        return
+    try:
+        empty = path.stat().st_size == 0
+    except OSError:
+        return
+    if empty and temporary:
+        shutil.rmtree(path.parent, ignore_errors=True)
+    elif not empty:
+        err.print(f"bot stderr: {path}", highlight=False)
 
 
 def register(app: typer.Typer) -> None:
@@ -222,6 +276,13 @@ def register(app: typer.Typer) -> None:
                 fail_game_error(e)
             if create is not None and builtin not in known:
                 fail(f"no built-in bot {builtin!r} for {game_for_bots} (known: {', '.join(known)})")
+        if create is not None and seat is not None and seat >= options["players"]:
+            fail(f"--seat {seat}: a {create} table with players={options['players']} has seats 0 .. "
+                 f"{options['players'] - 1}", EXIT_USAGE)
+        if not (len(command) == 1 and command[0].startswith(BUILTIN_PREFIX)) and shutil.which(command[0]) is None:
+            # Checked before anything reaches the server (no empty table left behind).
+            fail(f"cannot start the bot: {command[0]!r} is not an executable program (not found on PATH, "
+                 "or not executable)")
         bot_name = (name or Path(command[-1] if command[-1].endswith((".py", ".js")) else command[0]).stem or "bot")[:32]
         args = {
             "address": address, "table": table, "create": create, "options": options, "games": games, "seed": seed,
