@@ -6,17 +6,25 @@ Generic over the game registry: ``--game`` any registered game, ``--bot`` its bu
 ``(S + i) * 1009 + k``. The summary: wins (points, shared wins split) and mean score per seat,
 result reasons, decisions, and the game's own per-game figures when it has a ``stats()``
 method (Le Quinze: deals, blocked deals, turns; shown as totals, per game, and turns per deal).
+
+On a terminal a transient progress bar (stderr) counts the games. Ctrl-C stops after the game
+being played: the summary of the games finished so far is printed with a note on stderr, and the
+exit status is 130; a second Ctrl-C quits at once (130, no summary).
 """
 
 from __future__ import annotations
 
 import json
+import signal
+import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
 from protocol.game import GameError, get_bot, get_game
@@ -25,9 +33,19 @@ from quinze_cli.errors import fail_game_error
 from quinze_cli.options import option_pairs
 
 
+EXIT_INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT)."""
+
+
 def run_selfplay(game_id: str, games: int, seed: int, players: int | None, bot_names: list[str],
-                 raw_options: dict[str, Any]) -> dict[str, Any]:
-    """Play ``games`` games and return the summary as data (raises GameError on bad input)."""
+                 raw_options: dict[str, Any], *, on_game: Callable[[int], None] | None = None,
+                 stop: Callable[[], bool] | None = None) -> dict[str, Any]:
+    """Play ``games`` games and return the summary as data (raises GameError on bad input).
+
+    ``on_game(i)`` is called after game ``i`` (0-based) is counted; ``stop()`` is asked before
+    each game and ends the run early when true. The summary's ``games`` is the number of games
+    finished, ``games_requested`` the number asked for, ``interrupted`` whether ``stop`` ended it.
+    """
     cls = get_game(game_id)
     raw = dict(raw_options)
     if players is not None:
@@ -46,7 +64,12 @@ def run_selfplay(game_id: str, games: int, seed: int, players: int | None, bot_n
     decisions = 0
     t0 = time.perf_counter()
     c0 = time.process_time()
+    played = 0
+    interrupted = False
     for i in range(games):
+        if stop is not None and stop():
+            interrupted = True
+            break
         s = seed + i
         bots = [get_bot(game_id, names[k], s * 1009 + k) for k in range(n)]
         g, d = play(cls, options, s, bots)
@@ -60,12 +83,15 @@ def run_selfplay(game_id: str, games: int, seed: int, players: int | None, bot_n
         st = getattr(g, "stats", None)
         if st is not None:
             stats.update(st())
+        played += 1
+        if on_game is not None:
+            on_game(i)
     seconds = time.perf_counter() - t0
     cpu = time.process_time() - c0
     return {
-        "game": game_id, "games": games, "seed": seed, "options": options, "bots": names,
+        "game": game_id, "games": played, "games_requested": games, "interrupted": interrupted, "seed": seed, "options": options, "bots": names,
         "points": [round(p, 6) for p in points],
-        "mean_scores": [round(sc / games, 3) if games else 0 for sc in scores],
+        "mean_scores": [round(sc / played, 3) if played else 0 for sc in scores],
         "reasons": dict(reasons), "decisions": decisions, "stats": dict(stats),
         "seconds": round(seconds, 3),
         "us_per_decision": round(seconds / decisions * 1e6, 2) if decisions else None,
@@ -84,15 +110,43 @@ def register(app: typer.Typer) -> None:
         option: Annotated[Optional[list[str]], typer.Option(help="Table option KEY=VALUE (repeatable).")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     ) -> None:
-        """Play GAMES games between built-in bots and summarise the results."""
+        """Play GAMES games between built-in bots and summarise the results (Ctrl-C: summary so far)."""
+        err_console = Console(stderr=True, highlight=False)
+        interrupted = threading.Event()
+
+        def on_sigint(signum: int, frame: object) -> None:
+            if interrupted.is_set():  # the second Ctrl-C: quit at once
+                raise KeyboardInterrupt
+            interrupted.set()
+
         try:
-            summary = run_selfplay(game, games, seed, players, bot or ["random"], option_pairs(option))
+            previous = signal.signal(signal.SIGINT, on_sigint)
+        except ValueError:  # not the main thread: Ctrl-C keeps its default behaviour
+            previous = None
+        progress = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TimeElapsedColumn(), TimeRemainingColumn(), console=err_console, transient=True,
+                            disable=not err_console.is_terminal)
+        try:
+            with progress:
+                task = progress.add_task(f"{game} self-play", total=games)
+                summary = run_selfplay(game, games, seed, players, bot or ["random"], option_pairs(option),
+                                       on_game=lambda i: progress.advance(task), stop=interrupted.is_set)
         except GameError as err:
             fail_game_error(err)
+        except KeyboardInterrupt:
+            err_console.print("interrupted: no summary")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGINT, previous)
         if as_json:
             typer.echo(json.dumps(summary, sort_keys=True))
-            return
-        show(summary)
+        else:
+            show(summary)
+        if summary["interrupted"]:
+            err_console.print(f"interrupted (Ctrl-C): the summary covers the {summary['games']} finished game(s) "
+                              f"of {summary['games_requested']}")
+            raise typer.Exit(EXIT_INTERRUPTED)
 
 
 def show(summary: dict[str, Any]) -> None:
@@ -100,6 +154,9 @@ def show(summary: dict[str, Any]) -> None:
     console = Console()
     n = len(summary["points"])
     games = summary["games"]
+    if games == 0:
+        console.print(f"{summary['game']}: no game finished")
+        return
     title = f"{summary['game']}: {games} games, seeds {summary['seed']}..{summary['seed'] + games - 1}"
     t = Table(title=title)
     t.add_column("seat", justify="right")
