@@ -285,12 +285,16 @@ def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None
                 if s2 > top:
                     break
                 if (need >> s2) & 1:
+                    h2 = ht + hp
+                    t2 = tt + tp
                     lst = sols.get(s2)
                     if lst is None:
-                        sols[s2] = [(ht + hp, tt + tp, nh + kh, n + k)]
+                        sols[s2] = [(h2, t2, nh + kh, n + k)]
                     else:
-                        lst.append((ht + hp, tt + tp, nh + kh, n + k))
-                if (nxt << s2) & need:
+                        lst.append((h2, t2, nh + kh, n + k))
+                    if (nxt << s2) & need:
+                        dfs(j + 1, s2, h2, t2, nh + kh, n + k)
+                elif (nxt << s2) & need:
                     dfs(j + 1, s2, ht + hp, tt + tp, nh + kh, n + k)
 
     # A large search builds thousands of partial answers and actions, each a new object
