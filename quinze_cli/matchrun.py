@@ -15,7 +15,8 @@
 - **A game.** The slot's control connection sends ``create-table`` (game, options, seed,
   ``games=1``, move_time); the relays of the seats join and play it; the game-over gives the
   result, the seed, salt and actions, from which the game's replay records are written
-  (:func:`protocol.replaylog.game_records`) to the match log, flushed and fsynced.
+  (:func:`protocol.replaylog.game_records`) to the match log, flushed and fsynced. The log file
+  is created with the first finished game (no empty log for a match that ends before).
 """
 
 from __future__ import annotations
@@ -232,7 +233,6 @@ class MatchRunner:
         Bot programs are stopped and connections closed on the way out, whatever happens
         (cancellation included); finished games are on disk."""
         self.config.log_dir.mkdir(parents=True, exist_ok=True)
-        self._log = open(self.log_path, "a", encoding="utf-8")
         try:
             async with trio.open_nursery() as nursery:
                 try:
@@ -251,8 +251,15 @@ class MatchRunner:
         except BaseExceptionGroup as group:
             raise _first(group, MatchError) or _first(group, KeyboardInterrupt) or group from None
         finally:
-            self._log.close()
+            if self._log is not None:
+                self._log.close()
         return self.stats
+
+    @property
+    def log_written(self) -> bool:
+        """True once a game was written to :attr:`log_path` (the file is made with the first
+        finished game: a match that ends before leaves no empty log)."""
+        return self._log is not None
 
     async def _play_all(self, address: tuple[str, int], bots_nursery: trio.Nursery) -> None:
         slots = max(1, min(self.config.concurrency, self.config.games))
@@ -428,7 +435,7 @@ class MatchRunner:
     def _write_game(self, outcome: GameOutcome) -> None:
         """Append the game's records to the match log, flushed and fsynced."""
         over, start = outcome.game_over, outcome.game_start
-        assert over is not None and start is not None and self._log is not None
+        assert over is not None and start is not None
         now = datetime.now(timezone.utc)
         try:
             records = self._records(outcome, now)
@@ -436,6 +443,8 @@ class MatchRunner:
             self.log_problems.append(f"game at table {over.table} not logged: {err}")
             log.error("%s", self.log_problems[-1])
             return
+        if self._log is None:
+            self._log = open(self.log_path, "a", encoding="utf-8")
         self._log.write(dumps_records(records))
         self._log.flush()
         os.fsync(self._log.fileno())

@@ -354,3 +354,39 @@ def test_cli_unreachable_server_is_a_clear_error(tmp_path, monkeypatch):
     done = CliRunner().invoke(app, ["match", "builtin:random", "builtin:greedy", "--server", "127.0.0.1:1"])
     assert done.exit_code == 1
     assert "cannot reach 127.0.0.1:1" in " ".join(done.output.split())
+    assert list((tmp_path / "logs").glob("match-*.jsonl")) == []  # no empty log left behind
+
+
+@pytest.mark.parametrize("target", ["nonexistent/dir/r.json", "."])
+def test_cli_json_file_is_checked_before_playing(tmp_path, monkeypatch, target):
+    from typer.testing import CliRunner
+
+    from quinze_cli.app import app
+
+    monkeypatch.chdir(tmp_path)
+    done = CliRunner().invoke(app, ["match", "builtin:random", "builtin:greedy", "--json", target])
+    assert done.exit_code == 1, done.output
+    assert f"--json {target}" in " ".join(done.output.split())
+    assert done.exception is None or isinstance(done.exception, SystemExit)
+    assert not (tmp_path / "logs").exists()  # refused before the match began
+
+
+def test_cli_ctrl_c_before_any_game_says_so_and_leaves_no_log(tmp_path):
+    silent = f"{PY} {BOTS / 'never_flush.py'}"
+    proc = subprocess.Popen([QUINZE, "match", silent, silent, "--games", "3", "--json", "out.json"],
+                            cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 30
+        while len(children_of(proc.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=15)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "no game finished" in err and "the finished games are in" not in err
+    assert list((tmp_path / "logs").glob("match-*.jsonl")) == []
+    data = json.loads((tmp_path / "out.json").read_text())
+    assert data["played"] == 0 and data["log"] is None

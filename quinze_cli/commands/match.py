@@ -7,13 +7,14 @@ restarts and the log are described in :mod:`quinze_cli.matchrun`; the statistics
 Elo) in :mod:`quinze_cli.stats`.
 
 Exit status: 0 after a complete match; 1 when the match had to stop (a bot failing beyond its
-restarts, the server lost) or for bad input; 2 for usage errors; 130 after Ctrl-C (the bots
+restarts, the server lost) or for bad input (``--json`` not writable: checked before playing); 2 for usage errors; 130 after Ctrl-C (the bots
 are stopped, the finished games are in the log).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import signal
 from pathlib import Path
@@ -125,6 +126,18 @@ def build_config(
     )
 
 
+def check_writable(path: Path, option: str) -> None:
+    """Exit 1 (before any game) unless ``path`` can be written: an existing directory to hold
+    it, and the file itself writable when it exists. Nothing is created."""
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        fail(f"{option} {path}: is a directory")
+    if not parent.is_dir():
+        fail(f"{option} {path}: no such directory {parent}")
+    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        fail(f"{option} {path}: not writable")
+
+
 def results_table(stats: MatchStats) -> Table:
     """The per-bot table printed at the end of a match."""
     table = Table(title="Match results")
@@ -218,7 +231,7 @@ def summary_data(config: MatchConfig, runner: MatchRunner, error: str | None, in
         "duplicate": config.duplicate,
         "move_time": config.move_time,
         "concurrency": config.concurrency,
-        "log": str(runner.log_path),
+        "log": str(runner.log_path) if runner.log_written else None,
         "bots": [b.to_data() for b in stats.bots],
         "elo": stats.elo(),
         "failures": getattr(runner, "failures", []),
@@ -250,6 +263,8 @@ def register(app: typer.Typer) -> None:
             bots, game=game, games=games, seed=seed, concurrency=concurrency, move_time=move_time, log_dir=log_dir,
             server=server, duplicate=duplicate, seats=seats, option=option or [], wire=wire, max_restarts=max_restarts,
         )
+        if json_file is not None:
+            check_writable(json_file, "--json")
         try:
             log_dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
@@ -268,14 +283,17 @@ def register(app: typer.Typer) -> None:
             line = elo_line(runner.stats)
             if line:
                 out.print(line)
-            out.print(f"log: {runner.log_path}")
+            out.print(f"log: {runner.log_path}" if runner.log_written else "log: none (no game finished)")
         if json_file is not None:
             try:
                 json_file.write_text(json.dumps(summary_data(config, runner, error, interrupted), indent=2) + "\n", encoding="utf-8")
             except OSError as e:
                 fail(f"--json {json_file}: {e.strerror or e}")
         if interrupted:
-            err.print(f"interrupted after {runner.stats.games} game(s); the finished games are in {runner.log_path}")
+            if runner.log_written:
+                err.print(f"interrupted after {runner.stats.games} game(s); the finished games are in {runner.log_path}")
+            else:
+                err.print("interrupted: no game finished (no log written)")
             raise typer.Exit(EXIT_INTERRUPTED)
         if error is not None:
             fail(f"the match stopped after {runner.stats.games} game(s): {error}")
