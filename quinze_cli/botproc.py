@@ -348,7 +348,9 @@ class BotProcess:
         return data
 
     async def _exited(self, what: str) -> BotExited:
-        """The error for a bot that went away, with its exit status if it ends within 1 s."""
+        """The error for a bot that went away: ``"the program exited with code 3"``, ``"the program
+        was killed by signal SIGKILL"``, or ``what`` with ``(still running)`` when it has not ended
+        within 1 s; then the end of its stderr."""
         assert self._proc is not None
         with trio.move_on_after(1.0):
             await self._proc.wait()
@@ -356,7 +358,8 @@ class BotProcess:
         if rc is None:
             detail = f"{what} (still running)"
         else:
-            detail = f"{what}: {describe_exit(rc)}"
+            # The ending is the news ("stopped reading its input" read like a timeout).
+            detail = f"the program {'was ' if rc < 0 else ''}{describe_exit(rc)}"
         tail = self.stderr_tail()
         if tail:
             detail += f"; stderr ends with: {tail}"

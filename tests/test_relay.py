@@ -137,6 +137,13 @@ async def test_crash_reports_exit_code_and_stderr(port, tmp_path):
     assert "exit_midgame: exiting with code 1" in failures[0].detail
 
 
+async def test_a_killed_bot_is_described_as_killed_not_as_a_reader(port, tmp_path):
+    bot = program(BOTS / "kill_self.py", tmp_path=tmp_path)
+    _, failures = await play_one(port, [BuiltinBot("random"), bot])
+    assert [f.kind for f in failures] == ["crash"]
+    assert failures[0].detail == "the program was killed by signal SIGKILL"
+
+
 async def test_exit_before_start_is_a_crash(port, tmp_path):
     bot = program(BOTS / "exit_before_start.py", tmp_path=tmp_path)
     outcomes, failures = await play_one(port, [bot, BuiltinBot("random")])
