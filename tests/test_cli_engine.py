@@ -113,7 +113,8 @@ def test_selfplay_bad_input(args, code, needle):
 def test_bench_quick_json():
     out = runner.invoke(app, ["bench", "--quick", "--json"])
     assert out.exit_code == 0, out.output
-    fig = json.loads(out.output)["engine"]
+    fig = json.loads(out.stdout)["engine"]  # stderr carries the how-long note
+    assert "takes" not in out.stdout and "a few seconds" in out.stderr
     games = {d["game"] for d in fig["decision"]}
     assert "quinze" in games
     q = next(d for d in fig["decision"] if d["game"] == "quinze")
@@ -121,6 +122,21 @@ def test_bench_quick_json():
     assert fig["legal_p99"]["positions"] > 0 and fig["legal_p99"]["p99_us"] >= fig["legal_p99"]["p50_us"]
     assert fig["adversarial"]["legal"] > 1000
     assert fig["largest_legal"]["largest"] >= 1
+    # each target sits next to its figure with whether it is met
+    assert q["target_us"] == 9 and q["met"] is (q["us_per_decision"] <= 9)
+    lp, ad = fig["legal_p99"], fig["adversarial"]
+    assert lp["target_p99_us"] == 50 and lp["met"] is (lp["p99_us"] <= 50)
+    assert ad["target_us"] == 5000 and ad["met"] is (ad["us"] <= 5000)
+
+
+def test_bench_tables_have_a_met_column():
+    out = runner.invoke(app, ["bench", "--quick", "--only", "engine"])
+    assert out.exit_code == 0, out.output
+    header = next(line for line in out.stdout.splitlines() if "figure" in line)
+    assert header.split()[-2:] == ["met", "┃"]
+    quinze = next(line for line in out.stdout.splitlines() if "quinze: legal generation" in line)
+    assert quinze.rstrip("│ ").split()[-1] in ("yes", "no")
+    assert "a few seconds" in out.stderr and "met" not in out.stderr  # the note; no spinner off a terminal
 
 
 def test_rules_quinze():

@@ -11,4 +11,7 @@ async def test_server_figures_smoke() -> None:
         assert fig["rounds"] >= 30 and fig["separate"] is separate
         assert fig["cycle_us"] > 0 and fig["echo_us"] > 0 and fig["ratio"] > 0
         assert fig["request_bytes"] > fig["action_bytes"] > 0
-        assert len(table_rows(fig)) == 4
+        rows = table_rows(fig)
+        assert len(rows) == 4 and all(len(r) == 4 for r in rows)
+        assert fig["met"] is (fig["ratio"] <= fig["target_ratio"])
+        assert rows[-1][2:] == (f"<= {fig['target_ratio']:g}x", "yes" if fig["met"] else "no")

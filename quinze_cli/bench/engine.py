@@ -29,6 +29,7 @@ __all__ = [
     "decision_us",
     "largest_legal",
     "legal_p99",
+    "mark_targets",
     "play",
     "run_engine_bench",
 ]
@@ -203,5 +204,25 @@ def run_engine_bench(quick: bool = False) -> dict[str, Any]:
         out["legal_p99"] = legal_p99(games_per_count=2 if quick else 30)
         out["adversarial"] = adversarial(1 if quick else 5)
         out["largest_legal"] = largest_legal(20 if quick else 10_000)
-    out["targets"] = {"quinze_us_per_decision": 9, "legal_p99_us": 50, "adversarial_us": 5000}
+    out["targets"] = targets = {"quinze_us_per_decision": 9, "legal_p99_us": 50, "adversarial_us": 5000}
+    mark_targets(out, targets)
     return out
+
+
+def mark_targets(out: dict[str, Any], targets: dict[str, float]) -> None:
+    """Put each target next to its figure with ``"met": true/false`` (in place):
+    the ``quinze`` decision entry gets ``target_us`` (compared with the wall mean
+    ``us_per_decision``), ``legal_p99`` gets ``target_p99_us``, ``adversarial`` ``target_us``."""
+    for d in out.get("decision", []):
+        if d.get("game") == "quinze" and "us_per_decision" in d:
+            d["target_us"] = targets["quinze_us_per_decision"]
+            d["met"] = d["us_per_decision"] <= d["target_us"]
+    if "legal_p99" in out:
+        lp = out["legal_p99"]
+        lp["target_p99_us"] = targets["legal_p99_us"]
+        lp["met"] = lp["p99_us"] <= lp["target_p99_us"]
+    if "adversarial" in out:
+        ad = out["adversarial"]
+        ad["target_us"] = targets["adversarial_us"]
+        ad["met"] = ad["us"] <= ad["target_us"]
+

@@ -4,13 +4,16 @@
 ``--only SECTION`` (repeatable) limits the run to some of ``engine``, ``server``, ``match``;
 ``--quick`` shrinks every budget (seconds instead of minutes); ``--json`` prints the figures as
 one JSON object ``{"engine": {...}, "server": {...}, "match": {...}}``. Figures are measured on
-this machine and never asserted.
+this machine and never asserted; each target is shown with whether it is met (a "met" column
+yes/no in the tables, ``"met": true/false`` next to each target in the JSON). A note on stderr
+says how long the run takes, and on a terminal a spinner shows the section being measured.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Annotated, Optional
+from collections.abc import Callable
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
@@ -24,6 +27,21 @@ from quinze_cli.bench.server import table_rows as server_rows
 from quinze_cli.errors import EXIT_USAGE, fail
 
 SECTIONS = ("engine", "server", "match")
+
+MET = {"yes": "[green]yes[/]", "no": "[bold red]no[/]", "": ""}
+"""The "met" cell of a table, styled."""
+
+
+def _met(met: bool | None) -> str:
+    return "" if met is None else MET["yes" if met else "no"]
+
+
+def _measure(err: Console, name: str, run: Callable[..., Any], quick: bool) -> Any:
+    """``run(quick=quick)`` under a spinner naming the section (only on a terminal)."""
+    if not err.is_terminal:
+        return run(quick=quick)
+    with err.status(f"bench: measuring the {name}..."):
+        return run(quick=quick)
 
 
 def register(app: typer.Typer) -> None:
@@ -41,13 +59,13 @@ def register(app: typer.Typer) -> None:
         for name in sections:
             if name not in SECTIONS:
                 fail(f"--only: no section {name!r} (known: {', '.join(SECTIONS)})", EXIT_USAGE)
+        err = Console(stderr=True, highlight=False)
+        err.print("quinze bench: a few seconds with --quick" if quick else
+                  "quinze bench: the full run takes about a minute (--quick: a few seconds)")
         figures: dict = {}
-        if "engine" in sections:
-            figures["engine"] = run_engine_bench(quick=quick)
-        if "server" in sections:
-            figures["server"] = run_server_bench(quick=quick)
-        if "match" in sections:
-            figures["match"] = run_match_bench(quick=quick)
+        for name, run in (("engine", run_engine_bench), ("server", run_server_bench), ("match", run_match_bench)):
+            if name in sections:
+                figures[name] = _measure(err, name, run, quick)
         if as_json:
             typer.echo(json.dumps(figures, sort_keys=True))
             return
@@ -60,8 +78,9 @@ def register(app: typer.Typer) -> None:
                 t.add_column("figure")
                 t.add_column("value", justify="right")
                 t.add_column("target", justify="right")
-                for row in rows(figures[name]):
-                    t.add_row(*row)
+                t.add_column("met", justify="center")
+                for figure, value, target, met in rows(figures[name]):
+                    t.add_row(figure, value, target, MET[met])
                 console.print(t)
 
 
@@ -72,23 +91,26 @@ def show(fig: dict) -> None:
     t.add_column("figure")
     t.add_column("value", justify="right")
     t.add_column("target", justify="right")
+    t.add_column("met", justify="center")
     tg = fig.get("targets", {})
     for d in fig["decision"]:
         if "error" in d:
-            t.add_row(f"{d['game']}: µs per decision", d["error"], "")
+            t.add_row(f"{d['game']}: µs per decision", d["error"], "", "")
             continue
         target = f"<= {tg['quinze_us_per_decision']}" if d["game"] == "quinze" else ""
         t.add_row(f"{d['game']}: µs per decision, wall mean / CPU mean / best chunk "
                   f"({d['players']} players, {d['decisions']} decisions)",
-                  f"{d['us_per_decision']} / {d['cpu_us_per_decision']} / {d['best_chunk_us']}", target)
+                  f"{d['us_per_decision']} / {d['cpu_us_per_decision']} / {d['best_chunk_us']}", target,
+                  _met(d.get("met")))
     if "legal_p99" in fig:
         lp = fig["legal_p99"]
         t.add_row(f"quinze: legal generation p50 / p99 / max µs ({lp['positions']} positions, "
                   f"{'/'.join(map(str, lp['players']))} players)",
-                  f"{lp['p50_us']} / {lp['p99_us']} / {lp['max_us']}", f"p99 <= {tg.get('legal_p99_us')}")
+                  f"{lp['p50_us']} / {lp['p99_us']} / {lp['max_us']}", f"p99 <= {tg.get('legal_p99_us')}",
+                  _met(lp.get("met")))
         ad = fig["adversarial"]
         t.add_row(f"quinze: adversarial ({ad['hand']} in hand, {ad['table']} on table): legal actions, µs",
-                  f"{ad['legal']}, {ad['us']}", f"<= {tg.get('adversarial_us')}")
+                  f"{ad['legal']}, {ad['us']}", f"<= {tg.get('adversarial_us')}", _met(ad.get("met")))
         ll = fig["largest_legal"]
-        t.add_row(f"quinze: largest legal list in {ll['games']} self-play games", f"{ll['largest']}", "")
+        t.add_row(f"quinze: largest legal list in {ll['games']} self-play games", f"{ll['largest']}", "", "")
     console.print(t)
