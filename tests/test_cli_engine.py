@@ -143,3 +143,29 @@ def test_rules_quinze():
     out = runner.invoke(app, ["rules", "quinze"])
     assert out.exit_code == 0
     assert "Le Quinze" in out.output and "fifteen" in out.output and "-50" in out.output.replace("−", "-")
+
+
+@pytest.mark.parametrize("game_id", ["quinze", "quatorze", "quinze-classique"])
+@pytest.mark.parametrize("bad", [2, 0, "1", True])
+def test_legal_refuses_a_format_other_than_1(tmp_path, game_id, bad):
+    """docs/positions.md: every position is format 1; another is an error naming the field."""
+    from protocol.game import get_game
+
+    cls = get_game(game_id)
+    data = cls.new(cls.validate_options({}), 3).to_position()
+    assert data["format"] == 1
+    good = runner.invoke(app, ["legal", write(tmp_path, data, "good.json")])
+    assert good.exit_code == 0 and good.stdout.strip(), good.output
+    out = runner.invoke(app, ["legal", write(tmp_path, {**data, "format": bad})])
+    assert out.exit_code == 1, out.output
+    assert out.output.startswith("error: ") and "format" in out.output and "Traceback" not in out.output
+
+
+def test_legal_reads_the_position_from_stdin(tmp_path):
+    data = position(["7S 8S 6D 9D KD", "4D 5D"])
+    from_file = runner.invoke(app, ["legal", write(tmp_path, data)])
+    from_stdin = runner.invoke(app, ["legal", "-"], input=json.dumps(data))
+    assert from_stdin.exit_code == 0, from_stdin.output
+    assert from_stdin.stdout == from_file.stdout and from_stdin.stdout.strip()
+    bad = runner.invoke(app, ["legal", "-"], input="{not json")
+    assert bad.exit_code == 1 and bad.output.startswith("error: <stdin> is not JSON")
