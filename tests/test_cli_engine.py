@@ -169,3 +169,15 @@ def test_legal_reads_the_position_from_stdin(tmp_path):
     assert from_stdin.stdout == from_file.stdout and from_stdin.stdout.strip()
     bad = runner.invoke(app, ["legal", "-"], input="{not json")
     assert bad.exit_code == 1 and bad.output.startswith("error: <stdin> is not JSON")
+
+
+@pytest.mark.parametrize("game_id", ["quatorze", "quinze-classique"])
+@pytest.mark.parametrize("bad", [2, True, "1"])
+def test_position_modules_check_the_format_themselves(game_id, bad):
+    from protocol.game import GameError, get_game
+
+    cls = get_game(game_id)
+    data = cls.new(cls.validate_options({}), 3).to_position()
+    with pytest.raises(GameError) as err:
+        cls.from_position({**data, "format": bad})
+    assert err.value.field == "format"

@@ -114,7 +114,8 @@ def load(cls, data: Mapping[str, Any]):
         raise PositionError("a position is a map", field="position")
     if _get(data, "game") != cls.id:
         raise PositionError(f"expects {cls.id!r}, got {data['game']!r}", field="game")
-    if _get(data, "format") != FORMAT:
+    fmt = _get(data, "format")
+    if type(fmt) is not int or fmt != FORMAT:  # true == 1 in Python: not a format
         raise PositionError(f"unknown format {data['format']!r} (known: {FORMAT})", field="format")
     raw = _get(data, "options")
     if not isinstance(raw, Mapping):

@@ -107,7 +107,8 @@ def load(g: "QuatorzeGame", data: Mapping[str, Any]) -> None:
         raise PositionError(f"a position is a map, got {type(data).__name__}", field="position")
     if data.get("game") != "quatorze":
         raise PositionError(f"expects 'quatorze', got {data.get('game')!r}", field="game")
-    if data.get("format", FORMAT) != FORMAT:
+    fmt = data.get("format", FORMAT)
+    if type(fmt) is not int or fmt != FORMAT:  # true == 1 in Python: not a format
         raise PositionError(f"expects format {FORMAT}, got {data.get('format')!r}", field="format")
     raw_opts = _need(data, "options")
     if not isinstance(raw_opts, Mapping):
