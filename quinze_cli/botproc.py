@@ -5,7 +5,8 @@ The bot reads messages on stdin and writes its answers on stdout, in one of two 
 - ``json`` (the default): one JSON object per line, UTF-8; ``\\r\\n`` accepted (the ``\\r`` is
   stripped); blank lines are skipped; a line that is not a JSON object with a ``"type"`` is
   reported as garbage (:class:`BotGarbage`) and reading goes on with the next line; a line
-  longer than the maximum frame size (1 MiB) is garbage too.
+  longer than the maximum frame size (1 MiB) is garbage too: it is skipped up to its newline
+  (never held in memory) and reading goes on, so the program keeps running.
 - ``msgpack``: the same length-prefixed frames as TCP (:mod:`protocol.framing`); a framing
   error is fatal for that stream (garbage, and the process must be restarted).
 
@@ -81,7 +82,8 @@ class BotExited(BotError):
 
 class BotGarbage(BotError):
     """The bot wrote something that is not a message. ``fatal``: the stream cannot go on
-    (msgpack framing errors, over-long lines); otherwise the next line may be read."""
+    (msgpack framing errors, an over-long msgpack frame); otherwise the next line may be read
+    (JSON wire: an over-long line is skipped up to its newline, not fatal)."""
 
     kind = "garbage"
 
@@ -155,6 +157,12 @@ class BotProcess:
         self._stderr_scope: trio.CancelScope | None = None
         self._eof = False
         self._broken: BotError | None = None
+        # JSON wire: only whole lines reach the decoder; the current line waits in _partial, an
+        # over-long one is dropped up to its newline (_skipping) and reported once (_overlong).
+        self._partial = bytearray()
+        self._held = b""
+        self._skipping = False
+        self._overlong: BotGarbage | None = None
 
     # ------------------------------------------------------------------ life cycle
 
@@ -314,6 +322,12 @@ class BotProcess:
                 if log.isEnabledFor(logging.DEBUG):
                     log.debug("%s >> %s", self.name, _short(msg, 2000))
                 return msg
+            if self._overlong is not None:
+                garbage, self._overlong = self._overlong, None
+                raise garbage
+            if self._held:
+                self._feed_lines(b"")
+                continue
             if self._eof:
                 raise await self._exited("closed its output")
             try:
@@ -323,12 +337,53 @@ class BotProcess:
             if not chunk:
                 self._eof = True
                 if isinstance(self._decoder, LineDecoder):
+                    if not self._skipping and self._partial:
+                        self._decoder.feed(bytes(self._partial))
+                    self._partial = bytearray()
                     self._decoder.feed_eof()
                 continue
             try:
-                self._decoder.feed(chunk)
+                if isinstance(self._decoder, LineDecoder):
+                    self._feed_lines(chunk)
+                else:
+                    self._decoder.feed(chunk)
             except ProtocolError as err:
                 raise self._garbage(err) from None
+
+    def _feed_lines(self, chunk: bytes) -> None:
+        """JSON wire: pass the whole lines of ``self._held + chunk`` to the decoder. A line longer
+        than ``max_frame`` bytes (a ``\\r`` before its newline aside) is dropped up to its newline
+        and becomes one non-fatal :class:`BotGarbage` (the bytes after it wait in ``_held`` until
+        that garbage is raised): the stream is not lost and the program keeps running."""
+        data = self._held + chunk
+        self._held = b""
+        pos = 0
+        while pos < len(data):
+            nl = data.find(b"\n", pos)
+            if self._skipping:
+                if nl < 0:
+                    return
+                pos, self._skipping = nl + 1, False
+                continue
+            end = nl if nl >= 0 else len(data)
+            length = len(self._partial) + end - pos
+            if nl >= 0 and end > pos and data[end - 1] == 13:
+                length -= 1  # \r\n
+            elif nl >= 0 and end == pos and self._partial.endswith(b"\r"):
+                length -= 1
+            if length > self.max_frame + (0 if nl >= 0 else 1):
+                self._partial = bytearray()
+                self._skipping = True
+                self._held = data[pos:]
+                self._overlong = BotGarbage(f"a line longer than the limit of {self.max_frame} bytes "
+                                            "(skipped up to its end) [frame-too-large]")
+                return
+            if nl < 0:
+                self._partial += data[pos:]
+                return
+            self._decoder.feed(bytes(self._partial) + data[pos:nl + 1])
+            self._partial = bytearray()
+            pos = nl + 1
 
     def _garbage(self, err: ProtocolError) -> BotGarbage:
         garbage = BotGarbage(f"{err.message_text()} [{err.code}]", fatal=err.fatal)

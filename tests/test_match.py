@@ -127,6 +127,7 @@ async def test_duplicate_replays_each_deal_with_the_seats_rotated(tmp_path):
     ("script", "args", "kind", "times"),
     [
         ("garbage.py", (), "garbage", 1),  # garbage only once, then correct: the same process plays on
+        ("long_line.py", (), "garbage", 1),  # a 5 MiB line: skipped, the same process plays on
         ("illegal.py", (), "illegal", 2),
         ("exit_midgame.py", ("1",), "crash", 2),  # restarted for the second game
         ("exit_before_start.py", (), "crash", 2),

@@ -109,6 +109,7 @@ async def test_crlf_line_endings_are_accepted(port, tmp_path):
     [
         ("garbage.py", (), "garbage", True),
         ("huge_number.py", (), "garbage", True),
+        ("long_line.py", (), "garbage", True),
         ("illegal.py", (), "illegal", True),
         ("exit_midgame.py", ("2",), "crash", True),
         ("never_flush.py", (), "timeout", True),
@@ -213,6 +214,30 @@ async def test_garbage_lines_are_reported_and_reading_goes_on(tmp_path):
         assert [e.kind for e in errors] == ["garbage"] * 3
         assert await bot.receive() == {"type": "action"}
         with pytest.raises(BotExited, match="exited with code 0"):
+            await bot.receive()
+        await bot.stop()
+
+
+async def test_an_over_long_line_is_skipped_and_reading_goes_on(tmp_path):
+    script = ("import sys; w = sys.stdout.buffer.write; w(b'{\"type\": \"a\"}\\n' + b'x' * 3000 + b'\\r\\n');"
+              "w(b'{\"type\": \"b\"}\\r\\n' + b'y' * 2048 + b'\\r\\n' + b'z' * 5000); sys.stdout.flush();"
+              "w(b'\\n{\"type\": \"c\"}\\n')")
+    bot = BotProcess([PY, "-c", script], stderr_path=tmp_path / "e.log", max_frame=2048)
+    async with trio.open_nursery() as nursery:
+        await bot.start(nursery)
+        assert await bot.receive() == {"type": "a"}
+        with pytest.raises(Exception) as info:
+            await bot.receive()
+        assert info.value.kind == "garbage" and not info.value.fatal and "longer than the limit" in info.value.detail
+        assert await bot.receive() == {"type": "b"}
+        with pytest.raises(Exception) as info:  # 2048 bytes and \r\n: at the limit, read as a line (not JSON)
+            await bot.receive()
+        assert "not-json" in info.value.detail
+        with pytest.raises(Exception) as info:
+            await bot.receive()
+        assert "longer than the limit" in info.value.detail
+        assert await bot.receive() == {"type": "c"}
+        with pytest.raises(BotExited):
             await bot.receive()
         await bot.stop()
 
