@@ -20,7 +20,6 @@ import typer
 from protocol.game import GameError, get_game
 from quinze_cli.errors import fail, fail_game_error
 
-
 STDIN = "-"
 """The POSITION argument that means standard input."""
 

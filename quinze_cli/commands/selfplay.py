@@ -24,14 +24,20 @@ from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
 from protocol.game import GameError, get_bot, get_game
 from quinze_cli.bench.engine import play
 from quinze_cli.errors import fail_game_error
 from quinze_cli.options import option_pairs
-
 
 EXIT_INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT)."""

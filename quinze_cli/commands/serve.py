@@ -13,11 +13,11 @@ deaf to further Ctrl-C.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 import logging
 import os
 import signal
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated
 
