@@ -391,3 +391,35 @@ def test_cli_ctrl_c_before_any_game_says_so_and_leaves_no_log(tmp_path):
     assert list((tmp_path / "logs").glob("match-*.jsonl")) == []
     data = json.loads((tmp_path / "out.json").read_text())
     assert data["played"] == 0 and data["log"] is None
+
+
+def test_cli_results_piped_with_a_narrow_columns_keep_numbers_and_the_elo_line_whole(tmp_path):
+    done = subprocess.run([QUINZE, "match", "builtin:random", "builtin:greedy", "--games", "4", "--seed", "3",
+                           "--option", "target=1"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env={**__import__("os").environ, "COLUMNS": "40"})
+    assert done.returncode == 0, done.stderr
+    assert "…" not in done.stdout
+    lines = done.stdout.splitlines()
+    assert any(line.startswith("Elo: random - greedy = ") and line.endswith("over 4 games, score " + line.split()[-1])
+               for line in lines), done.stdout
+    assert any("Win rate" in line for line in lines)  # headers whole too
+    assert any(line.startswith("log: ") and line.endswith(".jsonl") for line in lines)
+
+
+def test_results_on_a_narrow_terminal_never_cut_a_number():
+    import io
+
+    from rich.console import Console
+
+    from quinze_cli.commands.match import print_results
+
+    stats = MatchStats([("random_bot", "x"), ("greedy_bot", "y")])
+    for _ in range(3):
+        stats.add_game([0, 1], [0.0, 1.0], [(0, "timeout")])
+    out = Console(file=io.StringIO(), width=40, force_terminal=True, color_system=None)
+    print_results(out, stats)
+    text = out.file.getvalue()
+    assert "…" not in text
+    flat = " ".join(text.split())
+    assert "random_bot: games 3, wins 0, points 0, win rate 0.0%, score 0.000, forfeits timeout 3" in flat
+    assert "win rate 100.0%, score 1.000" in flat

@@ -23,6 +23,7 @@ from typing import Annotated, Any, Optional
 import trio
 import typer
 from rich.console import Console
+from rich.measure import Measurement
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -140,13 +141,45 @@ def check_writable(path: Path, option: str) -> None:
 
 def results_table(stats: MatchStats) -> Table:
     """The per-bot table printed at the end of a match."""
-    table = Table(title="Match results")
-    for col in ("Bot", "Games", "Wins", "Points", "Win rate", "Score", "Forfeits"):
-        table.add_column(col, justify="left" if col in ("Bot", "Forfeits") else "right")
+    rows = []
     for b in stats.bots:
         forfeits = ", ".join(f"{k} {n}" for k, n in sorted(b.forfeits.items())) or "-"
-        table.add_row(b.name, str(b.games), str(b.wins), f"{b.points:g}", f"{b.win_rate:.1%}", f"{b.score:.3f}", forfeits)
+        rows.append((b.name, str(b.games), str(b.wins), f"{b.points:g}", f"{b.win_rate:.1%}", f"{b.score:.3f}", forfeits))
+    table = Table(title="Match results")
+    for i, col in enumerate(("Bot", "Games", "Wins", "Points", "Win rate", "Score", "Forfeits")):
+        if col in ("Bot", "Forfeits"):
+            table.add_column(col, justify="left", overflow="fold", min_width=4)
+        else:
+            # Numbers are never cut ("0.…"): each column is at least as wide as its widest
+            # number; on a narrow screen the headers fold instead.
+            widest = max((len(r[i]) for r in rows), default=1)
+            table.add_column(col, justify="right", overflow="fold", min_width=widest)
+    for row in rows:
+        table.add_row(*row)
     return table
+
+
+def print_results(out: Console, stats: MatchStats) -> None:
+    """Print the results whole, never a number cut: :func:`results_table` when it fits; not to a
+    terminal (a pipe, a file) the table at its natural width, however narrow ``COLUMNS`` says
+    the screen is; to a terminal too narrow for it, one line per bot (wrapped between words)."""
+    table = results_table(stats)
+    natural = Measurement.get(out, out.options.update_width(10_000), table).maximum
+    if natural <= out.width:
+        out.print(table)
+    elif not out.is_terminal:
+        width = out.width
+        out.width = natural
+        try:
+            out.print(table)
+        finally:
+            out.width = width
+    else:
+        out.print("Match results", style="italic")
+        for b in stats.bots:
+            forfeits = ", ".join(f"{k} {n}" for k, n in sorted(b.forfeits.items())) or "none"
+            out.print(f"{b.name}: games {b.games}, wins {b.wins}, points {b.points:g}, win rate {b.win_rate:.1%}, "
+                      f"score {b.score:.3f}, forfeits {forfeits}", highlight=False)
 
 
 def elo_line(stats: MatchStats) -> str | None:
@@ -279,11 +312,11 @@ def register(app: typer.Typer) -> None:
         err.print(f"{config.game}: {config.games} game(s) between {names}, {config.seats} seats, seed {config.seed}")
         runner, error, interrupted = trio.run(_run, config, out, err)
         if runner.stats.games or error is None:
-            out.print(results_table(runner.stats))
+            print_results(out, runner.stats)
             line = elo_line(runner.stats)
             if line:
-                out.print(line)
-            out.print(f"log: {runner.log_path}" if runner.log_written else "log: none (no game finished)")
+                out.print(line, soft_wrap=True)  # one line: a pipe or a narrow screen must not cut it mid-phrase
+            out.print(f"log: {runner.log_path}" if runner.log_written else "log: none (no game finished)", soft_wrap=True)
         if json_file is not None:
             try:
                 json_file.write_text(json.dumps(summary_data(config, runner, error, interrupted), indent=2) + "\n", encoding="utf-8")
