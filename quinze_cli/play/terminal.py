@@ -1,8 +1,11 @@
 """Reading the player's lines without blocking the connection (``quinze play``).
 
-A background task reads standard input one line at a time in a worker thread (``input()``, which
-uses GNU readline on a terminal: line editing, history, and Tab completion of the words the game
-offers) and hands each line to the client's inbox; end of input is handed on as ``None``.
+A background task reads standard input one line at a time in a worker thread and hands each line
+to the client's inbox; end of input is handed on as ``None``. On a terminal the thread calls
+``input()``, which uses GNU readline (line editing, history, and Tab completion of the words the
+game offers). Otherwise (a pipe, a file) it reads the raw descriptor 0 with ``os.read``: a thread
+still blocked there when the client exits holds no lock of ``sys.stdin``'s buffered reader, which
+would make the interpreter abort at shutdown (``_enter_buffered_busy``, exit 134).
 The terminal's settings are saved at start and restored at exit, so leaving while readline waits
 (Ctrl-C, ``quit``, the game ending) never leaves the terminal without echo.
 """
@@ -27,10 +30,15 @@ class LineReader:
         self._tty = False
         self._saved: Any = None
         self._readline = None
+        self._pending = b""
         try:
             self._tty = os.isatty(sys.stdin.fileno())
         except (ValueError, OSError):
             self._tty = False
+        try:
+            self._line_edit = self._tty and os.isatty(sys.stdout.fileno())
+        except (ValueError, OSError):
+            self._line_edit = False
         if self._tty:
             try:
                 import termios
@@ -66,14 +74,29 @@ class LineReader:
     async def run(self, send: Callable[[tuple[str, Any]], Any]) -> None:
         """Read lines until end of input, awaiting ``send(("input", line))`` for each and
         ``send(("input", None))`` at the end. Cancelling abandons the waiting thread."""
+        read = _read_line if self._line_edit else self._read_fd
         while True:
             try:
-                line = await trio.to_thread.run_sync(_read_line, abandon_on_cancel=True)
+                line = await trio.to_thread.run_sync(read, abandon_on_cancel=True)
             except (EOFError, OSError, ValueError):
                 line = None
             await send(("input", line))
             if line is None:
                 return
+
+    def _read_fd(self) -> str:
+        """One line from descriptor 0 without Python's buffered reader (see the module docstring);
+        raises ``EOFError`` at end of input (a last line without newline is returned first)."""
+        while b"\n" not in self._pending:
+            chunk = os.read(0, 4096)
+            if not chunk:
+                if self._pending:
+                    line, self._pending = self._pending, b""
+                    return line.decode("utf-8", "replace").rstrip("\r")
+                raise EOFError
+            self._pending += chunk
+        line, _, self._pending = self._pending.partition(b"\n")
+        return line.decode("utf-8", "replace").rstrip("\r")
 
     def restore(self) -> None:
         """Put the terminal back as it was at start (echo, line mode)."""

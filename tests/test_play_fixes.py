@@ -1,0 +1,95 @@
+"""``quinze play`` bugs found by a newcomer, each reproduced for real: the client as a subprocess
+(or in a pseudo-terminal with pexpect) against a real server on loopback (``tests/play_host.py``).
+No duration is asserted; timeouts are generous.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+QUINZE = str(Path(sys.executable).with_name("quinze"))
+TIMEOUT = 60
+
+
+@pytest.fixture
+def env(tmp_path):
+    e = dict(os.environ)
+    e.update(NO_COLOR="1", XDG_CACHE_HOME=str(tmp_path / "cache"), TERM="xterm", LANG="C.UTF-8", COLUMNS="80", LINES="24")
+    e.pop("LC_ALL", None)
+    e.pop("LANGUAGE", None)
+    return e
+
+
+@pytest.fixture
+def host():
+    """Start ``play_host.py``; returns ``start(seed, opponents, *options) -> (port, table)``."""
+    procs = []
+
+    def start(seed: int = 3, opponents: str = "greedy", *options: str) -> tuple[int, str]:
+        proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "tests" / "play_host.py"), "quinze", str(seed), opponents, "target=1", *options],
+            stdout=subprocess.PIPE, text=True, cwd=str(ROOT),
+        )
+        procs.append(proc)
+        line = proc.stdout.readline()
+        assert line.startswith("READY "), line
+        _, port, table = line.split()
+        return int(port), table
+
+    yield start
+    for p in procs:
+        p.kill()
+        p.wait(timeout=TIMEOUT)
+
+
+def run_with_open_pipe(env, args: list[str], lines: str, after: str = "") -> tuple[int, str, str]:
+    """Run ``quinze play ARGS``, wait for ``after`` in its output, then write ``lines`` on a
+    standard input pipe that stays open until the client has exited (as ``(echo ...; sleep 5) |
+    quinze play`` does); returns (code, out, err)."""
+    proc = subprocess.Popen([QUINZE, "play", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env)
+    assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+    seen = b""
+    try:
+        while after.encode() not in seen:
+            chunk = os.read(proc.stdout.fileno(), 4096)
+            assert chunk, seen.decode()
+            seen += chunk
+        proc.stdin.write(lines.encode())
+        proc.stdin.flush()
+        code = proc.wait(timeout=TIMEOUT)
+    finally:
+        proc.kill()
+    out, err = seen.decode() + proc.stdout.read().decode(), proc.stderr.read().decode()
+    proc.stdin.close()
+    return code, out, err
+
+
+def test_quit_with_stdin_pipe_still_open_exits_cleanly_local(env):
+    code, out, err = run_with_open_pipe(env, ["--local", "--seed", "3", "--name", "Ana"], "quit\n", "Your move")
+    assert "Fatal Python error" not in err
+    assert code == 0, err
+    assert "Bye." in out
+
+
+def test_quit_with_stdin_pipe_still_open_exits_cleanly_spectator(host, env):
+    port, table = host(3)
+    code, out, err = run_with_open_pipe(env, ["--server", f"127.0.0.1:{port}", "--spectate", table, "--name", "Sam"],
+                                         "quit\n", "You are watching")
+    assert "Fatal Python error" not in err
+    assert code == 0, err
+    assert f"You are watching table {table}" in out
+
+
+def test_unreachable_server_with_stdin_pipe_still_open_exits_without_abort(env):
+    code, out, err = run_with_open_pipe(env, ["--server", "127.0.0.1:1"], "Ana\n")
+    assert "Fatal Python error" not in err
+    assert code == 1, err  # cannot reach the server: exit 1 (quinze_cli/play/main.py)
+    assert "Cannot connect" in out and "Traceback" not in out + err
+
