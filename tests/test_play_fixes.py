@@ -93,3 +93,19 @@ def test_unreachable_server_with_stdin_pipe_still_open_exits_without_abort(env):
     assert code == 1, err  # cannot reach the server: exit 1 (quinze_cli/play/main.py)
     assert "Cannot connect" in out and "Traceback" not in out + err
 
+
+@pytest.mark.parametrize(("game", "best"), [("quinze-classique", "threshold"), ("quatorze", "greedy"), ("quinze", "greedy")])
+def test_local_default_opponents_follow_the_game(env, game, best):
+    code, out, err = run_with_open_pipe(env, ["--local", "--game", game, "--seed", "3", "--name", "Ana"], "quit\n",
+                                        "Your move")
+    assert code == 0, out + err
+    assert f"Starting a local server with {best}, random" in out
+    assert "no built-in bot" not in out + err
+
+
+def test_local_explicit_opponents_still_checked_against_the_game(env):
+    proc = subprocess.run([QUINZE, "play", "--local", "--game", "quinze-classique", "--opponents", "builtin:greedy",
+                           "--name", "Ana"], stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env,
+                          timeout=TIMEOUT)
+    assert proc.returncode == 2
+    assert "--opponents: 'builtin:greedy': no built-in bot 'greedy' for quinze-classique" in proc.stdout + proc.stderr

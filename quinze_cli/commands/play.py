@@ -32,7 +32,7 @@ def register(app: typer.Typer) -> None:
         spectate: Annotated[Optional[str], typer.Option("--spectate", help="Watch this table id (public information only).")] = None,
         token: Annotated[Optional[str], typer.Option("--token", help="Seat token to take a held seat back (with --table).")] = None,
         local: Annotated[bool, typer.Option("--local", help="Play on an embedded loopback server against built-in bots.")] = False,
-        opponents: Annotated[str, typer.Option("--opponents", help="With --local: comma-separated builtin:NAME bots, one per seat.")] = "builtin:greedy,builtin:random",
+        opponents: Annotated[Optional[str], typer.Option("--opponents", help="With --local: comma-separated builtin:NAME bots, one per seat (default: the game's best bot, e.g. greedy or threshold, and random).")] = None,
         game: Annotated[str, typer.Option("--game", "-g", help="With --local: game id.")] = "quinze",
         option: Annotated[Optional[list[str]], typer.Option("--option", "-o", help="With --local: table option K=V (repeatable).")] = None,
         seed: Annotated[Optional[int], typer.Option("--seed", help="With --local: seed of the game (drawn when omitted).")] = None,
@@ -42,7 +42,7 @@ def register(app: typer.Typer) -> None:
         """Play Le Quinze (and the other games) at a table from the terminal."""
         from quinze_cli.client import parse_address
         from quinze_cli.play.i18n import choose_language
-        from quinze_cli.play.local import LocalError, parse_opponents
+        from quinze_cli.play.local import LocalError, default_opponents, parse_opponents
         from quinze_cli.play.main import LocalSpec, run_play
         from quinze_cli.play.session import PlayOptions
 
@@ -68,7 +68,7 @@ def register(app: typer.Typer) -> None:
                 fail_game_error(err, "--game")
             raw = option_pairs(option)
             try:
-                bots = parse_opponents(game, opponents)
+                bots = parse_opponents(game, opponents if opponents is not None else default_opponents(game))
             except LocalError as err:
                 fail(str(err), EXIT_USAGE)
             raw["players"] = str(1 + len(bots))

@@ -14,15 +14,30 @@ from typing import Any
 
 import trio
 
-from protocol.game import get_bot
+from protocol.game import bot_names, get_bot
 from protocol.messages import CreateTable, Error, TableCreated
 from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
 from quinze_cli.client import connect
 from quinze_cli.relay import SeatRelay
 
-__all__ = ["LocalError", "parse_opponents", "start_local"]
+__all__ = ["BEST_BOTS", "LocalError", "default_opponents", "parse_opponents", "start_local"]
 
 HOST = "127.0.0.1"
+BEST_BOTS = ("greedy", "threshold")
+"""The strongest built-in bot of a game, by preference: ``greedy`` (Le Quinze, Le 14), ``threshold``
+(Le Quinze classique)."""
+
+
+def default_opponents(game: str) -> str:
+    """The ``--opponents`` used when none are given: the game's best built-in bot
+    (:data:`BEST_BOTS`, else its first bot that is not ``random``) and ``random``, e.g.
+    ``"builtin:greedy,builtin:random"`` for ``quinze``, ``"builtin:threshold,builtin:random"`` for
+    ``quinze-classique``. Raises :class:`protocol.game.UnknownGame` for an unknown game."""
+    names = bot_names(game)
+    others = [n for n in names if n != "random"]
+    best = next((n for n in BEST_BOTS if n in names), others[0] if others else None)
+    chosen = [n for n in (best, "random") if n is not None and n in names]
+    return ",".join(BUILTIN_PREFIX + n for n in chosen)
 
 
 class LocalError(Exception):
