@@ -12,7 +12,8 @@ The bot reads messages on stdin and writes its answers on stdout, in one of two 
 
 The process runs in its own process group (``start_new_session=True``) so that Ctrl-C in our
 terminal reaches only us, and :meth:`BotProcess.stop` can end the bot *and* whatever it
-started. Its stderr goes to a file capped at ``stderr_cap`` bytes (1 MiB by default); past the
+started. On Linux it is also killed by the kernel if we are (``kill -9``): see
+:mod:`quinze_cli.childproc`. Its stderr goes to a file capped at ``stderr_cap`` bytes (1 MiB by default); past the
 cap a note is written and the rest is read and thrown away, so a chatty bot never blocks.
 
 Every message in and out is logged at debug level on the ``quinze.bot`` logger, as
@@ -24,7 +25,6 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -34,6 +34,7 @@ import trio
 
 from protocol.errors import ProtocolError
 from protocol.framing import FrameDecoder, LineDecoder, encode_frame, encode_line
+from quinze_cli.childproc import Child, open_child
 from quinze_cli.locks import QuickLock
 
 __all__ = [
@@ -148,7 +149,7 @@ class BotProcess:
         self.cwd = cwd
         self.env = dict(env) if env is not None else None
         self.max_frame = max_frame
-        self._proc: trio.Process | None = None
+        self._proc: Child | None = None
         self._decoder: LineDecoder | FrameDecoder = (
             LineDecoder(max_frame) if wire == "json" else FrameDecoder(max_frame)
         )
@@ -192,15 +193,7 @@ class BotProcess:
             self.stderr_path = Path(tempfile.mkdtemp(prefix="quinze-bot-")) / "stderr.log"
         self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._proc = await trio.lowlevel.open_process(
-                self.command,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                start_new_session=True,
-                cwd=self.cwd,
-                env=self.env,
-            )
+            self._proc = await open_child(self.command, cwd=self.cwd, env=self.env)
         except OSError as err:
             raise BotExited(f"cannot start {self.command[0]!r}: {err.strerror or err}") from None
         log.debug("%s started: pid %d, %s", self.name, self._proc.pid, " ".join(self.command))

@@ -6,6 +6,7 @@ line (``--json``, bad options, Ctrl-C)."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import signal
 import subprocess
@@ -423,3 +424,32 @@ def test_results_on_a_narrow_terminal_never_cut_a_number():
     flat = " ".join(text.split())
     assert "random_bot: games 3, wins 0, points 0, win rate 0.0%, score 0.000, forfeits timeout 3" in flat
     assert "win rate 100.0%, score 1.000" in flat
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parent-death signal: Linux only")
+def test_kill_9_of_quinze_match_leaves_no_orphan_bot(tmp_path):
+    silent = f"{PY} {BOTS / 'never_flush.py'}"  # never exits at the end of its input
+    proc = subprocess.Popen([QUINZE, "match", silent, silent, "--games", "3"], cwd=tmp_path,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    children: list[int] = []
+    try:
+        deadline = time.monotonic() + 30
+        while len(children) < 2 and time.monotonic() < deadline:
+            children = children_of(proc.pid)
+            time.sleep(0.05)
+        assert len(children) == 2
+        proc.kill()
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while any(alive(pid) for pid in children) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not any(alive(pid) for pid in children)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pid in children:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
