@@ -422,3 +422,13 @@ def test_generator_is_deterministic_and_ordered():
     assert fifteens(sorted(h), sorted(t)) == fifteens(sorted(reversed(h)), sorted(reversed(t)))
     assert {signature(a, b) for a, b in fifteens(h, t)} == {signature(a, b) for a, b in fifteens(h[::-1], t[::-1])}
     assert get_game("quinze") is Quinze
+
+
+def test_position_of_another_format_is_refused_naming_the_field():
+    from protocol.game import PositionError, get_game
+
+    pos = get_game("quinze").new({"players": 2}, seed=3).to_position()
+    for bad in (2, True, "1"):
+        with pytest.raises(PositionError) as err:
+            get_game("quinze").from_position({**pos, "format": bad})
+        assert err.value.field == "format"

@@ -105,6 +105,9 @@ def load_position(cls: Any, data: Mapping[str, Any]) -> Any:
         raise PositionError(f"a position is a map, not {type(data).__name__}", field="position")
     if data.get("game", "quinze") != "quinze":
         raise PositionError(f"this is a {data.get('game')!r} position, not quinze", field="game")
+    fmt = data.get("format", 1)  # optional: hand-written positions may leave it out
+    if type(fmt) is not int or fmt != 1:
+        raise PositionError(f"expects format 1, got {fmt!r}", field="format")
     opts = data.get("options")
     if not isinstance(opts, Mapping):
         raise PositionError("missing or not a map", field="options")

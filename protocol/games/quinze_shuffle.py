@@ -14,6 +14,8 @@ RULES.md "Common to all three games": every shuffle comes from the game's seeded
 
 from __future__ import annotations
 
+import sys
+
 from protocol.rng import Rng
 
 __all__ = ["shuffle"]
@@ -62,6 +64,9 @@ def shuffle(rng: Rng, items: list) -> None:
     ``rng.state``); see the module docstring."""
     k = len(items) - 1  # draws
     if k < 1:
+        return
+    if sys.byteorder != "little":  # memoryview.cast("Q") reads native words: keep results identical
+        _shuffle_slow(rng, items, k)
         return
     ones, steps, lanes = _PACK.get(k) or _pack(k)
     s0 = rng.state
