@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pexpect
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,3 +110,27 @@ def test_local_explicit_opponents_still_checked_against_the_game(env):
                           timeout=TIMEOUT)
     assert proc.returncode == 2
     assert "--opponents: 'builtin:greedy': no built-in bot 'greedy' for quinze-classique" in proc.stdout + proc.stderr
+
+
+def test_unreachable_server_is_reported_before_the_name_is_asked(env):
+    proc = subprocess.run([QUINZE, "play", "--server", "127.0.0.1:1"], input="Ana\n", capture_output=True, text=True,
+                          env=env, timeout=TIMEOUT)
+    assert proc.returncode == 1, proc.stderr
+    assert "Cannot connect" in proc.stdout
+    assert "Your name" not in proc.stdout  # nothing typed for nothing
+
+
+def test_name_is_asked_once_the_server_is_reached(host, env):
+    port, table = host(3)
+    child = pexpect.spawn(QUINZE, ["play", "--server", f"127.0.0.1:{port}", "--table", table], env=env,
+                          encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
+    child.expect(r"Your name \[")
+    child.sendline("Ana")
+    child.expect(f"You sit at table {table}, seat 0")
+    child.expect(r"Your move \(\d+ s\)> ")
+    child.sendline("quit")
+    child.expect("Bye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+

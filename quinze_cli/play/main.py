@@ -1,5 +1,8 @@
 """Running ``quinze play``: the console, the language, the session, and the exit code.
 
+The server is reached (or ``--local`` started) before the name is asked (``Your name [DEFAULT]:``,
+the login name by default), so an unreachable server is said at once.
+
 Exit codes: 0 when the person quits (``quit``, Ctrl-C, end of input) or the table closes;
 1 when the server cannot be reached, refuses the seat or the connection cannot be restored.
 """
@@ -14,7 +17,7 @@ from typing import Any
 import trio
 from rich.console import Console
 
-from quinze_cli.client import ClientError
+from quinze_cli.client import ClientError, ConnectError
 from quinze_cli.play.cards_ui import CardStyle
 from quinze_cli.play.i18n import Catalogue
 from quinze_cli.play.lobby import ask, lobby
@@ -67,14 +70,6 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
         await s.start(nursery)
         why = "quit"
         try:
-            if not opts.name:
-                default = _default_name()
-                while not opts.name:
-                    name = await ask(s, cat("ask.name", default=default), default)
-                    if 1 <= len(name) <= 32 and name.isprintable():
-                        opts.name = name
-                    else:
-                        s.say(cat("ask.bad-name"), style="red")
             if local is not None:
                 from quinze_cli.play.local import start_local
 
@@ -84,6 +79,16 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
                     seed=local.seed, move_time=local.move_time,
                 )
                 opts.host = "127.0.0.1"
+            else:
+                await _reach(opts.host, opts.port)
+            if not opts.name:
+                default = _default_name()
+                while not opts.name:
+                    name = await ask(s, cat("ask.name", default=default), default)
+                    if 1 <= len(name) <= 32 and name.isprintable():
+                        opts.name = name
+                    else:
+                        s.say(cat("ask.bad-name"), style="red")
             await s.connect("spectator" if opts.spectate else "player")
             if opts.spectate:
                 await spectate_table(s, opts.spectate)
@@ -115,6 +120,20 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
                 await s.goodbye(why)
             nursery.cancel_scope.cancel()
     return code
+
+
+async def _reach(host: str, port: int, timeout: float = 10.0) -> None:
+    """Check that the server takes TCP connections before the name is asked, so a person learns
+    at once that it cannot be reached (then the real connection says ``hello`` with the name).
+    Raises :class:`~quinze_cli.client.ConnectError` worded as :func:`quinze_cli.client.connect`."""
+    try:
+        with trio.fail_after(timeout):
+            stream = await trio.open_tcp_stream(host, port)
+    except trio.TooSlowError:
+        raise ConnectError(f"cannot reach {host}:{port}: no answer in {timeout:g} s") from None
+    except OSError as err:
+        raise ConnectError(f"cannot reach {host}:{port}: {err.strerror or err}") from None
+    await stream.aclose()
 
 
 def _default_name() -> str:
