@@ -134,3 +134,11 @@ def test_name_is_asked_once_the_server_is_reached(host, env):
     child.close()
     assert child.exitstatus == 0
 
+
+def test_local_and_server_together_is_a_usage_error(env):
+    proc = subprocess.run([QUINZE, "play", "--local", "--server", "127.0.0.1:9", "--name", "Ana"],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env, timeout=TIMEOUT)
+    assert proc.returncode == 2
+    text = proc.stdout + proc.stderr
+    assert "--local" in text and "--server" in text and "Traceback" not in text
+    assert "Starting a local server" not in text

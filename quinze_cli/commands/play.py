@@ -25,7 +25,7 @@ from quinze_cli.options import option_pairs
 def register(app: typer.Typer) -> None:
     @app.command("play")
     def play(
-        server: Annotated[str, typer.Option("--server", "-s", help="HOST[:PORT] of the server (port 15015 by default).")] = "127.0.0.1",
+        server: Annotated[Optional[str], typer.Option("--server", "-s", help="HOST[:PORT] of the server (port 15015 by default; 127.0.0.1 when omitted). Not with --local.")] = None,
         name: Annotated[Optional[str], typer.Option("--name", "-n", help="Your name at the table (asked when omitted).")] = None,
         table: Annotated[Optional[str], typer.Option("--table", "-t", help="Go straight to this table id and take a seat.")] = None,
         seat: Annotated[Optional[int], typer.Option("--seat", help="The seat wanted with --table (first free when omitted).")] = None,
@@ -50,8 +50,10 @@ def register(app: typer.Typer) -> None:
             language = choose_language(lang)
         except ValueError as err:
             fail(str(err), EXIT_USAGE)
+        if local and server is not None:
+            fail("--local starts its own server on this machine: do not give --server with it", EXIT_USAGE)
         try:
-            host, port = parse_address(server)
+            host, port = parse_address(server if server is not None else "127.0.0.1")
         except ValueError as err:
             fail(f"--server: {err}", EXIT_USAGE)
         if spectate and table:
