@@ -207,7 +207,7 @@ class CreateTable(Message):
     _checks: ClassVar[dict[str, Check]] = {
         "game": GAME_ID,
         "options": map_field,
-        "seed": nullable(SEED),
+        "seed": nullable(int_field(0, 2**63 - 1)),
         "games": int_field(1, 1_000_000),
         "move_time": nullable(move_time_field),
     }

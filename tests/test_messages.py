@@ -151,7 +151,7 @@ def test_nested_records_are_values() -> None:
         ({"type": "join", "table": 5}, "join.table", "text"),
         ({"type": "create-table", "game": "quinze", "options": [1]}, "create-table.options", "map"),
         ({"type": "create-table", "game": "quinze", "games": 0}, "create-table.games", "at least 1"),
-        ({"type": "create-table", "game": "quinze", "seed": 2**64}, "create-table.seed", "at most"),
+        ({"type": "create-table", "game": "quinze", "seed": 2**63}, "create-table.seed", "at most"),
         ({"type": "create-table", "game": "quinze", "move_time": 0}, "create-table.move_time", "more than 0"),
         ({"type": "create-table", "game": "quinze", "move_time": "5"}, "create-table.move_time", "number of seconds"),
         ({"type": "create-table", "game": "quinze", "options": {"x": b"\x00"}}, "create-table.options.x", "plain data"),
@@ -252,7 +252,7 @@ def test_round_trip_any_values(name: str, nonce: int, options: dict) -> None:
     for msg in (
         Hello(version=PROTOCOL_VERSION, name=name, role="bot"),
         MESSAGE_TYPES["ping"](nonce=nonce),
-        CreateTable(game="quinze", options=options, seed=nonce),
+        CreateTable(game="quinze", options=options, seed=nonce & (2**63 - 1)),
         GameStart(table="t1", game="quinze", number=1, players=[name], options=options, commitment=C, seat=0),
     ):
         wire = msgpack.unpackb(msgpack.packb(msg.to_data(), use_bin_type=True), raw=False)
