@@ -353,7 +353,7 @@ class MatchRunner:
             raise MatchError(f"table {table} closed before its game ended")
         self._write_game(over)
         self.stats.add_game(plan.seat_bots, over.game_over.result.get("points", []),
-                            [(b, f.kind) for b, f in failures])
+                            [(b, f.kind) for b, f in failures], over.game_over.result.get("scores", []))
         for bot_index, failure in failures:
             if self.on_failure is not None:
                 await self.on_failure(self.config.bots[bot_index].name, plan, failure)

@@ -25,13 +25,16 @@ __all__ = ["BotTotals", "MatchStats", "elo_difference"]
 @dataclass
 class BotTotals:
     """One bot's totals: ``games`` played, ``wins`` (games where it took the whole point),
-    ``points`` (sum), ``forfeits`` by kind (timeout, crash, garbage, illegal)."""
+    ``points`` (sum), ``forfeits`` by kind (timeout, crash, garbage, illegal), and
+    ``game_score``: the sum of the game's own scores (``Result.scores``) of its seats — chips won
+    or lost in Le Quinze classique, match totals in Le Quinze, cards left in Le 14."""
 
     name: str
     command: str
     games: int = 0
     wins: int = 0
     points: float = 0.0
+    game_score: float = 0.0
     forfeits: Counter[str] = field(default_factory=Counter)
     per_game: list[float] = field(default_factory=list)
 
@@ -45,6 +48,11 @@ class BotTotals:
         """Points per game played (0..1; 0 before any game)."""
         return self.points / self.games if self.games else 0.0
 
+    @property
+    def game_score_mean(self) -> float:
+        """``game_score`` per game played (0 before any game)."""
+        return self.game_score / self.games if self.games else 0.0
+
     def to_data(self) -> dict[str, Any]:
         return {
             "name": self.name,
@@ -54,6 +62,8 @@ class BotTotals:
             "points": round(self.points, 6),
             "win_rate": round(self.win_rate, 6),
             "score": round(self.score, 6),
+            "game_score": round(self.game_score, 6),
+            "game_score_mean": round(self.game_score_mean, 6),
             "forfeits": dict(sorted(self.forfeits.items())),
         }
 
@@ -102,13 +112,17 @@ class MatchStats:
         self.bots = [BotTotals(name, command) for name, command in bots]
         self.games = 0
 
-    def add_game(self, seat_bots: Sequence[int], points: Sequence[float], forfeits: Sequence[tuple[int, str]]) -> None:
+    def add_game(self, seat_bots: Sequence[int], points: Sequence[float], forfeits: Sequence[tuple[int, str]],
+                 scores: Sequence[float] = ()) -> None:
         """Count one game: ``seat_bots[s]`` is the bot index at seat ``s``, ``points[s]`` that
-        seat's points, ``forfeits`` the ``(bot index, kind)`` of each bot failure in it."""
+        seat's points, ``forfeits`` the ``(bot index, kind)`` of each bot failure in it,
+        ``scores[s]`` the seat's game score (``Result.scores``; may be empty)."""
         self.games += 1
         got: dict[int, float] = {}
         for seat, bot in enumerate(seat_bots):
             got[bot] = got.get(bot, 0.0) + float(points[seat])
+            if seat < len(scores):
+                self.bots[bot].game_score += float(scores[seat])
         for bot, pts in got.items():
             t = self.bots[bot]
             t.games += 1
@@ -129,6 +143,11 @@ class MatchStats:
     def running_score(self) -> str:
         """``"random_bot 3.5 · greedy_bot 2.5"``: points so far, for the progress bar."""
         return " · ".join(f"{b.name} {b.points:g}" for b in self.bots)
+
+    @property
+    def game_score_mean(self) -> float:
+        """``game_score`` per game played (0 before any game)."""
+        return self.game_score / self.games if self.games else 0.0
 
     def to_data(self) -> dict[str, Any]:
         return {"games": self.games, "bots": [b.to_data() for b in self.bots], "elo": self.elo()}

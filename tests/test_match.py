@@ -422,7 +422,7 @@ def test_results_on_a_narrow_terminal_never_cut_a_number():
     text = out.file.getvalue()
     assert "…" not in text
     flat = " ".join(text.split())
-    assert "random_bot: games 3, wins 0, points 0, win rate 0.0%, score 0.000, forfeits timeout 3" in flat
+    assert "random_bot: games 3, wins 0, points 0, win rate 0.0%, score 0.000, mean total 0.0, forfeits timeout 3" in flat
     assert "win rate 100.0%, score 1.000" in flat
 
 
@@ -453,3 +453,22 @@ def test_kill_9_of_quinze_match_leaves_no_orphan_bot(tmp_path):
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def test_results_show_the_games_own_score_chips_for_classique():
+    import io
+
+    from rich.console import Console
+
+    from quinze_cli.commands.match import print_results
+
+    stats = MatchStats([("threshold", "x"), ("random", "y")])
+    stats.add_game([0, 1], [1.0, 0.0], [], [12.0, -12.0])
+    stats.add_game([1, 0], [1.0, 0.0], [], [5.0, -5.0])
+    out = Console(file=io.StringIO(), width=120, color_system=None)
+    print_results(out, stats, "quinze-classique")
+    text = out.file.getvalue()
+    assert "Chips" in text
+    rows = {line.split("│")[1].strip(): line for line in text.splitlines() if line.count("│") > 3}
+    assert "+7" in rows["threshold"] and "-7" in rows["random"]
+    assert stats.bots[0].to_data()["game_score"] == 7.0

@@ -139,14 +139,30 @@ def check_writable(path: Path, option: str) -> None:
         fail(f"{option} {path}: not writable")
 
 
-def results_table(stats: MatchStats) -> Table:
-    """The per-bot table printed at the end of a match."""
+GAME_SCORE = {
+    "quinze": ("Mean total", "mean", "the mean match total per game (lower is better)"),
+    "quinze-classique": ("Chips", "sum", "chips won (+) or lost (-) over all games"),
+    "quatorze": ("Cards left", "mean", "the mean number of cards left per game"),
+}
+"""By game: the header, sum or mean, and the meaning of the games' own score column."""
+
+
+def _game_score(game: str, b: Any) -> str:
+    how = GAME_SCORE.get(game, ("Game score", "mean", ""))[1]
+    return f"{b.game_score:+g}" if how == "sum" else f"{b.game_score_mean:.1f}"
+
+
+def results_table(stats: MatchStats, game: str = "quinze") -> Table:
+    """The per-bot table printed at the end of a match; the game's own score column is
+    described in :data:`GAME_SCORE`."""
     rows = []
     for b in stats.bots:
         forfeits = ", ".join(f"{k} {n}" for k, n in sorted(b.forfeits.items())) or "-"
-        rows.append((b.name, str(b.games), str(b.wins), f"{b.points:g}", f"{b.win_rate:.1%}", f"{b.score:.3f}", forfeits))
+        rows.append((b.name, str(b.games), str(b.wins), f"{b.points:g}", f"{b.win_rate:.1%}", f"{b.score:.3f}",
+                     _game_score(game, b), forfeits))
     table = Table(title="Match results")
-    for i, col in enumerate(("Bot", "Games", "Wins", "Points", "Win rate", "Score", "Forfeits")):
+    label = GAME_SCORE.get(game, ("Game score",))[0]
+    for i, col in enumerate(("Bot", "Games", "Wins", "Points", "Win rate", "Score", label, "Forfeits")):
         if col in ("Bot", "Forfeits"):
             table.add_column(col, justify="left", overflow="fold", min_width=4)
         else:
@@ -159,11 +175,11 @@ def results_table(stats: MatchStats) -> Table:
     return table
 
 
-def print_results(out: Console, stats: MatchStats) -> None:
+def print_results(out: Console, stats: MatchStats, game: str = "quinze") -> None:
     """Print the results whole, never a number cut: :func:`results_table` when it fits; not to a
     terminal (a pipe, a file) the table at its natural width, however narrow ``COLUMNS`` says
     the screen is; to a terminal too narrow for it, one line per bot (wrapped between words)."""
-    table = results_table(stats)
+    table = results_table(stats, game)
     natural = Measurement.get(out, out.options.update_width(10_000), table).maximum
     if natural <= out.width:
         out.print(table)
@@ -178,8 +194,9 @@ def print_results(out: Console, stats: MatchStats) -> None:
         out.print("Match results", style="italic")
         for b in stats.bots:
             forfeits = ", ".join(f"{k} {n}" for k, n in sorted(b.forfeits.items())) or "none"
+            label = GAME_SCORE.get(game, ("game score",))[0].lower()
             out.print(f"{b.name}: games {b.games}, wins {b.wins}, points {b.points:g}, win rate {b.win_rate:.1%}, "
-                      f"score {b.score:.3f}, forfeits {forfeits}", highlight=False)
+                      f"score {b.score:.3f}, {label} {_game_score(game, b)}, forfeits {forfeits}", highlight=False)
 
 
 def elo_line(stats: MatchStats) -> str | None:
@@ -312,7 +329,7 @@ def register(app: typer.Typer) -> None:
         err.print(f"{config.game}: {config.games} game(s) between {names}, {config.seats} seats, seed {config.seed}")
         runner, error, interrupted = trio.run(_run, config, out, err)
         if runner.stats.games or error is None:
-            print_results(out, runner.stats)
+            print_results(out, runner.stats, config.game)
             line = elo_line(runner.stats)
             if line:
                 out.print(line, soft_wrap=True)  # one line: a pipe or a narrow screen must not cut it mid-phrase
