@@ -142,3 +142,52 @@ def test_local_and_server_together_is_a_usage_error(env):
     text = proc.stdout + proc.stderr
     assert "--local" in text and "--server" in text and "Traceback" not in text
     assert "Starting a local server" not in text
+
+
+def test_lobby_create_asks_again_for_a_bad_answer(host, env):
+    port, _ = host(3)
+    child = pexpect.spawn(QUINZE, ["play", "--server", f"127.0.0.1:{port}", "--name", "Cy"], env=env,
+                          encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
+    child.expect("lobby> ")
+    child.sendline("c")
+    child.expect(r"Game \(")
+    child.sendline("nope")
+    child.expect("Unknown game")
+    child.expect(r"Game \(")  # asked again, not back to the lobby
+    child.sendline("quinze")
+    child.expect(r"Seats \(2-8\) \[2\]: ")
+    child.sendline("9")
+    child.expect("Option players: must be at most 8, got 9")
+    child.expect(r"Seats \(2-8\) \[2\]: ")  # asked again at once, before the options
+    child.sendline("3")
+    child.expect("Options as KEY=VALUE")
+    child.sendline("target=nope")
+    child.expect("Option target: expects a whole number")
+    child.expect("Options as KEY=VALUE")  # the game and seats already given are kept
+    child.sendline("target=5")
+    child.expect("Table t2 created.")
+    child.expect("You sit at table t2, seat 0.")
+    child.expect("Waiting for the other players")
+    child.sendline("quit")
+    child.expect("Bye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_lobby_create_can_be_cancelled(host, env):
+    port, _ = host(3)
+    child = pexpect.spawn(QUINZE, ["play", "--server", f"127.0.0.1:{port}", "--name", "Cy"], env=env,
+                          encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
+    child.expect("lobby> ")
+    child.sendline("c")
+    child.expect(r"Game \(")
+    child.sendline("quinze")
+    child.expect(r"Seats \(")
+    child.sendline("q")
+    child.expect("No table created.")
+    child.expect("lobby> ")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

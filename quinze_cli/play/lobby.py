@@ -2,7 +2,8 @@
 
 Commands at the ``lobby>`` prompt (English or French words): a number (or a table id) to sit
 at that table, ``w N`` / ``watch N`` (``r N`` / ``regarder N``) to watch it, ``c`` / ``create``
-(``créer``) to create a table (game, seats, options ``K=V``), Enter to refresh, ``q`` to quit.
+(``créer``) to create a table (game, seats, options ``K=V``; a wrong answer is explained and
+asked again, ``q`` goes back to the lobby), Enter to refresh, ``q`` to quit.
 """
 
 from __future__ import annotations
@@ -76,27 +77,44 @@ def _show(s: Session, tables: list[dict[str, Any]]) -> None:
 
 
 async def _create(s: Session) -> str | None:
+    """Ask the game, the seats and the options, each checked as soon as it is typed and asked
+    again when wrong (what was already answered is kept); ``q`` at any question goes back to the
+    lobby (None). Returns the new table id, or None when cancelled or refused by the server."""
     cat = s.cat
     ids = game_ids()
-    game = await ask(s, cat("lobby.ask-game", games=", ".join(ids)), "quinze")
-    try:
-        cls = get_game(game)
-    except GameError as err:
-        s.say(cat("lobby.bad-game", reason=err.reason), style="red")
-        return None
-    seats = await ask(s, cat("lobby.ask-seats", lo=cls.min_players, hi=cls.max_players), str(cls.min_players))
-    opts_text = await ask(s, cat("lobby.ask-options", names=", ".join(o.name for o in cls.option_specs)), "")
-    try:
-        options: dict[str, Any] = dict(parse_options(opts_text))
-    except ValueError as err:
-        s.say(cat("lobby.bad-option-entry", entry=str(err)), style="red")
-        return None
-    options["players"] = seats
-    try:
-        options = cls.validate_options(options)
-    except GameError as err:
-        s.say(cat("lobby.bad-option", field=err.field or "", reason=err.reason), style="red")
-        return None
+    while True:
+        game = await ask(s, cat("lobby.ask-game", games=", ".join(ids)), "quinze")
+        if game.lower() in QUIT_WORDS:
+            return _cancelled(s)
+        try:
+            cls = get_game(game)
+            break
+        except GameError as err:
+            s.say(cat("lobby.bad-game", reason=err.reason), style="red")
+    while True:
+        seats = await ask(s, cat("lobby.ask-seats", lo=cls.min_players, hi=cls.max_players), str(cls.min_players))
+        if seats.lower() in QUIT_WORDS:
+            return _cancelled(s)
+        try:
+            cls.validate_options({"players": seats})
+            break
+        except GameError as err:
+            s.say(cat("lobby.bad-option", field=err.field or "players", reason=err.reason), style="red")
+    while True:
+        opts_text = await ask(s, cat("lobby.ask-options", names=", ".join(o.name for o in cls.option_specs)), "")
+        if opts_text.lower() in QUIT_WORDS:
+            return _cancelled(s)
+        try:
+            options: dict[str, Any] = dict(parse_options(opts_text))
+        except ValueError as err:
+            s.say(cat("lobby.bad-option-entry", entry=str(err)), style="red")
+            continue
+        options["players"] = seats
+        try:
+            options = cls.validate_options(options)
+            break
+        except GameError as err:
+            s.say(cat("lobby.bad-option", field=err.field or "", reason=err.reason), style="red")
     await s.send({"type": "create-table", "game": game, "options": options, "seed": None, "games": 1})
     msg = await await_reply(s, "", ("table-created",), "create-table")
     if msg.get("type") == "error":
@@ -105,6 +123,11 @@ async def _create(s: Session) -> str | None:
     table = msg["table"]["table"]
     s.say(cat("lobby.created", table=table))
     return table
+
+
+def _cancelled(s: Session) -> None:
+    s.say(s.cat("lobby.create-cancelled"))
+    return None
 
 
 async def lobby(s: Session) -> None:
