@@ -6,6 +6,7 @@ No duration is asserted; timeouts are generous.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -191,3 +192,52 @@ def test_lobby_create_can_be_cancelled(host, env):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+CANONICAL_CARD = re.compile(r"(?<![\w♠♥♦♣])(?:10|[2-9AJQK])[SHDC](?!\w)|(?<!\w)[BR]J(?!\w)")
+
+
+@pytest.mark.parametrize(("game", "options", "bot"), [("quatorze", {"players": 2}, "greedy"),
+                                                       ("quinze-classique", {"players": 3, "cave": 9}, "threshold")])
+def test_narration_writes_cards_in_the_client_card_style(game, options, bot):
+    from test_play_games import Table  # a real seeded game seen from seat 0 through the GameUI
+
+    t = Table(game, options, seed=3, bot=bot, color=True)
+    for _ in range(400):
+        if t.g.is_over:
+            break
+        t.play()
+    text = "\n".join(t.st.log)
+    assert any(sym in text for sym in "♠♥♦♣"), text[-2000:]
+    assert not CANONICAL_CARD.findall(text), CANONICAL_CARD.findall(text)[:5]
+
+
+def test_narration_card_style_keeps_names_and_follows_the_language():
+    from quinze_cli.play.cards_ui import CardStyle
+    from quinze_cli.play.events_ui import style_cards, tell
+    from quinze_cli.play.registry import TableState
+    from quinze_cli.play.render_classique import PRIVATE
+
+    line = "  hidden card of Ana: KC; 9D 10S; RJ"
+    assert style_cards(line, CardStyle("en", True)) == "  hidden card of Ana: K♣; 9♦ 10♠; Jk"
+    assert style_cards(line, CardStyle("fr", False)) == "  hidden card of Ana: RT; 9K 10P; JR"
+    assert style_cards(line, CardStyle("en", False)) == line
+    state = TableState(table="t1", game="quinze-classique", seat=0, players=["KC", "Bob", "Cy"])
+    event = {"kind": "deal", "dealer": 1, "talon": 49, "order": [2, 0, 1], "card": "KC"}
+    lines = tell("quinze-classique", state, event, PRIVATE, "(you)", style=CardStyle("en", True))
+    assert "  hidden card of KC (you): K♣" in lines, lines  # a name that looks like a card is kept
+
+
+def test_help_mentions_jokers_only_for_le_quinze():
+    from quinze_cli.play.cards_ui import CardStyle
+    from quinze_cli.play.i18n import Catalogue
+    from quinze_cli.play.registry import get_ui
+
+    for lang in ("en", "fr"):
+        cat = Catalogue(lang)
+        generic = [cat(f"help.{i}") for i in range(1, 6)]
+        for game in ("quinze-classique", "quatorze"):
+            text = "\n".join(generic + get_ui(game, cat, CardStyle(lang, False)).help_lines()).lower()
+            assert "joker" not in text, (lang, game, text)
+        quinze = "\n".join(generic + get_ui("quinze", cat, CardStyle(lang, False)).help_lines()).lower()
+        assert "joker" in quinze

@@ -5,27 +5,51 @@ and :mod:`quinze_cli.narrate.classique` (English). A seat receives an event as
 :meth:`protocol.game.Event.for_seat` gives it: the public fields merged with its own private
 fields; :func:`tell` splits the private fields back out (the keys named per kind) so the
 narrators see ``(public, {seat: private}, who)`` exactly as for a logged event.
+
+The narrators write cards in the canonical spelling (``KC``, ``10S``, ``BJ``; :mod:`protocol.cards`);
+:func:`tell` rewrites those tokens with the client's :class:`~quinze_cli.play.cards_ui.CardStyle`
+(``K♣`` in colour, French letters in French) so the log matches the rest of the screen. Player
+names are left as typed even when they look like a card (they stand as placeholders meanwhile).
 """
 
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from protocol.cards import parse_card
 from quinze_cli.narrate import GAME_MODULES, generic
+from quinze_cli.play.cards_ui import CardStyle
 from quinze_cli.play.registry import TableState
 
-__all__ = ["tell"]
+__all__ = ["style_cards", "tell"]
+
+_CARD = re.compile(r"(?<![\w♠♥♦♣])(?:10|[2-9AJQK])[SHDC](?!\w)|(?<!\w)[BR]J(?!\w)")
+_NAME = re.compile("\x00(\\d+)\x00")
+
+
+def style_cards(line: str, style: CardStyle) -> str:
+    """``line`` with every canonical card token (``KC``, ``10S``, ``RJ``) written in ``style``."""
+
+    def sub(m: re.Match[str]) -> str:
+        try:
+            return style.text(parse_card(m.group(0)))
+        except Exception:  # noqa: BLE001 - not a card after all: as written
+            return m.group(0)
+
+    return _CARD.sub(sub, line)
 
 
 def tell(game_id: str, state: TableState, event: Mapping[str, Any], private_keys: Mapping[str, Sequence[str]],
-         you: str, kind: str | None = None) -> list[str]:
+         you: str, kind: str | None = None, style: CardStyle | None = None) -> list[str]:
     """The event as the seat (or spectator) of ``state`` received it, in words.
 
     ``private_keys``: event kind -> the fields that are the seat's private part; ``you`` marks our
-    own seat's name (``"(you)"``); ``kind`` overrides the event's kind. Never raises: data a
-    narrator cannot read is told plainly (:func:`quinze_cli.narrate.generic`).
+    own seat's name (``"(you)"``); ``kind`` overrides the event's kind; ``style``: cards are
+    rewritten in it (:func:`style_cards`). Never raises: data a narrator cannot read is told
+    plainly (:func:`quinze_cli.narrate.generic`).
     """
     kind = kind or str(event.get("kind", "?"))
     keys = set(private_keys.get(kind, ()))
@@ -35,15 +59,26 @@ def tell(game_id: str, state: TableState, event: Mapping[str, Any], private_keys
     mine = {k: v for k, v in event.items() if k in keys}
     private: dict[int, dict[str, Any]] = {state.seat: mine} if mine and state.seat is not None else {}
 
+    names: list[str] = []
+
     def who(seat: Any) -> str:
         name = state.name(seat) if isinstance(seat, int) else f"#{seat}"
-        return f"{name} {you}" if seat == state.seat and state.seat is not None else name
+        name = f"{name} {you}" if seat == state.seat and state.seat is not None else name
+        if style is None:
+            return name
+        names.append(name)  # a placeholder while cards are restyled: names stay as typed
+        return f"\x00{len(names) - 1}\x00"
 
     name = GAME_MODULES.get(game_id)
     fn = importlib.import_module(f"quinze_cli.narrate.{name}").NARRATORS.get(kind) if name else None
+    lines: list[str] | None = None
     if fn is not None:
         try:
-            return list(fn(public, private, who))
+            lines = list(fn(public, private, who))
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            pass
-    return generic(kind, public, private, who)
+            lines = None
+    if lines is None:
+        lines = generic(kind, public, private, who)
+    if style is None:
+        return lines
+    return [_NAME.sub(lambda m: names[int(m.group(1))], style_cards(line, style)) for line in lines]

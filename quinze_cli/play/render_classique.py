@@ -98,7 +98,7 @@ class ClassiqueUI(GameUI):
         seat = event.get("seat")
         n = len(p["chips"])
         ok = isinstance(seat, int) and 0 <= seat < n
-        lines = tell("quinze-classique", state, event, PRIVATE, self.cat("quinze.you"))
+        lines = tell("quinze-classique", state, event, PRIVATE, self.cat("quinze.you"), style=self.style)
         if kind == "deal" or (kind == "coup-end" and event.get("outcome") == "won"):
             # the hidden card and the chips are on the board: keep the few log lines for the play
             lines = lines[:1] if kind == "deal" else []

@@ -114,7 +114,7 @@ class QuatorzeUI(GameUI):
             who = state.name(seat) + (" " + self.cat("quinze.you") if me else "")
             lines = [self.cat("quatorze.ev.substitute", name=who, what=self._substitution_text(data).plain)]
         else:
-            lines = tell("quatorze", state, event, PRIVATE, self.cat("quinze.you"), kind=kind)
+            lines = tell("quatorze", state, event, PRIVATE, self.cat("quinze.you"), kind=kind, style=self.style)
             if kind == "setup":
                 lines = lines[:1]  # our hand is on the board
         if kind == "setup":

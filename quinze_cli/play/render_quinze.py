@@ -199,4 +199,4 @@ class QuinzeUI(GameUI):
         return input_quinze.completions(self.cat, self.style, state)
 
     def help_lines(self) -> list[str]:
-        return [self.cat("quinze.help.1"), self.cat("quinze.help.2"), self.cat("quinze.help.3"), self.cat("quinze.help.4")]
+        return [self.cat(f"quinze.help.{i}") for i in range(1, 6)]
