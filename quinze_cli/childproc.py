@@ -93,6 +93,8 @@ class Child:
                 self._watching = True
                 try:
                     await trio.lowlevel.wait_readable(self._pidfd)
+                except trio.ClosedResourceError:
+                    pass  # another task saw the end first (poll) and closed the pidfd: poll again
                 finally:
                     self._watching = False
             else:

@@ -533,3 +533,26 @@ async def test_quinze_bot_create_checks_seat_and_program_before_the_table(port, 
         tables = (await conn.receive()).to_data()
         await conn.aclose()
     assert tables["tables"] == []  # no empty table left on the server
+
+
+async def test_two_tasks_waiting_for_one_child_both_see_its_end():
+    """One task waits on the pidfd while another polls and closes it: neither may fail
+    (this raced as ClosedResourceError in the match bench)."""
+    import sys
+
+    from quinze_cli.childproc import open_child
+
+    for _ in range(20):
+        child = await open_child([sys.executable, "-c", "pass"])
+        results = []
+
+        async def waiter():
+            results.append(await child.wait())
+
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(waiter)
+            nursery.start_soon(waiter)
+            nursery.start_soon(waiter)
+        assert results == [0, 0, 0]
+        for s in (child.stdin, child.stdout, child.stderr):
+            await s.aclose()
