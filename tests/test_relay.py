@@ -542,17 +542,16 @@ async def test_two_tasks_waiting_for_one_child_both_see_its_end():
 
     from quinze_cli.childproc import open_child
 
-    for _ in range(20):
-        child = await open_child([sys.executable, "-c", "pass"])
+    for i in range(30):
+        child = await open_child([sys.executable, "-c", f"import time; time.sleep({i % 5} * 0.004)"])
         results = []
 
         async def waiter():
             results.append(await child.wait())
 
         async with trio.open_nursery() as nursery:
-            nursery.start_soon(waiter)
-            nursery.start_soon(waiter)
-            nursery.start_soon(waiter)
-        assert results == [0, 0, 0]
+            for _ in range(6):
+                nursery.start_soon(waiter)
+        assert results == [0] * 6
         for s in (child.stdin, child.stdout, child.stderr):
             await s.aclose()
