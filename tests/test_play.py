@@ -9,56 +9,15 @@ No duration is asserted; timeouts are generous.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
-import sys
-from pathlib import Path
 
 import pexpect
 import pytest
+from playkit import QUINZE, TIMEOUT, plain
 
-ROOT = Path(__file__).resolve().parent.parent
-QUINZE = str(Path(sys.executable).with_name("quinze"))
-TIMEOUT = 60
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 PROMPT_EN = r"Your move \(\d+ s\)> "
 PROMPT_FR = r"Votre coup \(\d+ s\)> "
-
-
-def plain(text: str) -> str:
-    return ANSI.sub("", text)
-
-
-@pytest.fixture
-def env(tmp_path):
-    e = dict(os.environ)
-    e.update(NO_COLOR="1", XDG_CACHE_HOME=str(tmp_path / "cache"), TERM="xterm", LANG="C.UTF-8", COLUMNS="80", LINES="24")
-    e.pop("LC_ALL", None)
-    e.pop("LANGUAGE", None)
-    return e
-
-
-@pytest.fixture
-def host():
-    """Start ``play_host.py``; returns ``start(seed, opponents, *options) -> (port, table)``."""
-    procs = []
-
-    def start(seed: int = 3, opponents: str = "greedy", *options: str) -> tuple[int, str]:
-        proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "tests" / "play_host.py"), "quinze", str(seed), opponents, "target=1", *options],
-            stdout=subprocess.PIPE, text=True, cwd=str(ROOT),
-        )
-        procs.append(proc)
-        line = proc.stdout.readline()
-        assert line.startswith("READY "), line
-        _, port, table = line.split()
-        return int(port), table
-
-    yield start
-    for p in procs:
-        p.kill()
-        p.wait(timeout=TIMEOUT)
 
 
 def spawn(env, *args: str, log: list | None = None) -> pexpect.spawn:

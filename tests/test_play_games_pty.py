@@ -7,32 +7,12 @@ asserted; timeouts are generous.
 
 from __future__ import annotations
 
-import os
-import re
-import sys
-from pathlib import Path
 
 import pexpect
-import pytest
+from playkit import QUINZE, TIMEOUT, plain
 
-QUINZE = str(Path(sys.executable).with_name("quinze"))
-TIMEOUT = 60
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 PROMPT = r"Your move \(\d+ s\)> "
 CLOSED = "Table t1 is closed"
-
-
-def plain(text: str) -> str:
-    return ANSI.sub("", text)
-
-
-@pytest.fixture
-def env(tmp_path):
-    e = dict(os.environ)
-    e.update(NO_COLOR="1", XDG_CACHE_HOME=str(tmp_path / "cache"), TERM="xterm", LANG="C.UTF-8", COLUMNS="80", LINES="24")
-    e.pop("LC_ALL", None)
-    e.pop("LANGUAGE", None)
-    return e
 
 
 def spawn(env, *args: str) -> pexpect.spawn:

@@ -1,0 +1,47 @@
+"""Fixtures shared by the ``quinze play`` tests (constants in ``playkit.py``):
+
+- ``env``: an environment for the client — no colour, its own seat-token cache under the test's
+  tmp dir, an 80x24 UTF-8 terminal, English unless a test says otherwise;
+- ``host``: starts ``tests/play_host.py`` (a real server on loopback with built-in bots, as
+  ``--local`` uses) and returns ``start(seed, opponents, *options) -> (port, table)``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+from playkit import ROOT, TIMEOUT
+
+
+@pytest.fixture
+def env(tmp_path):
+    e = dict(os.environ)
+    e.update(NO_COLOR="1", XDG_CACHE_HOME=str(tmp_path / "cache"), TERM="xterm", LANG="C.UTF-8", COLUMNS="80", LINES="24")
+    e.pop("LC_ALL", None)
+    e.pop("LANGUAGE", None)
+    return e
+
+
+@pytest.fixture
+def host():
+    """Start ``play_host.py``; returns ``start(seed, opponents, *options) -> (port, table)``."""
+    procs = []
+
+    def start(seed: int = 3, opponents: str = "greedy", *options: str) -> tuple[int, str]:
+        proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "tests" / "play_host.py"), "quinze", str(seed), opponents, "target=1", *options],
+            stdout=subprocess.PIPE, text=True, cwd=str(ROOT),
+        )
+        procs.append(proc)
+        line = proc.stdout.readline()
+        assert line.startswith("READY "), line
+        _, port, table = line.split()
+        return int(port), table
+
+    yield start
+    for p in procs:
+        p.kill()
+        p.wait(timeout=TIMEOUT)
