@@ -1,61 +1,82 @@
-"""Le 14 in words (RULES.md §3): one function per event kind of :mod:`protocol.games.quatorze`."""
+"""Le 14 in words (RULES.md §3): one function per event kind of :mod:`protocol.games.quatorze`.
+
+The wording lives in the language catalogues (``quatorze.ev.*`` in ``quinze_cli/locale/*.json``),
+shared by ``quinze replay`` (English, :data:`NARRATORS`) and ``quinze play`` (the player's
+language, :func:`narrators`). Each function is ``(event, private, who, t) -> lines`` where ``t``
+is a :class:`~quinze_cli.play.i18n.Catalogue`; cards stay in canonical spelling (``KC``).
+"""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from quinze_cli.narrate import cards
+from quinze_cli.play.i18n import Catalogue
+
+__all__ = ["NARRATORS", "SECTIONS", "narrators"]
 
 SECTIONS = {"setup"}
 
 
-def setup(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any) -> list[str]:
-    lines = [f"Each player gets four packets (5 4 3 2 cards) and takes up the first; "
-             f"{e['discard']} is turned up; stock {e['stock']}; {who(e['first'])} plays first."]
-    lines += [f"  hand of {who(s)}: {cards(p['hand'])}" for s, p in sorted(priv.items()) if "hand" in p]
+def _cards(t: Catalogue, texts: Any) -> str:
+    return cards(texts) if texts else t("quatorze.ev.nothing")
+
+
+def setup(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Catalogue) -> list[str]:
+    lines = [t("quatorze.ev.setup", discard=e["discard"], stock=e["stock"], first=who(e["first"]))]
+    lines += [t("quatorze.ev.hand", name=who(s), cards=_cards(t, p["hand"])) for s, p in sorted(priv.items()) if "hand" in p]
     return lines
 
 
-def draw(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any) -> list[str]:
+def draw(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Catalogue) -> list[str]:
     s = e["seat"]
-    card = e.get("card") or priv.get(s, {}).get("card") or "a card"
-    return [f"{who(s)} draws {card} from the {e['from']} (stock {e['stock']})."]
+    card = e.get("card") or priv.get(s, {}).get("card") or t("quatorze.ev.a-card")
+    where = "discard" if e["from"] == "discard" else "stock"
+    return [t(f"quatorze.ev.draw-{where}", name=who(s), card=card, stock=e["stock"])]
 
 
-def no_draw(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any) -> list[str]:
-    why = "the whole hand can be laid" if e["reason"] == "whole-hand" else "there is nothing to draw"
-    return [f"{who(e['seat'])} does not draw: {why}."]
+def no_draw(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Catalogue) -> list[str]:
+    why = "whole-hand" if e["reason"] == "whole-hand" else "nothing-to-draw"
+    return [t(f"quatorze.ev.no-draw.{why}", name=who(e["seat"]))]
 
 
-def reshuffle(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any) -> list[str]:
-    return [f"The discard pile but {e['discard']} becomes a new stock of {e['stock']} cards."]
+def reshuffle(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Catalogue) -> list[str]:
+    return [t("quatorze.ev.reshuffle", discard=e["discard"], stock=e["stock"])]
 
 
-def combine(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any) -> list[str]:
-    return [f"{who(e['seat'])} lays {cards(e['cards'])} (combination {e['combination']})."]
+def combine(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Catalogue) -> list[str]:
+    return [t("quatorze.ev.combine", name=who(e["seat"]), cards=_cards(t, e["cards"]), combination=e["combination"])]
 
 
-def substitute(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any) -> list[str]:
+def substitute(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Catalogue) -> list[str]:
+    """The logged substitution field by field (``quinze play`` words it as its action list does)."""
     details = ", ".join(f"{k} {cards(v) if isinstance(v, list) else v}" for k, v in e.items() if k != "seat")
-    return [f"{who(e['seat'])} substitutes: {details}."]
+    return [t("quatorze.ev.substitute-data", name=who(e["seat"]), details=details)]
 
 
-def discard(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any) -> list[str]:
-    return [f"{who(e['seat'])} discards {e['card']}."]
+def discard(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Catalogue) -> list[str]:
+    return [t("quatorze.ev.discard", name=who(e["seat"]), card=e["card"])]
 
 
-def take_up(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any) -> list[str]:
+def take_up(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Catalogue) -> list[str]:
     s = e["seat"]
-    seen = f": {cards(priv[s]['cards'])}" if s in priv and "cards" in priv[s] else ""
-    return [f"{who(s)} takes up the next packet of {e['size']} cards ({e['packets_left']} left){seen}."]
+    fields = {"name": who(s), "size": e["size"], "left": e["packets_left"]}
+    if s in priv and "cards" in priv[s]:
+        return [t("quatorze.ev.take-up-seen", cards=_cards(t, priv[s]["cards"]), **fields)]
+    return [t("quatorze.ev.take-up", **fields)]
 
 
-def game_end(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any) -> list[str]:
+def game_end(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Catalogue) -> list[str]:
     left = ", ".join(f"{who(s)} {n}" for s, n in enumerate(e["cards_left"]))
-    return [f"The game ends ({e['reason']}): {', '.join(who(s) for s in e['winners'])} won; cards left: {left}."]
+    reason = e["reason"]
+    key = f"quatorze.ev.reason.{reason}"
+    why = t(key) if key in ("quatorze.ev.reason.out", "quatorze.ev.reason.max-turns") else str(reason)
+    winners = ", ".join(who(s) for s in e["winners"])
+    return [t("quatorze.ev.game-end", reason=why, winners=winners, left=left)]
 
 
-NARRATORS = {
+_FUNCTIONS = {
     "setup": setup,
     "draw": draw,
     "no-draw": no_draw,
@@ -66,3 +87,12 @@ NARRATORS = {
     "take-up": take_up,
     "game-end": game_end,
 }
+
+
+def narrators(t: Catalogue) -> dict[str, Any]:
+    """Event kind -> ``(event, private, who) -> lines`` worded from the catalogue ``t``."""
+    return {kind: partial(fn, t=t) for kind, fn in _FUNCTIONS.items()}
+
+
+NARRATORS = narrators(Catalogue("en", strict=True))
+"""The English narrators of ``quinze replay``."""

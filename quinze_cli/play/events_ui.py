@@ -1,7 +1,9 @@
-"""Events in words for ``quinze play``, told by the narration modules of ``quinze replay``.
+"""Events in words for ``quinze play``, in the player's language.
 
-The wording of Le 14 and Le Quinze classique lives once, in :mod:`quinze_cli.narrate.quatorze`
-and :mod:`quinze_cli.narrate.classique` (English). A seat receives an event as
+The wording of Le 14 and Le Quinze classique lives once, in the language catalogues
+(``quatorze.ev.*``, ``classique.ev.*`` in ``quinze_cli/locale/*.json``), read by the narration
+modules :mod:`quinze_cli.narrate.quatorze` and :mod:`quinze_cli.narrate.classique` that
+``quinze replay`` uses in English. A seat receives an event as
 :meth:`protocol.game.Event.for_seat` gives it: the public fields merged with its own private
 fields; :func:`tell` splits the private fields back out (the keys named per kind) so the
 narrators see ``(public, {seat: private}, who)`` exactly as for a logged event.
@@ -22,6 +24,7 @@ from typing import Any
 from protocol.cards import parse_card
 from quinze_cli.narrate import GAME_MODULES, generic
 from quinze_cli.play.cards_ui import CardStyle
+from quinze_cli.play.i18n import Catalogue
 from quinze_cli.play.registry import TableState
 
 __all__ = ["style_cards", "tell"]
@@ -43,13 +46,15 @@ def style_cards(line: str, style: CardStyle) -> str:
 
 
 def tell(game_id: str, state: TableState, event: Mapping[str, Any], private_keys: Mapping[str, Sequence[str]],
-         you: str, kind: str | None = None, style: CardStyle | None = None) -> list[str]:
+         you: str, kind: str | None = None, style: CardStyle | None = None,
+         cat: Catalogue | None = None) -> list[str]:
     """The event as the seat (or spectator) of ``state`` received it, in words.
 
     ``private_keys``: event kind -> the fields that are the seat's private part; ``you`` marks our
     own seat's name (``"(you)"``); ``kind`` overrides the event's kind; ``style``: cards are
-    rewritten in it (:func:`style_cards`). Never raises: data a narrator cannot read is told
-    plainly (:func:`quinze_cli.narrate.generic`).
+    rewritten in it (:func:`style_cards`); ``cat``: the catalogue the words come from (English when
+    None). Data a narrator cannot read is told plainly (:func:`quinze_cli.narrate.generic`); raises
+    only :class:`~quinze_cli.play.i18n.MissingText` when a strict ``cat`` lacks a text.
     """
     kind = kind or str(event.get("kind", "?"))
     keys = set(private_keys.get(kind, ()))
@@ -70,7 +75,9 @@ def tell(game_id: str, state: TableState, event: Mapping[str, Any], private_keys
         return f"\x00{len(names) - 1}\x00"
 
     name = GAME_MODULES.get(game_id)
-    fn = importlib.import_module(f"quinze_cli.narrate.{name}").NARRATORS.get(kind) if name else None
+    module = importlib.import_module(f"quinze_cli.narrate.{name}") if name else None
+    table = module.narrators(cat) if module is not None and cat is not None and hasattr(module, "narrators") else None
+    fn = (table if table is not None else module.NARRATORS).get(kind) if module is not None else None
     lines: list[str] | None = None
     if fn is not None:
         try:

@@ -4,6 +4,9 @@ Catalogues live in ``quinze_cli/locale/<lang>.json`` (``en``, ``fr``): a flat ma
 (``"lobby.title"``) to a text with ``str.format`` fields (``"{name} made 15: {cards}"``).
 English is the reference: a key missing from another catalogue falls back to English, and a
 key missing everywhere is shown as the key itself (so a gap is visible, never a crash).
+A *strict* catalogue (``Catalogue(lang, strict=True)``, used by tests and by ``quinze replay``)
+never falls back: a key missing from its own language, or a text whose fields do not match,
+raises :class:`MissingText`.
 
 The language is ``--lang`` when given, otherwise a hint from the environment
 (``LC_ALL``, ``LC_MESSAGES``, ``LANG``, ``LANGUAGE``: ``fr_FR.UTF-8`` gives French),
@@ -15,11 +18,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["LANGUAGES", "Catalogue", "choose_language", "load_catalogue"]
+__all__ = ["LANGUAGES", "Catalogue", "MissingText", "choose_language", "load_catalogue"]
 
 LANGUAGES = ("en", "fr")
 """Languages with a catalogue, English first (the fallback)."""
@@ -49,7 +52,7 @@ def choose_language(flag: str | None, environ: Mapping[str, str] | None = None) 
     return "en"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _read(lang: str) -> dict[str, str]:
     text = resources.files("quinze_cli").joinpath("locale", f"{lang}.json").read_text(encoding="utf-8")
     data = json.loads(text)
@@ -58,22 +61,38 @@ def _read(lang: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()}
 
 
+class MissingText(LookupError):
+    """A strict catalogue has no text for a key, or its text does not take the given fields.
+
+    Deliberately not a ``KeyError``: code that reads event data and catches ``KeyError`` must not
+    hide a gap in a catalogue."""
+
+
 class Catalogue:
-    """The strings of one language, with English as fallback.
+    """The strings of one language, with English as fallback (none when ``strict``).
 
     ``cat("lobby.joined", table="t1")`` formats the text of the key; ``cat.lang`` is the code.
+    Raises :class:`MissingText` only when ``strict``.
     """
 
-    def __init__(self, lang: str = "en") -> None:
+    def __init__(self, lang: str = "en", strict: bool = False) -> None:
         self.lang = lang if lang in LANGUAGES else "en"
+        self.strict = strict
         self._own = _read(self.lang)
         self._en = _read("en")
 
     def has(self, key: str) -> bool:
         """True when some catalogue defines ``key``."""
-        return key in self._own or key in self._en
+        return key in self._own or (not self.strict and key in self._en)
 
     def __call__(self, key: str, /, **fields: Any) -> str:
+        if self.strict:
+            if key not in self._own:
+                raise MissingText(f"locale/{self.lang}.json: no text for {key!r}")
+            try:
+                return self._own[key].format(**fields)
+            except (KeyError, IndexError, ValueError) as err:
+                raise MissingText(f"locale/{self.lang}.json: {key!r} does not take fields {sorted(fields)}: {err}") from None
         text = self._own.get(key) or self._en.get(key)
         if text is None:
             return key

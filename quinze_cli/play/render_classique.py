@@ -15,7 +15,8 @@ lists it as ``raise by m`` (and ``raise by M`` when M > m); ``raise N`` typed ta
 range (:mod:`quinze_cli.play.input_classique`). The range as received is kept in
 ``state.public["raise"]`` and the original list in ``state.public["legal"]`` (for the hint).
 
-Events are told in words by :mod:`quinze_cli.narrate.classique` (the wording of ``quinze replay``).
+Events are told in words by :mod:`quinze_cli.narrate.classique` (the wording of ``quinze replay``),
+from the catalogue of the player's language (``classique.ev.*``).
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ class ClassiqueUI(GameUI):
         seat = event.get("seat")
         n = len(p["chips"])
         ok = isinstance(seat, int) and 0 <= seat < n
-        lines = tell("quinze-classique", state, event, PRIVATE, self.cat("quinze.you"), style=self.style)
+        lines = tell("quinze-classique", state, event, PRIVATE, self.cat("quinze.you"), style=self.style, cat=self.cat)
         if kind == "deal" or (kind == "coup-end" and event.get("outcome") == "won"):
             # the hidden card and the chips are on the board: keep the few log lines for the play
             lines = lines[:1] if kind == "deal" else []

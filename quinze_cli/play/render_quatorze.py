@@ -13,7 +13,8 @@ them: substitutions name them by that index.
 A substitution event names its kind of substitution in ``substitution`` (``hand-for-two``,
 ``two-for-one``, ``between``); events whose ``kind`` is one of those are read as ``substitute`` too.
 
-Events are told in words by :mod:`quinze_cli.narrate.quatorze` (the wording of ``quinze replay``).
+Events are told in words by :mod:`quinze_cli.narrate.quatorze` (the wording of ``quinze replay``),
+from the catalogue of the player's language (``quatorze.ev.*``).
 Typed input is read by :mod:`quinze_cli.play.input_quatorze`.
 """
 
@@ -114,7 +115,8 @@ class QuatorzeUI(GameUI):
             who = state.name(seat) + (" " + self.cat("quinze.you") if me else "")
             lines = [self.cat("quatorze.ev.substitute", name=who, what=self._substitution_text(data).plain)]
         else:
-            lines = tell("quatorze", state, event, PRIVATE, self.cat("quinze.you"), kind=kind, style=self.style)
+            lines = tell("quatorze", state, event, PRIVATE, self.cat("quinze.you"), kind=kind, style=self.style,
+                         cat=self.cat)
             if kind == "setup":
                 lines = lines[:1]  # our hand is on the board
         if kind == "setup":
