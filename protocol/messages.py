@@ -109,6 +109,7 @@ __all__ = [
     "TableCreated",
     "TableInfo",
     "Tables",
+    "View",
     "Welcome",
     "check_data",
     "commitment",
@@ -460,6 +461,25 @@ class ActionRequest(Message):
         "legal": list_field(typed_map_field("type")),
         "deadline": seconds_field(0.0),
     }
+
+
+@_message
+class View(Message):
+    """What the receiver sees at ``table`` (str) now (PROTOCOL.md, "Flow" 6, `view`).
+
+    Sent right after ``game-start`` to a client that arrives while a game is running: a
+    spectator (``view`` is ``Game.view(None)``, no hand) and a seat that resumes with its token
+    (``view`` is ``Game.view(seat)``, its own hand), before any pending ``action-request``. The
+    client rebuilds its picture of the game from it, as from an ``action-request``'s view.
+
+    - ``view`` (map): the game's view (``Game.view``); the game defines its content.
+    """
+
+    type: ClassVar[str] = "view"
+    direction: ClassVar[str] = "server"
+    table: str
+    view: dict[str, Any]
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "view": map_field}
 
 
 @_message

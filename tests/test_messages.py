@@ -82,6 +82,7 @@ SAMPLES: dict[str, dict] = {
         "legal": [{"type": "fifteen", "hand": ["7H"], "table": ["8C"]}, {"type": "end"}],
         "deadline": 29.5,
     },
+    "view": {"type": "view", "table": "t1", "view": {"seat": None, "hand_sizes": [8, 9], "stock": 35}},
     "accepted": {"type": "accepted", "table": "t1", "request": 3},
     "refused": {"type": "refused", "table": "t1", "request": 3, "code": "not-fifteen", "reason": "7 + 9 is 16"},
     "game-over": {
