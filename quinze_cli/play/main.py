@@ -3,8 +3,9 @@
 The server is reached (or ``--local`` started) before the name is asked (``Your name [DEFAULT]:``,
 the login name by default), so an unreachable server is said at once.
 
-Exit codes: 0 when the person quits (``quit``, Ctrl-C, end of input) or the table closes;
-1 when the server cannot be reached, refuses the seat or the connection cannot be restored.
+Exit codes: 0 when the person quits (``quit``, end of input) or the table closes; 130 after
+Ctrl-C (or SIGTERM), once the table was left and ``bye`` said (as ``quinze match`` and ``quinze
+bot``); 1 when the server cannot be reached, refuses the seat or the connection cannot be restored.
 """
 
 from __future__ import annotations
@@ -99,6 +100,8 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
         except Quit as q:
             why = q.why
             s.say(cat(f"quit.{q.why}"))
+            if why == "interrupt":
+                code = 130
         except TableGone as err:
             s.say(str(err), style="red")
             code = 1
