@@ -35,6 +35,22 @@ for _name in COMMANDS:
     importlib.import_module(f"quinze_cli.commands.{_name}").register(app)
 
 
+def _version(value: bool) -> None:
+    if value:
+        from protocol import __version__
+        from protocol.messages import PROTOCOL_VERSION
+
+        typer.echo(f"quinze {__version__} (protocol {PROTOCOL_VERSION})")
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    version: bool = typer.Option(False, "--version", help="Print the version and exit.", callback=_version, is_eager=True),
+) -> None:
+    """Le Quinze, Le Quinze classique and Le 14: server, bots, matches, replays."""
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

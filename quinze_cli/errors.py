@@ -25,5 +25,6 @@ def fail(message: str, code: int = EXIT_INVALID) -> NoReturn:
 def fail_game_error(err: GameError, what: str = "") -> NoReturn:
     """Report a :class:`GameError` (field, reason and code) and exit 1."""
     where = f"{what}: " if what else ""
-    field = f"{err.field}: " if err.field else ""
+    # "--game: game: ..." says the same twice: the option already names the field.
+    field = f"{err.field}: " if err.field and err.field != what.lstrip("-") else ""
     fail(f"{where}{field}{err.reason} [{err.code}]")

@@ -181,3 +181,17 @@ def test_position_modules_check_the_format_themselves(game_id, bad):
     with pytest.raises(GameError) as err:
         cls.from_position({**data, "format": bad})
     assert err.value.field == "format"
+
+
+def test_version_and_an_unknown_game_named_once():
+    from typer.testing import CliRunner
+
+    from quinze_cli.app import app
+
+    runner = CliRunner()
+    got = runner.invoke(app, ["--version"])
+    assert got.exit_code == 0 and got.output.startswith("quinze 0.1.0 (protocol 1)")
+    got = runner.invoke(app, ["selfplay", "--game", "nope", "--games", "1"])
+    assert got.exit_code == 1
+    text = got.output + (got.stderr if got.stderr_bytes is not None else "")
+    assert "no game 'nope'" in text and "game: game" not in text
