@@ -179,6 +179,12 @@ class Table:
             "commitment": commitment(self.seed, self.salt),
         }
 
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """``view`` for a client arriving mid-game: ``Game.view(seat)`` (None: the public view)
+        (PROTOCOL.md, "Flow" 6, `view`)."""
+        assert self.game is not None
+        return {"type": "view", "table": self.id, "view": self.game.view(seat)}
+
     def _next_request(self) -> None:
         """Open the request of the seat to act (a new id, a fresh deadline) and send it; none once over."""
         game = self.game
@@ -363,6 +369,7 @@ class Table:
             log.info("table %s: %s back in seat %d", self.id, conn.name, found.index)
             if self.state == "playing" and self.game is not None:
                 conn.send(self._game_start(found.index))
+                conn.send(self._view(found.index))
                 if self.pending is not None and self.pending.seat == found.index:
                     self._send_request()
             self._poke()
@@ -397,7 +404,7 @@ class Table:
         self._poke()
 
     def handle_spectate(self, conn: Connection) -> None:
-        """``spectate``: watch with public information only; ``game-start`` at once if a game runs."""
+        """``spectate``: watch with public information only; ``game-start`` then ``view`` (public) at once if a game runs."""
         if self.state == "closed":
             conn.error("game-not-running", f"table {self.id} is closed", "spectate")
             return
@@ -410,6 +417,7 @@ class Table:
         conn.send({"type": "spectating", "table": self.id})
         if self.state == "playing" and self.game is not None:
             conn.send(self._game_start(None))
+            conn.send(self._view(None))
 
     def handle_leave(self, conn: Connection) -> None:
         """``leave``: give up the seat (forfeiting a running game, kind ``"leave"``) or stop watching."""

@@ -239,9 +239,12 @@ async def test_reconnect_with_token_and_bad_token() -> None:
         assert joined == {"type": "joined", "table": table, "seat": 1, "token": tokens[1], "resumed": True}
         start = await b2.recv()
         assert start["type"] == "game-start" and start["seat"] == 1
+        view = await b2.recv()  # the seat's view comes before the pending request
+        assert view["type"] == "view" and view["table"] == table
         pending = await b2.recv()
         assert pending["type"] == "action-request" and pending["request"] == req["request"] + 1
         assert pending["view"]["last"] == 1
+        assert view["view"] == pending["view"]
         # the intruder cannot act for seat 1
         await intruder.send({"type": "action", "table": table, "request": pending["request"], "action": {"type": "say", "n": 2}})
         assert (await intruder.recv())["code"] == "not-seated"
@@ -413,12 +416,52 @@ async def test_token_takes_over_a_live_seat_and_late_spectator_gets_game_start()
         assert (await a.expect("error"))["code"] == "not-seated"
         late = await NetClient.connect(port, "late")
         await late.request({"type": "spectate", "table": table}, "spectating")
-        start = await late.expect("game-start")
-        assert start["seat"] is None and start["players"] == ["ana", "bob"]
+        start = await late.recv()
+        assert start["type"] == "game-start" and start["seat"] is None and start["players"] == ["ana", "bob"]
+        assert (await late.recv())["type"] == "view"
         await a2.send({"type": "action", "table": table, "request": pending["request"], "action": {"type": "say", "n": 1}})
         over_a, over_b = await play_pair(a2, b, table)
         assert over_a == over_b == await late.expect("game-over")
         assert over_a["actions"][0] == {"seat": 0, "action": {"type": "say", "n": 1}}
         await a.aclose()
         await late.aclose()
+        await second_table_plays(port)
+
+
+async def test_mid_game_arrivals_get_a_view() -> None:
+    """PROTOCOL.md "Flow" 6, `view`: a spectator arriving mid-deal gets the public view (no hand);
+    a seat resumed while it is not its turn gets its own view (its hand), right after game-start."""
+    async with serving() as port:
+        a, b, table, tokens = await seated_pair(port, "quinze", seed=42)
+        start = await a.expect("game-start")
+        req = await a.expect("action-request")
+        assert req["seat"] == 0
+        played = req["legal"][0]
+        await a.send({"type": "action", "table": table, "request": req["request"], "action": played})
+        await a.expect("accepted")
+        # the same game, re-simulated: what each arrival must see now
+        game = get_game("quinze").new(start["options"], 42)
+        game.apply(game.parse_action(played))
+
+        s = await NetClient.connect(port, "sue", role="spectator")
+        await s.request({"type": "spectate", "table": table}, "spectating")
+        assert (await s.recv())["type"] == "game-start"
+        view = await s.recv()
+        assert view == {"type": "view", "table": table, "view": game.view(None)}
+        assert "hand" not in view["view"] and view["view"]["hand_sizes"] == game.view(None)["hand_sizes"]
+
+        await b.aclose()  # seat 1 drops and comes back while seat 0 is still to act
+        b2 = await NetClient.connect(port, "bob")
+        joined = await b2.request({"type": "join", "table": table, "token": tokens[1]}, "joined")
+        assert joined["resumed"] is True
+        assert (await b2.recv())["type"] == "game-start"
+        mine = await b2.recv()
+        assert mine == {"type": "view", "table": table, "view": game.view(1)}
+        assert len(mine["view"]["hand"]) == mine["view"]["hand_sizes"][1] > 0
+        await a.send({"type": "forfeit", "table": table, "reason": "crash"})
+        over = await b2.expect("game-over")
+        assert over["forfeit"] == {"seat": 0, "kind": "crash"}
+        assert not any(m["type"] == "action-request" for m in b2.seen)  # it was never seat 1's turn
+        assert over == await s.expect("game-over")
+        await s.aclose()
         await second_table_plays(port)
