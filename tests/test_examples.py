@@ -192,12 +192,38 @@ def test_random_bot_plays_a_whole_game_of_every_game(game_id: str) -> None:
     assert game.is_over and played
 
 
-# Not quatorze: there the first legal action may be a substitution that the next one undoes, for
-# ever (the engine bounds turns, not substitutions within a turn; reported to the lead).
-@pytest.mark.parametrize("game_id", ["quinze", "quinze-classique"])
+@pytest.mark.parametrize("game_id", game_ids())
 def test_greedy_bot_plays_a_whole_game(game_id: str) -> None:
     game, played = play(game_id, [RANDOM_PY + ["1"], GREEDY_PY], seed=11)
     assert game.is_over and played
+
+
+def test_greedy_bot_rules_of_thumb_for_le_14_and_classique() -> None:
+    bot = BotProcess(GREEDY_PY)
+    try:
+        bot.send({"type": "game-start", "table": TABLE, "game": "quatorze", "seat": 0})
+        legal = [
+            {"type": "substitute", "kind": "hand-for-two", "hand": "9S", "combination": 0, "cards": ["3C", "6C"]},
+            {"type": "combine", "cards": ["5H", "9C"]},
+            {"type": "combine", "cards": ["2H", "3H", "9D"]},
+            {"type": "discard", "card": "KD"},
+        ]
+        bot.send({"type": "action-request", "table": TABLE, "request": 1, "seat": 0, "view": {}, "legal": legal, "deadline": 5.0})
+        assert bot.answer()["action"] == {"type": "combine", "cards": ["2H", "3H", "9D"]}
+        legal = [{"type": "discard", "card": "9H"}, {"type": "discard", "card": "QS"}, {"type": "discard", "card": "AC"}]
+        bot.send({"type": "action-request", "table": TABLE, "request": 2, "seat": 0, "view": {}, "legal": legal, "deadline": 5.0})
+        assert bot.answer()["action"] == {"type": "discard", "card": "QS"}
+        bot.send({"type": "game-start", "table": TABLE, "game": "quinze-classique", "seat": 0})
+        legal = [{"type": "pass"}, {"type": "stand"}, {"type": "hit"}]
+        bot.send({"type": "action-request", "table": TABLE, "request": 3, "seat": 0, "view": {"total": 6}, "legal": legal, "deadline": 5.0})
+        assert bot.answer()["action"] == {"type": "hit"}
+        bot.send({"type": "action-request", "table": TABLE, "request": 4, "seat": 0, "view": {"total": 13}, "legal": legal, "deadline": 5.0})
+        assert bot.answer()["action"] == {"type": "stand"}
+        legal = [{"type": "fold"}, {"type": "call"}, {"type": "raise", "min": 1, "max": 9}]
+        bot.send({"type": "action-request", "table": TABLE, "request": 5, "seat": 0, "view": {"total": 13}, "legal": legal, "deadline": 5.0})
+        assert bot.answer()["action"] == {"type": "call"}
+    finally:
+        bot.close()
 
 
 @needs_node

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A greedy bot: sheds as many hand cards as it can, for Le Quinze; the first legal action elsewhere.
+"""A greedy bot: a simple rule of thumb for each game, reading only the view and the legal list.
 
 For ``quinze`` (RULES.md §1), among the legal actions it picks, in order of preference:
 
@@ -8,8 +8,13 @@ For ``quinze`` (RULES.md §1), among the legal actions it picks, in order of pre
    "Scoring": J Q K and jokers 10, aces 1, other cards their face value);
 3. otherwise ``end`` (or whatever else is legal).
 
-Ties go to the first in the order of ``legal``. For any other game it plays the first legal
-action (a range ``{"min", "max"}``, the classique raise, becomes ``amount=min``).
+For ``quatorze`` (RULES.md §3): the combination with the most cards, else a draw from the stock,
+else the discard of its highest card; it never substitutes. For ``quinze-classique`` (RULES.md
+§2): it asks for cards while its total (``view["total"]``) is below 11, stands otherwise, and
+answers raises with call or check, never folding. Any other game: the first legal action.
+
+Ties go to the first in the order of ``legal``. A range ``{"min", "max"}`` (the classique raise)
+becomes ``amount=min``.
 
 Wire as in random_bot.py (examples/README.md). Standard library only.
 """
@@ -49,6 +54,44 @@ def choose_quinze(legal):
     return ends[0] if ends else legal[0]
 
 
+RANK_VALUE = {"A": 1, "J": 11, "Q": 12, "K": 13}
+
+
+def choose_quatorze(legal):
+    """Le 14: the biggest combination, else draw from the stock, else discard the highest card."""
+    combos = [a for a in legal if a.get("type") == "combine"]
+    if combos:
+        return max(combos, key=lambda a: len(a.get("cards", [])))
+    for a in legal:
+        if a.get("type") == "draw" and a.get("from") == "stock":
+            return a
+    discards = [a for a in legal if a.get("type") == "discard"]
+    if discards:
+        return max(discards, key=lambda a: RANK_VALUE.get(a["card"][:-1]) or int(a["card"][:-1]))
+    return legal[0]
+
+
+def choose_classique(legal, view):
+    """Le Quinze classique: hit below 11, else stand; call or check a raise, never fold."""
+    kinds = {a.get("type"): a for a in legal}
+    want = "hit" if view.get("total", 0) < 11 else "stand"
+    for kind in (want, "stand", "call", "check"):
+        if kind in kinds:
+            return kinds[kind]
+    return legal[0]
+
+
+def choose(game, legal, view):
+    """The rule of thumb for ``game`` (see the module docstring)."""
+    if game == "quinze":
+        return choose_quinze(legal)
+    if game == "quatorze":
+        return choose_quatorze(legal)
+    if game == "quinze-classique":
+        return choose_classique(legal, view)
+    return legal[0]
+
+
 def main():
     game = None
     for line in sys.stdin.buffer:  # bytes: json.loads reads UTF-8 whatever the locale
@@ -60,7 +103,7 @@ def main():
             game = msg.get("game")
         elif kind == "action-request":
             legal = msg["legal"]
-            action = choose_quinze(legal) if game == "quinze" else legal[0]
+            action = choose(game, legal, msg.get("view", {}))
             answer = {"type": "action", "table": msg.get("table"), "request": msg["request"], "action": concrete(action)}
             sys.stdout.write(json.dumps(answer) + "\n")
             sys.stdout.flush()
