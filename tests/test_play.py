@@ -99,6 +99,8 @@ def test_lobby_lists_tables_and_quit_leaves_cleanly(host, env):
     child.sendline("hint")
     child.expect(r"Hint \(what a built-in bot would play\):")
     child.sendline("quit")
+    child.expect(r"Leave the table and forfeit this game\? \[y/N\] ")
+    child.sendline("y")
     child.expect("Bye.")
     child.expect(pexpect.EOF)
     child.close()
@@ -340,6 +342,8 @@ def test_lobby_watch_and_colour_symbols(host, env):
     screen = player.before
     assert any(sym in screen for sym in "♠♥♦♣") and "\x1b[" in screen
     player.sendline("quit")
+    player.expect(r"forfeit this game\? \[y/N\] ")
+    player.sendline("y")
     player.expect(pexpect.EOF)
     watcher.expect("Ana forfeits")  # leaving mid-game forfeits the seat (PROTOCOL.md "leave")
     watcher.sendline("quit")

@@ -25,3 +25,56 @@ def test_ctrl_c_leaves_the_table_and_exits_130(env, tmp_path):
     child.close()
     assert child.exitstatus == 130
     assert "Traceback" not in plain(child.before)
+
+
+def test_q_during_a_game_does_not_leave_and_quit_asks_first(env, tmp_path):
+    child = spawn(env, "--local", "--seed", "3", "--name", "Ana", cwd=str(tmp_path))
+    child.expect(PROMPT_EN)
+    child.sendline("q")  # the queen, or a slip: never a forfeit
+    child.expect("To leave the table, type quit.")
+    child.expect(PROMPT_EN)
+    child.sendline("quit")
+    child.expect(r"Leave the table and forfeit this game\? \[y/N\] ")
+    child.sendline("")  # Enter: no
+    child.expect("You stay at the table.")
+    child.expect(PROMPT_EN)
+    child.sendline("1")  # still playing
+    child.expect(PROMPT_EN)
+    child.sendline("quit")
+    child.expect(r"forfeit this game\? \[y/N\] ")
+    child.sendline("y")
+    child.expect("Bye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_quit_confirmation_in_french(env, tmp_path):
+    child = spawn(env, "--local", "--seed", "3", "--name", "Ana", "--lang", "fr", cwd=str(tmp_path))
+    child.expect(r"Votre coup \(\d+ s\)> ")
+    child.sendline("quitter")
+    child.expect(r"Quitter la table et perdre cette partie par forfait \? \[o/N\] ")
+    child.sendline("oui")
+    child.expect("Au revoir.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_q_outside_a_game_still_quits_at_once(host, env):
+    port, _ = host(3)
+    child = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Cy")
+    child.expect("lobby> ")
+    child.sendline("c")
+    child.expect(r"Game \(")
+    child.sendline("quinze")
+    child.expect(r"Seats \(")
+    child.sendline("2")
+    child.expect("Options as KEY=VALUE")
+    child.sendline("")
+    child.expect("Waiting for the other players")
+    child.sendline("q")  # no game running: nothing to forfeit, no question
+    child.expect("Bye.")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -25,7 +25,11 @@ __all__ = ["TableGone", "await_reply", "join_table", "spectate_table"]
 HELP_WORDS = {"help", "aide", "?"}
 HINT_WORDS = {"hint", "conseil", "indice"}
 RULES_WORDS = {"rules", "regles", "règles"}
-QUIT_WORDS = {"quit", "quitter", "exit", "q"}
+QUIT_WORDS = {"quit", "quitter", "exit"}
+"""Leave the table; during a game only after a yes to ``table.confirm-quit`` (a game is forfeited)."""
+SHORT_QUIT = "q"
+"""Leaves at once outside a game only: during one it is the queen (``q+3``), never a quit."""
+YES_WORDS = {"y", "yes", "o", "oui"}
 LIST_WORDS = {"list", "liste", "ls"}
 COMMAND_WORDS = {"en": ["help", "hint", "rules", "list", "quit"], "fr": ["aide", "conseil", "regles", "liste", "quitter"]}
 WARN_AT = (30, 10, 5)
@@ -227,6 +231,16 @@ class TableLoop:
         elif t == "event" and self.ui is not None:
             st.log.extend(self.ui.on_event(st, dict(msg.get("event", {}))))
             self._soon()
+        elif t == "view" and self.ui is not None and isinstance(msg.get("view"), dict):
+            # we arrived mid-game (spectator, or our seat taken back): rebuild the tracked state
+            view = dict(msg["view"])
+            st.view = view
+            st.legal, st.request, st.deadline_at, self.sent = [], None, None, False
+            if "to_act" in view:
+                st.to_act = view["to_act"]
+            self.ui.on_view(st)
+            self.s.reader.set_words(self._words())
+            self._soon()
         elif t == "action-request" and self.ui is not None:
             if msg.get("seat") != st.seat:
                 return False
@@ -299,8 +313,17 @@ class TableLoop:
         text = line.strip()
         low = text.lower()
         my_turn = bool(st.legal) and st.seat is not None and not self.sent
-        if low in QUIT_WORDS:
-            raise Quit("quit")
+        in_game = st.seat is not None and st.number > 0 and st.result is None
+        if low in QUIT_WORDS or (low == SHORT_QUIT and not in_game):
+            if not in_game or await self._confirm_quit():
+                raise Quit("quit")
+            s.say(cat("table.quit-cancelled"))
+            if st.legal and st.seat is not None and not self.sent:
+                self._prompt()
+            return
+        if low == SHORT_QUIT and not my_turn:
+            s.say(cat("table.quit-how"))
+            return
         if low in HELP_WORDS:
             for key in ("help.1", "help.2", "help.3", "help.4", "help.5"):
                 s.say(cat(key))
@@ -348,6 +371,34 @@ class TableLoop:
         if my_turn:
             self._prompt()
 
+    async def _confirm_quit(self) -> bool:
+        """Ask ``table.confirm-quit`` (leaving forfeits the running game) and wait for the answer:
+        True for ``y``/``yes`` (``o``/``oui``), False for anything else (Enter: no). Server
+        messages meanwhile are kept for the table loop; a connection restored meanwhile takes the
+        seat back after the answer. Raises :class:`Quit` on Ctrl-C or end of input."""
+        s = self.s
+        s.prompt(self.cat("table.confirm-quit"))
+        kept: list[tuple] = []
+        resumed = False
+        try:
+            while True:
+                item = await s.next()
+                if item is None:  # pragma: no cover - no deadline given
+                    continue
+                kind, data = item
+                if kind == "input":
+                    answer = (data or "").strip().lower() in YES_WORDS
+                    break
+                if kind == "resumed":
+                    resumed = True
+                else:
+                    kept.append(("server", data, s.generation))
+        finally:
+            s.backlog.extend(kept)
+        if resumed and not answer:
+            await self._rejoin()
+        return answer
+
     def _read_action(self, text: str) -> dict[str, Any] | None:
         st, s, cat = self.state, self.s, self.cat
         if text.isdigit():
@@ -361,4 +412,6 @@ class TableLoop:
             return self.ui.parse(st, text)
         except InputError as err:
             s.say(str(err), style="red")
+            if text.lower() == SHORT_QUIT:
+                s.say(cat("table.quit-how"))
             return None
