@@ -114,7 +114,7 @@ def test_dropped_client_takes_its_seat_back_with_the_kept_token(host, env, tmp_p
     first = spawn(env, *args)
     first.expect(PROMPT_EN)
     kept = json.loads((tmp_path / "cache" / "quinze" / "seats.json").read_text())
-    entry = kept[f"127.0.0.1:{port}/{table}"]
+    entry = kept[f"127.0.0.1:{port}/{table}/Ana"]  # keyed by server, table and name
     assert entry["seat"] == 0 and len(entry["token"]) >= 16
     first.kill(9)  # the connection drops without leave or bye
     first.close()
@@ -126,7 +126,7 @@ def test_dropped_client_takes_its_seat_back_with_the_kept_token(host, env, tmp_p
     out, moves = play_to_end(second)
     assert "Game over." in plain(out)
     assert second.exitstatus == 0
-    assert not (tmp_path / "cache" / "quinze" / "seats.json").read_text().count(table + '"')  # forgotten once closed
+    assert f"/{table}/Ana" not in (tmp_path / "cache" / "quinze" / "seats.json").read_text()  # forgotten once closed
 
 
 def test_spectator_never_sees_a_hand(host, env):
@@ -317,7 +317,7 @@ def test_token_option_takes_the_seat_back_from_another_machine(host, env, tmp_pa
     args = ("--server", f"127.0.0.1:{port}", "--table", table, "--name", "Ana")
     first = spawn(env, *args)
     first.expect(PROMPT_EN)
-    token = json.loads((tmp_path / "cache" / "quinze" / "seats.json").read_text())[f"127.0.0.1:{port}/{table}"]["token"]
+    token = json.loads((tmp_path / "cache" / "quinze" / "seats.json").read_text())[f"127.0.0.1:{port}/{table}/Ana"]["token"]
     first.kill(9)
     first.close()
     other = dict(env, XDG_CACHE_HOME=str(tmp_path / "elsewhere"))  # no kept token there

@@ -5,6 +5,8 @@ pseudo-terminal (pexpect) or as a subprocess against a real server on loopback
 
 from __future__ import annotations
 
+import json
+
 import pexpect
 from playkit import QUINZE, TIMEOUT, plain
 
@@ -78,3 +80,68 @@ def test_q_outside_a_game_still_quits_at_once(host, env):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def _create_waiting_table(child) -> None:
+    """At the lobby: create a quinze table for two people, no bots, and sit at seat 0."""
+    child.expect("lobby> ")
+    child.sendline("c")
+    child.expect(r"Game \(")
+    child.sendline("quinze")
+    child.expect(r"Seats \(")
+    child.sendline("2")
+    child.expect("Options as KEY=VALUE")
+    child.sendline("target=1")
+    child.expect("You sit at table t2, seat 0.")
+    child.expect("Waiting for the other players")
+
+
+def _both_play(first, second) -> None:
+    """The game starts for both: neither was thrown out of its seat."""
+    for child in (first, second):
+        child.expect(r"Game 1 starts: Ana, Ana\.")
+    for child in (first, second):
+        assert "You are back" not in plain(child.before)
+        child.sendintr()
+        child.expect(pexpect.EOF)
+        child.close()
+
+
+def test_same_account_and_name_in_the_lobby_takes_a_free_seat(host, env, tmp_path):
+    """Two people, one account (one token cache), the same name: the second one choosing the
+    table in the lobby sits in the free seat instead of resuming the first one's seat."""
+    port, _ = host(3)
+    first = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Ana")
+    _create_waiting_table(first)
+    second = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Ana")
+    second.expect("lobby> ")
+    second.sendline("t2")
+    second.expect("Your kept seat 0 is held by a connected client: taking a free seat.")
+    second.expect("You sit at table t2, seat 1.")
+    _both_play(first, second)
+
+
+def test_same_account_and_name_with_table_option_takes_a_free_seat(host, env, tmp_path):
+    port, _ = host(3)
+    first = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Ana")
+    _create_waiting_table(first)
+    second = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Ana", "--table", "t2")
+    second.expect("You sit at table t2, seat 1.")
+    _both_play(first, second)
+
+
+def test_tokens_are_kept_per_player_name(host, env, tmp_path):
+    """Bo, on the same account, never takes Ana's kept token (another key)."""
+    port, _ = host(3)
+    first = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Ana")
+    _create_waiting_table(first)
+    kept = json.loads((tmp_path / "cache" / "quinze" / "seats.json").read_text())
+    assert set(kept) == {f"127.0.0.1:{port}/t2/Ana"}
+    second = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Bo", "--table", "t2")
+    second.expect("You sit at table t2, seat 1.")
+    assert "kept seat" not in plain(second.before)
+    first.expect(r"Game 1 starts: Ana, Bo\.")
+    for child in (first, second):
+        child.sendintr()
+        child.expect(pexpect.EOF)
+        child.close()

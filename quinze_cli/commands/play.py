@@ -7,7 +7,8 @@
     quinze play --local --lang fr
 
 The seat token of each joined table is kept in ``~/.cache/quinze/seats.json`` (or
-``$XDG_CACHE_HOME``) so running the same command again after a crash takes the same seat back;
+``$XDG_CACHE_HOME``) by server, table and name, so running the same command again after a crash
+takes the same seat back (never a seat whose holder is connected: then a free one);
 ``--token`` gives one explicitly. See :mod:`quinze_cli.play` for the screen and the input.
 """
 

@@ -164,8 +164,8 @@ async def lobby(s: Session) -> None:
                 continue
             if watch:
                 await spectate_table(s, table)
-            else:
-                await join_table(s, table)
+            else:  # a free seat, unless a kept token is for our own seat, now disconnected
+                await join_table(s, table, info=next((t for t in tables if t.get("table") == table), None))
         except TableGone as err:
             s.say(str(err), style="red")
 

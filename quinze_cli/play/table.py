@@ -68,15 +68,47 @@ async def await_reply(s: Session, table: str, want: tuple[str, ...], ref: str) -
         s.backlog.extend(kept)
 
 
-async def join_table(s: Session, table: str, seat: int | None = None, token: str | None = None) -> None:
+def _key(s: Session, table: str) -> str:
+    return s.opts.tokens.key(s.opts.host, s.opts.port, table, s.opts.name)
+
+
+async def table_info(s: Session, table: str) -> dict[str, Any] | None:
+    """The lobby's info on ``table`` (``list-tables``: ``seats`` with ``name`` and ``connected``),
+    or None when the server does not list it."""
+    await s.send({"type": "list-tables"})
+    msg = await await_reply(s, "", ("tables",), "list-tables")
+    return next((t for t in msg.get("tables", []) if t.get("table") == table), None)
+
+
+def seat_connected(info: dict[str, Any] | None, seat: int) -> bool:
+    """True when ``info`` (a ``list-tables`` entry) shows ``seat`` held by a connected client."""
+    for entry in (info or {}).get("seats", []):
+        if entry.get("seat") == seat:
+            return bool(entry.get("connected"))
+    return False
+
+
+async def join_table(s: Session, table: str, seat: int | None = None, token: str | None = None,
+                     info: dict[str, Any] | None = None) -> None:
     """Take a seat (or our seat back, with a token given or kept) and play until the table closes.
 
+    A kept token (:class:`~quinze_cli.play.tokens.TokenStore`, keyed by server, table and our
+    name) is used only when its seat is not held by a connected client, per ``info`` (the table's
+    ``list-tables`` entry; asked for when not given): another person on this machine under the
+    same account and name may be sitting there, and resuming would throw them out. Then a free
+    seat is taken instead. An explicit ``token`` (``--token``) is always used.
+
     Raises :class:`TableGone` when the server refuses the seat."""
-    key = s.opts.tokens.key(s.opts.host, s.opts.port, table)
+    key = _key(s, table)
     if token is None:
         kept = s.opts.tokens.get(key)
         if kept is not None:
-            token = kept["token"]
+            if info is None:
+                info = await table_info(s, table)
+            if seat_connected(info, kept.get("seat")):
+                s.say(s.cat("table.seat-in-use", seat=kept.get("seat")))
+            else:
+                token = kept["token"]
     msg = await _join(s, table, seat, token)
     if msg.get("type") == "error" and token is not None and msg.get("code") == "bad-token":
         s.opts.tokens.forget(key)
@@ -182,7 +214,7 @@ class TableLoop:
                 msg = await _join(s, st.table, None, None)
             if msg.get("type") == "joined":
                 st.seat, self.token = msg["seat"], msg["token"]
-                s.opts.tokens.put(s.opts.tokens.key(s.opts.host, s.opts.port, st.table), st.seat, self.token, s.opts.name)
+                s.opts.tokens.put(_key(s, st.table), st.seat, self.token, s.opts.name)
         if msg.get("type") == "error":
             self.closed = True
             raise TableGone(self.cat("table.lost-seat", table=st.table, reason=msg.get("reason", "")))
@@ -279,7 +311,7 @@ class TableLoop:
         elif t == "table-closed":
             self.closed = True
             if st.seat is not None:
-                s.opts.tokens.forget(s.opts.tokens.key(s.opts.host, s.opts.port, st.table))
+                s.opts.tokens.forget(_key(s, st.table))
             s.say(cat("table.closed", table=st.table), style="bold")
             return True
         elif t == "left":

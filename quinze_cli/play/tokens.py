@@ -3,8 +3,11 @@
 A ``joined`` message carries a secret seat token (PROTOCOL.md ``joined``); with it a new
 connection takes the same seat again (``join`` with ``token``). The client writes each token to
 ``$XDG_CACHE_HOME/quinze/seats.json`` (default ``~/.cache/quinze/seats.json``, mode 0600), keyed
-by ``HOST:PORT/TABLE``, and forgets it when the table closes or the server refuses it
-(``bad-token``). ``quinze play --table ID`` looks there first; ``--token`` gives one explicitly.
+by ``HOST:PORT/TABLE/NAME`` (NAME: the player's name, asked at start or ``--name``), so two people
+sharing one account on one machine never share a key, and forgets it when the table closes or the
+server refuses it (``bad-token``). ``quinze play --table ID`` and the lobby look there first, but a
+kept token is used only when its seat is not held by a connected client
+(:func:`quinze_cli.play.table.join_table`); ``--token`` gives one explicitly.
 """
 
 from __future__ import annotations
@@ -23,16 +26,16 @@ def _default_path() -> Path:
 
 
 class TokenStore:
-    """Seat tokens by ``HOST:PORT/TABLE`` in one small JSON file (``path``). Never raises on I/O:
+    """Seat tokens by ``HOST:PORT/TABLE/NAME`` in one small JSON file (``path``). Never raises on I/O:
     a token that cannot be kept only means no automatic resume."""
 
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or _default_path()
 
     @staticmethod
-    def key(host: str, port: int, table: str) -> str:
-        """``"HOST:PORT/TABLE"``."""
-        return f"{host}:{port}/{table}"
+    def key(host: str, port: int, table: str, name: str) -> str:
+        """``"HOST:PORT/TABLE/NAME"``: one kept seat per server, table and player name."""
+        return f"{host}:{port}/{table}/{name}"
 
     def _load(self) -> dict[str, Any]:
         try:
