@@ -41,7 +41,8 @@ class TableState:
 
     - ``seat``: our seat, None for a spectator; ``players``: names by seat.
     - ``view``/``legal``/``request``: the last action-request (view as the game gives it, legal
-      actions as data, request id); ``legal`` is emptied once answered.
+      actions as data, request id); ``legal`` is emptied once answered. A ``view`` message
+      also sets ``view`` (with no legal actions).
     - ``deadline_at``: ``time.monotonic()`` seconds when the pending request expires, or None.
     - ``public``: the game's own tracked state (filled by its :class:`GameUI` from events and views).
     - ``log``: recent events in words, oldest first.
@@ -94,6 +95,14 @@ class GameUI:
 
     def on_request(self, state: TableState) -> None:
         """An action-request arrived (``state.view`` and ``state.legal`` are set): sync ``public``."""
+
+    def on_view(self, state: TableState) -> None:
+        """A ``view`` message arrived (PROTOCOL.md, `view`: we joined mid-game as a spectator or
+        took our seat back): ``state.view`` is set, ``state.legal`` empty. Rebuilds ``public``
+        from the view by the same path as an action-request's view (:meth:`on_request`)."""
+        if not state.public:
+            self.start(state)
+        self.on_request(state)
 
     # ---- drawing
     def board(self, state: TableState) -> RenderableType:

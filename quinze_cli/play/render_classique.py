@@ -6,7 +6,8 @@ The public state is tracked from the events of :mod:`protocol.games.classique` (
 ``stand``, ``hit``, ``burnt``, ``showdown``, ``pot-won``, ``coup-end``, ``match-end``) so chips,
 stakes, the pot and every face-up card stay right between our turns and for a spectator; our own
 hidden card comes from the private part of ``deal``, and each action-request's view (RULES.md §2
-"What each player sees") replaces the tracked state.
+"What each player sees") replaces the tracked state, as does the ``view`` message a client gets
+when it arrives mid-game (PROTOCOL.md, `view`).
 
 A raise is the one parameterised action: the legal list gives it as a range
 (``{"type": "raise", "min": m, "max": M}``), which the server does not take as an action. So

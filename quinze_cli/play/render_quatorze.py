@@ -3,10 +3,12 @@ actions in words.
 
 The public state is tracked from the events of :mod:`protocol.games.quatorze` (``setup``,
 ``draw``, ``no-draw``, ``reshuffle``, ``combine``, ``substitute``, ``discard``, ``take-up``,
-``game-end``) so the screen stays right between our turns and for a spectator (who never gets a
-view); a seated player's own hand comes from the private parts (``setup`` hand, stock ``draw``
+``game-end``) so the screen stays right between our turns and for a spectator; a seated
+player's own hand comes from the private parts (``setup`` hand, stock ``draw``
 card, ``take-up`` cards), and each action-request's view (RULES.md §3 "What each player sees")
-replaces the tracked state; its legal list is listed in a friendlier order (:func:`_order`,
+replaces the tracked state, as does the ``view`` message a client gets when it arrives mid-game
+(PROTOCOL.md, `view`; until then counts show as ``?``, never negative); its legal list is
+listed in a friendlier order (:func:`_order`,
 same entries). The table's combinations are numbered from 0 as the engine numbers
 them: substitutions name them by that index.
 
@@ -201,13 +203,15 @@ class QuatorzeUI(GameUI):
     def board(self, state: TableState) -> RenderableType:
         cat, st = self.cat, self.style
         p = state.public or {}
+        unknown = bool(p.get("partial"))  # arrived mid-game, no view yet: counts show as "?"
         discard = p.get("discard", [])
         top = st.rich(discard[-1]) if discard else Text("—")
         phase = p.get("phase", "draw")
         line1 = Text.assemble(
-            cat("quatorze.turn", n=p.get("turns", 0) + (0 if phase == "over" else 1), max=p.get("max_turns", "?")), " · ",
-            cat("quinze.stock", n=p.get("stock", 0)), " · ",
-            cat("quinze.discard", n=len(discard)), " ", top, " · ",
+            cat("quatorze.turn", n="?" if unknown else p.get("turns", 0) + (0 if phase == "over" else 1),
+                max=p.get("max_turns", "?")), " · ",
+            cat("quinze.stock", n="?" if unknown else p.get("stock", 0)), " · ",
+            cat("quinze.discard", n="?" if unknown else len(discard)), " ", top, " · ",
             cat(f"quatorze.phase.{phase}") if cat.has(f"quatorze.phase.{phase}") else phase,
         )
         table = p.get("table", [])
@@ -232,12 +236,15 @@ class QuatorzeUI(GameUI):
         for s, who in enumerate(state.players):
             mark = "▶" if s == state.to_act and state.result is None else " "
             label = who + (" " + cat("quinze.you") if s == state.seat else "")
-            n = sizes[s] if s < len(sizes) else 0
+            n = max(0, sizes[s]) if s < len(sizes) and isinstance(sizes[s], int) else 0
             pk = packets[s] if s < len(packets) else []
             left = n + sum(pk)
-            info = cat("quatorze.in-hand", n=n) + " · " + (
-                cat("quatorze.packets", sizes=" ".join(str(x) for x in pk)) if pk else cat("quatorze.no-packet")
-            ) + " · " + cat("quatorze.left", n=left)
+            if unknown:
+                info = cat("quatorze.in-hand", n="?") + " · " + cat("quatorze.left", n="?")
+            else:
+                info = cat("quatorze.in-hand", n=n) + " · " + (
+                    cat("quatorze.packets", sizes=" ".join(str(x) for x in pk)) if pk else cat("quatorze.no-packet")
+                ) + " · " + cat("quatorze.left", n=left)
             players.add_row(Text(mark), Text(label, style="bold" if s == state.to_act else ""), Text(info))
         parts: list[RenderableType] = [line1, *tlines, players]
         if p.get("partial"):
@@ -245,7 +252,10 @@ class QuatorzeUI(GameUI):
         if state.seat is not None:
             hand = Text(cat("quinze.hand") + " ")
             own = p.get("hand", [])
-            hand.append_text(st.rich_join(sort_cards(own)) if own else Text(cat("quinze.empty"), style="dim"))
+            if unknown:
+                hand.append("?", style="dim")
+            else:
+                hand.append_text(st.rich_join(sort_cards(own)) if own else Text(cat("quinze.empty"), style="dim"))
             parts.append(hand)
         return Group(*parts)
 

@@ -1,10 +1,12 @@
 """Le Quinze in ``quinze play``: the board, the events in words and the actions in words.
 
 The public state is tracked from the events of :mod:`protocol.games.quinze` (``deal``, ``draw``,
-``reshuffle``, ``fifteen``, ``place``, ``end-turn``, ``deal-end``, ``game-end``) so a spectator,
-who never gets a view, sees the table, the discard pile, the stock and every hand size and total;
+``reshuffle``, ``fifteen``, ``place``, ``end-turn``, ``deal-end``, ``game-end``) so a spectator
+sees the table, the discard pile, the stock and every hand size and total;
 a seated player's tracked hand comes from the private parts of ``deal`` and ``draw``, and each
-action-request's view (RULES.md §1 "What each player sees") replaces the tracked state.
+action-request's view (RULES.md §1 "What each player sees") replaces the tracked state, as does
+the ``view`` message a client gets when it arrives mid-game (PROTOCOL.md, `view`). Hand sizes
+never go below 0; counts not known yet show as ``?``.
 
 Typed input is read by :mod:`quinze_cli.play.input_quinze`.
 """
@@ -28,6 +30,14 @@ def _remove(pile: list[str], cards: list[str]) -> None:
     for c in cards:
         if c in pile:
             pile.remove(c)
+
+
+def _size(p: dict[str, Any], seat: Any, delta: int) -> None:
+    """Add ``delta`` to ``seat``'s tracked hand size, never below 0 (counts tracked from a deal
+    joined midway are wrong until the next deal or view, but never negative)."""
+    sizes = p["hand_sizes"]
+    if isinstance(seat, int) and 0 <= seat < len(sizes):
+        sizes[seat] = max(0, sizes[seat] + delta)
 
 
 @register_ui("quinze")
@@ -76,8 +86,7 @@ class QuinzeUI(GameUI):
             return [cat("quinze.ev.deal", deal=p["deal"], dealer=state.name(p["dealer"]), first=state.name(state.to_act))]
         if kind == "draw":
             p["stock"] = event.get("stock", p["stock"])
-            if seat is not None and seat < len(p["hand_sizes"]):
-                p["hand_sizes"][seat] += 1
+            _size(p, seat, 1)
             state.to_act = seat
             if "card" in event and me:
                 p["hand"].append(event["card"])
@@ -89,8 +98,7 @@ class QuinzeUI(GameUI):
             return [cat("quinze.ev.reshuffle", stock=p["stock"])]
         if kind == "fifteen":
             hand, table = list(event.get("hand", [])), list(event.get("table", []))
-            if seat is not None and seat < len(p["hand_sizes"]):
-                p["hand_sizes"][seat] -= len(hand)
+            _size(p, seat, -len(hand))
             if me:
                 _remove(p["hand"], hand)
             _remove(p["table"], table)
@@ -101,8 +109,7 @@ class QuinzeUI(GameUI):
             return [cat("quinze.ev.fifteen", name=name, cards=cards)]
         if kind == "place":
             cards = list(event.get("cards", []))
-            if seat is not None and seat < len(p["hand_sizes"]):
-                p["hand_sizes"][seat] -= len(cards)
+            _size(p, seat, -len(cards))
             if me:
                 _remove(p["hand"], cards)
             p["table"].extend(cards)
@@ -130,14 +137,18 @@ class QuinzeUI(GameUI):
 
     # ---------------------------------------------------------------- drawing
     def board(self, state: TableState) -> RenderableType:
+        """The board. While ``partial`` (we arrived mid-deal and have seen neither a deal nor a
+        view yet) the counts we cannot know (deal, stock, discard pile, hand sizes, totals, our
+        hand) show as ``?`` rather than wrong numbers."""
         cat, st = self.cat, self.style
         p = state.public or {}
+        unknown = bool(p.get("partial"))
         discard = p.get("discard", [])
         top = st.rich(discard[-1]) if discard else Text("—")
         line1 = Text.assemble(
-            cat("quinze.deal", deal=p.get("deal", 0)), " · ",
-            cat("quinze.stock", n=p.get("stock", 0)), " · ",
-            cat("quinze.discard", n=len(discard)), " ", top,
+            cat("quinze.deal", deal="?" if unknown else p.get("deal", 0)), " · ",
+            cat("quinze.stock", n="?" if unknown else p.get("stock", 0)), " · ",
+            cat("quinze.discard", n="?" if unknown else len(discard)), " ", top,
         )
         table_cards = p.get("table", [])
         line2 = Text(cat("quinze.table") + " ")
@@ -150,11 +161,11 @@ class QuinzeUI(GameUI):
             mark = "▶" if s == state.to_act and state.result is None else " "
             label = who + (" " + cat("quinze.you") if s == state.seat else "")
             extra = cat("quinze.dealer") if s == p.get("dealer") else ""
+            n = sizes[s] if s < len(sizes) and isinstance(sizes[s], int) and not unknown else "?"
             players.add_row(
                 Text(mark), Text(label, style="bold" if s == state.to_act else ""),
-                Text(cat("quinze.card" if s < len(sizes) and sizes[s] == 1 else "quinze.cards",
-                         n=sizes[s] if s < len(sizes) else "?")
-                     + "  " + cat("quinze.total", n=totals[s] if s < len(totals) else 0)),
+                Text(cat("quinze.card" if n == 1 else "quinze.cards", n=max(0, n) if isinstance(n, int) else n)
+                     + "  " + cat("quinze.total", n=totals[s] if s < len(totals) and not unknown else "?")),
                 Text(extra),
             )
         parts: list[RenderableType] = [line1, line2, players]
@@ -163,7 +174,10 @@ class QuinzeUI(GameUI):
         if state.seat is not None:
             hand = Text(cat("quinze.hand") + " ")
             own = p.get("hand", [])
-            hand.append_text(st.rich_join(sort_cards(own)) if own else Text(cat("quinze.empty"), style="dim"))
+            if unknown:
+                hand.append("?", style="dim")
+            else:
+                hand.append_text(st.rich_join(sort_cards(own)) if own else Text(cat("quinze.empty"), style="dim"))
             parts.append(hand)
         return Group(*parts)
 
