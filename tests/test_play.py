@@ -182,7 +182,7 @@ def test_ctrl_c_leaves_the_table(host, env):
 
 
 def test_local_game_in_french(env):
-    child = spawn(env, "--local", "--lang", "fr", "--name", "Ana", "--option", "target=1", "--seed", "3")
+    child = spawn(env, "--local", "--no-log", "--lang", "fr", "--name", "Ana", "--option", "target=1", "--seed", "3")
     child.expect(PROMPT_FR)
     assert "Votre main :" in plain(child.before)
     child.sendline("aide")
@@ -199,7 +199,7 @@ def test_local_game_in_french(env):
 
 def test_local_game_in_english_from_lang_hint(env):
     env["LANG"] = "fr_FR.UTF-8"
-    child = spawn(env, "--local", "--lang", "en", "--name", "Ana", "--option", "target=1", "--seed", "4",
+    child = spawn(env, "--local", "--no-log", "--lang", "en", "--name", "Ana", "--option", "target=1", "--seed", "4",
                   "--opponents", "builtin:random")
     out, moves = play_to_end(child)
     assert "Game over." in plain(out) and moves >= 1

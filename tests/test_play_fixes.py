@@ -37,7 +37,7 @@ def run_with_open_pipe(env, args: list[str], lines: str, after: str = "") -> tup
 
 
 def test_quit_with_stdin_pipe_still_open_exits_cleanly_local(env):
-    code, out, err = run_with_open_pipe(env, ["--local", "--seed", "3", "--name", "Ana"], "quit\ny\n", "Your move")
+    code, out, err = run_with_open_pipe(env, ["--local", "--no-log", "--seed", "3", "--name", "Ana"], "quit\ny\n", "Your move")
     assert "Fatal Python error" not in err
     assert code == 0, err
     assert "Bye." in out
@@ -61,7 +61,7 @@ def test_unreachable_server_with_stdin_pipe_still_open_exits_without_abort(env):
 
 @pytest.mark.parametrize(("game", "best"), [("quinze-classique", "threshold"), ("quatorze", "greedy"), ("quinze", "greedy")])
 def test_local_default_opponents_follow_the_game(env, game, best):
-    code, out, err = run_with_open_pipe(env, ["--local", "--game", game, "--seed", "3", "--name", "Ana"], "quit\ny\n",
+    code, out, err = run_with_open_pipe(env, ["--local", "--no-log", "--game", game, "--seed", "3", "--name", "Ana"], "quit\ny\n",
                                         "Your move")
     assert code == 0, out + err
     assert f"Starting a local server with {best}, random" in out

@@ -16,7 +16,7 @@ CLOSED = "Table t1 is closed"
 
 
 def spawn(env, *args: str) -> pexpect.spawn:
-    return pexpect.spawn(QUINZE, ["play", "--local", "--name", "Ana", *args], env=env, encoding="utf-8",
+    return pexpect.spawn(QUINZE, ["play", "--local", "--no-log", "--name", "Ana", *args], env=env, encoding="utf-8",
                          timeout=TIMEOUT, dimensions=(24, 80))
 
 

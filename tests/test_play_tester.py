@@ -6,6 +6,7 @@ pseudo-terminal (pexpect) or as a subprocess against a real server on loopback
 from __future__ import annotations
 
 import json
+import subprocess
 
 import pexpect
 from playkit import QUINZE, TIMEOUT, plain
@@ -145,3 +146,44 @@ def test_tokens_are_kept_per_player_name(host, env, tmp_path):
         child.sendintr()
         child.expect(pexpect.EOF)
         child.close()
+
+
+def test_local_game_is_logged_in_logs_and_the_path_is_said(env, tmp_path):
+    child = spawn(env, "--local", "--seed", "3", "--name", "Ana", "--option", "target=1", cwd=str(tmp_path))
+    child.expect(PROMPT_EN)
+    child.sendline("quit")  # a forfeited game is logged too
+    child.expect(r"forfeit this game\? \[y/N\] ")
+    child.sendline("y")
+    child.expect(r"Replay log: logs/t1\.jsonl \(game 1 of the file\)\.")
+    child.expect(r"Check it with: quinze replay logs/t1\.jsonl --game 1 --verify")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    check = subprocess.run([QUINZE, "replay", "logs/t1.jsonl", "--game", "1", "--verify"], cwd=str(tmp_path),
+                           capture_output=True, text=True, env=env, timeout=TIMEOUT)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "verified" in check.stdout
+    # a second local game is appended to the same file and said as game 2
+    again = spawn(env, "--local", "--seed", "4", "--name", "Ana", "--log-dir", "logs", cwd=str(tmp_path))
+    again.expect(PROMPT_EN)
+    again.sendline("quit")
+    again.expect(r"\[y/N\] ")
+    again.sendline("y")
+    again.expect(r"Replay log: logs/t1\.jsonl \(game 2 of the file\)")
+    again.expect(pexpect.EOF)
+
+
+def test_no_log_writes_nothing_and_log_options_need_local(env, tmp_path):
+    child = spawn(env, "--local", "--seed", "3", "--name", "Ana", "--no-log", cwd=str(tmp_path))
+    child.expect(PROMPT_EN)
+    child.sendline("quit")
+    child.expect(r"\[y/N\] ")
+    child.sendline("y")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert "Replay log" not in plain(child.before)
+    assert not (tmp_path / "logs").exists()
+    proc = subprocess.run([QUINZE, "play", "--server", "127.0.0.1:1", "--no-log"], capture_output=True, text=True,
+                          env=env, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
+    assert proc.returncode == 2 and "--no-log go with --local" in proc.stdout + proc.stderr

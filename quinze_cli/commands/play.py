@@ -5,6 +5,7 @@
     quinze play --server host --spectate t1      # watch, public information only
     quinze play --local --opponents builtin:greedy,builtin:random --option target=50
     quinze play --local --lang fr
+    quinze play --local --log-dir ~/quinze-logs  # replay logs there (./logs by default; --no-log: none)
 
 The seat token of each joined table is kept in ``~/.cache/quinze/seats.json`` (or
 ``$XDG_CACHE_HOME``) by server, table and name, so running the same command again after a crash
@@ -38,12 +39,14 @@ def register(app: typer.Typer) -> None:
         option: Annotated[Optional[list[str]], typer.Option("--option", "-o", help="With --local: table option K=V (repeatable).")] = None,
         seed: Annotated[Optional[int], typer.Option("--seed", help="With --local: seed of the game (drawn when omitted).")] = None,
         move_time: Annotated[Optional[float], typer.Option("--move-time", help="With --local: seconds per decision (server default 60).")] = None,
+        log_dir: Annotated[Optional[str], typer.Option("--log-dir", help="With --local: directory of the replay logs, <TABLE>.jsonl appended there (default ./logs).")] = None,
+        no_log: Annotated[bool, typer.Option("--no-log", help="With --local: write no replay log.")] = False,
         lang: Annotated[Optional[str], typer.Option("--lang", help="Language: en or fr (default: from LANG, else en).")] = None,
     ) -> None:
         """Play Le Quinze (and the other games) at a table from the terminal."""
         from quinze_cli.client import parse_address
         from quinze_cli.play.i18n import choose_language
-        from quinze_cli.play.local import LocalError, default_opponents, parse_opponents
+        from quinze_cli.play.local import DEFAULT_LOG_DIR, LocalError, default_opponents, parse_opponents
         from quinze_cli.play.main import LocalSpec, run_play
         from quinze_cli.play.session import PlayOptions
 
@@ -79,9 +82,13 @@ def register(app: typer.Typer) -> None:
                 options = cls.validate_options(raw)
             except GameError as err:
                 fail_game_error(err, "--option")
-            spec = LocalSpec(game=game, options=options, opponents=bots, seed=seed, move_time=move_time)
-        elif option or seed is not None or move_time is not None:
-            fail("--option, --seed and --move-time go with --local (create tables from the lobby)", EXIT_USAGE)
+            spec = LocalSpec(game=game, options=options, opponents=bots, seed=seed, move_time=move_time,
+                             log_dir=None if no_log else (log_dir or DEFAULT_LOG_DIR))
+        elif option or seed is not None or move_time is not None or log_dir is not None or no_log:
+            fail("--option, --seed, --move-time, --log-dir and --no-log go with --local (create tables from the lobby)",
+                 EXIT_USAGE)
+        if log_dir is not None and no_log:
+            fail("--log-dir and --no-log: choose one", EXIT_USAGE)
         opts = PlayOptions(host=host, port=port, name=name or "", table=table, seat=seat, spectate=spectate, token=token)
         code = run_play(opts, language, spec)
         if code:

@@ -5,6 +5,11 @@ are real clients over loopback, exactly as in ``quinze match``: a
 :class:`~quinze_cli.relay.SeatRelay` per bot seat driving a
 :class:`~quinze_cli.builtin.BuiltinBot`. The person takes seat 0 through the ordinary client
 path, so ``--local`` tests the same code as a game over the LAN.
+
+Each finished game (or forfeited one) is appended by the server to the replay log
+``<log_dir>/<table>.jsonl`` (``--log-dir``, ``./logs`` by default; ``--no-log`` for none), so the
+commitment shown at the end (seed and salt) can be checked with ``quinze replay --verify``;
+:func:`logged_games` finds the games of this run for the closing line.
 """
 
 from __future__ import annotations
@@ -20,9 +25,12 @@ from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
 from quinze_cli.client import connect
 from quinze_cli.relay import SeatRelay
 
-__all__ = ["BEST_BOTS", "LocalError", "default_opponents", "parse_opponents", "start_local"]
+__all__ = ["BEST_BOTS", "DEFAULT_LOG_DIR", "LocalError", "default_opponents", "logged_games", "parse_opponents",
+           "start_local"]
 
 HOST = "127.0.0.1"
+DEFAULT_LOG_DIR = "logs"
+"""``--log-dir`` of ``quinze play --local``: ``./logs``, relative to the current directory."""
 BEST_BOTS = ("greedy", "threshold")
 """The strongest built-in bot of a game, by preference: ``greedy`` (Le Quinze, Le 14), ``threshold``
 (Le Quinze classique)."""
@@ -86,6 +94,7 @@ async def start_local(
     log_dir: Any = None,
 ) -> tuple[int, str]:
     """Start the server and the bot seats in ``nursery``; returns ``(port, table)``.
+    ``log_dir`` (a path, None for no log): where the server appends the replay logs.
 
     The table has ``1 + len(opponents)`` seats: seat 0 is left free for the person, the bots
     take seats 1.. in order. Raises :class:`LocalError` when the server refuses the table
@@ -112,3 +121,30 @@ async def start_local(
     for i, name in enumerate(opponents, 1):
         nursery.start_soon(_bot_seat, port, table, i, name, base)
     return port, table
+
+
+def count_logged(path: Any) -> int:
+    """How many games (complete or cut short) the replay log at ``path`` holds; 0 when missing
+    or unreadable (never raises)."""
+    from pathlib import Path
+
+    from protocol.replaylog import read_log
+
+    try:
+        found = read_log(Path(path).read_bytes())
+    except (OSError, ValueError):
+        return 0
+    return len(found.games) + len(found.partial)
+
+
+async def logged_games(path: Any, before: int, wait: float = 2.0) -> int:
+    """The number of games in the log at ``path`` once it holds more than ``before`` (the count
+    at start: the server appends in a worker thread, so it is polled up to ``wait`` seconds);
+    ``before`` when no game of this run was logged."""
+    with trio.move_on_after(wait):
+        while True:
+            n = count_logged(path)
+            if n > before:
+                return n
+            await trio.sleep(0.05)
+    return before

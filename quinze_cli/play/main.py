@@ -38,6 +38,8 @@ class LocalSpec:
     opponents: list[str]
     seed: int | None = None
     move_time: float | None = None
+    log_dir: str | None = None
+    """Replay log directory (``--log-dir``, ``./logs`` by default); None with ``--no-log``."""
     extra: dict[str, Any] = field(default_factory=dict)
 
 
@@ -66,6 +68,8 @@ def run_play(opts: PlayOptions, lang: str, local: LocalSpec | None = None) -> in
 async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: CardStyle, reader: LineReader,
                 local: LocalSpec | None) -> int:
     code = 0
+    log_file: str | None = None
+    logged_before = 0
     async with trio.open_nursery() as nursery:
         s = Session(opts, console, cat, style, reader)
         await s.start(nursery)
@@ -77,8 +81,13 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
                 s.say(cat("local.starting", opponents=", ".join(local.opponents)))
                 opts.port, opts.table = await start_local(
                     nursery, game=local.game, options=local.options, opponents=local.opponents,
-                    seed=local.seed, move_time=local.move_time,
+                    seed=local.seed, move_time=local.move_time, log_dir=local.log_dir,
                 )
+                if local.log_dir is not None:
+                    from quinze_cli.play.local import count_logged
+
+                    log_file = os.path.join(local.log_dir, f"{opts.table}.jsonl")
+                    logged_before = count_logged(log_file)
                 opts.host = "127.0.0.1"
             else:
                 await _reach(opts.host, opts.port)
@@ -121,8 +130,23 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
         finally:
             with trio.CancelScope(shield=True):
                 await s.goodbye(why)
+                if log_file is not None:
+                    await _say_log(s, log_file, logged_before)
             nursery.cancel_scope.cancel()
     return code
+
+
+async def _say_log(s: Session, log_file: str, before: int) -> None:
+    """``--local``: say where this run's games were logged and how to check them with a replay
+    (``local.log``), or that no game finished (``local.no-log``)."""
+    from quinze_cli.play.local import logged_games
+
+    n = await logged_games(log_file, before)
+    if n > before:
+        for key in ("local.log", "local.log-check"):  # never wrapped: the command stays copyable
+            s.console.print(s.cat(key, path=log_file, game=n), markup=False, highlight=False, soft_wrap=True)
+    else:
+        s.say(s.cat("local.no-log"), style="dim")
 
 
 async def _reach(host: str, port: int, timeout: float = 10.0) -> None:
