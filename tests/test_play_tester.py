@@ -6,6 +6,7 @@ pseudo-terminal (pexpect) or as a subprocess against a real server on loopback
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 
 import pexpect
@@ -187,3 +188,43 @@ def test_no_log_writes_nothing_and_log_options_need_local(env, tmp_path):
     proc = subprocess.run([QUINZE, "play", "--server", "127.0.0.1:1", "--no-log"], capture_output=True, text=True,
                           env=env, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
     assert proc.returncode == 2 and "--no-log go with --local" in proc.stdout + proc.stderr
+
+
+def test_empty_answers_end_the_prompt_line_in_a_terminal(host, env):
+    port, _ = host(3)
+    child = spawn(env, "--server", f"127.0.0.1:{port}")
+    child.expect(r"Your name \[[^\]]*\]: ")
+    child.send("\r")  # the default name
+    child.expect("Tables at")
+    assert plain(child.before).startswith("\r\n"), repr(child.before)
+    child.expect("lobby> ")
+    child.send("\r")  # refresh
+    child.expect("Tables at")
+    assert plain(child.before).startswith("\r\n"), repr(child.before)  # not "lobby> Tables at"
+    child.expect("lobby> ")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+
+
+def test_answers_end_the_prompt_line_when_stdin_is_a_pipe(host, env):
+    port, _ = host(3)
+    proc = subprocess.Popen([QUINZE, "play", "--server", f"127.0.0.1:{port}"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    seen = b""
+    try:
+        for marker, count, answer in ((b"Your name [", 1, b"\n"), (b"lobby> ", 1, b"\n"), (b"lobby> ", 2, b"q\n")):
+            while seen.count(marker) < count:
+                chunk = os.read(proc.stdout.fileno(), 4096)
+                assert chunk, seen.decode()
+                seen += chunk
+            proc.stdin.write(answer)
+            proc.stdin.flush()
+        assert proc.wait(timeout=TIMEOUT) == 0
+    finally:
+        proc.kill()
+    out = seen.decode() + proc.stdout.read().decode()
+    proc.stdin.close()
+    lines = out.splitlines()
+    assert any(ln.startswith("Your name [") and ln.endswith(": ") for ln in lines), out
+    assert sum(1 for ln in lines if ln == "lobby> ") == 2, out  # each answer ends the prompt's line
+    assert "lobby> Tables" not in out and "Bye." in lines, out

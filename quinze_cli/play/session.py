@@ -79,6 +79,8 @@ class Session:
         """The table where we hold a seat or watch (for the goodbye ``leave``)."""
         self.nursery: trio.Nursery | None = None
         self.backlog: deque[tuple] = deque()
+        self.prompt_open = False
+        """A prompt was shown and no line answered it yet (see :meth:`next`)."""
 
     # ---------------------------------------------------------------- output
     def say(self, text: str, style: str | None = None) -> None:
@@ -86,8 +88,10 @@ class Session:
         self.console.print(text, style=style, markup=False, highlight=False)
 
     def prompt(self, text: str) -> None:
-        """Show a prompt without a newline (the typed line follows it)."""
+        """Show a prompt without a newline (the typed line follows it). When standard input is not
+        a terminal nothing echoes the answer, so :meth:`next` ends the line once it comes."""
         self.console.print(text, end="", markup=False, highlight=False)
+        self.prompt_open = True
         try:
             self.console.file.flush()
         except (OSError, ValueError):
@@ -171,6 +175,10 @@ class Session:
             self._check_quit(item)
             kind = item[0]
             if kind == "input":
+                if self.prompt_open and not self.reader.interactive:
+                    # nothing echoes the line (a pipe, a file): end the prompt's line ourselves
+                    self.console.print()
+                self.prompt_open = False
                 return ("input", item[1])
             if kind in ("server", "lost") and item[2] != self.generation:
                 continue  # a message from a connection already given up

@@ -6,7 +6,8 @@ to the client's inbox; end of input is handed on as ``None``. On a terminal the 
 game offers). Otherwise (a pipe, a file) it reads the raw descriptor 0 with ``os.read``: a thread
 still blocked there when the client exits holds no lock of ``sys.stdin``'s buffered reader, which
 would make the interpreter abort at shutdown (``_enter_buffered_busy``, exit 134).
-The terminal's settings are saved at start and restored at exit, so leaving while readline waits
+Readline echoes no newline for an empty line (its prompt is empty: ours is printed by the
+console), so one is written then. The terminal's settings are saved at start and restored at exit, so leaving while readline waits
 (Ctrl-C, ``quit``, the game ending) never leaves the terminal without echo.
 """
 
@@ -80,6 +81,8 @@ class LineReader:
                 line = await trio.to_thread.run_sync(read, abandon_on_cancel=True)
             except (EOFError, OSError, ValueError):
                 line = None
+            if line == "" and self._line_edit:
+                _end_empty_line()
             await send(("input", line))
             if line is None:
                 return
@@ -111,3 +114,14 @@ class LineReader:
 
 def _read_line() -> str:
     return input("")
+
+
+def _end_empty_line() -> None:
+    """GNU readline with an empty prompt (ours is printed before, by the console) echoes no
+    newline when Enter is pressed on an empty line, so the next output would follow the prompt
+    on the same line (``lobby> Tables at …``): end the line here."""
+    try:
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
