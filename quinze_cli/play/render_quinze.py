@@ -172,13 +172,7 @@ class QuinzeUI(GameUI):
         if p.get("partial"):
             parts.insert(0, Text(cat("quinze.partial"), style="dim"))
         if state.seat is not None:
-            hand = Text(cat("quinze.hand") + " ")
-            own = p.get("hand", [])
-            if unknown:
-                hand.append("?", style="dim")
-            else:
-                hand.append_text(st.rich_join(sort_cards(own)) if own else Text(cat("quinze.empty"), style="dim"))
-            parts.append(hand)
+            parts.append(self.hand_line(p.get("hand", []), unknown))
         return Group(*parts)
 
     def action_text(self, state: TableState, action: dict[str, Any]) -> Text:
