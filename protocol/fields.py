@@ -257,8 +257,14 @@ class Value:
             object.__setattr__(obj, f.name, v)
         return obj
 
+    _left_out_when_nil: ClassVar[frozenset[str]] = frozenset()
+    """Fields added after version 1 was first written: left out of ``to_data()`` when nil, so the
+    maps of peers that do not use them are unchanged."""
+
     def _field_data(self) -> dict[str, Any]:
-        return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        skip = self._left_out_when_nil
+        return {f.name: to_plain(v) for f in dataclasses.fields(self)  # type: ignore[arg-type]
+                if not ((v := getattr(self, f.name)) is None and f.name in skip)}
 
 
 def to_plain(v: Any) -> Any:

@@ -32,6 +32,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from protocol.clocks import clock_field, clock_state_field
 from protocol.errors import ProtocolError
 from protocol.fields import (
     CODE,
@@ -97,6 +98,8 @@ __all__ = [
     "Left",
     "ListTables",
     "Message",
+    "NOTICE_KINDS",
+    "Notice",
     "Ping",
     "Pong",
     "ProtocolError",
@@ -196,6 +199,8 @@ class CreateTable(Message):
     - ``games`` (int >= 1, default 1): games played at this table before it closes;
     - ``move_time`` (float | None, seconds, 0 < t <= 86400): time for each decision (the
       ``deadline`` of each ``action-request``); None: the server's default. (Added to the spec.)
+    - ``clock`` (map | None): the table's clock (:mod:`protocol.clocks`: ``move``, ``bank`` or
+      ``none``); None: per move, ``move_time`` seconds. Given with ``move_time``, ``clock`` wins.
     """
 
     type: ClassVar[str] = "create-table"
@@ -205,13 +210,16 @@ class CreateTable(Message):
     seed: int | None = None
     games: int = 1
     move_time: float | None = None
+    clock: dict[str, Any] | None = None
     _checks: ClassVar[dict[str, Check]] = {
         "game": GAME_ID,
         "options": map_field,
         "seed": nullable(int_field(0, 2**63 - 1)),
         "games": int_field(1, 1_000_000),
         "move_time": nullable(move_time_field),
+        "clock": nullable(clock_field),
     }
+    _left_out_when_nil: ClassVar[frozenset[str]] = frozenset({"clock"})
 
 
 @_message
@@ -442,7 +450,10 @@ class ActionRequest(Message):
     - ``table`` (str); ``request`` (int >= 0, increasing per table): quote it in ``action``;
     - ``seat`` (int): the seat to act; ``view`` (map): what that seat sees (``Game.view``);
     - ``legal`` ([map]): every legal action as data (``Game.legal_data``);
-    - ``deadline`` (float, seconds >= 0): time left to answer; then the seat forfeits.
+    - ``deadline`` (float, seconds >= 0): time left to answer; then the seat forfeits (at a
+      table without a clock, 86400 and no forfeit on time);
+    - ``clock`` (map | None): the clock state (:mod:`protocol.clocks`): its kind and every
+      seat's time left.
     """
 
     type: ClassVar[str] = "action-request"
@@ -453,6 +464,7 @@ class ActionRequest(Message):
     view: dict[str, Any]
     legal: tuple[dict[str, Any], ...]
     deadline: float
+    clock: dict[str, Any] | None = None
     _checks: ClassVar[dict[str, Check]] = {
         "table": TABLE_ID,
         "request": REQUEST,
@@ -460,7 +472,9 @@ class ActionRequest(Message):
         "view": map_field,
         "legal": list_field(typed_map_field("type")),
         "deadline": seconds_field(0.0),
+        "clock": nullable(clock_state_field),
     }
+    _left_out_when_nil: ClassVar[frozenset[str]] = frozenset({"clock"})
 
 
 @_message
@@ -472,14 +486,48 @@ class View(Message):
     (``view`` is ``Game.view(seat)``, its own hand), before any pending ``action-request``. The
     client rebuilds its picture of the game from it, as from an ``action-request``'s view.
 
-    - ``view`` (map): the game's view (``Game.view``); the game defines its content.
+    - ``view`` (map): the game's view (``Game.view``); the game defines its content;
+    - ``clock`` (map | None): the clock state (:mod:`protocol.clocks`), as in ``action-request``.
     """
 
     type: ClassVar[str] = "view"
     direction: ClassVar[str] = "server"
     table: str
     view: dict[str, Any]
-    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "view": map_field}
+    clock: dict[str, Any] | None = None
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "view": map_field, "clock": nullable(clock_state_field)}
+    _left_out_when_nil: ClassVar[frozenset[str]] = frozenset({"clock"})
+
+
+NOTICE_KINDS = ("clock", "disconnected", "reconnected", "thinking")
+"""What a ``notice`` tells (PROTOCOL.md, ``notice``)."""
+
+
+@_message
+class Notice(Message):
+    """News about the people at ``table`` (str), not part of the game (PROTOCOL.md, ``notice``).
+    Sent to seats held by players and to spectators, never to bots.
+
+    - ``kind``: ``"clock"`` (a turn begins: ``seat`` is to act, ``clock`` the clock state),
+      ``"disconnected"`` / ``"reconnected"`` (the holder of ``seat`` lost its connection / took
+      the seat back), ``"thinking"`` (``seat`` has been deciding for ``seconds``);
+    - ``seat`` (int | None); ``clock`` (map | None); ``seconds`` (float | None).
+    """
+
+    type: ClassVar[str] = "notice"
+    direction: ClassVar[str] = "server"
+    table: str
+    kind: str
+    seat: int | None = None
+    clock: dict[str, Any] | None = None
+    seconds: float | None = None
+    _checks: ClassVar[dict[str, Check]] = {
+        "table": TABLE_ID,
+        "kind": str_field(choices=NOTICE_KINDS),
+        "seat": nullable(SEAT),
+        "clock": nullable(clock_state_field),
+        "seconds": nullable(seconds_field(0.0)),
+    }
 
 
 @_message

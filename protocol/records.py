@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from protocol.clocks import clock_field
 from protocol.fields import (
     CODE,
     GAME_ID,
@@ -57,7 +58,8 @@ class TableInfo(Record):
     - ``number`` (int >= 0: the current or last game number, 0 before the first game);
     - ``games`` (int >= 1: games played at this table before it closes);
     - ``move_time`` (float | None, seconds: time for each decision; None if not stated);
-    - ``spectators`` (int >= 0: connections watching).
+    - ``spectators`` (int >= 0: connections watching);
+    - ``clock`` (map | None: the table's clock spec, :mod:`protocol.clocks`; None if not stated).
     """
 
     table: str
@@ -69,6 +71,7 @@ class TableInfo(Record):
     games: int = 1
     move_time: float | None = None
     spectators: int = 0
+    clock: dict[str, Any] | None = None
     _label: ClassVar[str] = "table"
     _checks: ClassVar[dict[str, Check]] = {
         "table": TABLE_ID,
@@ -80,7 +83,9 @@ class TableInfo(Record):
         "games": int_field(1),
         "move_time": nullable(move_time_field),
         "spectators": int_field(0),
+        "clock": nullable(clock_field),
     }
+    _left_out_when_nil: ClassVar[frozenset[str]] = frozenset({"clock"})
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -1,4 +1,5 @@
-"""Time on the server: per-move deadlines and the heartbeat (PROTOCOL.md "Flow").
+"""Time on the server: table clocks, per-decision deadlines and the heartbeat (PROTOCOL.md "Flow",
+"Clocks").
 
 All times come from :func:`trio.current_time` (monotonic seconds), so tests with a mock clock
 and real runs behave alike. Never wall-clock time.
@@ -6,22 +7,31 @@ and real runs behave alike. Never wall-clock time.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
 import trio
 
+from protocol.fields import MAX_MOVE_TIME
+
 MISSED_PONGS = 3
 """A client that answers no ping for this many heartbeats is dropped."""
 
 
-class Deadline:
-    """The moment a decision is due: ``seconds`` from now (trio clock)."""
+THINKING_LONG = 30.0
+"""Seconds a seat may decide before the others get ``notice{kind: "thinking"}`` (once per turn)."""
 
-    __slots__ = ("at",)
+
+class Deadline:
+    """The moment a decision is due: ``seconds`` from now (trio clock); ``math.inf``: never
+    (a table without a clock). ``started`` is when the decision began."""
+
+    __slots__ = ("at", "started")
 
     def __init__(self, seconds: float) -> None:
-        self.at = trio.current_time() + seconds
+        self.started = trio.current_time()
+        self.at = self.started + seconds
 
     def left(self) -> float:
         """Seconds left (0.0 once passed); what ``action-request.deadline`` carries."""
@@ -30,6 +40,59 @@ class Deadline:
     @property
     def expired(self) -> bool:
         return trio.current_time() >= self.at
+
+    def wire(self) -> float:
+        """``action-request.deadline``: the seconds left, at most a day (never infinite)."""
+        return min(self.left(), MAX_MOVE_TIME)
+
+
+class TableClock:
+    """The clock of one table, from its spec (:mod:`protocol.clocks`: ``move``, ``bank``, ``none``).
+
+    :meth:`new_game` fills each seat's bank; :meth:`start` gives the :class:`Deadline` of a
+    decision of ``seat``; :meth:`stop` charges the time it took (``bank``: taken from the bank,
+    then the increment added). Seconds, trio clock.
+    """
+
+    def __init__(self, spec: dict[str, Any], seats: int) -> None:
+        self.spec = dict(spec)
+        self.kind = spec["kind"]
+        self.seats = seats
+        self.bank: list[float] = []
+        self.new_game()
+
+    def new_game(self) -> None:
+        """Every bank back to ``base`` (the clock starts afresh with each game)."""
+        self.bank = [float(self.spec.get("base", 0.0))] * self.seats
+
+    def start(self, seat: int) -> Deadline:
+        if self.kind == "move":
+            return Deadline(self.spec["move"])
+        if self.kind == "bank":
+            return Deadline(self.bank[seat])
+        return Deadline(math.inf)
+
+    def stop(self, seat: int, deadline: Deadline) -> None:
+        """The decision of ``seat`` (due at ``deadline``) was played now."""
+        if self.kind == "bank":
+            self.bank[seat] = deadline.left() + self.spec.get("increment", 0.0)
+
+    def state(self, running: int | None = None, deadline: Deadline | None = None) -> dict[str, Any]:
+        """The clock state sent to clients: ``{"kind", "left": [seconds | None per seat]}``; the
+        seat ``running`` (to act, due at ``deadline``) with the time it has left now."""
+        left: list[float | None]
+        if self.kind == "bank":
+            left = [round(b, 3) for b in self.bank]
+        else:
+            left = [None] * self.seats
+        if running is not None and deadline is not None and self.kind != "none":
+            left[running] = round(deadline.wire(), 3)
+        out: dict[str, Any] = {"kind": self.kind, "left": left}
+        if self.kind == "bank":
+            out["increment"] = self.spec.get("increment", 0.0)
+        elif self.kind == "move":
+            out["move"] = self.spec["move"]
+        return out
 
 
 class Heartbeat:

@@ -32,6 +32,8 @@ class ServerConfig:
     - ``send_timeout``: seconds one frame may take to send before the client is dropped.
     - ``shutdown_grace``: seconds given to clients to receive ``bye`` when the server stops.
     - ``closed_tables_kept``: closed tables still listed by ``list-tables`` (oldest forgotten first).
+    - ``builtin_bots``: every bot that connects is a built-in one run by us (``quinze play
+      --local``), so bots may sit at tables without a clock.
     """
 
     host: str = DEFAULT_HOST
@@ -44,6 +46,7 @@ class ServerConfig:
     send_timeout: float = 10.0
     shutdown_grace: float = 2.0
     closed_tables_kept: int = 100
+    builtin_bots: bool = False
 
     def __post_init__(self) -> None:
         for name in ("move_time", "heartbeat", "send_timeout"):

@@ -65,6 +65,7 @@ class Lobby:
         seed: int | None,
         games: int,
         move_time: float,
+        clock: Mapping[str, Any] | None = None,
     ) -> Table | None:
         """``create-table``: check the game and options (``unknown-game``, ``bad-option`` naming
         the option), start the table's task, answer ``table-created``."""
@@ -79,7 +80,7 @@ class Lobby:
             return None
         table_id = f"t{self._next}"
         self._next += 1
-        table = Table(self, table_id, game_cls, checked, seed=seed, games=games, move_time=move_time)
+        table = Table(self, table_id, game_cls, checked, seed=seed, games=games, move_time=move_time, clock=clock)
         self.tables[table_id] = table
         self.nursery.start_soon(table.run, name=f"table {table_id}")
         conn.send({"type": "table-created", "table": table.info()})

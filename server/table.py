@@ -14,7 +14,11 @@ Rules applied here (PROTOCOL.md):
 - an action is read with ``Game.parse_action`` and played with ``Game.apply``; an
   ``ActionError``/``IllegalAction`` is ``refused`` with the game's code, the state is unchanged
   and the seat may retry with the same request id until the deadline;
-- deadline expiry forfeits (kind ``"timeout"``); a ``forfeit`` message forfeits with its reason;
+- the table's clock (:class:`~server.clock.TableClock`: per move, a time bank, or none) gives each
+  request its deadline; expiry forfeits (kind ``"timeout"``); a ``forfeit`` message forfeits with its reason;
+- people (seats not held by bots, and spectators) get ``notice`` messages: whose clock runs, a seat
+  disconnected / reconnected, a seat thinking long; bots never do. At a table without a clock
+  only people (and, on a server that runs only built-in bots, such as ``--local``, its bots) sit;
   leaving a seat while a game runs forfeits (kind ``"leave"``). The forfeiting seat gets 0
   points and the others share the point equally (result reason ``"forfeit"``);
 - a dropped seat stays held during a game and may be taken back with its token
@@ -35,9 +39,10 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from protocol.game import Event, Game, GameError
+from protocol.clocks import move_clock
 from protocol.messages import commitment
 from protocol.replaylog import forfeit_result
-from server.clock import Deadline
+from server.clock import THINKING_LONG, Deadline, TableClock
 from server.logs import utc_now, write_game
 
 if TYPE_CHECKING:
@@ -77,13 +82,15 @@ class Pending:
     request: int
     seat: int
     deadline: Deadline
+    told_thinking: bool = False
 
 
 class Table:
     """A table of ``game_cls`` with validated ``options``.
 
     ``seed``: seed of the first game (None: drawn per game); ``games``: games before closing;
-    ``move_time``: seconds per decision.
+    ``move_time``: seconds per decision; ``clock``: the clock spec (:mod:`protocol.clocks`),
+    None for per move with ``move_time``.
     """
 
     def __init__(
@@ -96,6 +103,7 @@ class Table:
         seed: int | None,
         games: int,
         move_time: float,
+        clock: Mapping[str, Any] | None = None,
     ) -> None:
         self.lobby = lobby
         self.id = table_id
@@ -103,8 +111,10 @@ class Table:
         self.options = dict(options)
         self.base_seed = seed
         self.games = games
-        self.move_time = move_time
+        spec = dict(clock) if clock is not None else move_clock(move_time)
+        self.move_time: float | None = spec["move"] if spec["kind"] == "move" else None
         self.seats = [Seat(i) for i in range(self.options["players"])]
+        self.clock = TableClock(spec, len(self.seats))
         self.spectators: set[Connection] = set()
         self.state = "waiting"
         self.number = 0
@@ -118,11 +128,13 @@ class Table:
         self.salt = ""
         self.started = ""
         self._changed = trio.Event()
+        self._wake_at = float("inf")
+        """When the table task wakes next at the latest (trio clock)."""
 
     # ------------------------------------------------------------------ info
 
     def info(self) -> dict[str, Any]:
-        """TableInfo (PROTOCOL.md): table, game, options, seats, state, number, games, move_time, spectators."""
+        """TableInfo (PROTOCOL.md): table, game, options, seats, state, number, games, move_time, spectators, clock."""
         return {
             "table": self.id,
             "game": self.game_cls.id,
@@ -133,6 +145,7 @@ class Table:
             "games": self.games,
             "move_time": self.move_time,
             "spectators": len(self.spectators),
+            "clock": self.clock.spec,
         }
 
     def seat_of(self, conn: Connection) -> Seat | None:
@@ -153,6 +166,24 @@ class Table:
                 s.conn.send_frame(frame)
         for c in list(self.spectators):
             c.send_frame(frame)
+
+    def _notice(self, kind: str, seat: int | None, *, skip: Connection | None = None, **extra: Any) -> None:
+        """``notice`` (PROTOCOL.md) to the people at the table: seats not held by bots, spectators."""
+        msg = {"type": "notice", "table": self.id, "kind": kind, "seat": seat, "clock": None, "seconds": None, **extra}
+        targets = [s.conn for s in self.seats if s.conn is not None and s.conn.role != "bot"] + list(self.spectators)
+        frame = None
+        for c in targets:
+            if c is skip:
+                continue
+            if frame is None:
+                frame = self.lobby.encode(msg)
+                if frame is None:
+                    return
+            c.send_frame(frame)
+
+    def _clock_state(self) -> dict[str, Any]:
+        p = self.pending
+        return self.clock.state(p.seat, p.deadline) if p is not None else self.clock.state()
 
     def _events(self, events: list[Event]) -> None:
         """Each event to each seat as it may see it (``Event.for_seat``), to spectators as public."""
@@ -183,7 +214,7 @@ class Table:
         """``view`` for a client arriving mid-game: ``Game.view(seat)`` (None: the public view)
         (PROTOCOL.md, "Flow" 6, `view`)."""
         assert self.game is not None
-        return {"type": "view", "table": self.id, "view": self.game.view(seat)}
+        return {"type": "view", "table": self.id, "view": self.game.view(seat), "clock": self._clock_state()}
 
     def _next_request(self) -> None:
         """Open the request of the seat to act (a new id, a fresh deadline) and send it; none once over."""
@@ -194,8 +225,11 @@ class Table:
         seat = game.to_act
         assert seat is not None
         self.request_id += 1
-        self.pending = Pending(self.request_id, seat, Deadline(self.move_time))
+        self.pending = p = Pending(self.request_id, seat, self.clock.start(seat))
+        self._notice("clock", seat, clock=self._clock_state())
         self._send_request()
+        if min(p.deadline.at, p.deadline.started + THINKING_LONG) < self._wake_at:
+            self._poke()  # the table task sleeps past this request's deadline or "thinking" moment
 
     def _send_request(self) -> None:
         p, game = self.pending, self.game
@@ -212,7 +246,8 @@ class Table:
                 "seat": p.seat,
                 "view": game.view(p.seat),
                 "legal": game.legal_data(),
-                "deadline": p.deadline.left(),
+                "deadline": p.deadline.wire(),
+                "clock": self._clock_state(),
             }
         )
 
@@ -250,6 +285,7 @@ class Table:
         self.players = [s.name or "" for s in self.seats]
         self.actions = []
         self.forfeit = None
+        self.clock.new_game()
         game = self.game = self.game_cls.new(self.options, self.seed)
         self.state = "playing"
         self.started = utc_now()
@@ -272,8 +308,16 @@ class Table:
             if p.deadline.expired:
                 self.forfeit = (p.seat, TIMEOUT_KIND)
                 break
-            with trio.move_on_at(p.deadline.at):
-                await self._until(lambda: self.pending is None or self.forfeit is not None)
+            think_at = p.deadline.started + THINKING_LONG
+            if not p.told_thinking and trio.current_time() >= think_at:
+                p.told_thinking = True
+                self._notice("thinking", p.seat, seconds=round(trio.current_time() - p.deadline.started, 1),
+                             clock=self._clock_state())
+            # (a move opens the next request without waking this task, unless that request's
+            # "thinking" moment comes before the wake-up set here: see _next_request)
+            self._wake_at = p.deadline.at if p.told_thinking else min(p.deadline.at, think_at)
+            with trio.move_on_at(self._wake_at):
+                await self._until(lambda: self.pending is not p or self.forfeit is not None)
         self.pending = None
         await self._game_over(game)
 
@@ -341,9 +385,15 @@ class Table:
     # ------------------------------------------------------------------ client messages
 
     def handle_join(self, conn: Connection, seat: int | None, token: str | None) -> None:
-        """``join``: take a free seat, or take back a held one with its token (PROTOCOL.md "Flow" 1 and 6, `join`)."""
+        """``join``: take a free seat, or take back a held one with its token (PROTOCOL.md "Flow" 1 and 6, `join`).
+        A bot may not sit at a table without a clock (``no-clock``) unless the server's bots are all
+        built-in (``ServerConfig.builtin_bots``)."""
         if self.state == "closed":
             conn.error("game-not-running", f"table {self.id} is closed", "join")
+            return
+        if self.clock.kind == "none" and conn.role == "bot" and not self.lobby.config.builtin_bots:
+            conn.error("no-clock", f"table {self.id} has no clock, so only people may sit there: a bot could keep "
+                       "it waiting forever (create the table with a clock: move or bank)", "join")
             return
         mine = self.seat_of(conn)
         if token is not None:
@@ -367,6 +417,8 @@ class Table:
             conn.tables.add(self)
             conn.send({"type": "joined", "table": self.id, "seat": found.index, "token": found.token, "resumed": True})
             log.info("table %s: %s back in seat %d", self.id, conn.name, found.index)
+            if self.state == "playing" and old is None:
+                self._notice("reconnected", found.index, skip=conn)
             if self.state == "playing" and self.game is not None:
                 conn.send(self._game_start(found.index))
                 conn.send(self._view(found.index))
@@ -448,6 +500,8 @@ class Table:
             mine.free()
         else:
             mine.conn = None
+            if self.state == "playing":
+                self._notice("disconnected", mine.index)
         self._poke()
 
     def handle_forfeit(self, conn: Connection, reason: str) -> None:
@@ -496,6 +550,7 @@ class Table:
             log.exception("table %s: engine failed on %r", self.id, data)
             self._refuse(conn, request, "engine-error", f"{type(e).__name__}: {e}")
             return
+        self.clock.stop(p.seat, p.deadline)
         played = action.to_data()
         self.actions.append({"seat": mine.index, "action": played})
         conn.send({"type": "accepted", "table": self.id, "request": request})

@@ -83,6 +83,8 @@ SAMPLES: dict[str, dict] = {
         "deadline": 29.5,
     },
     "view": {"type": "view", "table": "t1", "view": {"seat": None, "hand_sizes": [8, 9], "stock": 35}},
+    "notice": {"type": "notice", "table": "t1", "kind": "clock", "seat": 1,
+               "clock": {"kind": "bank", "left": [280.5, 300.0]}, "seconds": None},
     "accepted": {"type": "accepted", "table": "t1", "request": 3},
     "refused": {"type": "refused", "table": "t1", "request": 3, "code": "not-fifteen", "reason": "7 + 9 is 16"},
     "game-over": {
@@ -258,3 +260,44 @@ def test_round_trip_any_values(name: str, nonce: int, options: dict) -> None:
     ):
         wire = msgpack.unpackb(msgpack.packb(msg.to_data(), use_bin_type=True), raw=False)
         assert parse_message(wire) == msg
+
+
+def test_clock_fields_round_trip_and_are_left_out_when_nil() -> None:
+    bank = {"kind": "bank", "base": 300.0, "increment": 5.0}
+    msg = parse_message({"type": "create-table", "game": "quinze", "clock": {"kind": "bank", "base": 300, "increment": 5}})
+    assert msg.to_data()["clock"] == bank
+    assert "clock" not in parse_message({"type": "create-table", "game": "quinze"}).to_data()
+    none = parse_message({"type": "create-table", "game": "quinze", "clock": {"kind": "none"}})
+    assert none.to_data()["clock"] == {"kind": "none"}
+
+
+@pytest.mark.parametrize(
+    ("clock", "path"),
+    [
+        ({"kind": "sundial"}, "create-table.clock.kind"),
+        ({"kind": "move"}, "create-table.clock.move"),
+        ({"kind": "move", "move": 0}, "create-table.clock.move"),
+        ({"kind": "bank", "base": 300, "increment": -1}, "create-table.clock.increment"),
+        ({"kind": "bank", "base": float("inf")}, "create-table.clock.base"),
+        ("bank", "create-table.clock"),
+    ],
+)
+def test_a_bad_clock_is_refused_naming_the_part(clock: object, path: str) -> None:
+    with pytest.raises(ProtocolError) as err:
+        parse_message({"type": "create-table", "game": "quinze", "clock": clock})
+    assert err.value.code == "bad-field" and err.value.field == path
+
+
+def test_clock_text_spellings() -> None:
+    from protocol.clocks import clock_text, parse_clock_text
+
+    assert parse_clock_text("none") == {"kind": "none"}
+    assert parse_clock_text("move:45") == {"kind": "move", "move": 45.0}
+    assert parse_clock_text("90") == {"kind": "move", "move": 90.0}
+    assert parse_clock_text("bank:300+5") == {"kind": "bank", "base": 300.0, "increment": 5.0}
+    assert parse_clock_text("600+0") == {"kind": "bank", "base": 600.0, "increment": 0.0}
+    assert clock_text(parse_clock_text("bank:300+5")) == "bank:300+5"
+    for bad_text in ("bank:x", "move:-3", "move:0", "sometimes", "bank:1e9"):
+        with pytest.raises(ValueError) as err:
+            parse_clock_text(bad_text)
+        assert "clock" in str(err.value) and repr(bad_text) in str(err.value)

@@ -16,8 +16,8 @@ import pexpect
 import pytest
 from playkit import QUINZE, TIMEOUT, plain
 
-PROMPT_EN = r"Your move \(\d+ s\)> "
-PROMPT_FR = r"Votre coup \(\d+ s\)> "
+PROMPT_EN = r"Your move(?: \(\d+ s\))?> "
+PROMPT_FR = r"Votre coup(?: \(\d+ s\))?> "
 
 
 def spawn(env, *args: str, log: list | None = None) -> pexpect.spawn:

@@ -91,7 +91,7 @@ def test_name_is_asked_once_the_server_is_reached(host, env):
     child.expect(r"Your name \[")
     child.sendline("Ana")
     child.expect(f"You sit at table {table}, seat 0")
-    child.expect(r"Your move \(\d+ s\)> ")
+    child.expect(r"Your move(?: \(\d+ s\))?> ")
     child.sendline("quit")
     child.expect(r"forfeit this game\? \[y/N\] ")
     child.sendline("y")

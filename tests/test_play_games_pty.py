@@ -11,7 +11,7 @@ from __future__ import annotations
 import pexpect
 from playkit import QUINZE, TIMEOUT, plain
 
-PROMPT = r"Your move \(\d+ s\)> "
+PROMPT = r"Your move(?: \(\d+ s\))?> "
 CLOSED = "Table t1 is closed"
 
 

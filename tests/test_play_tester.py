@@ -12,7 +12,7 @@ import subprocess
 import pexpect
 from playkit import QUINZE, TIMEOUT, plain
 
-PROMPT_EN = r"Your move \(\d+ s\)> "
+PROMPT_EN = r"Your move(?: \(\d+ s\))?> "
 
 
 def spawn(env, *args: str, cwd: str | None = None) -> pexpect.spawn:
@@ -55,7 +55,7 @@ def test_q_during_a_game_does_not_leave_and_quit_asks_first(env, tmp_path):
 
 def test_quit_confirmation_in_french(env, tmp_path):
     child = spawn(env, "--local", "--seed", "3", "--name", "Ana", "--lang", "fr", cwd=str(tmp_path))
-    child.expect(r"Votre coup \(\d+ s\)> ")
+    child.expect(r"Votre coup(?: \(\d+ s\))?> ")
     child.sendline("quitter")
     child.expect(r"Quitter la table et perdre cette partie par forfait \? \[o/N\] ")
     child.sendline("oui")

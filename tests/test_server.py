@@ -447,7 +447,8 @@ async def test_mid_game_arrivals_get_a_view() -> None:
         await s.request({"type": "spectate", "table": table}, "spectating")
         assert (await s.recv())["type"] == "game-start"
         view = await s.recv()
-        assert view == {"type": "view", "table": table, "view": game.view(None)}
+        assert view["clock"]["kind"] == "move" and view["clock"]["left"][1] is None  # seat 0's clock runs
+        assert view == {"type": "view", "table": table, "view": game.view(None), "clock": view["clock"]}
         assert "hand" not in view["view"] and view["view"]["hand_sizes"] == game.view(None)["hand_sizes"]
 
         await b.aclose()  # seat 1 drops and comes back while seat 0 is still to act
@@ -456,7 +457,7 @@ async def test_mid_game_arrivals_get_a_view() -> None:
         assert joined["resumed"] is True
         assert (await b2.recv())["type"] == "game-start"
         mine = await b2.recv()
-        assert mine == {"type": "view", "table": table, "view": game.view(1)}
+        assert mine == {"type": "view", "table": table, "view": game.view(1), "clock": mine["clock"]}
         assert len(mine["view"]["hand"]) == mine["view"]["hand_sizes"][1] > 0
         await a.send({"type": "forfeit", "table": table, "reason": "crash"})
         over = await b2.expect("game-over")

@@ -6,6 +6,12 @@
     quinze play --local --opponents builtin:greedy,builtin:random --option target=50
     quinze play --local --lang fr
     quinze play --local --log-dir ~/quinze-logs  # replay logs there (./logs by default; --no-log: none)
+    quinze play --local --clock bank:300+5       # a time bank (--local has no clock by default)
+    quinze play --server host --clock move:90    # tables created from the lobby: 90 s a decision
+
+The clock (PROTOCOL.md "Clocks"): ``none`` (no forfeit on time: the default with ``--local``),
+``move:SECONDS`` (per decision), ``bank:BASE+INCREMENT`` (a time bank, the default for tables
+created from the lobby: ``bank:300+5``).
 
 The seat token of each joined table is kept in ``~/.cache/quinze/seats.json`` (or
 ``$XDG_CACHE_HOME``) by server, table and name, so running the same command again after a crash
@@ -38,7 +44,8 @@ def register(app: typer.Typer) -> None:
         game: Annotated[str, typer.Option("--game", "-g", help="With --local: game id.")] = "quinze",
         option: Annotated[Optional[list[str]], typer.Option("--option", "-o", help="With --local: table option K=V (repeatable).")] = None,
         seed: Annotated[Optional[int], typer.Option("--seed", help="With --local: seed of the game (drawn when omitted).")] = None,
-        move_time: Annotated[Optional[float], typer.Option("--move-time", help="With --local: seconds per decision (server default 60).")] = None,
+        move_time: Annotated[Optional[float], typer.Option("--move-time", metavar="SECONDS", help="With --local: seconds per decision (the same as --clock move:SECONDS).")] = None,
+        clock: Annotated[Optional[str], typer.Option("--clock", metavar="CLOCK", help="The clock of your table: none, move:SECONDS or bank:BASE+INCREMENT (default: none with --local, bank:300+5 for tables created from the lobby).")] = None,
         log_dir: Annotated[Optional[str], typer.Option("--log-dir", help="With --local: directory of the replay logs, <TABLE>.jsonl appended there (default ./logs).")] = None,
         no_log: Annotated[bool, typer.Option("--no-log", help="With --local: write no replay log.")] = False,
         lang: Annotated[Optional[str], typer.Option("--lang", help="Language: en or fr (default: from LANG, else en).")] = None,
@@ -66,6 +73,20 @@ def register(app: typer.Typer) -> None:
             fail("--local makes its own table: do not give --table or --spectate", EXIT_USAGE)
         if name is not None and not (1 <= len(name) <= 32 and name.isprintable()):
             fail("--name: 1 to 32 printable characters", EXIT_USAGE)
+        from protocol.clocks import DEFAULT_BANK, move_clock, parse_clock_text
+
+        if move_time is not None and not (0 < move_time <= 86400):
+            fail(f"--move-time must be more than 0 and at most 86400 seconds, got {move_time:g}", EXIT_USAGE)
+        if move_time is not None and clock is not None:
+            fail("--move-time and --clock: choose one (--clock move:SECONDS is the same)", EXIT_USAGE)
+        try:
+            clock_spec = parse_clock_text(clock) if clock is not None else None
+        except ValueError as err:
+            fail(f"--clock: {err}", EXIT_USAGE)
+        if move_time is not None:
+            clock_spec = move_clock(move_time)
+        if (table or spectate) and clock is not None:
+            fail("--clock sets the clock of a table you create (--local, or 'c' in the lobby): not with --table or --spectate", EXIT_USAGE)
         spec = None
         if local:
             try:
@@ -83,13 +104,15 @@ def register(app: typer.Typer) -> None:
             except GameError as err:
                 fail_game_error(err, "--option")
             spec = LocalSpec(game=game, options=options, opponents=bots, seed=seed, move_time=move_time,
+                             clock=clock_spec if clock_spec is not None else {"kind": "none"},
                              log_dir=None if no_log else (log_dir or DEFAULT_LOG_DIR))
         elif option or seed is not None or move_time is not None or log_dir is not None or no_log:
             fail("--option, --seed, --move-time, --log-dir and --no-log go with --local (create tables from the lobby)",
                  EXIT_USAGE)
         if log_dir is not None and no_log:
             fail("--log-dir and --no-log: choose one", EXIT_USAGE)
-        opts = PlayOptions(host=host, port=port, name=name or "", table=table, seat=seat, spectate=spectate, token=token)
+        opts = PlayOptions(host=host, port=port, name=name or "", table=table, seat=seat, spectate=spectate, token=token,
+                           clock=clock_spec if clock_spec is not None else dict(DEFAULT_BANK))
         code = run_play(opts, language, spec)
         if code:
             raise typer.Exit(code)

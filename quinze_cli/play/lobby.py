@@ -13,6 +13,7 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
+from protocol.clocks import clock_text
 from protocol.game import GameError, game_ids, get_game
 from quinze_cli.play.session import Quit, Session
 from quinze_cli.play.table import TableGone, await_reply, join_table, spectate_table
@@ -70,6 +71,8 @@ def _show(s: Session, tables: list[dict[str, Any]]) -> None:
         names = ", ".join(x.get("name") or "—" for x in seats)
         taken = sum(1 for x in seats if x.get("name"))
         opts = " ".join(f"{k}={v}" for k, v in sorted(t.get("options", {}).items()) if k != "players")
+        if t.get("clock"):
+            opts = f"clock={clock_text(t['clock'])} {opts}".strip()
         cells = (str(i), t.get("table", ""), t.get("game", ""), f"{taken}/{len(seats)} {names}",
                  cat(f"lobby.state.{t.get('state', '')}"), opts)
         grid.add_row(*(Text(c) for c in cells))  # names are shown as typed, never read as markup
@@ -115,7 +118,8 @@ async def _create(s: Session) -> str | None:
             break
         except GameError as err:
             s.say(cat("lobby.bad-option", field=err.field or "", reason=err.reason), style="red")
-    await s.send({"type": "create-table", "game": game, "options": options, "seed": None, "games": 1})
+    await s.send({"type": "create-table", "game": game, "options": options, "seed": None, "games": 1,
+                  "clock": s.opts.clock})
     msg = await await_reply(s, "", ("table-created",), "create-table")
     if msg.get("type") == "error":
         s.say(cat("lobby.create-refused", reason=msg.get("reason", ""), code=msg.get("code", "")), style="red")

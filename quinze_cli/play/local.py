@@ -92,9 +92,12 @@ async def start_local(
     games: int = 1,
     move_time: float | None = None,
     log_dir: Any = None,
+    clock: Mapping[str, Any] | None = None,
 ) -> tuple[int, str]:
     """Start the server and the bot seats in ``nursery``; returns ``(port, table)``.
-    ``log_dir`` (a path, None for no log): where the server appends the replay logs.
+    ``log_dir`` (a path, None for no log): where the server appends the replay logs. ``clock``: the
+    table's clock (PROTOCOL.md "Clocks"; None: per move, ``move_time`` or the server's 60 s). The
+    embedded server runs only built-in bots, so a table without a clock is allowed.
 
     The table has ``1 + len(opponents)`` seats: seat 0 is left free for the person, the bots
     take seats 1.. in order. Raises :class:`LocalError` when the server refuses the table
@@ -103,13 +106,15 @@ async def start_local(
     from server.app import run_server
     from server.config import ServerConfig
 
-    config = ServerConfig(host=HOST, port=0, log_dir=log_dir, **({"move_time": move_time} if move_time else {}))
+    config = ServerConfig(host=HOST, port=0, log_dir=log_dir, builtin_bots=True,
+                          **({"move_time": move_time} if move_time is not None else {}))
     port = await nursery.start(run_server, config)
     opts = dict(options)
     opts["players"] = 1 + len(opponents)
     conn = await connect(HOST, port, "local", "player")
     async with conn:
-        await conn.send(CreateTable(game=game, options=opts, seed=seed, games=games))
+        await conn.send(CreateTable(game=game, options=opts, seed=seed, games=games,
+                                    clock=dict(clock) if clock is not None else None))
         while True:
             msg = await conn.receive()
             if isinstance(msg, TableCreated):

@@ -38,6 +38,8 @@ class LocalSpec:
     opponents: list[str]
     seed: int | None = None
     move_time: float | None = None
+    clock: dict[str, Any] | None = None
+    """The table's clock (PROTOCOL.md "Clocks"); None: per move, ``move_time``."""
     log_dir: str | None = None
     """Replay log directory (``--log-dir``, ``./logs`` by default); None with ``--no-log``."""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -81,7 +83,7 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
                 s.say(cat("local.starting", opponents=", ".join(local.opponents)))
                 opts.port, opts.table = await start_local(
                     nursery, game=local.game, options=local.options, opponents=local.opponents,
-                    seed=local.seed, move_time=local.move_time, log_dir=local.log_dir,
+                    seed=local.seed, move_time=local.move_time, log_dir=local.log_dir, clock=local.clock,
                 )
                 if local.log_dir is not None:
                     from quinze_cli.play.local import count_logged

@@ -43,7 +43,10 @@ class TableState:
     - ``view``/``legal``/``request``: the last action-request (view as the game gives it, legal
       actions as data, request id); ``legal`` is emptied once answered. A ``view`` message
       also sets ``view`` (with no legal actions).
-    - ``deadline_at``: ``time.monotonic()`` seconds when the pending request expires, or None.
+    - ``deadline_at``: ``time.monotonic()`` seconds when the pending request expires, or None
+      (also None at a table without a clock).
+    - ``clock``: the last clock state from the server (PROTOCOL.md "Clocks": ``kind``, ``left``
+      per seat), received at ``clock_at`` (``time.monotonic()``) while ``clock_seat`` was to act.
     - ``public``: the game's own tracked state (filled by its :class:`GameUI` from events and views).
     - ``log``: recent events in words, oldest first.
     """
@@ -58,6 +61,9 @@ class TableState:
     legal: list[dict[str, Any]] = field(default_factory=list)
     request: int | None = None
     deadline_at: float | None = None
+    clock: dict[str, Any] | None = None
+    clock_at: float | None = None
+    clock_seat: int | None = None
     to_act: int | None = None
     public: dict[str, Any] = field(default_factory=dict)
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))

@@ -1,7 +1,7 @@
 """Drawing the table screen of ``quinze play`` (game-agnostic frame around the game's board).
 
 Layout, top to bottom, sized for an 80x24 terminal: a header (game, table, game number, who we
-are), the game's board (:meth:`GameUI.board`), the last events in words, whose turn it is with the
+are), the clock of each player (:func:`clock_line`; none at a table without a clock), the game's board (:meth:`GameUI.board`), the last events in words, whose turn it is with the
 seconds left, and when it is our turn the legal actions numbered (at most :data:`MAX_SHOWN`; ``list``
 shows them all).
 """
@@ -17,7 +17,7 @@ from rich.text import Text
 from quinze_cli.play.i18n import Catalogue
 from quinze_cli.play.registry import GameUI, TableState
 
-__all__ = ["MAX_SHOWN", "draw", "legal_lines", "seconds_left"]
+__all__ = ["MAX_SHOWN", "clock_line", "clock_time", "draw", "legal_lines", "seconds_left"]
 
 MAX_SHOWN = 8
 """Legal actions listed on the screen; more are listed by the ``list`` command."""
@@ -32,6 +32,44 @@ def seconds_left(state: TableState, now: float | None = None) -> int | None:
         return None
     now = time.monotonic() if now is None else now
     return max(0, int(state.deadline_at - now + 0.999))
+
+
+def clock_time(seconds: float) -> str:
+    """``4:05`` from a minute up, ``42 s`` below (whole seconds, rounded up)."""
+    whole = max(0, int(seconds + 0.999))
+    return f"{whole // 60}:{whole % 60:02d}" if whole >= 60 else f"{whole} s"
+
+
+def clock_line(state: TableState, cat: Catalogue, now: float | None = None) -> Text | None:
+    """Every player's time left (the seat to act marked ``▶``, counting down since the clock state
+    arrived), e.g. ``Time bank (+5 s a move): Ana ▶ 4:12 · greedy-1 4:55``; None at a table without
+    a clock or before any clock state."""
+    clock = state.clock
+    if not clock or clock.get("kind") not in ("bank", "move"):
+        return None
+    now = time.monotonic() if now is None else now
+    if clock["kind"] == "bank":
+        head = cat("clock.bank", increment=f"{clock.get('increment', 0):g}")
+    else:
+        head = cat("clock.move", seconds=f"{clock.get('move', 0):g}")
+    line = Text(head, style="dim")
+    parts = []
+    for seat, left in enumerate(clock.get("left", [])):
+        running = seat == state.clock_seat and state.result is None
+        if left is None and not running:
+            continue
+        if left is None:
+            continue
+        if running and state.clock_at is not None:
+            left = max(0.0, left - (now - state.clock_at))
+        key = "clock.running" if running else "clock.seat"
+        parts.append((cat(key, name=state.name(seat), time=clock_time(left)), "bold" if running else ""))
+    if not parts:
+        return None
+    for i, (text, style) in enumerate(parts):
+        line.append(" · " if i else " ", style="dim")
+        line.append(text, style=style)
+    return line
 
 
 def legal_lines(ui: GameUI, state: TableState, limit: int | None = MAX_SHOWN) -> list[Text]:
@@ -61,6 +99,9 @@ def draw(console: Console, ui: GameUI, state: TableState, cat: Catalogue, *, cle
         (title, "bold"), " — ", cat("screen.table", table=state.table, number=state.number), " — ", who
     )
     board = ui.board(state)
+    clock = clock_line(state, cat)
+    if clock is not None:
+        board = Group(clock, board)
     log_n, legal_n = LOG_SHOWN, MAX_SHOWN
     if console.is_terminal:
         # fit the terminal: the board, 2 rules, the turn line and the prompt are always there
@@ -80,7 +121,8 @@ def draw(console: Console, ui: GameUI, state: TableState, cat: Catalogue, *, cle
     if state.result is not None:
         parts.append(Text(cat("screen.game-over"), style="bold"))
     elif state.legal and state.seat is not None:
-        parts.append(Text(cat("screen.your-turn", seconds=left if left is not None else "?"), style="bold green"))
+        turn = cat("screen.your-turn", seconds=left) if left is not None else cat("screen.your-turn-free")
+        parts.append(Text(turn, style="bold green"))
         parts.extend(legal_lines(ui, state, legal_n))
     elif state.to_act is not None:
         parts.append(Text(cat("screen.waiting-for", name=state.name(state.to_act))))

@@ -25,6 +25,7 @@ from typing import Any
 import trio
 from rich.console import Console
 
+from protocol.clocks import DEFAULT_BANK
 from quinze_cli.client import ClientError, Connection, connect
 from quinze_cli.play.cards_ui import CardStyle
 from quinze_cli.play.i18n import Catalogue
@@ -49,6 +50,8 @@ class PlayOptions:
     spectate: str | None = None
     token: str | None = None
     tokens: TokenStore = field(default_factory=TokenStore)
+    clock: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_BANK))
+    """The clock of the tables created from the lobby (``--clock``; PROTOCOL.md "Clocks")."""
 
 
 class Quit(Exception):

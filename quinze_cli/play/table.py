@@ -17,7 +17,7 @@ from rich.markdown import Markdown
 from rich.text import Text
 
 from quinze_cli.play.registry import GameUI, InputError, TableState, get_ui
-from quinze_cli.play.screen import draw, legal_lines, seconds_left
+from quinze_cli.play.screen import clock_time, draw, legal_lines, seconds_left
 from quinze_cli.play.session import Quit, Session
 
 __all__ = ["TableGone", "await_reply", "join_table", "spectate_table"]
@@ -32,8 +32,9 @@ SHORT_QUIT = "q"
 YES_WORDS = {"y", "yes", "o", "oui"}
 LIST_WORDS = {"list", "liste", "ls"}
 COMMAND_WORDS = {"en": ["help", "hint", "rules", "list", "quit"], "fr": ["aide", "conseil", "regles", "liste", "quitter"]}
-WARN_AT = (30, 10, 5)
-"""Seconds left at which a reminder is printed during our turn."""
+WARN_AT = (60, 30, 10, 5)
+"""Seconds left at which a reminder is printed during our turn (those not below the time the turn
+began with)."""
 DEBOUNCE = 0.05
 """Seconds to wait for more events before redrawing."""
 
@@ -198,7 +199,10 @@ class TableLoop:
         for w in WARN_AT:
             if w not in self.warned and left is not None and left <= w:
                 self.warned.update(x for x in WARN_AT if x >= w)
-                self.s.say(self.cat("table.time-left", seconds=left), style="bold yellow")
+                if (st.clock or {}).get("kind") == "bank":
+                    self.s.say(self.cat("table.bank-left", time=clock_time(left)), style="bold yellow")
+                else:
+                    self.s.say(self.cat("table.time-left", seconds=left), style="bold yellow")
                 self._prompt()
                 return
 
@@ -232,7 +236,7 @@ class TableLoop:
 
     def _prompt(self) -> None:
         left = seconds_left(self.state)
-        self.s.prompt(self.cat("prompt.move", seconds=left if left is not None else "?"))
+        self.s.prompt(self.cat("prompt.move", seconds=left) if left is not None else self.cat("prompt.move-free"))
 
     def _soon(self) -> None:
         if self.redraw_at is None:
@@ -270,6 +274,7 @@ class TableLoop:
             st.legal, st.request, st.deadline_at, self.sent = [], None, None, False
             if "to_act" in view:
                 st.to_act = view["to_act"]
+            self._clock(msg.get("clock"), st.to_act)
             self.ui.on_view(st)
             self.s.reader.set_words(self._words())
             self._soon()
@@ -279,13 +284,17 @@ class TableLoop:
             st.view = dict(msg.get("view", {}))
             st.legal = [dict(a) for a in msg.get("legal", [])]
             st.request = msg.get("request")
-            st.deadline_at = time.monotonic() + float(msg.get("deadline", 0.0))
+            self._clock(msg.get("clock"), st.seat)
+            untimed = (st.clock or {}).get("kind") == "none"
+            st.deadline_at = None if untimed else time.monotonic() + float(msg.get("deadline", 0.0))
             st.to_act = st.seat
             self.sent = False
             self.warned = {w for w in WARN_AT if w >= float(msg.get("deadline", 0.0))}
             self.ui.on_request(st)
             self.s.reader.set_words(self._words())
             self.redraw()
+        elif t == "notice":
+            self._on_notice(msg)
         elif t == "accepted":
             if msg.get("request") == st.request:
                 st.legal = []
@@ -325,6 +334,28 @@ class TableLoop:
                 if st.legal:
                     self._prompt()
         return False
+
+    def _clock(self, clock: Any, seat: int | None) -> None:
+        if isinstance(clock, dict):
+            st = self.state
+            st.clock, st.clock_at, st.clock_seat = clock, time.monotonic(), seat
+
+    def _on_notice(self, msg: dict[str, Any]) -> None:
+        """``notice`` (PROTOCOL.md): a turn's clock, or news about another player for the log."""
+        st, kind, seat = self.state, msg.get("kind"), msg.get("seat")
+        if kind == "clock":
+            self._clock(msg.get("clock"), seat)
+            if seat is not None and seat != st.seat:
+                st.to_act = seat
+            self._soon()
+            return
+        if seat == st.seat and st.seat is not None:
+            return  # news about ourselves: we know
+        if kind in ("disconnected", "reconnected", "thinking"):
+            st.log.append(self.cat(f"notice.{kind}", name=st.name(seat), seconds=int(msg.get("seconds") or 0)))
+            if kind == "thinking":
+                self._clock(msg.get("clock"), seat)
+            self._soon()
 
     # ---------------------------------------------------------------- input
     def _words(self) -> list[str]:
