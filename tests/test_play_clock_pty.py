@@ -91,7 +91,7 @@ def test_a_table_created_from_the_lobby_has_a_time_bank(host, env):
     child.sendline("2")
     child.expect("Options as KEY=VALUE")
     child.sendline("")
-    child.expect("Table t2 created.")
+    child.expect(r"Table [a-z2-9]{4}-t2 created.")
     child.expect("Waiting for the other players")
     child.sendline("quit")
     child.expect(pexpect.EOF)
