@@ -352,13 +352,18 @@ class MatchRunner:
         if over is None:
             raise MatchError(f"table {table} closed before its game ended")
         self._write_game(over)
-        self.stats.add_game(plan.seat_bots, over.game_over.result.get("points", []),
-                            [(b, f.kind) for b, f in failures], over.game_over.result.get("scores", []))
-        for bot_index, failure in failures:
+        await self._count_game(GameReport(plan, table, over.game_over, failures))
+
+    async def _count_game(self, report: GameReport) -> None:
+        """Add a finished (and logged) game to the statistics, then tell the callbacks."""
+        result = report.game_over.result
+        self.stats.add_game(report.plan.seat_bots, result.get("points", []),
+                            [(b, f.kind) for b, f in report.failures], result.get("scores", []))
+        for bot_index, failure in report.failures:
             if self.on_failure is not None:
-                await self.on_failure(self.config.bots[bot_index].name, plan, failure)
+                await self.on_failure(self.config.bots[bot_index].name, report.plan, failure)
         if self.on_game is not None:
-            await self.on_game(GameReport(plan, table, over.game_over, failures))
+            await self.on_game(report)
 
     # ------------------------------------------------------------------ bots
 
@@ -443,6 +448,10 @@ class MatchRunner:
             self.log_problems.append(f"game at table {over.table} not logged: {err}")
             log.error("%s", self.log_problems[-1])
             return
+        self._append_records(records)
+
+    def _append_records(self, records: list[dict[str, Any]]) -> None:
+        """Append one game's records to the match log (made on the first call), flushed and fsynced."""
         if self._log is None:
             self._log = open(self.log_path, "a", encoding="utf-8")
         self._log.write(dumps_records(records))
