@@ -450,11 +450,12 @@ class MatchRunner:
             return
         self._append_records(records)
 
-    def _append_records(self, records: list[dict[str, Any]]) -> None:
-        """Append one game's records to the match log (made on the first call), flushed and fsynced."""
+    def _append_records(self, records: list[dict[str, Any]] | str) -> None:
+        """Append one game's records (or their JSON Lines text, :func:`dumps_records`) to the
+        match log (made on the first call), flushed and fsynced."""
         if self._log is None:
             self._log = open(self.log_path, "a", encoding="utf-8")
-        self._log.write(dumps_records(records))
+        self._log.write(records if isinstance(records, str) else dumps_records(records))
         self._log.flush()
         os.fsync(self._log.fileno())
 

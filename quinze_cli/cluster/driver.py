@@ -15,7 +15,9 @@ cancels the shards not finished, so no worker goes on playing or keeps a bot pro
 
 from __future__ import annotations
 
+import math
 import secrets
+import zlib
 from collections.abc import Iterator
 from itertools import islice
 from typing import Any
@@ -64,6 +66,8 @@ class ClusterRunner(MatchRunner):
         self.retried = 0
         """Games received again from a shard that ran a second time (dropped)."""
         self.workers: list[str] = []
+        self.bytes_received = 0
+        """Compressed log bytes received from the workers (each game once)."""
 
     async def run(self) -> MatchStats:
         try:
@@ -79,7 +83,8 @@ class ClusterRunner(MatchRunner):
             await trio.to_thread.run_sync(self._preflight, client)
             queue = distributed.Queue(queue_name(self.run_id), client=client)
             stop = distributed.Event(stop_name(self.run_id), client=client)
-            for i, shard in enumerate(shards(self.plans, self.shard_size)):
+            size = self.effective_shard_size(len(self.workers))
+            for i, shard in enumerate(shards(self.plans, size)):
                 futures.append(client.submit(play_shard, self.config, shard, self.run_id,
                                              key=f"quinze-{self.run_id}-shard-{i}", pure=False))
             await self._collect(queue, futures)
@@ -89,6 +94,10 @@ class ClusterRunner(MatchRunner):
             if self._log is not None:
                 self._log.close()
         return self.stats
+
+    def effective_shard_size(self, workers: int) -> int:
+        """``shard_size``, made smaller for a match too short to give every worker two shards."""
+        return max(1, min(self.shard_size, math.ceil(self.config.games / (2 * max(1, workers)))))
 
     def _preflight(self, client: Any) -> None:
         argvs = [list(b.argv) for b in self.config.bots if b.builtin is None]
@@ -114,12 +123,13 @@ class ClusterRunner(MatchRunner):
                     if not items:
                         raise MatchError(f"the shards ended with {total - len(seen)} game(s) not received")
                 continue
-            for index, records, report in items:
+            for index, packed, report in items:
                 if index in seen:
                     self.retried += 1
                     continue
                 seen.add(index)
-                self._append_records(records)
+                self.bytes_received += len(packed)
+                self._append_records(zlib.decompress(packed).decode("utf-8"))
                 await self._count_game(report)
 
 

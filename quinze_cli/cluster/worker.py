@@ -4,7 +4,7 @@ A shard is a list of :class:`~quinze_cli.matchrun.GamePlan` (index, seed, seat â
 worker plays them with the ordinary :class:`~quinze_cli.matchrun.MatchRunner` (its own embedded
 server on 127.0.0.1, its own bot processes, concurrency 1: a worker's parallelism is its number
 of Dask threads or processes), and instead of writing a log it sends each finished game to the
-driver as ``(index, records, report)`` through the run's Dask queue. Nothing is written on the
+driver as ``(index, log text, report)`` (the game's JSON Lines, zlib-compressed) through the run's Dask queue. Nothing is written on the
 worker but the bots' stderr, in a temporary folder removed at the end.
 
 The driver's stop (an SPRT decision, Ctrl-C, a failed shard) is a Dask event that the shard
@@ -20,8 +20,11 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+import zlib
+
 import trio
 
+from protocol.replaylog import dumps_records
 from quinze_cli.cluster import load_distributed
 from quinze_cli.matchrun import GamePlan, GameReport, MatchConfig, MatchError, MatchRunner
 from quinze_cli.relay import GameOutcome
@@ -83,7 +86,8 @@ def play_shard(config: MatchConfig, plans: list[GamePlan], run_id: str) -> list[
     played: list[int] = []
 
     async def deliver(index: int, records: list[dict[str, Any]], report: GameReport) -> None:
-        await trio.to_thread.run_sync(queue.put, (index, records, report))
+        packed = zlib.compress(dumps_records(records).encode("utf-8"), 6)
+        await trio.to_thread.run_sync(queue.put, (index, packed, report))
         played.append(index)
 
     async def main() -> None:

@@ -19,6 +19,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from quinze_cli.bench.cluster import run_cluster_bench
+from quinze_cli.bench.cluster import table_rows as cluster_rows
 from quinze_cli.bench.engine import run_engine_bench
 from quinze_cli.bench.match import run_match_bench
 from quinze_cli.bench.match import table_rows as match_rows
@@ -26,7 +28,9 @@ from quinze_cli.bench.server import run_server_bench
 from quinze_cli.bench.server import table_rows as server_rows
 from quinze_cli.errors import EXIT_USAGE, fail
 
-SECTIONS = ("engine", "server", "match")
+SECTIONS = ("engine", "server", "match", "cluster")
+DEFAULT_SECTIONS = ("engine", "server", "match")
+"""What runs without --only: the cluster section starts Dask processes, so it runs when asked."""
 
 MET = {"yes": "[green]yes[/]", "no": "[bold red]no[/]", "": ""}
 """The "met" cell of a table, styled."""
@@ -50,12 +54,12 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
         quick: Annotated[bool, typer.Option("--quick", help="Small budgets: a smoke run in seconds.")] = False,
         only: Annotated[
-            Optional[list[str]], typer.Option("--only", help="Run only this section: engine, server or match (repeatable).")
+            Optional[list[str]], typer.Option("--only", help="Run only this section: engine, server, match or cluster (repeatable; cluster runs only when named).")
         ] = None,
     ) -> None:
         """Measure the engines (µs per decision, legal generation), the server (action round trip
         vs a msgpack echo) and matches (bot chain overhead, games per second)."""
-        sections = only or list(SECTIONS)
+        sections = only or list(DEFAULT_SECTIONS)
         for name in sections:
             if name not in SECTIONS:
                 fail(f"--only: no section {name!r} (known: {', '.join(SECTIONS)})", EXIT_USAGE)
@@ -63,7 +67,8 @@ def register(app: typer.Typer) -> None:
         err.print("quinze bench: a few seconds with --quick" if quick else
                   "quinze bench: the full run takes about a minute (--quick: a few seconds)")
         figures: dict = {}
-        for name, run in (("engine", run_engine_bench), ("server", run_server_bench), ("match", run_match_bench)):
+        for name, run in (("engine", run_engine_bench), ("server", run_server_bench), ("match", run_match_bench),
+                          ("cluster", run_cluster_bench)):
             if name in sections:
                 figures[name] = _measure(err, name, run, quick)
         if as_json:
@@ -72,7 +77,7 @@ def register(app: typer.Typer) -> None:
         if "engine" in figures:
             show(figures["engine"])
         console = Console()
-        for name, rows in (("server", server_rows), ("match", match_rows)):
+        for name, rows in (("server", server_rows), ("match", match_rows), ("cluster", cluster_rows)):
             if name in figures:
                 t = Table(title=name)
                 t.add_column("figure")
