@@ -319,6 +319,13 @@ class Game(ABC):
         """The complete state as JSON-compatible data, generator state included:
         ``from_position(to_position())`` continues identically."""
 
+    @abstractmethod
+    def copy(self) -> "Game":
+        """An independent copy of this game: same state, same generator state, nothing mutable
+        shared, so playing either never changes the other (search bots try moves on copies).
+        Cheap: no validation, no event replay (``quinze bench`` measures it). The copy's
+        ``opening_events`` are the source's (events are never changed)."""
+
     # ---- play
 
     @property

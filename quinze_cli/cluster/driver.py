@@ -131,6 +131,8 @@ class ClusterRunner(MatchRunner):
                 self.bytes_received += len(packed)
                 self._append_records(zlib.decompress(packed).decode("utf-8"))
                 await self._count_game(report)
+                if self.stopping:  # the SPRT decided: the shards still out are stopped on the way out
+                    return
 
 
 def _connect(distributed: Any, address: str) -> Any:

@@ -107,6 +107,9 @@ def show(fig: dict) -> None:
                   f"({d['players']} players, {d['decisions']} decisions)",
                   f"{d['us_per_decision']} / {d['cpu_us_per_decision']} / {d['best_chunk_us']}", target,
                   _met(d.get("met")))
+        if "copy_us" in d:
+            t.add_row(f"{d['game']}: µs per copy() / as a share of one decision",
+                      f"{d['copy_us']} / {d['copy_per_decision']}", "", "")
     if "legal_p99" in fig:
         lp = fig["legal_p99"]
         t.add_row(f"quinze: legal generation p50 / p99 / max µs ({lp['positions']} positions, "
