@@ -188,3 +188,20 @@ def _bot_pids(marker: str, *exclude: int) -> list[int]:
             except OSError:
                 pass
     return [p for p in pids if p != os.getpid() and p not in exclude]
+
+
+def test_an_sprt_decision_stops_the_cluster_match_and_its_shards(scheduler: str, tmp_path: Path) -> None:
+    got = run("match", "builtin:greedy", "builtin:random", "--sprt", "elo0=0,elo1=50", "--seed", "4", "--shard-size", "4",
+              "--cluster", scheduler, "--log-dir", str(tmp_path / "logs"), "--json", str(tmp_path / "r.json"))
+    assert got.returncode == 0, got.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["sprt"]["result"] == "H1" and data["complete"]
+    assert data["played"] == data["sprt"]["decided_at"] < 100
+    assert len(games_by_deal(tmp_path / "logs")) == data["played"]  # nothing after the decision is logged
+    from distributed import Client
+
+    with Client(scheduler, timeout=30, set_as_default=False) as client:  # no shard of it goes on playing
+        deadline = time.monotonic() + 10
+        while any(client.processing().values()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(client.processing().values())

@@ -25,7 +25,7 @@ from typing import Any
 import trio
 
 from quinze_cli.cluster import ClusterUnavailable, load_distributed
-from quinze_cli.cluster.worker import check_commands, play_shard, queue_name, stop_name
+from quinze_cli.cluster.worker import check_commands, code_fingerprint, play_shard, queue_name, stop_name
 from quinze_cli.matchrun import GamePlan, MatchConfig, MatchError, MatchRunner
 from quinze_cli.stats import MatchStats
 
@@ -37,6 +37,9 @@ small against its games, few enough that a lost worker costs little and the load
 
 CONNECT_TIMEOUT = 10.0
 """Seconds to reach the scheduler and to wait for a first worker."""
+
+WINDOW_PER_WORKER = 3
+"""Shards kept submitted per worker: one playing, the next ones queued."""
 
 POLL = 0.25
 """Seconds the driver waits on the queue before it looks at the shards' states."""
@@ -67,6 +70,7 @@ class ClusterRunner(MatchRunner):
         """Games received again from a shard that ran a second time (dropped)."""
         self.workers: list[str] = []
         self.bytes_received = 0
+        self._submitted_all = False
         """Compressed log bytes received from the workers (each game once)."""
 
     async def run(self) -> MatchStats:
@@ -84,10 +88,10 @@ class ClusterRunner(MatchRunner):
             queue = distributed.Queue(queue_name(self.run_id), client=client)
             stop = distributed.Event(stop_name(self.run_id), client=client)
             size = self.effective_shard_size(len(self.workers))
-            for i, shard in enumerate(shards(self.plans, size)):
-                futures.append(client.submit(play_shard, self.config, shard, self.run_id,
-                                             key=f"quinze-{self.run_id}-shard-{i}", pure=False))
-            await self._collect(queue, futures)
+            self._pending = enumerate(shards(self.plans, size))
+            self._window = WINDOW_PER_WORKER * max(1, len(self.workers))
+            self._top_up(client, futures)
+            await self._collect(client, queue, futures)
         finally:
             with trio.CancelScope(shield=True):
                 await trio.to_thread.run_sync(_shut, client, stop, futures)
@@ -100,6 +104,12 @@ class ClusterRunner(MatchRunner):
         return max(1, min(self.shard_size, math.ceil(self.config.games / (2 * max(1, workers)))))
 
     def _preflight(self, client: Any) -> None:
+        """Before any game: every worker runs the same code as here and has every bot command."""
+        here = code_fingerprint()
+        for worker, theirs in sorted(client.run(code_fingerprint).items()):
+            if theirs != here:
+                raise MatchError(f"worker {worker} runs {theirs}, this machine {here}: install the same quinze on "
+                                 "every worker and restart it")
         argvs = [list(b.argv) for b in self.config.bots if b.builtin is None]
         if not argvs:
             return
@@ -109,16 +119,31 @@ class ClusterRunner(MatchRunner):
                 raise MatchError(f"bot command {names[0]!r} not found on worker {worker}: the bot commands must exist "
                                  "on every worker, with the same paths (relative ones from the worker's folder)")
 
-    async def _collect(self, queue: Any, futures: list[Any]) -> None:
+    def _top_up(self, client: Any, futures: list[Any]) -> None:
+        """Submit shards until :attr:`_window` are unfinished (the schedule is read lazily: a
+        100,000-game SPRT match submits a few shards at a time, not thousands up front)."""
+        futures[:] = [f for f in futures if f.status != "finished"]  # their games are on the queue
+        unfinished = sum(1 for f in futures if f.status in ("pending", "lost"))
+        for _ in range(self._window - unfinished):
+            nxt = next(self._pending, None)
+            if nxt is None:
+                self._submitted_all = True
+                return
+            i, shard = nxt
+            futures.append(client.submit(play_shard, self.config, shard, self.run_id,
+                                         key=f"quinze-{self.run_id}-shard-{i}", pure=False))
+
+    async def _collect(self, client: Any, queue: Any, futures: list[Any]) -> None:
         seen: set[int] = set()
         total = self.config.games
         while len(seen) < total:
+            await trio.to_thread.run_sync(self._top_up, client, futures)
             items = await trio.to_thread.run_sync(_take, queue, POLL)
             if not items:
                 failed = next((f for f in futures if f.status == "error"), None)
                 if failed is not None:
                     raise MatchError(f"a shard failed: {await trio.to_thread.run_sync(failed.exception)}")
-                if all(f.status == "finished" for f in futures):
+                if self._submitted_all and not futures:
                     items = await trio.to_thread.run_sync(_take, queue, POLL)
                     if not items:
                         raise MatchError(f"the shards ended with {total - len(seen)} game(s) not received")

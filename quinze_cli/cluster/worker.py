@@ -29,7 +29,7 @@ from quinze_cli.cluster import load_distributed
 from quinze_cli.matchrun import GamePlan, GameReport, MatchConfig, MatchError, MatchRunner
 from quinze_cli.relay import GameOutcome
 
-__all__ = ["ShardRunner", "check_commands", "play_shard", "queue_name", "stop_name"]
+__all__ = ["ShardRunner", "check_commands", "code_fingerprint", "play_shard", "queue_name", "stop_name"]
 
 STOP_POLL = 0.5
 """Seconds between two looks at the run's stop event."""
@@ -130,6 +130,25 @@ def check_commands(argvs: list[list[str]]) -> list[str]:
             if Path(word).suffix in (".py", ".js", ".rb", ".sh", ".pl") and not Path(word).exists():
                 missing.append(word)
     return missing
+
+
+def code_fingerprint() -> str:
+    """``"quinze 0.1.0 <12 hex>"``: the version and a SHA-256 of the sources of the three packages
+    as installed here. Driver and workers must agree: a worker on other code would deal or judge
+    games differently (or fail to read the shard)."""
+    import hashlib
+
+    import protocol
+    import quinze_cli
+    import server
+
+    digest = hashlib.sha256()
+    for package in (protocol, server, quinze_cli):
+        root = Path(package.__file__).parent
+        for path in sorted(root.rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return f"quinze {protocol.__version__} {digest.hexdigest()[:12]}"
 
 
 def _worker_address(distributed: Any) -> str:
