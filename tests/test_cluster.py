@@ -28,7 +28,11 @@ table names): everything else must be equal record by record."""
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:
     given = os.environ.get("QUINZE_TEST_SCHEDULER")
-    if given:
+    if given:  # .ci/run's scheduler: wait for its two workers
+        from distributed import Client
+
+        with Client(given, timeout=60, set_as_default=False) as client:
+            client.wait_for_workers(2, timeout=60)
         yield given
         return
     cluster = LocalCluster(2)
