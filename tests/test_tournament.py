@@ -258,3 +258,17 @@ def test_resume_with_other_settings_is_refused_naming_them(tmp_path):
     assert bad.returncode == 1 and "bot 2" in bad.stderr
     missing = quinze("tournament", "--resume", str(tmp_path), cwd=tmp_path)
     assert missing.returncode == 1 and "no journal" in missing.stderr
+
+
+def test_bench_gives_the_tournament_overhead_figures():
+    from quinze_cli.bench.match import table_rows
+    from quinze_cli.bench.tournament import tournament_overhead
+
+    t = tournament_overhead(games=48, sample_games=1)
+    assert t["game_ms"] > 0 and t["overhead_ms"] > 0 and t["journal_ms"] > 0 and t["games"] == 48
+    assert t["share"] == pytest.approx(t["overhead_ms"] / t["game_ms"], rel=0.01)
+    chain = {"ratio": 1.0, "target_ratio": 2.0, "rounds": 1, "request_bytes": 1, "move_us": 1, "tcp_echo_us": 1,
+             "pipe_echo_us": 1, "thin_relay_us": 1, "thin_ratio": 1, "decisions": 1, "game_us_per_decision": 1}
+    match = {"concurrency": 2, "games_per_second": 1, "decisions_per_second": 1}
+    rows = table_rows({"chain": chain, "match": match, "tournament": t})
+    assert len(rows) == 8 and rows[6][2] == "<= 1%"
