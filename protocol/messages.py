@@ -201,6 +201,9 @@ class CreateTable(Message):
       ``deadline`` of each ``action-request``); None: the server's default. (Added to the spec.)
     - ``clock`` (map | None): the table's clock (:mod:`protocol.clocks`: ``move``, ``bank`` or
       ``none``); None: per move, ``move_time`` seconds. Given with ``move_time``, ``clock`` wins.
+    - ``seat_move_times`` (list of float | None, one per seat, or None): a seat's own time for
+      each decision, where not None (a tournament's per-bot move times); ``bad-option`` when it
+      does not have one entry per seat.
     """
 
     type: ClassVar[str] = "create-table"
@@ -211,6 +214,7 @@ class CreateTable(Message):
     games: int = 1
     move_time: float | None = None
     clock: dict[str, Any] | None = None
+    seat_move_times: tuple[float | None, ...] | None = None
     _checks: ClassVar[dict[str, Check]] = {
         "game": GAME_ID,
         "options": map_field,
@@ -218,6 +222,7 @@ class CreateTable(Message):
         "games": int_field(1, 1_000_000),
         "move_time": nullable(move_time_field),
         "clock": nullable(clock_field),
+        "seat_move_times": nullable(list_field(nullable(move_time_field), 64)),
     }
     _left_out_when_nil: ClassVar[frozenset[str]] = frozenset({"clock"})
 

@@ -54,10 +54,12 @@ class TableClock:
     then the increment added). Seconds, trio clock.
     """
 
-    def __init__(self, spec: dict[str, Any], seats: int) -> None:
+    def __init__(self, spec: dict[str, Any], seats: int, seat_move_times: tuple[float | None, ...] = ()) -> None:
         self.spec = dict(spec)
         self.kind = spec["kind"]
         self.seats = seats
+        self.seat_move_times = tuple(seat_move_times)
+        """With a per-move clock: a seat's own seconds per decision, where not None."""
         self.bank: list[float] = []
         self.new_game()
 
@@ -67,7 +69,8 @@ class TableClock:
 
     def start(self, seat: int) -> Deadline:
         if self.kind == "move":
-            return Deadline(self.spec["move"])
+            own = self.seat_move_times[seat] if seat < len(self.seat_move_times) else None
+            return Deadline(self.spec["move"] if own is None else own)
         if self.kind == "bank":
             return Deadline(self.bank[seat])
         return Deadline(math.inf)

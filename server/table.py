@@ -93,7 +93,8 @@ class Table:
 
     ``seed``: seed of the first game (None: drawn per game); ``games``: games before closing;
     ``move_time``: seconds per decision; ``clock``: the clock spec (:mod:`protocol.clocks`),
-    None for per move with ``move_time``.
+    None for per move with ``move_time``; ``seat_move_times``: with a per-move clock, a seat's
+    own seconds per decision, where not None.
     """
 
     def __init__(
@@ -107,6 +108,7 @@ class Table:
         games: int,
         move_time: float,
         clock: Mapping[str, Any] | None = None,
+        seat_move_times: tuple[float | None, ...] | None = None,
     ) -> None:
         self.lobby = lobby
         self.id = table_id
@@ -116,8 +118,9 @@ class Table:
         self.games = games
         spec = dict(clock) if clock is not None else move_clock(move_time)
         self.move_time: float | None = spec["move"] if spec["kind"] == "move" else None
+        self.seat_move_times = tuple(seat_move_times or ())
         self.seats = [Seat(i) for i in range(self.options["players"])]
-        self.clock = TableClock(spec, len(self.seats))
+        self.clock = TableClock(spec, len(self.seats), self.seat_move_times)
         self.spectators: set[Connection] = set()
         self.state = "waiting"
         self.number = 0
