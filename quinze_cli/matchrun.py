@@ -546,5 +546,5 @@ def validate_options(game: str, raw: Mapping[str, str], seats: int | None, bots:
     if options["players"] < bots:
         given = f"--seats {seats}" if seats is not None else f"--option players={raw['players']}"
         raise ValueError(f"{given}: {options['players']} seats for {bots} bots; a match needs at least as many "
-                         "seats as bots (every bot plays)")
+                         "seats as bots: every bot needs a seat")
     return options
