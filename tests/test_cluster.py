@@ -249,3 +249,18 @@ def test_a_cluster_tournament_killed_and_resumed_equals_the_local_one(scheduler:
     assert _event(tmp_path / "far.json") == _event(tmp_path / "local.json")
     (local_event,) = (tmp_path / "local").glob("tournament-*")
     assert games_by_deal(event) == games_by_deal(local_event)
+
+
+def test_a_bot_failing_beyond_its_restarts_stops_the_cluster_match(scheduler: str, tmp_path: Path) -> None:
+    marker = f"quinze-cluster-crash-{os.getpid()}"
+    got = run("match", f"{sys.executable} tests/bots/exit_midgame.py 2 {marker}", "builtin:greedy", "--games", "200",
+              "--max-restarts", "1", "--shard-size", "4", "--cluster", scheduler, "--log-dir", str(tmp_path),
+              "--json", str(tmp_path / "r.json"))
+    assert got.returncode == 1
+    assert "failed again after 1 restart(s)" in got.stderr and "on worker tcp://127.0.0.1:" in got.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert not data["complete"] and data["played"] < 200
+    deadline = time.monotonic() + 10
+    while _bot_pids(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _bot_pids(marker) == []
