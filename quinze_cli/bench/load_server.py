@@ -18,7 +18,9 @@ line read on stdin:
   the pauses since the previous ``stats`` (each collection is timed by a ``gc.callbacks`` hook, in
   wall-clock time, what clients wait, and in the thread's CPU time, ``max_pause_cpu_ms``, what the
   collector itself costs when the machine is shared).
-- ``objects``: ``{"tracked": n}``, the objects the cyclic collector tracks now (costs one walk).
+- ``objects``: ``{"tracked": n, "full_ms", "full_cpu_ms"}``: the objects the cyclic collector
+  tracks now, and the time (wall, CPU) of one full collection run then (a forced ``gc.collect()``,
+  not counted in the pauses of the next ``stats``).
 - ``types``: the 25 most numerous types among them (``{name: count}``), for diagnosis.
 - ``quit``: exit at once.
 
@@ -127,7 +129,18 @@ def main(argv: list[str]) -> None:
                 if cmd == "stats":
                     reply: dict[str, Any] = _stats(collector)
                 elif cmd == "objects":
-                    reply = {"tracked": len(gc.get_objects())}
+                    tracked = len(gc.get_objects())
+                    t0, c0 = time.perf_counter(), time.thread_time()
+                    gc.collect()  # what a full collection costs now (not counted in the pauses)
+                    full, full_cpu = time.perf_counter() - t0, time.thread_time() - c0
+                    _gens.clear()
+                    _max[0], _max[1], _max[2] = 0.0, -1, 0.0
+                    reply = {"tracked": tracked, "full_ms": round(full * 1e3, 2), "full_cpu_ms": round(full_cpu * 1e3, 2)}
+                elif cmd == "trim":  # a diagnosis: what glibc gives back when asked
+                    import ctypes
+
+                    ctypes.CDLL("libc.so.6").malloc_trim(0)
+                    reply = {"rss_bytes": _rss()}
                 elif cmd == "types":  # a diagnosis: the most numerous tracked types
                     import collections
 
