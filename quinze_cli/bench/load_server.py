@@ -99,19 +99,19 @@ def main(argv: list[str]) -> None:
     from server.app import run_server
     from server.config import ServerConfig
 
+    import server
+
     collector = "stock"
-    if "--stock-gc" not in argv:
-        try:
-            from server.collector import tune
-        except ImportError:  # a tree from before the collector was tuned
-            pass
+    # Only the measured tree's own tuning (an editable install could supply another tree's module).
+    if "--stock-gc" not in argv and os.path.isfile(os.path.join(os.path.dirname(server.__file__), "collector.py")):
+        from server.collector import tune
+
+        override = os.environ.get("QUINZE_BENCH_GC_THRESHOLDS")  # experiments: "A,B,C"
+        if override:
+            tune(tuple(int(x) for x in override.split(",")))  # type: ignore[arg-type]
         else:
-            override = os.environ.get("QUINZE_BENCH_GC_THRESHOLDS")  # experiments: "A,B,C"
-            if override:
-                tune(tuple(int(x) for x in override.split(",")))  # type: ignore[arg-type]
-            else:
-                tune()
-            collector = "tuned"
+            tune()
+        collector = "tuned"
     gc.callbacks.append(_gc_hook)
 
     async def control(nursery: trio.Nursery) -> None:
