@@ -69,7 +69,7 @@ def test_play_local_players_option_sets_the_number_of_default_opponents(players:
     try:
         child.expect(r"Starting a local server with ([^\r\n]*)…")
         assert child.match.group(1).split(", ") == bots
-        child.expect(r"Your move \(\d+ s\)> ")
+        child.expect(r"Your move(?: \(\d+ s\))?> ")
         board = plain(child.before)
         for seat, bot in enumerate(bots, 1):
             assert f"{bot}-{seat}" in board  # every seat on the board, and no more
