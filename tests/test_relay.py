@@ -217,7 +217,7 @@ async def test_garbage_lines_are_reported_and_reading_goes_on(tmp_path):
     async with trio.open_nursery() as nursery:
         await bot.start(nursery)
         errors = []
-        for _ in range(2):
+        for _ in range(3):
             with pytest.raises(Exception) as info:
                 await bot.receive()
             errors.append(info.value)
