@@ -34,6 +34,7 @@ from quinze_cli.commands.match import EXIT_INTERRUPTED, check_writable
 from quinze_cli.commands.tournament_view import event_data, print_summary, standings_table
 from quinze_cli.errors import EXIT_USAGE, fail
 from quinze_cli.journal import Journal, JournalError, differences, player_names, reconcile_log
+from quinze_cli.matchjournal import game_entry
 from quinze_cli.matchrun import SEED_MAX, GameReport, GamePlan, MatchConfig, MatchError, MatchRunner, validate_options
 from quinze_cli.options import option_pairs
 from quinze_cli.relay import Failure
@@ -139,17 +140,6 @@ def settle(data: dict[str, Any]) -> tuple[EventSettings, MatchConfig, Schedule, 
     return settings, config, schedule, times
 
 
-def _entry(report: GameReport) -> dict[str, Any]:
-    result = report.game_over.result
-    return {
-        "index": report.plan.index, "seed": report.plan.seed, "seat_bots": list(report.plan.seat_bots),
-        "points": result.get("points", []), "scores": result.get("scores", []),
-        "forfeits": [[b, f.kind] for b, f in report.failures],
-        "failures": [{"bot": b, **f.to_data()} for b, f in report.failures],
-        "think": [list(t) for t in report.think],
-    }
-
-
 def _count(stats: TournamentStats, entry: dict[str, Any]) -> None:
     stats.add_game(entry["seat_bots"], entry["points"], [tuple(f) for f in entry["forfeits"]], entry["scores"],
                    index=entry["index"], deal=entry["seed"], think=[tuple(t) for t in entry.get("think", [])])
@@ -185,7 +175,7 @@ async def _run(runner: MatchRunner, journal: Journal, total: int, done: int, err
     shown = [0.0]
 
     async def on_game(report: GameReport) -> None:
-        entry = _entry(report)
+        entry = game_entry(report)
         journal.append(entry)
         for f in entry["failures"]:
             failures.append({"game": report.plan.index + 1, **f})
