@@ -386,16 +386,22 @@ class MatchRunner:
             raise MatchError(f"table {table} closed before its game ended")
         self._write_game(over)
         think = [(o.think, o.moves, o.max_think) if o is not None else (0.0, 0, 0.0) for o in outcomes]
-        self.stats.add_game(plan.seat_bots, over.game_over.result.get("points", []),
-                            [(b, f.kind) for b, f in failures], over.game_over.result.get("scores", []),
-                            index=plan.index, deal=plan.seed, think=think)
+        await self._count_game(GameReport(plan, table, over.game_over, failures, think))
+
+    async def _count_game(self, report: GameReport) -> None:
+        """Add a finished (and logged) game to the statistics (an SPRT that decides sets
+        :attr:`stopping`), then tell the callbacks."""
+        result, plan = report.game_over.result, report.plan
+        self.stats.add_game(plan.seat_bots, result.get("points", []),
+                            [(b, f.kind) for b, f in report.failures], result.get("scores", []),
+                            index=plan.index, deal=plan.seed, think=report.think)
         if self.stats.sprt is not None and self.stats.sprt.result is not None:
             self.stopping = True
-        for bot_index, failure in failures:
+        for bot_index, failure in report.failures:
             if self.on_failure is not None:
-                await self.on_failure(self.config.bots[bot_index].name, plan, failure)
+                await self.on_failure(self.config.bots[bot_index].name, report.plan, failure)
         if self.on_game is not None:
-            await self.on_game(GameReport(plan, table, over.game_over, failures, think))
+            await self.on_game(report)
 
     # ------------------------------------------------------------------ bots
 
@@ -480,12 +486,17 @@ class MatchRunner:
             self.log_problems.append(f"game at table {over.table} not logged: {err}")
             log.error("%s", self.log_problems[-1])
             return
+        self._append_records(records)
+
+    def _append_records(self, records: list[dict[str, Any]] | str) -> None:
+        """Append one game's records (or their JSON Lines text, :func:`dumps_records`) to the
+        match log (made on the first call), flushed and fsynced."""
         if self._log is None:
             cut = cut_at_end(self.log_path)  # never glue a game onto a cut record
             self._log = open(self.log_path, "a", encoding="utf-8")
             if cut:
                 self._log.write("\n")
-        self._log.write(dumps_records(records))
+        self._log.write(records if isinstance(records, str) else dumps_records(records))
         self._log.flush()
         os.fsync(self._log.fileno())
 

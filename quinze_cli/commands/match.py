@@ -154,7 +154,35 @@ def check_writable(path: Path, option: str) -> None:
         fail(f"{option} {path}: not writable")
 
 
-async def _run(config: MatchConfig, out: Console, err: Console, resumed: Resumed | None = None) -> tuple[MatchRunner, str | None, bool]:
+def check_cluster(cluster: str, server: str | None, shard_size: int) -> None:
+    """Exit 2 for ``--cluster`` with ``--server`` or a bad ``--shard-size``; exit 1, before any
+    game, when Dask distributed is not installed (the message says how to get it)."""
+    if server is not None:
+        fail("--cluster and --server do not go together: the workers start their own servers", EXIT_USAGE)
+    if shard_size < 1:
+        fail(f"--shard-size must be at least 1, got {shard_size}", EXIT_USAGE)
+    if not cluster.startswith(("tcp://", "tls://")):
+        fail(f"--cluster {cluster!r}: give the scheduler's address as tcp://HOST:PORT", EXIT_USAGE)
+    from quinze_cli.cluster import ClusterUnavailable, load_distributed
+
+    try:
+        load_distributed()
+    except ClusterUnavailable as err:
+        fail(str(err))
+
+
+def make_runner(config: MatchConfig, cluster: str | None, shard_size: int, **callbacks: Any) -> MatchRunner:
+    """A local :class:`MatchRunner`, or with ``cluster`` (``tcp://HOST:PORT``) the Dask driver
+    :class:`quinze_cli.cluster.driver.ClusterRunner` (same face, same log and statistics)."""
+    if cluster is None:
+        return MatchRunner(config, **callbacks)
+    from quinze_cli.cluster.driver import ClusterRunner
+
+    return ClusterRunner(config, cluster, shard_size=shard_size, **callbacks)
+
+
+async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | None = None,
+               shard_size: int = 24, resumed: Resumed | None = None) -> tuple[MatchRunner, str | None, bool]:
     """Run the match with a progress bar, each finished game journaled; returns (runner, error
     message or None, interrupted). ``resumed``: go on with that match (its games so far counted)."""
     failures: list[dict[str, Any]] = list(resumed.failures) if resumed else []
@@ -188,7 +216,7 @@ async def _run(config: MatchConfig, out: Console, err: Console, resumed: Resumed
         if resumed.stats.sprt is not None and resumed.stats.sprt.result is not None:
             runner.stopping = True
     else:
-        runner = MatchRunner(config, on_game=on_game, on_failure=on_failure)
+        runner = make_runner(config, cluster, shard_size, on_game=on_game, on_failure=on_failure)
     runner.failures = failures  # type: ignore[attr-defined]
     state: dict[str, Any] = {"error": None, "interrupted": False}
     with progress:
@@ -290,6 +318,8 @@ def register(app: typer.Typer) -> None:
         wire: Annotated[str, typer.Option(help="How bot programs are spoken to: json (lines) or msgpack (frames).")] = "json",
         max_restarts: Annotated[int, typer.Option("--max-restarts", help="Restarts allowed per bot program before the match stops.")] = 3,
         debug: Annotated[bool, typer.Option("--debug", help="Log every message to and from the bots and the server on stderr.")] = False,
+        cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on this Dask scheduler's workers (pip install 'quinze[cluster]'); the log and the statistics stay here.")] = None,
+        shard_size: Annotated[int, typer.Option("--shard-size", metavar="N", help="With --cluster: games per Dask task.")] = 24,
         sprt: Annotated[Optional[str], typer.Option("--sprt", help="Play until this sequential test decides: elo0=0,elo1=5[,alpha=0.05,beta=0.05] (two bots).", show_default=False)] = None,
         resume: Annotated[Optional[Path], typer.Option("--resume", help="Go on with the match of this log (or its .journal): play only the missing games.", show_default=False)] = None,
     ) -> None:
@@ -327,6 +357,10 @@ def register(app: typer.Typer) -> None:
             failures = [{"game": e["index"] + 1, **f} for e in sorted(old.entries, key=lambda e: e["index"])
                         for f in e.get("failures", [])]
             resumed = Resumed(old, resume_log, stats, done, failures)
+        if cluster is not None:
+            if resumed is not None:
+                fail("--resume plays the missing games here: it does not go with --cluster", EXIT_USAGE)
+            check_cluster(cluster, server, shard_size)
         if json_file is not None:
             check_writable(json_file, "--json")
         try:
@@ -342,7 +376,7 @@ def register(app: typer.Typer) -> None:
         names = ", ".join(b.name for b in config.bots)
         err.print(f"{config.game}: {config.games} game(s) between {names}, {config.seats} seats, seed {config.seed}"
                   + (f"; resuming: {len(resumed.done)} done" if resumed else ""))
-        runner, error, interrupted = trio.run(_run, config, out, err, resumed)
+        runner, error, interrupted = trio.run(_run, config, out, err, cluster, shard_size, resumed)
         written = runner.log_written or (resumed is not None and resumed.log.exists())
         if runner.stats.games or error is None:
             print_results(out, runner.stats, config.game)
