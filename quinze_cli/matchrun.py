@@ -39,6 +39,7 @@ from server.logs import cut_at_end
 from quinze_cli.botproc import BotError, BotProcess
 from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
 from quinze_cli.client import ClientError, Connection, connect
+from quinze_cli.options import SEED_MAX  # one seed rule for every command (0 .. 2**63-1)
 from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
 from quinze_cli.stats import MatchStats
 from quinze_cli.stats.sprt import SprtSpec
@@ -116,11 +117,6 @@ def rotations(bots: int, seats: int) -> list[tuple[int, ...]]:
         if deal not in out:
             out.append(deal)
     return out
-
-
-SEED_MAX = 2**63 - 1
-"""Largest seed a match or ``quinze bot --create`` takes: the server draws its own seeds in
-0 .. 2**63-1 (``secrets.randbits(63)``), and every game's seed (first seed + i) must stay there."""
 
 
 def last_seed(seed: int, games: int, rotations_: int, *, duplicate: bool = False) -> int:
@@ -281,7 +277,19 @@ class MatchRunner:
         finally:
             if self._log is not None:
                 self._log.close()
+            self.tidy_stderr()
         return self.stats
+
+    def tidy_stderr(self) -> None:
+        """Keep only the bot stderr files that hold something: empty ones are removed, and the
+        stderr folder too when nothing is left in it. Never raises."""
+        try:
+            for path in self.stderr_dir.iterdir():
+                if path.is_file() and path.stat().st_size == 0:
+                    path.unlink()
+            self.stderr_dir.rmdir()  # only when empty
+        except OSError:
+            pass
 
     @property
     def log_written(self) -> bool:
@@ -419,7 +427,7 @@ class MatchRunner:
             if player.restarts >= self.config.max_restarts:
                 raise MatchError(
                     f"bot {player.label} failed again after {player.restarts} restart(s); stopping the match"
-                    + (f" (stderr: {player.endpoint.stderr_path})" if getattr(player.endpoint, "stderr_path", None) else "")
+                    + (f" (stderr: {player.endpoint.stderr_path})" if _has_stderr(player.endpoint) else "")
                 )
             player.restarts += 1
             await player.endpoint.stop(grace=0.2, term_wait=0.5)
@@ -531,6 +539,15 @@ def _first(group: BaseExceptionGroup, cls: type[BaseException]) -> BaseException
     return None
 
 
+def _has_stderr(endpoint: Any) -> bool:
+    """True when the bot program wrote something to its stderr file."""
+    path = getattr(endpoint, "stderr_path", None)
+    try:
+        return path is not None and path.stat().st_size > 0
+    except OSError:
+        return False
+
+
 def _alive(endpoint: Any) -> bool:
     return endpoint is not None and endpoint.running
 
@@ -556,5 +573,7 @@ def validate_options(game: str, raw: Mapping[str, str], seats: int | None, bots:
         merged["players"] = bots
     options = cls.validate_options(merged)
     if options["players"] < bots:
-        raise ValueError(f"{options['players']} seats for {bots} bots: every bot needs a seat (use --seats)")
+        given = f"--seats {seats}" if seats is not None else f"--option players={raw['players']}"
+        raise ValueError(f"{given}: {options['players']} seats for {bots} bots; a match needs at least as many "
+                         "seats as bots: every bot needs a seat")
     return options
