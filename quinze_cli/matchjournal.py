@@ -15,6 +15,7 @@ from typing import Any
 
 from quinze_cli.journal import Journal, JournalError, player_names, reconcile_log
 from quinze_cli.matchrun import GameReport, MatchConfig
+from quinze_cli.positions import positions_digest
 from quinze_cli.stats import MatchStats
 
 __all__ = ["game_entry", "journal_path", "log_path_of", "match_settings", "open_resume", "replay_entries"]
@@ -40,6 +41,7 @@ def match_settings(config: MatchConfig) -> dict[str, Any]:
         "game": config.game, "bots": [b.spec for b in config.bots], "games": config.games, "seed": config.seed,
         "options": dict(config.options), "duplicate": config.duplicate, "move_time": config.move_time,
         "sprt": config.sprt.text() if config.sprt is not None else None,
+        "positions": positions_digest(list(config.positions)) if config.positions else None,
     }
 
 

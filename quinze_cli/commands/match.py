@@ -32,6 +32,7 @@ from quinze_cli.client import parse_address
 from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
 from quinze_cli.options import SEED_MAX, STDIO, check_move_time, check_seed, option_pairs
+from quinze_cli.positions import load_positions
 from quinze_cli.matchrun import (
     BotSpec,
     GamePlan,
@@ -74,10 +75,27 @@ def build_config(
     wire: str,
     max_restarts: int,
     sprt: str | None = None,
+    positions: Path | None = None,
 ) -> MatchConfig:
-    """Check the command line and build the match (exits through :func:`fail` on bad input)."""
+    """Check the command line and build the match (exits through :func:`fail` on bad input).
+    With ``positions`` (``--positions FILE``) the games start from them, each once per seat
+    rotation (duplicate implied); ``games`` 0 then means one per position and rotation."""
+    starts: list[dict[str, Any]] = []
+    if positions is not None:
+        try:
+            starts = load_positions(positions, game)
+        except (ValueError, GameError) as err:
+            fail(f"--positions {err}")
+        duplicate = True
+        players = {int(p.get("options", {}).get("players", 0)) for p in starts}
+        if len(players) != 1:
+            fail(f"--positions {positions}: the positions must all have the same number of seats, got {sorted(players)}")
+        if seats is None and "players" not in " ".join(option):
+            seats = players.pop()
     if len(bots) < 2:
         fail("a match needs at least two bots (BOT BOT [BOT...])", EXIT_USAGE)
+    if games == 0 and starts:
+        games = len(starts) * len(rotations(len(bots), seats if seats is not None else len(bots)))
     if games < 1:
         fail(f"--games must be at least 1, got {games}", EXIT_USAGE)
     if concurrency < 1:
@@ -129,20 +147,24 @@ def build_config(
     if seed is None:
         seed = secrets.randbelow(2**31)
     seats_n = options["players"]
+    for n, p in enumerate(starts, 1):
+        if int(p.get("options", {}).get("players", 0)) != seats_n:
+            fail(f"--positions {positions}: position {n} has {p.get('options', {}).get('players')} seats, "
+                 f"the match {seats_n}")
     per_deal = len(rotations(len(specs), seats_n))
     if duplicate and games % per_deal:
         rounded = -(-games // per_deal) * per_deal
         Console(stderr=True, highlight=False).print(
             f"note: --duplicate plays each deal once per seat rotation ({per_deal}): {games} games rounded up to {rounded}")
         games = rounded
-    iter_schedule(len(specs), seats_n, games, seed, duplicate=duplicate)  # checks only: the plans come lazily
+    iter_schedule(len(specs), seats_n, games, seed, duplicate=duplicate, positions=len(starts))  # checks only
     if last_seed(seed, games, per_deal, duplicate=duplicate) > SEED_MAX:
         fail(f"--seed {seed} with {games} games goes past the largest seed 2**63-1 ({SEED_MAX}): "
              "game i uses --seed + i", EXIT_USAGE)
     return MatchConfig(
         game=game, bots=specs, games=games, seed=seed, options=options, log_dir=log_dir, concurrency=concurrency,
         move_time=move_time, duplicate=duplicate, wire=wire, max_restarts=max_restarts, server=address,
-        sprt=sprt_spec,
+        sprt=sprt_spec, positions=tuple(starts),
     )
 
 
@@ -315,6 +337,7 @@ def register(app: typer.Typer) -> None:
         cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on this Dask scheduler's workers (pip install 'quinze[cluster]'); the log and the statistics stay here.")] = None,
         shard_size: Annotated[int, typer.Option("--shard-size", metavar="N", help="With --cluster: games per Dask task.")] = 24,
         sprt: Annotated[Optional[str], typer.Option("--sprt", help="Play until this sequential test decides: elo0=0,elo1=5[,alpha=0.05,beta=0.05] (two bots).", show_default=False)] = None,
+        positions: Annotated[Optional[Path], typer.Option("--positions", help="Start the games from these positions (the quinze legal format, one per line), each once per seat rotation.", show_default=False)] = None,
         resume: Annotated[Optional[Path], typer.Option("--resume", help="Go on with the match of this log (or its .journal): play only the missing games.", show_default=False)] = None,
     ) -> None:
         """Play a match between bots and print the score (per bot: games, wins, points, forfeits; Elo for two bots)."""
@@ -332,11 +355,11 @@ def register(app: typer.Typer) -> None:
                 v["bots"], v["game"], v["games"], v["seed"], bool(v["duplicate"]), v["move_time"], v["sprt"], v["option"])
             log_dir = resume_log.parent
         if games is None:
-            games = 100_000 if sprt is not None else 10
+            games = 100_000 if sprt is not None else 0 if positions is not None else 10
         config = build_config(
             bots, game=game, games=games, seed=seed, concurrency=concurrency, move_time=move_time, log_dir=log_dir,
             server=server, duplicate=duplicate, seats=seats, option=option or [], wire=wire, max_restarts=max_restarts,
-            sprt=sprt,
+            sprt=sprt, positions=positions,
         )
         resumed: Resumed | None = None
         if old is not None:
