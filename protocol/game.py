@@ -273,6 +273,10 @@ class Game(ABC):
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[Option, ...]]
     """Every table option but ``players``, which all games share."""
+    rules_version: ClassVar[int] = 1
+    """Version of the rules this engine plays, bumped by every change of how the game plays (the
+    same seed, options and actions would give another game). Recorded in every log header
+    (``header.rules``) so that a log of another version is recognised as such."""
 
     options: dict[str, Any]
     """The validated options this game was made with, ``players`` included."""

@@ -51,11 +51,38 @@ def all_cards(pos: dict[str, Any]) -> Counter[str]:
 TWO_DECKS = Counter([card_text(c) for c in range(52)] * 2)
 
 
+def layable(cards: list[int]) -> bool:
+    """True if ``cards`` split into groups of two or more adding up to 14 (brute force)."""
+    if not cards:
+        return True
+    first, rest = cards[0], cards[1:]
+    for k in range(1, len(rest) + 1):
+        for sub in itertools.combinations(range(len(rest)), k):
+            if value(first) + sum(value(rest[i]) for i in sub) == 14:
+                if layable([c for i, c in enumerate(rest) if i not in sub]):
+                    return True
+    return False
+
+
 def brute_force_legal(g: QuatorzeGame) -> set[Any]:
     """The legal actions by brute force over subsets (small hands only)."""
     if g.phase == "draw":
-        return {Draw(s) for s, pile in (("stock", g.stock), ("discard", g.discard)) if pile}
+        out_draw = {Draw("discard")} if g.discard else set()
+        if g.stock or len(g.discard) >= 2:  # an empty stock is refilled from the discard pile
+            out_draw.add(Draw("stock"))
+        return out_draw
     hand = g.hands[g.seat]
+    if g.no_draw == "whole-hand":  # must lay the whole hand: combinations leaving a layable rest
+        whole: set[Any] = set()
+        for k in range(2, len(hand) + 1):
+            for sub in itertools.combinations(hand, k):
+                if sum(value(c) for c in sub) == 14:
+                    rest = list(hand)
+                    for c in sub:
+                        rest.remove(c)
+                    if layable(rest):
+                        whole.add(Combine(sort_cards(sub)))
+        return whole
     out: set[Any] = {Discard(c) for c in hand}
     if g.phase == "combine":
         for k in range(2, len(hand) + 1):

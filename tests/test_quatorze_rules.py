@@ -180,6 +180,44 @@ def test_whole_hand_layable_as_two_combinations_must_not_draw() -> None:
     refused(g, {"type": "draw", "from": "discard"}, "must-not-draw")
 
 
+def test_whole_hand_must_be_laid_not_discarded() -> None:
+    # RULES §3 phase 1 [decision]: who can lay the whole hand must not draw and must lay it
+    g = game(hands=[["AS", "QH"], ["7S", "7D", "5H", "9C", "6S"]], phase="draw", seat=0, no_draw=None,
+             packets=[[], [["2S", "QS"]]])
+    g.apply({"type": "draw", "from": "stock"})
+    g.apply({"type": "discard", "card": "AS"})
+    assert g.to_act == 1 and g.phase == "draw"  # 7+7+5+9+6 = 34: not layable whole, draws
+    g2 = game(hands=[["AS", "QH"], ["7S", "7D", "5H", "9C"]], phase="draw", seat=0, no_draw=None,
+              packets=[[], [["2S", "QS"]]])
+    g2.apply({"type": "draw", "from": "stock"})
+    g2.apply({"type": "discard", "card": "AS"})
+    assert g2.no_draw == "whole-hand"
+    legal = g2.legal_actions()
+    assert legal and all(isinstance(a, Combine) for a in legal)
+    assert sorted(a.to_data()["cards"] for a in legal) == [["5H", "9C"], ["7S", "7D"]]
+    err = refused(g2, {"type": "discard", "card": "7S"}, "must-lay-whole-hand")
+    assert "whole hand" in err.reason
+    g2.apply({"type": "combine", "cards": ["7S", "7D"]})
+    assert g2.to_act == 1 and g2.legal_actions() == [Combine(tuple(parse_cards("5H 9C")))]
+    events = g2.apply({"type": "combine", "cards": ["5H", "9C"]})
+    assert [e.kind for e in events][:2] == ["combine", "take-up"]
+
+
+def test_whole_hand_combination_must_leave_a_layable_rest() -> None:
+    # 7+7 and 5+9 lay the hand whole; 5+9 then 7+7 also; but 2+5+7 would leave 7+9 = 16
+    g = game(hands=[["AS", "QH"], ["2S", "5H", "7S", "7D", "9C", "QC"]], phase="draw", seat=0, no_draw=None)
+    g.apply({"type": "draw", "from": "stock"})
+    g.apply({"type": "discard", "card": "AS"})
+    assert g.no_draw == "whole-hand"
+    refused(g, {"type": "combine", "cards": ["2S", "5H", "7S"]}, "must-lay-whole-hand")
+    for a in g.legal_actions():
+        rest = list(g.hands[1])
+        for c in a.cards:
+            rest.remove(c)
+        from protocol.games.quatorze_legal import can_lay_whole_hand
+        assert not rest or can_lay_whole_hand(rest)
+
+
 def test_hand_not_wholly_layable_draws() -> None:
     g = game(hands=[["AS", "KH"], ["7S", "7D", "5H", "8C"]], phase="combine")
     g.apply({"type": "discard", "card": "AS"})
@@ -192,21 +230,46 @@ def test_hand_not_wholly_layable_draws() -> None:
     refused(g, {"type": "draw", "from": "stock"}, "wrong-phase")
 
 
-def test_reshuffle_when_the_stock_is_empty() -> None:
+def _empty_stock_game() -> QuatorzeGame:
     # every card not named is in hands: seat 1 holds the rest; the stock is empty
     rest = Counter(ALL)
     rest.subtract(["AS", "KH", "5D", "6D", "7D", "8D", "QS"])
     big = sorted(rest.elements())
     # seat 1's hand must not be wholly layable: total value not a multiple of 14
     pos = make([["AS", "KH", "QS"], big], discard=["5D", "6D", "7D", "8D"], stock=[])
-    g = QuatorzeGame.from_position(pos)
+    return QuatorzeGame.from_position(pos)
+
+
+def test_reshuffle_when_the_stock_is_empty() -> None:
+    # RULES §3 phase 1: the discard pile but its top card becomes the stock, at the draw itself
+    g = _empty_stock_game()
     events = g.apply({"type": "discard", "card": "QS"})
-    kinds = [e.kind for e in events]
-    assert kinds == ["discard", "reshuffle"]
-    assert events[1].public == {"stock": 4, "discard": "QS"}
+    assert [e.kind for e in events] == ["discard"]
+    assert g.phase == "draw" and g.stock == [] and len(g.discard) == 5
+    assert g.legal_actions() == [Draw("stock"), Draw("discard")]
+    events = g.apply({"type": "draw", "from": "stock"})
+    assert [e.kind for e in events] == ["reshuffle", "draw"]
+    assert events[0].public == {"stock": 4, "discard": "QS"}
+    assert events[1].public == {"seat": 1, "from": "stock", "stock": 3}
     assert g.discard == parse_cards("QS")
-    assert sorted(g.stock) == sorted(parse_cards("5D 6D 7D 8D"))
-    assert g.phase == "draw"
+    assert len(g.stock) == 3 and set(g.stock) <= set(parse_cards("5D 6D 7D 8D"))
+
+
+def test_empty_stock_draw_is_legal_in_a_loaded_position() -> None:
+    # what `quinze legal` loads: the draw phase with an empty stock and a discard pile of 2+
+    rest = Counter(ALL)
+    rest.subtract(["AS", "KH", "5D", "6D", "7D", "8D", "QS"])
+    pos = make([sorted(rest.elements()), ["AS", "KH", "QS"]], discard=["5D", "6D", "7D", "8D"], stock=[],
+               phase="draw", seat=1)
+    g = QuatorzeGame.from_position(pos)
+    assert g.legal_actions() == [Draw("stock"), Draw("discard")]
+    again = QuatorzeGame.from_position(g.to_position())
+    assert again.legal_data() == g.legal_data()
+    # the stock draw is the same with the same generator state: seeded, reproducible
+    e1 = g.apply({"type": "draw", "from": "stock"})
+    e2 = again.apply({"type": "draw", "from": "stock"})
+    assert [e.full() for e in e1] == [e.full() for e in e2]
+    assert g.to_position() == again.to_position()
 
 
 def test_nothing_to_draw_skips_the_draw() -> None:

@@ -9,10 +9,12 @@ Options (chips are whole numbers):
 - ``caves`` (default ``""``): unequal caves agreed at table creation, as a comma-separated list of
   one positive number per seat, e.g. ``"100,80,120"``; when given it replaces ``cave``.
 - ``ante`` (default 1): chips every player still in the match puts in the pot at every coup.
-- ``tours`` (default 1): rounds of the deal; the match ends when the deal would pass back to the
-  first dealer for the ``tours``-th time (RULES.md §2 "End of the match").
+- ``tours`` (default 4): rounds of the deal; the match ends when the deal would pass back to the
+  first dealer after the ``tours``-th round (RULES.md §2 "End of the match"; the deal passes after
+  every played coup, so a round is one played coup dealt by each seat).
 - ``max_coups`` (default 1000, safety): the match ends (reason ``"max-coups"``) before a coup would
-  start beyond this number. With one deck of 52 cards per dealer it is never reached in practice.
+  start beyond this number, unless its ``tours`` end it at that moment (reason ``"tours"``); the
+  ``match-end`` event gives the ``coups`` and ``rounds`` played.
 
 Actions: see :mod:`protocol.games.classique_actions` (``pass stand hit check call raise fold``; a
 raise is listed as ``{"type":"raise","min":m,"max":M}`` and applied as
@@ -21,10 +23,12 @@ a coup (:class:`CoupFlow`): :mod:`protocol.games.classique_coup`.
 
 Decisions of RULES.md §2 applied here, each in the method named:
 
-- seat ceremony, the lowest card deals first so the king speaks first — :meth:`ClassiqueGame.new`;
-- the dealer keeps the deal while the talon can give one card each and keep two more, else the
-  deal passes to the next seat with the other-coloured deck; the first dealer uses the black deck
-  — :meth:`CoupFlow._start_coup`;
+- ceremony: one card per seat from the king down, shuffled; the lowest card deals first (at
+  random among the seats) — :meth:`ClassiqueGame.new`;
+- the deal passes to the next seat, with the other-coloured deck freshly shuffled, after every
+  coup that was played; after a coup everybody passed the dealer deals again from the same talon
+  while it can give one card each and keep two more, else the deal passes; the first dealer uses
+  the black deck — :meth:`CoupFlow._start_coup`;
 - a raise is at least the ante and at most what the poorest other player still in can cover (also
   at most what the raiser can pay) — :meth:`CoupFlow.raise_range`;
 - the talon runs out mid-coup: players still drawing must stand — :meth:`CoupFlow._resume_draw`;
@@ -33,17 +37,16 @@ Decisions of RULES.md §2 applied here, each in the method named:
 
 Choices this module makes where RULES.md is silent (documented in the rules text too):
 
-- after all players pass, the next coup follows the ordinary deal rule (the same dealer if the
-  talon suffices, else the deal passes);
 - a dealer who is out of the match (cannot ante) passes the deal as if the talon were short;
 - a drawing player facing an empty talon stands automatically (event ``stand`` with ``forced``);
 - if nobody at all can ante, the pot is shared among the players of the last coup;
-- ``Result``: scores are final chips minus cave per seat; points go to the seats holding the most
-  chips (``Result.from_winners``); reasons ``"tours"``, ``"last-player"``, ``"max-coups"``.
+- ``Result``: scores are final chips minus cave per seat; points go to the seats with the best
+  score, chips won or lost, so unequal caves give nobody a head start (RULES.md §2 [decision];
+  ``Result.from_winners``); reasons ``"tours"``, ``"last-player"``, ``"max-coups"``.
 
 Events (``kind``: public fields; private fields in brackets):
 ``ceremony`` {draws:[{card, seat}], first_dealer, first_to_speak};
-``deck-change`` {dealer, deck, talon, reason: "first"|"talon-short"|"dealer-out"};
+``deck-change`` {dealer, deck, talon, reason: "first"|"played"|"talon-short"|"dealer-out"};
 ``out`` {seat, chips} (cannot ante, out of the match);
 ``ante`` {coup, amount, seats, pot};
 ``deal`` {coup, dealer, order, talon} [card];
@@ -53,7 +56,7 @@ Events (``kind``: public fields; private fields in brackets):
 ``burnt`` {seat, hidden, total}; ``showdown`` {hands:[{seat, hidden, face_up, total}]};
 ``pot-won`` {seat, amount, shown, reason: "single-opener"|"last-in"|"showdown"};
 ``coup-end`` {coup, outcome: "won"|"all-passed", pot, chips};
-``match-end`` {reason, shares:[{seat, amount}], chips}.
+``match-end`` {reason, shares:[{seat, amount}], chips, coups, rounds}.
 """
 
 from __future__ import annotations
@@ -88,13 +91,17 @@ class ClassiqueGame(CoupFlow, Game):
 
     id = "quinze-classique"
     title = "Le Quinze classique"
+    rules_version = 2
+    """2: the first dealer drawn at random, the deal passing after every played coup, ``tours``
+    4 by default, the winner by chips won or lost (1: seat n-1 dealt first, the dealer kept the
+    deal while the talon lasted, ``tours`` 1, the winner by chips held)."""
     min_players = 2
     max_players = 6
     option_specs = (
         Option("cave", int, 100, "chips each player starts with", 1, 1_000_000),
         Option("caves", str, "", "unequal caves, one per seat, comma-separated (e.g. 100,80,120); replaces cave"),
         Option("ante", int, 1, "chips each player antes at every coup", 1, 1_000_000),
-        Option("tours", int, 1, "rounds of the deal before the match ends", 1, 100),
+        Option("tours", int, 4, "rounds of the deal before the match ends (one round: each seat deals once)", 1, 100),
         Option("max_coups", int, 1000, "safety: the match ends before coup max_coups+1", 1, 100_000),
     )
 
@@ -149,11 +156,12 @@ class ClassiqueGame(CoupFlow, Game):
 
     @classmethod
     def new(cls, options: Mapping[str, Any], seed: int) -> "ClassiqueGame":
-        """A new match. Opening events: the seat ceremony, the first deck, the first coup.
+        """A new match. Opening events: the ceremony, the first deck, the first coup.
 
         Ceremony [decision, RULES.md §2 "Seats and the first dealer"]: one spade per player from the
-        king down is shuffled and drawn; the king takes seat 0, the queen seat 1, ...; the lowest card
-        (the last seat) deals first, so seat 0 speaks first. Raises OptionError.
+        king down (K, Q, J, 10, 9, 8) is shuffled by the game's generator and given one to each seat,
+        seat 0 first; the seat holding the lowest card deals first, so the seat after it speaks
+        first. Raises OptionError.
         """
         opts = cls.validate_options(options)
         caves = cls.read_caves(opts)
@@ -163,8 +171,10 @@ class ClassiqueGame(CoupFlow, Game):
         n = opts["players"]
         cards = [CEREMONY_SUIT * 13 + r - 1 for r in CEREMONY_RANKS[:n]]
         game.rng.shuffle(cards)
-        draws = [{"card": card_text(c), "seat": CEREMONY_RANKS.index(rank(c))} for c in cards]
-        ev = [Event("ceremony", {"draws": draws, "first_dealer": n - 1, "first_to_speak": 0})]
+        draws = [{"card": card_text(c), "seat": s} for s, c in enumerate(cards)]
+        first = min(range(n), key=lambda s: rank(cards[s]))
+        game.first_dealer = game.dealer = first
+        ev = [Event("ceremony", {"draws": draws, "first_dealer": first, "first_to_speak": (first + 1) % n})]
         game.talon = colour_deck("black")
         game.rng.shuffle(game.talon)
         ev.append(Event("deck-change", {"dealer": game.dealer, "deck": "black", "talon": 52, "reason": "first"}))
@@ -289,9 +299,9 @@ class ClassiqueGame(CoupFlow, Game):
     def result(self) -> Result | None:
         if self.phase != "over":
             return None
-        best = max(self.chips)
-        winners = [s for s in range(self.players) if self.chips[s] == best]
         scores = [self.chips[s] - self.caves[s] for s in range(self.players)]
+        best = max(scores)  # RULES.md §2 [decision]: chips won or lost, so unequal caves give no head start
+        winners = [s for s in range(self.players) if scores[s] == best]
         return Result.from_winners(winners, scores, self.end_reason or "tours")
 
     def view(self, seat: int | None) -> dict[str, Any]:

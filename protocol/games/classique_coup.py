@@ -19,7 +19,7 @@ __all__ = ["CoupFlow", "colour_deck", "other_colour", "value"]
 BLACK_SUITS = (0, 3)
 RED_SUITS = (1, 2)
 CEREMONY_RANKS = (13, 12, 11, 10, 9, 8)
-"""Ranks drawn for seats, top down: king seat 0, queen seat 1, ... (RULES.md §2)."""
+"""Ranks drawn for the first dealer, top down: as many as players (RULES.md §2)."""
 CEREMONY_SUIT = 0
 PHASES = ("speak", "raise", "draw", "over")
 STATUSES = ("waiting", "passed", "stand", "hit", "folded", "burnt", "out")
@@ -87,14 +87,17 @@ class CoupFlow:
 
     # ------------------------------------------------------------------ coups
 
-    def _start_coup(self, ev: list[Event]) -> None:
+    def _start_coup(self, ev: list[Event], played: bool = False) -> None:
         """Eliminate who cannot ante, maybe pass the deal, ante, deal one hidden card each.
 
-        [decision, RULES.md §2 "Who deals"]: the dealer keeps the deal while the talon holds at
-        least one card per player plus two; otherwise (or if the dealer is out of the match) the
+        [decision, RULES.md §2 "Who deals"]: after a coup that was ``played`` (somebody opened) the
         deal passes to the next seat in the match, with the other-coloured deck freshly shuffled.
-        Passing the deal back over the first dealer completes a round; after ``tours`` rounds the
-        match ends instead.
+        After a coup everybody passed, the same dealer deals again from the same talon while it
+        holds at least one card per player plus two; otherwise (or if the dealer is out of the
+        match) the deal passes as after a played coup. Passing the deal back over the first
+        dealer completes a round; after ``tours`` rounds the match ends instead (reason
+        ``tours``). A match reaching ``max_coups`` coups before that ends with reason
+        ``max-coups`` (RULES.md §2 "End of the match", safety).
         """
         ante = self.options["ante"]
         before = [s for s in range(self.players) if self.in_match[s]]
@@ -107,11 +110,9 @@ class CoupFlow:
         if len(players) < 2:
             self._end_match(ev, "last-player", players or before)
             return
-        if self.coup >= self.options["max_coups"]:
-            self._end_match(ev, "max-coups", players)
-            return
         dealer_out = not self.in_match[self.dealer]
-        if dealer_out or len(self.talon) < len(players) + 2:
+        passes = played or dealer_out or len(self.talon) < len(players) + 2
+        if passes:
             nxt = next(s for s in self.order_from(self.dealer + 1) if self.in_match[s])
             steps = (nxt - self.dealer) % self.players or self.players
             if any((self.dealer + k) % self.players == self.first_dealer for k in range(1, steps + 1)):
@@ -119,12 +120,16 @@ class CoupFlow:
                 if self.rounds >= self.options["tours"]:
                     self._end_match(ev, "tours", players)
                     return
+        if self.coup >= self.options["max_coups"]:
+            self._end_match(ev, "max-coups", players)
+            return
+        if passes:
             self.dealer = nxt
             self.deck = other_colour(self.deck)
             self.talon = colour_deck(self.deck)
             self.discards = []
             self.rng.shuffle(self.talon)
-            reason = "dealer-out" if dealer_out else "talon-short"
+            reason = "dealer-out" if dealer_out else "played" if played else "talon-short"
             ev.append(Event("deck-change", {"dealer": nxt, "deck": self.deck, "talon": 52, "reason": reason}))
             self.tally["deck_changes"] += 1
         self.coup += 1
@@ -159,7 +164,7 @@ class CoupFlow:
         if outcome == "all-passed":
             self.tally["all_passed"] += 1
         ev.append(Event("coup-end", {"coup": self.coup, "outcome": outcome, "pot": self.pot, "chips": list(self.chips)}))
-        self._start_coup(ev)
+        self._start_coup(ev, played=outcome != "all-passed")
 
     def _award(self, seat: int, ev: list[Event], reason: str) -> None:
         amount = self.pot
@@ -184,7 +189,8 @@ class CoupFlow:
         self.shares = shares
         self.phase, self.turn, self.end_reason = "over", None, reason
         data = [{"seat": s, "amount": shares[s]} for s in range(self.players) if shares[s]]
-        ev.append(Event("match-end", {"reason": reason, "shares": data, "chips": list(self.chips)}))
+        ev.append(Event("match-end", {"reason": reason, "shares": data, "chips": list(self.chips),
+                                      "coups": self.coup, "rounds": self.rounds}))
 
     # ------------------------------------------------------------------ steps
 

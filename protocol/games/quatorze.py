@@ -12,18 +12,19 @@ hand becomes empty. Nobody sees a packet's cards before taking it up, its owner 
 
 Phase model (§3 "A turn"; one ``phase`` at a time, shown in every view):
 
-- ``draw``: the legal actions are ``draw`` from the stock and/or from the discard pile (whichever is
-  not empty). At the start of a turn:
+- ``draw``: the legal actions are ``draw`` from the stock and/or from the discard pile. The stock
+  can be drawn from when it holds a card or when the discard pile holds at least two: drawing
+  from an empty stock first shuffles the discard pile except its top card into a new stock (event
+  ``reshuffle`` before the ``draw``; §3 phase 1). At the start of a turn:
 
-  * a player whose whole hand can be laid as combinations — possibly several — must not draw
-    (§3 phase 1 [decision]): the turn starts directly in ``combine`` (event ``no-draw``, reason
-    ``whole-hand``); a ``draw`` is refused with code ``must-not-draw``;
-  * if the stock is empty, the discard pile except its top card is shuffled into a new stock
-    (event ``reshuffle``; §3 phase 1);
-  * **documented choice** (RULES.md is silent): if after that there is still nothing to draw — the
-    stock is empty and the discard pile is empty too (a one-card discard pile can still be drawn
-    from) — the draw is skipped and the turn starts in ``combine`` (event ``no-draw``, reason
-    ``nothing-to-draw``). The game goes on; ``max_turns`` still bounds it.
+  * a player whose whole hand can be laid as combinations — possibly several — must not draw and
+    must lay the whole hand (§3 phase 1 [decision]): the turn starts directly in ``combine``
+    (event ``no-draw``, reason ``whole-hand``); the legal actions are the combinations after
+    which the rest of the hand can still be laid whole; a ``draw`` is refused with code
+    ``must-not-draw``, a substitution or a discard with ``must-lay-whole-hand``;
+  * if there is nothing to draw — the stock and the discard pile are both empty — the draw is
+    skipped and the turn starts in ``combine`` (event ``no-draw``, reason ``nothing-to-draw``;
+    §3 phase 1 [decision]). The game goes on; ``max_turns`` still bounds it.
 - ``combine``: lay combinations (``combine``, any number), or make a substitution (moves to
   ``substitute``), or ``discard`` (ends the turn). Combinations come before substitutions (§3,
   "in this order"), so no ``combine`` once a substitution was made (code ``wrong-phase``).
@@ -79,6 +80,7 @@ from protocol.games.quatorze_legal import (
     check_substitute,
     combinations,
     substitutions,
+    whole_hand_combinations,
 )
 from protocol.rng import Rng
 
@@ -96,6 +98,9 @@ class QuatorzeGame(Game):
 
     id = "quatorze"
     title = "Le 14"
+    rules_version = 2
+    """2: the stock is refilled at the draw (also from a loaded position), and who can lay the
+    whole hand must lay it (1: the refill at the start of the turn; the hand could be discarded)."""
     min_players = 2
     max_players = 4
     option_specs = (
@@ -218,12 +223,14 @@ class QuatorzeGame(Game):
             return []
         if self.phase == "draw":
             out: list[Action] = []
-            if self.stock:
+            if self.stock or len(self.discard) >= 2:  # an empty stock is refilled at the draw
                 out.append(Draw("stock"))
             if self.discard:
                 out.append(Draw("discard"))
             return out
         hand = self.hands[self.seat]
+        if self.no_draw == "whole-hand":
+            return whole_hand_combinations(hand)
         acts: list[Action] = list(combinations(hand)) if self.phase == "combine" else []
         if self.substitutions < self.options["max_substitutions"]:
             acts.extend(substitutions(hand, self.table))
@@ -252,13 +259,28 @@ class QuatorzeGame(Game):
                 if self.no_draw == "nothing-to-draw":
                     raise IllegalAction("the stock and the discard pile are both empty", code="nothing-to-draw")
                 raise IllegalAction("you have already drawn this turn", code="wrong-phase")
-            if a.source == "stock" and not self.stock:
-                raise IllegalAction("the stock is empty", code="empty-stock")
+            if a.source == "stock" and not self.stock and len(self.discard) < 2:
+                raise IllegalAction("the stock is empty and the discard pile cannot refill it", code="empty-stock")
             if a.source == "discard" and not self.discard:
                 raise IllegalAction("the discard pile is empty", code="empty-discard")
             return
         if self.phase == "draw":
             raise IllegalAction("draw first, from the stock or the discard pile", code="must-draw")
+        if self.no_draw == "whole-hand":
+            if not isinstance(a, Combine):
+                raise IllegalAction(
+                    "your whole hand can be laid as combinations, so you must lay it: only combinations this turn",
+                    code="must-lay-whole-hand",
+                )
+            check_combine(hand, a)
+            rest = list(hand)
+            for c in a.cards:
+                rest.remove(c)
+            if rest and not can_lay_whole_hand(rest):
+                raise IllegalAction(
+                    "this combination leaves cards that cannot all be laid; lay the whole hand", code="must-lay-whole-hand"
+                )
+            return
         if isinstance(a, Combine):
             if self.phase != "combine":
                 raise IllegalAction(
@@ -299,6 +321,11 @@ class QuatorzeGame(Game):
         hand = self.hands[seat]
         events: list[Event] = []
         if isinstance(a, Draw):
+            if a.source == "stock" and not self.stock:  # the discard pile but its top card, shuffled
+                top = self.discard.pop()
+                self.stock, self.discard = self.discard, [top]
+                self.rng.shuffle(self.stock)
+                events.append(Event("reshuffle", {"stock": len(self.stock), "discard": card_text(top)}))
             c = (self.stock if a.source == "stock" else self.discard).pop()
             hand.append(c)
             hand[:] = sort_cards(hand)
@@ -360,9 +387,9 @@ class QuatorzeGame(Game):
 
     def _start_turn(self, seat: int, events: list[Event]) -> None:
         """Begin ``seat``'s turn (RULES.md §3 phase 1): a hand that can be laid whole, as one or
-        several combinations, must not draw ([decision]); an empty stock is replaced by the discard
-        pile except its top card, shuffled; nothing at all to draw skips the draw (documented
-        choice, see the module docstring); else the ``draw`` phase."""
+        several combinations, must not draw and must be laid ([decision]); nothing at all to draw
+        skips the draw ([decision]); else the ``draw`` phase (an empty stock is refilled at the
+        draw itself, see :meth:`apply`)."""
         self.seat = seat
         self.substitutions = 0
         self.no_draw = None
@@ -370,11 +397,6 @@ class QuatorzeGame(Game):
             self.phase, self.no_draw = "combine", "whole-hand"
             events.append(Event("no-draw", {"seat": seat, "reason": "whole-hand"}))
             return
-        if not self.stock and len(self.discard) > 1:
-            top = self.discard.pop()
-            self.stock, self.discard = self.discard, [top]
-            self.rng.shuffle(self.stock)
-            events.append(Event("reshuffle", {"stock": len(self.stock), "discard": card_text(top)}))
         if not self.stock and not self.discard:
             self.phase, self.no_draw = "combine", "nothing-to-draw"
             events.append(Event("no-draw", {"seat": seat, "reason": "nothing-to-draw"}))

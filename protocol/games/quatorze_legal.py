@@ -26,6 +26,7 @@ __all__ = [
     "check_substitute",
     "combinations",
     "substitutions",
+    "whole_hand_combinations",
 ]
 
 FOURTEEN = 14
@@ -142,6 +143,20 @@ def can_lay_whole_hand(hand: Sequence[int]) -> bool:
     for c in hand:
         counts[value(c)] += 1
     return _partitions(tuple(counts))
+
+
+def whole_hand_combinations(hand: Sequence[int]) -> list[Combine]:
+    """The combinations a player who must lay the whole hand may lay next: those of
+    :func:`combinations` after which the rest of the hand is empty or can still be laid whole
+    (RULES.md §3 phase 1 [decision]: such a player must not draw and must lay the whole hand)."""
+    out = []
+    for comb in combinations(hand):
+        rest = list(hand)
+        for c in comb.cards:
+            rest.remove(c)
+        if not rest or can_lay_whole_hand(rest):
+            out.append(comb)
+    return out
 
 
 @lru_cache(maxsize=4096)

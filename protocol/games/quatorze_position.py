@@ -188,6 +188,10 @@ def load(g: "QuatorzeGame", data: Mapping[str, Any]) -> None:
         for s, h in enumerate(hands):
             if not h:
                 raise PositionError("a hand is never empty while the game is in play (the next packet is taken up)", field=f"hands.{s}")
+        if no_draw == "whole-hand" and not can_lay_whole_hand(hands[seat]):
+            raise PositionError("no_draw 'whole-hand' needs a hand that can be laid whole as combinations", field="no_draw")
+        if no_draw == "whole-hand" and phase != "combine":
+            raise PositionError("a player who must lay the whole hand is in the combine phase", field="phase")
         if phase == "draw":
             if no_draw is not None:
                 raise PositionError("no_draw is set only once the draw was skipped", field="no_draw")

@@ -147,6 +147,7 @@ class QuinzeGame(Game):
         self.fifteens_made = 0
         self.used_table = False
         self.turn_actions: list[Action] = []  # fifteens and placements of the turn in progress
+        self.turn_known = True  # False: loaded without turn.actions, the turn's first actions are unknown
         self.turns = 0
         self.seat_turns: list[int] = []
         self.hands: list[list[int]] = []
@@ -260,6 +261,7 @@ class QuinzeGame(Game):
         self.fifteens_made = 0
         self.used_table = False
         self.turn_actions = []
+        self.turn_known = True
         c = stock.pop()
         hand = self.hands[s]
         insort(hand, c)
@@ -529,7 +531,9 @@ class QuinzeGame(Game):
         ``{"game", "seat", "hand" (own, display order; absent for spectators), "table",
         "discard" (bottom first), "stock" (size), "hand_sizes", "totals", "dealer", "to_act",
         "phase", "turn": {"fifteens", "used_table", "actions"}, "deal", "turns", "options"}``;
-        ``turn.actions`` is what was done this turn so far (action data, in order).
+        ``turn.actions`` is what was done this turn so far (action data, in order); in a game
+        loaded from a position without ``turn.actions`` it lists only what was done since loading,
+        until the next turn.
         """
         v: dict[str, Any] = {
             "game": self.id,

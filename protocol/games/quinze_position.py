@@ -11,6 +11,7 @@ Format (documented for people in docs/positions.md, section ``## quinze``)::
       "to_act": 1,                    # seat whose decision it is; null once over
       "phase": "fifteen",             # fifteen | place | more | placed | over (optional: derived)
       "turn": {"fifteens": 0, "used_table": false, "actions": []},   # what was done this turn
+                                      # (actions optional; left out when not known, see _turn)
       "turns": 1,                     # turns started in this deal (max_turns counts these)
       "seat_turns": [0, 1],           # turns each seat started in this deal (first-turn -50)
       "hands": [["7H", ...], ...],    # every hand, by seat
@@ -60,8 +61,7 @@ def dump_position(g: Any) -> dict[str, Any]:
         "dealer": g.dealer,
         "to_act": g.to_act,
         "phase": g.phase,
-        "turn": {"fifteens": g.fifteens_made, "used_table": g.used_table,
-                 "actions": [a.to_data() for a in g.turn_actions]},
+        "turn": _turn(g),
         "turns": g.turns,
         "seat_turns": list(g.seat_turns),
         "hands": [[_TEXT[c] for c in h] for h in g.hands],
@@ -71,6 +71,16 @@ def dump_position(g: Any) -> dict[str, Any]:
         "totals": list(g.totals),
         "history": [dict(d, scores=list(d["scores"])) for d in g.history],
     }
+
+
+def _turn(g: Any) -> dict[str, Any]:
+    """``turn`` of a position: ``actions`` only when the whole turn is known (a game loaded from
+    a position without ``turn.actions`` does not know what was done before, until its next turn),
+    so that a dumped position always loads again."""
+    turn: dict[str, Any] = {"fifteens": g.fifteens_made, "used_table": g.used_table}
+    if g.turn_known:
+        turn["actions"] = [a.to_data() for a in g.turn_actions]
+    return turn
 
 
 def _int(data: Mapping[str, Any], key: str, lo: int | None = None, hi: int | None = None, *, where: str = "") -> int:
@@ -183,6 +193,7 @@ def load_position(cls: Any, data: Mapping[str, Any]) -> Any:
             raise PositionError(err.reason, field=f"turn.actions[{i}]" + (f".{err.field}" if err.field else "")) from None
     if "actions" in turn and sum(1 for a in g.turn_actions if a[0] == "fifteen") != g.fifteens_made:
         raise PositionError("the fifteens listed in turn.actions must number turn.fifteens", field="turn.actions")
+    g.turn_known = "actions" in turn or g.fifteens_made == 0
 
     phase = data.get("phase")
     to_act = data.get("to_act")
