@@ -1,9 +1,9 @@
 """The one game interface shared by Le Quinze, Le 14 and Le Quinze classique.
 
 A game object is the whole state of one game (for Le Quinze: all the deals played up to
-the ``target``, what RULES.md §1 calls "the match"). It is pure: no I/O, all randomness
+the ``target``, what quinze_cli/rules/quinze.md calls "the match"). It is pure: no I/O, all randomness
 from its own seeded :class:`~protocol.rng.Rng`, so the same options, seed and actions give
-the same game on any machine (RULES.md, "Common to all three games").
+the same game on any machine (the rules texts in quinze_cli/rules/, "Common to the three games").
 
 Life cycle::
 
@@ -263,7 +263,7 @@ class Game(ABC):
     """The interface every game implements. Subclasses set the class attributes and register
     themselves with :func:`register_game`.
 
-    Seats are ``0 .. players-1`` in order of play (RULES.md, "Common to all three games").
+    Seats are ``0 .. players-1`` in order of play (the rules texts in quinze_cli/rules/, "Common to the three games").
     """
 
     id: ClassVar[str]
@@ -369,7 +369,7 @@ class Game(ABC):
 
     @abstractmethod
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (RULES.md "What each player sees"); ``None`` for a spectator,
+        """What ``seat`` may see (each rules text in quinze_cli/rules/, "What each player sees"); ``None`` for a spectator,
         who sees only public information. Never another hand's cards or the stock order."""
 
     @abstractmethod

@@ -2,7 +2,7 @@
 (:class:`quinze_cli.botproc.BotProcess`), so the relay treats both alike.
 
 The bot lives in process: on ``game-start`` it makes a blank game of that id and options only to
-read action data (``Game.parse_action``; the bot never sees the game object, RULES.md "What each
+read action data (``Game.parse_action``; the bot never sees the game object, quinze_cli/rules/, "What each
 player sees"); on each ``action-request`` it reads the legal entries, asks
 ``Bot.choose(view, legal)`` and answers ``{"type": "action", "table", "request", "action"}``.
 """

@@ -1,4 +1,4 @@
-"""Properties of Le Quinze classique (RULES.md §2) over random games of 2–6 players."""
+"""Properties of Le Quinze classique (quinze_cli/rules/quinze-classique.md) over random games of 2–6 players."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Le Quinze classique (RULES.md §2): one test per rule branch and decision, positions, errors."""
+"""Le Quinze classique (quinze_cli/rules/quinze-classique.md): one test per rule branch and decision, positions, errors."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def test_registered_with_bots():
 
 @pytest.mark.parametrize("n", [2, 4, 6])
 def test_ceremony_one_card_per_seat_lowest_deals(n):
-    # RULES §2 "Seats and the first dealer" [decision]: K, Q, J... shuffled, one to each seat;
+    # RULES "Seats and the first dealer" [decision]: K, Q, J... shuffled, one to each seat;
     # the lowest card deals first
     g = new(n, seed=5)
     ev = [e.full() for e in g.opening_events]
@@ -366,7 +366,7 @@ def test_max_coups_before_tours_is_reported_and_tours_win_when_both_end():
 
 
 def test_unequal_caves_winner_goes_by_chips_won_or_lost():
-    # RULES §2 "End of the match" [decision]: seat 2 holds the most chips but lost one; seat 1,
+    # RULES "End of the match" [decision]: seat 2 holds the most chips but lost one; seat 1,
     # the single opener, won two: seat 1 wins the match
     g = rigged({"players": 3, "caves": "100,50,200", "max_coups": 1}, hidden={0: "KS", 1: "2C", 2: "10S"},
                dealer=2, to_act=0, first_dealer=2)

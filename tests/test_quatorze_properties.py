@@ -1,4 +1,4 @@
-"""Le 14 (``quatorze``): properties over random games (hypothesis), 2–4 players. RULES.md §3."""
+"""Le 14 (``quatorze``): properties over random games (hypothesis), 2–4 players. quinze_cli/rules/quatorze.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Le 14 (``quatorze``): the rules of RULES.md §3 on hand-made positions, and positions themselves."""
+"""Le 14 (``quatorze``): the rules of quinze_cli/rules/quatorze.md on hand-made positions, and positions themselves."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def test_registered_with_options() -> None:
     assert "hand" not in g.opening_events[0].for_seat(None)
 
 
-# ------------------------------------------------------------------ substitutions (RULES.md §3 phase 3)
+# ------------------------------------------------------------------ substitutions (quinze_cli/rules/quatorze.md phase 3)
 
 
 def test_hand_for_two_nine_for_six_and_three() -> None:
@@ -165,7 +165,7 @@ def test_no_combination_after_a_substitution() -> None:
     assert all(not isinstance(a, Combine) for a in g.legal_actions())
 
 
-# ------------------------------------------------------------------ draw (RULES.md §3 phase 1)
+# ------------------------------------------------------------------ draw (quinze_cli/rules/quatorze.md phase 1)
 
 
 def test_whole_hand_layable_as_two_combinations_must_not_draw() -> None:
@@ -181,7 +181,7 @@ def test_whole_hand_layable_as_two_combinations_must_not_draw() -> None:
 
 
 def test_whole_hand_must_be_laid_not_discarded() -> None:
-    # RULES §3 phase 1 [decision]: who can lay the whole hand must not draw and must lay it
+    # RULES phase 1 [decision]: who can lay the whole hand must not draw and must lay it
     g = game(hands=[["AS", "QH"], ["7S", "7D", "5H", "9C", "6S"]], phase="draw", seat=0, no_draw=None,
              packets=[[], [["2S", "QS"]]])
     g.apply({"type": "draw", "from": "stock"})
@@ -241,7 +241,7 @@ def _empty_stock_game() -> QuatorzeGame:
 
 
 def test_reshuffle_when_the_stock_is_empty() -> None:
-    # RULES §3 phase 1: the discard pile but its top card becomes the stock, at the draw itself
+    # RULES phase 1: the discard pile but its top card becomes the stock, at the draw itself
     g = _empty_stock_game()
     events = g.apply({"type": "discard", "card": "QS"})
     assert [e.kind for e in events] == ["discard"]
@@ -350,7 +350,7 @@ def test_combine_refusals() -> None:
     refused(g, {"type": "discard", "card": "9C"}, "card-not-held")
 
 
-# ------------------------------------------------------------------ max_turns (RULES.md §3 [decision])
+# ------------------------------------------------------------------ max_turns (quinze_cli/rules/quatorze.md [decision])
 
 
 def test_max_turns_fewest_cards_left_wins() -> None:

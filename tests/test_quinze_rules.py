@@ -1,4 +1,4 @@
-"""Le Quinze rules (RULES.md §1), one behaviour per test, on positions built by hand."""
+"""Le Quinze rules (quinze_cli/rules/quinze.md), one behaviour per test, on positions built by hand."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def refused(g, action, code):
     return err.value
 
 
-# ---------------------------------------------------------------- §1 "A fifteen": the examples
+# ---------------------------------------------------------------- "A fifteen": the examples
 
 EXAMPLES = ["7S 8S", "9S 6S", "10S 5S", "JS 4S", "QS 3S", "KS 2S", "AS AH", "10S 3S 2S",
             "6S 4S 3S AS AH", "KS AS AH", "KS 3S BJ", "QS AS AH 2S BJ", "JS 6S BJ RJ",

@@ -1,16 +1,16 @@
-"""Le Quinze classique (game id ``quinze-classique``): the old betting game, RULES.md §2.
+"""Le Quinze classique (game id ``quinze-classique``): the old betting game, quinze_cli/rules/quinze-classique.md.
 
 Two to six players try to get as close to 15 as possible without going over, with one hidden card
 and face-up cards drawn from the bottom of a one-colour talon, and bet on it (ante, raises).
 
 Options (chips are whole numbers):
 
-- ``cave`` (default 100): chips each player starts with (RULES.md §2 "Stakes").
+- ``cave`` (default 100): chips each player starts with (quinze_cli/rules/quinze-classique.md "Stakes").
 - ``caves`` (default ``""``): unequal caves agreed at table creation, as a comma-separated list of
   one positive number per seat, e.g. ``"100,80,120"``; when given it replaces ``cave``.
 - ``ante`` (default 1): chips every player still in the match puts in the pot at every coup.
 - ``tours`` (default 4): rounds of the deal; the match ends when the deal would pass back to the
-  first dealer after the ``tours``-th round (RULES.md §2 "End of the match"; the deal passes after
+  first dealer after the ``tours``-th round (quinze_cli/rules/quinze-classique.md "End of the match"; the deal passes after
   every played coup, so a round is one played coup dealt by each seat).
 - ``max_coups`` (default 1000, safety): the match ends (reason ``"max-coups"``) before a coup would
   start beyond this number, unless its ``tours`` end it at that moment (reason ``"tours"``); the
@@ -21,7 +21,7 @@ raise is listed as ``{"type":"raise","min":m,"max":M}`` and applied as
 ``{"type":"raise","amount":N}``). Positions: :mod:`protocol.games.classique_position`. The course of
 a coup (:class:`CoupFlow`): :mod:`protocol.games.classique_coup`.
 
-Decisions of RULES.md §2 applied here, each in the method named:
+Decisions of quinze_cli/rules/quinze-classique.md applied here, each in the method named:
 
 - ceremony: one card per seat from the king down, shuffled; the lowest card deals first (at
   random among the seats) — :meth:`ClassiqueGame.new`;
@@ -35,13 +35,13 @@ Decisions of RULES.md §2 applied here, each in the method named:
 - showdown ties by primauté — :meth:`CoupFlow._showdown`;
 - leftover pot shared equally, odd chips by primauté — :meth:`CoupFlow._end_match`.
 
-Choices this module makes where RULES.md is silent (documented in the rules text too):
+Choices this module makes where the rules are silent (documented in the rules text too):
 
 - a dealer who is out of the match (cannot ante) passes the deal as if the talon were short;
 - a drawing player facing an empty talon stands automatically (event ``stand`` with ``forced``);
 - if nobody at all can ante, the pot is shared among the players of the last coup;
 - ``Result``: scores are final chips minus cave per seat; points go to the seats with the best
-  score, chips won or lost, so unequal caves give nobody a head start (RULES.md §2 [decision];
+  score, chips won or lost, so unequal caves give nobody a head start (quinze_cli/rules/quinze-classique.md [decision];
   ``Result.from_winners``); reasons ``"tours"``, ``"last-player"``, ``"max-coups"``.
 
 Events (``kind``: public fields; private fields in brackets):
@@ -87,7 +87,7 @@ __all__ = ["ClassiqueGame", "colour_deck", "value", "CEREMONY_RANKS"]
 
 @register_game
 class ClassiqueGame(CoupFlow, Game):
-    """Le Quinze classique, RULES.md §2. See the module docstring for options, events, decisions."""
+    """Le Quinze classique, quinze_cli/rules/quinze-classique.md. See the module docstring for options, events, decisions."""
 
     id = "quinze-classique"
     title = "Le Quinze classique"
@@ -158,7 +158,7 @@ class ClassiqueGame(CoupFlow, Game):
     def new(cls, options: Mapping[str, Any], seed: int) -> "ClassiqueGame":
         """A new match. Opening events: the ceremony, the first deck, the first coup.
 
-        Ceremony [decision, RULES.md §2 "Seats and the first dealer"]: one spade per player from the
+        Ceremony [decision, quinze_cli/rules/quinze-classique.md "Seats and the first dealer"]: one spade per player from the
         king down (K, Q, J, 10, 9, 8) is shuffled by the game's generator and given one to each seat,
         seat 0 first; the seat holding the lowest card deals first, so the seat after it speaks
         first. Raises OptionError.
@@ -300,12 +300,12 @@ class ClassiqueGame(CoupFlow, Game):
         if self.phase != "over":
             return None
         scores = [self.chips[s] - self.caves[s] for s in range(self.players)]
-        best = max(scores)  # RULES.md §2 [decision]: chips won or lost, so unequal caves give no head start
+        best = max(scores)  # quinze_cli/rules/quinze-classique.md [decision]: chips won or lost, so unequal caves give no head start
         winners = [s for s in range(self.players) if scores[s] == best]
         return Result.from_winners(winners, scores, self.end_reason or "tours")
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` (None: a spectator) sees (RULES.md §2 "What each player sees").
+        """What ``seat`` (None: a spectator) sees (quinze_cli/rules/quinze-classique.md "What each player sees").
 
         ``hidden`` per seat: the card if it is ``seat``'s own or shown by rule (burnt), else None;
         a folded player's card only to its owner. ``awaiting``: seats whose answer the raising round

@@ -1,4 +1,4 @@
-"""The course of a coup of Le Quinze classique (RULES.md §2 "A coup", "Who deals", "End of the match").
+"""The course of a coup of Le Quinze classique (quinze_cli/rules/quinze-classique.md "A coup", "Who deals", "End of the match").
 
 :class:`CoupFlow` is the half of :class:`~protocol.games.classique.ClassiqueGame` that moves the
 state on: ante and deal, the speaking round, raising rounds, drawing turns, the showdown, the deal
@@ -19,7 +19,7 @@ __all__ = ["CoupFlow", "colour_deck", "other_colour", "value"]
 BLACK_SUITS = (0, 3)
 RED_SUITS = (1, 2)
 CEREMONY_RANKS = (13, 12, 11, 10, 9, 8)
-"""Ranks drawn for the first dealer, top down: as many as players (RULES.md §2)."""
+"""Ranks drawn for the first dealer, top down: as many as players (quinze_cli/rules/quinze-classique.md)."""
 CEREMONY_SUIT = 0
 PHASES = ("speak", "raise", "draw", "over")
 STATUSES = ("waiting", "passed", "stand", "hit", "folded", "burnt", "out")
@@ -30,7 +30,7 @@ TALLY_KEYS = ("coups", "all_passed", "single_opener", "last_in", "showdowns", "b
 
 
 def value(c: int) -> int:
-    """Value of a card: A 1, 2–10 face value, J Q K 10 (RULES.md §2 "Material and values")."""
+    """Value of a card: A 1, 2–10 face value, J Q K 10 (quinze_cli/rules/quinze-classique.md "Material and values")."""
     return min(rank(c), 10)
 
 
@@ -73,7 +73,7 @@ class CoupFlow:
     def raise_range(self, seat: int) -> tuple[int, int] | None:
         """(min, max) chips ``seat`` may raise by, or None if no raise is possible.
 
-        [decision, RULES.md §2 step 3]: at least the ante, at most what the poorest other player still
+        [decision, quinze_cli/rules/quinze-classique.md step 3]: at least the ante, at most what the poorest other player still
         in can add after calling (no side pots), and at most what ``seat`` itself can add.
         """
         others = [p for p in self.in_coup() if p != seat]
@@ -90,14 +90,14 @@ class CoupFlow:
     def _start_coup(self, ev: list[Event], played: bool = False) -> None:
         """Eliminate who cannot ante, maybe pass the deal, ante, deal one hidden card each.
 
-        [decision, RULES.md §2 "Who deals"]: after a coup that was ``played`` (somebody opened) the
+        [decision, quinze_cli/rules/quinze-classique.md "Who deals"]: after a coup that was ``played`` (somebody opened) the
         deal passes to the next seat in the match, with the other-coloured deck freshly shuffled.
         After a coup everybody passed, the same dealer deals again from the same talon while it
         holds at least one card per player plus two; otherwise (or if the dealer is out of the
         match) the deal passes as after a played coup. Passing the deal back over the first
         dealer completes a round; after ``tours`` rounds the match ends instead (reason
         ``tours``). A match reaching ``max_coups`` coups before that ends with reason
-        ``max-coups`` (RULES.md §2 "End of the match", safety).
+        ``max-coups`` (quinze_cli/rules/quinze-classique.md "End of the match", safety).
         """
         ante = self.options["ante"]
         before = [s for s in range(self.players) if self.in_match[s]]
@@ -175,7 +175,7 @@ class CoupFlow:
         self._finish_coup(ev, "won")
 
     def _end_match(self, ev: list[Event], reason: str, sharers: list[int]) -> None:
-        """End the match; [decision, RULES.md §2 "End of the match"]: a pot left over is shared equally
+        """End the match; [decision, quinze_cli/rules/quinze-classique.md "End of the match"]: a pot left over is shared equally
         among ``sharers`` (the players still in the match), the odd chips one each by primauté
         (speaking order from the dealer's next seat)."""
         shares = [0] * self.players
@@ -195,7 +195,7 @@ class CoupFlow:
     # ------------------------------------------------------------------ steps
 
     def _speak(self, s: int, action, ev: list[Event]) -> None:
-        """Speaking round, RULES.md §2 step 2."""
+        """Speaking round, quinze_cli/rules/quinze-classique.md step 2."""
         say = action.to_data()["type"]
         self.status[s] = {"pass": "passed", "stand": "stand", "hit": "hit"}[say]
         if say != "pass" and self.opener is None:
@@ -228,7 +228,7 @@ class CoupFlow:
         ev.append(Event("raise", {"seat": s, "amount": amount, "paid": paid, "stake": self.stakes[s], "pot": self.pot}))
 
     def _answer(self, s: int, action, ev: list[Event]) -> None:
-        """Raising round (renvi), RULES.md §2 step 3."""
+        """Raising round (renvi), quinze_cli/rules/quinze-classique.md step 3."""
         if isinstance(action, Raise):
             self._raise(s, action.amount, ev)
         elif isinstance(action, Fold):
@@ -257,9 +257,9 @@ class CoupFlow:
         self._resume_draw(ev)
 
     def _resume_draw(self, ev: list[Event]) -> None:
-        """Next drawing turn (RULES.md §2 step 4), in speaking order from the opener, or the showdown.
+        """Next drawing turn (quinze_cli/rules/quinze-classique.md step 4), in speaking order from the opener, or the showdown.
 
-        [decision, RULES.md §2 "Who deals"]: with the talon empty, every player still drawing stands
+        [decision, quinze_cli/rules/quinze-classique.md "Who deals"]: with the talon empty, every player still drawing stands
         (event ``stand`` with ``forced: true``).
         """
         self.round_of = "drawing"
@@ -275,7 +275,7 @@ class CoupFlow:
             self._showdown(ev)
 
     def _draw(self, s: int, action, ev: list[Event]) -> None:
-        """Drawing turn, RULES.md §2 step 4: hit (burnt over 15), stand, or raise."""
+        """Drawing turn, quinze_cli/rules/quinze-classique.md step 4: hit (burnt over 15), stand, or raise."""
         if isinstance(action, Raise):
             self._raise(s, action.amount, ev)
             self.phase = "raise"
@@ -301,7 +301,7 @@ class CoupFlow:
         self._resume_draw(ev)
 
     def _showdown(self, ev: list[Event]) -> None:
-        """Showdown, RULES.md §2 step 5. [decision]: ties go to the first tied player in speaking order
+        """Showdown, quinze_cli/rules/quinze-classique.md step 5. [decision]: ties go to the first tied player in speaking order
         from the dealer's next seat (primauté)."""
         players = self.in_coup()
         hands = [

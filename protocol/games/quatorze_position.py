@@ -18,7 +18,7 @@ The format is documented in docs/positions.md, section ``## quatorze``. In short
      "winners": [] , "end_reason": null}  # once over: the winners and "out" | "max-turns"
 
 :func:`load` raises :class:`PositionError` with ``field`` naming the culprit (``hands.1[2]``,
-``packets.0``, ``table[3]``, ``phase`` ...). Source: RULES.md §3.
+``packets.0``, ``table[3]``, ``phase`` ...). Source: quinze_cli/rules/quatorze.md.
 """
 
 from __future__ import annotations
@@ -198,7 +198,7 @@ def load(g: "QuatorzeGame", data: Mapping[str, Any]) -> None:
             if not stock and not discard:
                 raise PositionError("the draw phase needs a card in the stock or the discard pile", field="phase")
             if can_lay_whole_hand(hands[seat]):
-                raise PositionError("a player whose whole hand can be laid must not draw (RULES.md §3)", field="phase")
+                raise PositionError("a player whose whole hand can be laid must not draw (quinze_cli/rules/quatorze.md)", field="phase")
 
     g.options = options
     g.rng = Rng.from_state(rng)

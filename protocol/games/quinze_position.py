@@ -25,9 +25,9 @@ Format (documented for people in docs/positions.md, section ``## quinze``)::
 The draw of the turn in progress has already happened (positions are taken at decisions).
 Loading checks (PositionError naming the field): types; options (``options.target``); seats in
 range; the card multiset of hands + table + discard + stock is exactly the deck(s) in play
-(one 54-card deck for 2–4 players, two for 5–8: RULES.md §1 "Material"); every hand non-empty
+(one 54-card deck for 2–4 players, two for 5–8: quinze_cli/rules/quinze.md "Material"); every hand non-empty
 while the match runs and the seat to act holds at least two cards in phases ``fifteen`` and
-``place`` (the draw is done; RULES.md §1 "A turn"); ``phase`` consistent with the cards and the
+``place`` (the draw is done; quinze_cli/rules/quinze.md "A turn"); ``phase`` consistent with the cards and the
 turn: ``fifteen`` when a fifteen exists and none was made yet, ``place`` when none exists,
 ``more`` after a fifteen, ``placed`` only with ``quick_place``; counters non-negative. Maximum
 hand sizes are not checked (test positions may hold more cards than a deal gives).

@@ -1,4 +1,4 @@
-"""Le Quinze classique in words (RULES.md §2): one function per event kind of
+"""Le Quinze classique in words (quinze_cli/rules/quinze-classique.md): one function per event kind of
 :mod:`protocol.games.classique`.
 
 The wording lives in the language catalogues (``classique.ev.*`` in ``quinze_cli/locale/*.json``),
@@ -20,7 +20,7 @@ __all__ = ["NARRATORS", "SECTIONS", "narrators"]
 SECTIONS = {"ante"}
 
 _REASONS = {
-    "deck-change": ("first", "talon-short", "dealer-out"),
+    "deck-change": ("first", "played", "talon-short", "dealer-out"),
     "pot-won": ("single-opener", "last-in", "showdown"),
     "match-end": ("tours", "last-player", "max-coups"),
 }
