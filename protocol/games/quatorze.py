@@ -10,7 +10,7 @@ start the discard pile; then the first player is drawn by the same generator. Ea
 its 5-card packet as its hand; the next packets (4, 3, 2) are taken up, in that order, whenever the
 hand becomes empty. Nobody sees a packet's cards before taking it up, its owner included.
 
-Phase model ("A turn"; one ``phase`` at a time, shown in every view):
+Phase model ("Your turn"; one ``phase`` at a time, shown in every view):
 
 - ``draw``: the legal actions are ``draw`` from the stock and/or from the discard pile. The stock
   can be drawn from when it holds a card or when the discard pile holds at least two: drawing
@@ -44,7 +44,7 @@ There is no separate "done" action: the discard both leaves phases 2–3 and end
   no turn limit or move clock stops. Safety decision, like ``max_turns``: at most
   ``max_substitutions`` (table option, default 20) substitutions in one turn; after that only the
   discard remains (code ``too-many-substitutions``).
-- Result ("A turn", score): :meth:`Result.from_winners` with ``scores`` = cards left per seat.
+- Result ("Your turn", score): :meth:`Result.from_winners` with ``scores`` = cards left per seat.
 
 Events (``kind``: public fields; private per seat):
 

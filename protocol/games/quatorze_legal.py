@@ -1,7 +1,7 @@
 """Le 14 (``quatorze``): which combinations and substitutions exist, and why one is refused.
 
 Pure functions over a hand (a sequence of card numbers) and the table (a list of combinations,
-each a sequence of card numbers). Source: quinze_cli/rules/quatorze.md "A turn".
+each a sequence of card numbers). Source: quinze_cli/rules/quatorze.md "Your turn".
 
 Generation works on distinct cards with their counts (two decks: identical cards are the same
 number and interchangeable), so identical actions are produced once and no subset of the hand is

@@ -1,4 +1,4 @@
-"""Typed actions of Le 14 in ``quinze play`` (quinze_cli/rules/quatorze.md "A turn").
+"""Typed actions of Le 14 in ``quinze play`` (quinze_cli/rules/quatorze.md "Your turn").
 
 What a player may type (besides a number from the list, handled by the generic prompt):
 
