@@ -35,6 +35,7 @@ import trio
 from protocol.game import GameError, bot_names, get_game
 from protocol.messages import Error, TableCreated
 from protocol.replaylog import LogError, dumps_records, game_records
+from server.logs import cut_at_end
 from quinze_cli.botproc import BotError, BotProcess
 from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
 from quinze_cli.client import ClientError, Connection, connect
@@ -462,7 +463,10 @@ class MatchRunner:
             log.error("%s", self.log_problems[-1])
             return
         if self._log is None:
+            cut = cut_at_end(self.log_path)  # never glue a game onto a cut record
             self._log = open(self.log_path, "a", encoding="utf-8")
+            if cut:
+                self._log.write("\n")
         self._log.write(dumps_records(records))
         self._log.flush()
         os.fsync(self._log.fileno())
