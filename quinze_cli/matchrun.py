@@ -32,7 +32,7 @@ from typing import Any, TextIO
 
 import trio
 
-from protocol.game import GameError, bot_names, get_game
+from protocol.game import GameError, bot_names, get_game, is_bot_name
 from protocol.messages import Error, TableCreated
 from protocol.replaylog import LogError, dumps_records, game_records
 from server.logs import cut_at_end
@@ -74,7 +74,7 @@ def parse_bot_spec(spec: str, game: str, taken: Sequence[str] = ()) -> BotSpec:
     if spec.startswith(BUILTIN_PREFIX):
         name = spec[len(BUILTIN_PREFIX):]
         known = bot_names(game)
-        if name not in known:
+        if name not in known and not is_bot_name(game, name):
             raise ValueError(f"no built-in bot {name!r} for {game} (known: {', '.join(known)})")
         base, argv, builtin = name, (), name
     else:
