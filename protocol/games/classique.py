@@ -56,7 +56,8 @@ Events (``kind``: public fields; private fields in brackets):
 ``burnt`` {seat, hidden, total}; ``showdown`` {hands:[{seat, hidden, face_up, total}]};
 ``pot-won`` {seat, amount, shown, reason: "single-opener"|"last-in"|"showdown"};
 ``coup-end`` {coup, outcome: "won"|"all-passed", pot, chips};
-``match-end`` {reason, shares:[{seat, amount}], chips, coups, rounds}.
+``match-end`` {reason, shares:[{seat, amount}], chips, coups, rounds}; then the last event,
+``game-end`` {result} (``Result.to_data()``, as in every game).
 """
 
 from __future__ import annotations

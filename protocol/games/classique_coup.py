@@ -191,6 +191,7 @@ class CoupFlow:
         data = [{"seat": s, "amount": shares[s]} for s in range(self.players) if shares[s]]
         ev.append(Event("match-end", {"reason": reason, "shares": data, "chips": list(self.chips),
                                       "coups": self.coup, "rounds": self.rounds}))
+        ev.append(Event("game-end", {"result": self.result().to_data()}))  # type: ignore[attr-defined]
 
     # ------------------------------------------------------------------ steps
 

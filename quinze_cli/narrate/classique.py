@@ -117,6 +117,12 @@ def match_end(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: C
     return [t("classique.ev.match-end", **fields)]
 
 
+def game_end(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Catalogue) -> list[str]:
+    res = e["result"]
+    winners = ", ".join(who(s) for s in res["winners"])
+    return [t("classique.ev.game-end", winners=winners, scores=_chips(res["scores"], who))]
+
+
 _FUNCTIONS = {
     "ceremony": ceremony,
     "deck-change": deck_change,
@@ -135,6 +141,7 @@ _FUNCTIONS = {
     "pot-won": pot_won,
     "coup-end": coup_end,
     "match-end": match_end,
+    "game-end": game_end,
 }
 
 
