@@ -16,9 +16,10 @@ Life cycle::
     game.result()
 
 Two entry points for actions, as in python-chess: ``apply(action)`` checks (every action
-from the network or a bot program goes through it, usually after :meth:`Game.parse_action`
-turned its data into an :class:`Action`); ``apply(action, checked=False)`` is the fast path
-for trusted code that took the action from :meth:`Game.legal_actions` itself.
+from the network or a bot program goes through it: data is read by :meth:`Game.parse_action`,
+a class method, then :meth:`Game.check` refuses what is illegal, then the game's own play
+step); ``apply(action, checked=False)`` is the fast path for trusted code that took the action
+from :meth:`Game.legal_actions` itself. ``copy()`` gives an independent game for search.
 
 Everything that crosses a boundary is JSON-compatible data (dicts with string keys, lists,
 str, int, float, bool, None): action data, views, events, positions, results. The same
@@ -302,7 +303,16 @@ class Game(ABC):
                 raise OptionError(
                     f"unknown option for {cls.id} (known: {', '.join(specs)})", field=str(name), code="unknown-option"
                 )
-        return {name: (spec.convert(raw[name]) if name in raw else spec.default) for name, spec in specs.items()}
+        options = {name: (spec.convert(raw[name]) if name in raw else spec.default) for name, spec in specs.items()}
+        cls.check_options(options)
+        return options
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> None:
+        """Refuse options that are each valid but that the game refuses together (Le Quinze
+        classique: ``caves`` must give one cave per seat). Called by :meth:`validate_options` on
+        its converted options, so no game needs to be made to check options. Raises
+        :class:`OptionError` naming the option; the default accepts everything."""
 
     # ---- creation and positions
 
@@ -354,20 +364,41 @@ class Game(ABC):
         """Every legal action of the seat to act, each listed once (equivalent ones merged);
         empty once the game is over."""
 
+    @classmethod
     @abstractmethod
-    def parse_action(self, data: Mapping[str, Any]) -> Action:
+    def parse_action(cls, data: Mapping[str, Any]) -> Action:
         """Action data (``{"type": ..., ...}``) read into an :class:`Action`. Raises
-        :class:`ActionError` naming the field. Legality is not checked here."""
+        :class:`ActionError` naming the field. Position-independent (a class method: no game is
+        needed to read the entries of a legal list); legality is :meth:`check`'s business."""
 
     @abstractmethod
-    def apply(self, action: Action | Mapping[str, Any], *, checked: bool = True) -> list[Event]:
-        """Play ``action`` for the seat to act; returns the events it produced (including any
-        automatic steps that follow: draws, the next deal, the end of the game).
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` (stable ``code``, ``reason`` in words) unless ``action``
+        is legal now for the seat to act; :class:`ActionError` for an action of another game.
+        Never changes the state."""
 
-        With ``checked`` (the default) an illegal action raises :class:`IllegalAction` (or
-        :class:`ActionError` for unreadable data) and the state is unchanged. ``checked=False``
-        is for actions taken from :meth:`legal_actions` of this very state.
+    @abstractmethod
+    def _play(self, action: Action) -> list[Event]:
+        """The game's own play step: ``action``, already legal, played for the seat to act; the
+        events it produced, the automatic steps that follow included."""
+
+    def apply(self, action: Action | Mapping[str, Any], *, checked: bool = True) -> list[Event]:
+        """Play ``action`` (an :class:`Action` or its data) for the seat to act; returns the events
+        it produced (including any automatic steps that follow: draws, the next deal, the end
+        of the game).
+
+        Data goes through :meth:`parse_action` (:class:`ActionError` naming the field); with
+        ``checked`` (the default) :meth:`check` refuses an illegal action (:class:`IllegalAction`)
+        and the state is unchanged; then the game's :meth:`_play`. ``checked=False`` is for
+        actions taken from :meth:`legal_actions` of this very state.
         """
+        if not isinstance(action, Action):
+            if not isinstance(action, Mapping):
+                raise ActionError(f"not an action: {type(action).__name__}", field="type")
+            action = self.parse_action(action)
+        if checked:
+            self.check(action)
+        return self._play(action)
 
     @abstractmethod
     def view(self, seat: int | None) -> dict[str, Any]:
@@ -376,7 +407,15 @@ class Game(ABC):
 
     @abstractmethod
     def result(self) -> Result | None:
-        """The result once over, else None."""
+        """The result once over, else None. The same value is in every view (``view()["result"]``,
+        as :meth:`Result.to_data`, or None) and in the game's last event, ``game-end``
+        (``{"result": Result.to_data(), ...}``)."""
+
+    def stats(self) -> dict[str, float]:
+        """Per-game figures for self-play summaries (``quinze selfplay``): counters named by the
+        game, e.g. deals and blocked deals, coups and showdowns; ``{}`` for a game that keeps
+        none."""
+        return {}
 
     # ---- conveniences
 

@@ -28,7 +28,7 @@ Decisions of quinze_cli/rules/quinze-classique.md applied here, each in the meth
 - the deal passes to the next seat, with the other-coloured deck freshly shuffled, after every
   coup that was played; after a coup everybody passed the dealer deals again from the same talon
   while it can give one card each and keep two more, else the deal passes; the first dealer uses
-  the black deck — :meth:`CoupFlow._start_coup`;
+  the black deck — :meth:`CoupFlow.start_coup`;
 - a raise is at least the ante and at most what the poorest other player still in can cover (also
   at most what the raiser can pay) — :meth:`CoupFlow.raise_range`;
 - the talon runs out mid-coup: players still drawing must stand — :meth:`CoupFlow._resume_draw`;
@@ -72,6 +72,8 @@ from protocol.rng import Rng
 
 from protocol.games.classique_coup import (  # noqa: F401  (re-exported)
     BURN_LIMIT,
+    ClassiqueState,
+    match_result,
     CEREMONY_RANKS,
     CEREMONY_SUIT,
     IN_COUP,
@@ -83,11 +85,11 @@ from protocol.games.classique_coup import (  # noqa: F401  (re-exported)
     value,
 )
 
-__all__ = ["ClassiqueGame", "colour_deck", "value", "CEREMONY_RANKS"]
+__all__ = ["ClassiqueGame", "ClassiqueState", "colour_deck", "value", "CEREMONY_RANKS"]
 
 
 @register_game
-class ClassiqueGame(CoupFlow, Game):
+class ClassiqueGame(Game):
     """Le Quinze classique, quinze_cli/rules/quinze-classique.md. See the module docstring for options, events, decisions."""
 
     id = "quinze-classique"
@@ -109,34 +111,16 @@ class ClassiqueGame(CoupFlow, Game):
     # ------------------------------------------------------------------ creation
 
     def _blank(self, options: dict[str, Any], caves: list[int]) -> None:
-        n = options["players"]
+        """Options, no opening events, a fresh :class:`ClassiqueState` and its :class:`CoupFlow`."""
         self.options = options
         self.opening_events = []
-        self.caves = list(caves)
-        self.chips = list(caves)
-        self.in_match = [True] * n
-        self.pot = 0
-        self.stakes = [0] * n
-        self.first_dealer = n - 1
-        self.dealer = n - 1
-        self.rounds = 0
-        self.coup = 0
-        self.deck = "black"
-        self.talon: list[int] = []
-        self.discards: list[int] = []
-        self.phase = "speak"
-        self.turn: int | None = None
-        self.status = ["waiting"] * n
-        self.hidden: list[int | None] = [None] * n
-        self.face_up: list[list[int]] = [[] for _ in range(n)]
-        self.opener: int | None = None
-        self.high = 0
-        self.raised = False
-        self.acted: list[int] = []
-        self.round_of = "opening"
-        self.end_reason: str | None = None
-        self.shares: list[int] = [0] * n
-        self.tally = dict.fromkeys(TALLY_KEYS, 0)
+        self.state = ClassiqueState(caves)
+        self.flow = CoupFlow(options, self.state)
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> None:
+        """``caves``, when given, names one positive cave per seat (OptionError, field ``caves``)."""
+        cls.read_caves(options)
 
     @staticmethod
     def read_caves(options: Mapping[str, Any]) -> list[int]:
@@ -168,18 +152,19 @@ class ClassiqueGame(CoupFlow, Game):
         caves = cls.read_caves(opts)
         game = cls.__new__(cls)
         game._blank(opts, caves)
-        game.rng = Rng(seed)
+        st = game.state
+        st.rng = Rng(seed)
         n = opts["players"]
         cards = [CEREMONY_SUIT * 13 + r - 1 for r in CEREMONY_RANKS[:n]]
-        game.rng.shuffle(cards)
+        st.rng.shuffle(cards)
         draws = [{"card": card_text(c), "seat": s} for s, c in enumerate(cards)]
         first = min(range(n), key=lambda s: rank(cards[s]))
-        game.first_dealer = game.dealer = first
+        st.first_dealer = st.dealer = first
         ev = [Event("ceremony", {"draws": draws, "first_dealer": first, "first_to_speak": (first + 1) % n})]
-        game.talon = colour_deck("black")
-        game.rng.shuffle(game.talon)
-        ev.append(Event("deck-change", {"dealer": game.dealer, "deck": "black", "talon": 52, "reason": "first"}))
-        game._start_coup(ev)
+        st.talon = colour_deck("black")
+        st.rng.shuffle(st.talon)
+        ev.append(Event("deck-change", {"dealer": st.dealer, "deck": "black", "talon": 52, "reason": "first"}))
+        game.flow.start_coup(ev)
         game.opening_events = ev
         return game
 
@@ -198,73 +183,83 @@ class ClassiqueGame(CoupFlow, Game):
         return dump(self)
 
     def copy(self) -> "ClassiqueGame":
-        """An independent copy (see :meth:`protocol.game.Game.copy`): chips, stakes, statuses,
-        cards, counters and the generator are copied; options and events are shared."""
+        """An independent copy (see :meth:`protocol.game.Game.copy`): the state copied
+        (:meth:`ClassiqueState.copy`), a new flow over it; options and events are shared."""
         g = object.__new__(type(self))
-        d = g.__dict__
-        d.update(self.__dict__)
-        d["rng"] = Rng.from_state(self.rng.state)
-        for name in ("caves", "chips", "in_match", "stakes", "talon", "discards", "status", "hidden",
-                     "acted", "shares"):
-            d[name] = d[name][:]
-        d["face_up"] = [f[:] for f in self.face_up]
-        d["tally"] = dict(self.tally)
+        g.options = self.options
+        g.opening_events = self.opening_events
+        g.state = self.state.copy()
+        g.flow = CoupFlow(self.options, g.state)
         return g
+
+    # flow questions asked of the game (tests, tools): answered by its CoupFlow
+    def raise_range(self, seat: int) -> tuple[int, int] | None:
+        """See :meth:`CoupFlow.raise_range`."""
+        return self.flow.raise_range(seat)
+
+    def total(self, seat: int) -> int:
+        """See :meth:`CoupFlow.total`."""
+        return self.flow.total(seat)
 
     # ------------------------------------------------------------------ interface
 
     @property
     def to_act(self) -> int | None:
-        return None if self.phase == "over" else self.turn
+        st = self.state
+        return None if st.phase == "over" else st.turn
 
     @property
     def is_over(self) -> bool:
-        return self.phase == "over"
+        st = self.state
+        return st.phase == "over"
 
     def legal_actions(self) -> list:
-        if self.phase == "over":
+        st = self.state
+        if st.phase == "over":
             return []
-        s = self.turn
-        if self.phase == "speak":
+        s = st.turn
+        if st.phase == "speak":
             return [Pass(), Stand(), Hit()]
-        rr = self.raise_range(s)
+        rr = self.flow.raise_range(s)
         raise_list = [Raise(min=rr[0], max=rr[1])] if rr else []
-        if self.phase == "draw":
+        if st.phase == "draw":
             return [Hit(), Stand(), *raise_list]
         out: list = []
-        if not self.raised:
+        if not st.raised:
             out.append(Check())
-        if self.stakes[s] < self.high:
+        if st.stakes[s] < st.high:
             out.append(Call())
         return out + raise_list + [Fold()]
 
-    def parse_action(self, data: Mapping[str, Any]):
+    @classmethod
+    def parse_action(cls, data: Mapping[str, Any]):
         """Action data to an action (see :mod:`protocol.games.classique_actions`); ActionError naming the field."""
         return parse_action_data(data)
 
-    def check_action(self, action) -> None:
+    def check(self, action) -> None:
         """Raise IllegalAction (stable ``code``, ``reason``) if ``action`` cannot be played now.
 
         Codes: ``game-over``, ``wrong-phase``, ``cannot-check``, ``nothing-to-call``, ``cannot-raise``,
         ``raise-too-small``, ``raise-too-large``.
         """
-        if self.phase == "over":
+        st = self.state
+        if st.phase == "over":
             raise IllegalAction("the match is over", code="game-over")
         allowed = {"speak": (Pass, Stand, Hit), "raise": (Check, Call, Raise, Fold), "draw": (Hit, Stand, Raise)}
         names = {"speak": "the speaking round", "raise": "a raising round", "draw": "a drawing turn"}
         kind = action.to_data()["type"]
-        if not isinstance(action, allowed[self.phase]):
-            ok = ", ".join(a.__name__.lower() for a in allowed[self.phase])
-            raise IllegalAction(f"{kind!r} is not allowed in {names[self.phase]} (allowed: {ok})", code="wrong-phase")
-        s = self.turn
-        if isinstance(action, Check) and self.raised:
+        if not isinstance(action, allowed[st.phase]):
+            ok = ", ".join(a.__name__.lower() for a in allowed[st.phase])
+            raise IllegalAction(f"{kind!r} is not allowed in {names[st.phase]} (allowed: {ok})", code="wrong-phase")
+        s = st.turn
+        if isinstance(action, Check) and st.raised:
             raise IllegalAction("somebody has raised in this round: call, raise or fold", code="cannot-check")
-        if isinstance(action, Call) and self.stakes[s] >= self.high:
+        if isinstance(action, Call) and st.stakes[s] >= st.high:
             raise IllegalAction("your stake already equals the highest stake: check, raise or fold", code="nothing-to-call")
         if isinstance(action, Raise):
             if action.amount is None:
                 raise ActionError("a raise needs an amount in chips", field="amount")
-            rr = self.raise_range(s)
+            rr = self.flow.raise_range(s)
             if rr is None:
                 raise IllegalAction("no raise is possible: somebody could not cover the ante", code="cannot-raise")
             if action.amount < rr[0]:
@@ -275,35 +270,28 @@ class ClassiqueGame(CoupFlow, Game):
                     code="raise-too-large",
                 )
 
-    def apply(self, action, *, checked: bool = True) -> list[Event]:
-        """Play ``action`` (an action or its data) for the seat to act; returns the events, including
-        the automatic steps (end of rounds, burns, showdown, next coup, end of the match).
-
-        Raises ActionError / IllegalAction (state unchanged) when ``checked``.
-        """
-        if isinstance(action, Mapping):
-            action = self.parse_action(action)
-        if checked:
-            self.check_action(action)
-        elif isinstance(action, Raise) and action.amount is None:
+    def _play(self, action) -> list[Event]:
+        """Play the legal ``action`` for the seat to act; returns the events, including the
+        automatic steps (end of rounds, burns, showdown, next coup, end of the match). A raise
+        without an amount (a range as listed) is refused even unchecked (ActionError, field
+        ``amount``)."""
+        st = self.state
+        if isinstance(action, Raise) and action.amount is None:
             raise ActionError("a raise needs an amount in chips", field="amount")
         ev: list[Event] = []
-        s = self.turn
-        if self.phase == "speak":
-            self._speak(s, action, ev)
-        elif self.phase == "raise":
-            self._answer(s, action, ev)
+        s = st.turn
+        if st.phase == "speak":
+            self.flow.speak(s, action, ev)
+        elif st.phase == "raise":
+            self.flow.answer(s, action, ev)
         else:
-            self._draw(s, action, ev)
+            self.flow.draw(s, action, ev)
         return ev
 
     def result(self) -> Result | None:
-        if self.phase != "over":
-            return None
-        scores = [self.chips[s] - self.caves[s] for s in range(self.players)]
-        best = max(scores)  # quinze_cli/rules/quinze-classique.md [decision]: chips won or lost, so unequal caves give no head start
-        winners = [s for s in range(self.players) if scores[s] == best]
-        return Result.from_winners(winners, scores, self.end_reason or "tours")
+        """Once over: chips won or lost decide (:func:`protocol.games.classique_coup.match_result`)."""
+        st = self.state
+        return None if st.phase != "over" else match_result(self.options, st)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` (None: a spectator) sees (quinze_cli/rules/quinze-classique.md "What each player sees").
@@ -312,52 +300,66 @@ class ClassiqueGame(CoupFlow, Game):
         a folded player's card only to its owner. ``awaiting``: seats whose answer the raising round
         still awaits. ``raise``: the legal range when ``seat`` is to act and may raise.
         """
+        st = self.state
         n = self.players
         hidden: list[str | None] = []
         for p in range(n):
-            h = self.hidden[p]
-            shown = h is not None and (p == seat or self.status[p] == "burnt")
+            h = st.hidden[p]
+            shown = h is not None and (p == seat or st.status[p] == "burnt")
             hidden.append(card_text(h) if shown else None)
-        awaiting = [p for p in self.order_from(self.turn or 0) if p in self.in_coup() and p not in self.acted]
-        rr = self.raise_range(seat) if seat is not None and seat == self.to_act and self.phase != "speak" else None
-        own_total = self.total(seat) if seat is not None and self.hidden[seat] is not None else None
+        awaiting = [p for p in self.flow.order_from(st.turn or 0) if p in self.flow.in_coup() and p not in st.acted]
+        rr = self.flow.raise_range(seat) if seat is not None and seat == self.to_act and st.phase != "speak" else None
+        res = self.result()
+        own_total = self.flow.total(seat) if seat is not None and st.hidden[seat] is not None else None
         return {
             "game": self.id,
             "seat": seat,
-            "phase": self.phase,
+            "phase": st.phase,
             "to_act": self.to_act,
-            "coup": self.coup,
-            "dealer": self.dealer,
-            "first_dealer": self.first_dealer,
-            "rounds": self.rounds,
+            "coup": st.coup,
+            "dealer": st.dealer,
+            "first_dealer": st.first_dealer,
+            "rounds": st.rounds,
             "tours": self.options["tours"],
-            "deck": self.deck,
-            "talon": len(self.talon),
+            "deck": st.deck,
+            "talon": len(st.talon),
             "ante": self.options["ante"],
-            "pot": self.pot,
-            "stakes": list(self.stakes),
-            "chips": list(self.chips),
-            "caves": list(self.caves),
-            "in_match": list(self.in_match),
-            "status": list(self.status),
+            "pot": st.pot,
+            "stakes": list(st.stakes),
+            "chips": list(st.chips),
+            "caves": list(st.caves),
+            "in_match": list(st.in_match),
+            "status": list(st.status),
             "hidden": hidden,
-            "face_up": [[card_text(c) for c in self.face_up[p]] for p in range(n)],
-            "face_up_totals": [sum(value(c) for c in self.face_up[p]) for p in range(n)],
+            "face_up": [[card_text(c) for c in st.face_up[p]] for p in range(n)],
+            "face_up_totals": [sum(value(c) for c in st.face_up[p]) for p in range(n)],
             "total": own_total,
-            "opener": self.opener,
-            "high": self.high,
-            "raised": self.raised,
-            "awaiting": awaiting if self.phase == "raise" else [],
-            "drawer": self.turn if self.phase == "draw" else None,
+            "opener": st.opener,
+            "high": st.high,
+            "raised": st.raised,
+            "awaiting": awaiting if st.phase == "raise" else [],
+            "drawer": st.turn if st.phase == "draw" else None,
             "raise": list(rr) if rr else None,
             "options": dict(self.options),
+            "result": None if res is None else res.to_data(),
         }
 
     def stats(self) -> dict[str, float]:
         """Per-game figures for self-play summaries: ``coups`` played, coups where ``all_passed``,
         pots taken by a ``single_opener``, by the ``last_in`` (others folded or burnt), at
         ``showdowns``; ``burns``, ``raises``, ``deck_changes`` (after the first deck)."""
-        return dict(self.tally)
+        st = self.state
+        return dict(st.tally)
 
+
+
+def _state_field(name: str) -> property:
+    return property(lambda self: getattr(self.state, name), lambda self, v: setattr(self.state, name, v),
+                    doc=f"``state.{name}`` (:class:`ClassiqueState`), read and written through the game")
+
+
+for _name in ClassiqueState.__slots__:
+    setattr(ClassiqueGame, _name, _state_field(_name))
+del _name
 
 from protocol.games import classique_bots  # noqa: E402,F401  (registers the bots)

@@ -172,9 +172,7 @@ class QuatorzeGame(Game):
     @classmethod
     def from_position(cls, data: Mapping[str, Any]) -> "QuatorzeGame":
         """A game from position data (docs/positions.md ``## quatorze``). Raises :class:`PositionError`."""
-        g = cls()
-        quatorze_position.load(g, data)
-        return g
+        return quatorze_position.load(cls, data)
 
     def to_position(self) -> dict[str, Any]:
         """The complete state (docs/positions.md ``## quatorze``), generator state included."""
@@ -237,14 +235,15 @@ class QuatorzeGame(Game):
         acts.extend(Discard(c) for c in dict.fromkeys(hand))  # the hand is kept in canonical order
         return acts
 
-    def parse_action(self, data: Mapping[str, Any]) -> Action:
+    @classmethod
+    def parse_action(cls, data: Mapping[str, Any]) -> Action:
         """Action data read into an action (:func:`protocol.games.quatorze_actions.parse_action`).
         Raises :class:`ActionError` naming the field."""
         return parse_action(data)
 
     # ------------------------------------------------------------------ checks
 
-    def _check(self, a: Action) -> None:
+    def check(self, a: Action) -> None:
         """Raise :class:`IllegalAction` (stable code, reason in words) unless ``a`` is legal now."""
         if self.phase == "over":
             raise IllegalAction("the game is over", code="game-over")
@@ -303,19 +302,15 @@ class QuatorzeGame(Game):
 
     # ------------------------------------------------------------------ play
 
-    def apply(self, action: Action | Mapping[str, Any], *, checked: bool = True) -> list[Event]:
-        """Play ``action`` for the seat to act; the events it produced, the automatic steps that
-        follow included (take-up, next turn's reshuffle or no-draw, game-end).
-
-        Checked: :class:`ActionError` for unreadable data, :class:`IllegalAction` (codes
-        ``game-over``, ``must-not-draw``, ``nothing-to-draw``, ``must-draw``, ``wrong-phase``,
-        ``empty-stock``, ``empty-discard``, ``card-not-held``, ``not-fourteen``,
-        ``no-such-combination``, ``same-combination``, ``combination-too-small``,
-        ``card-not-in-combination``); the state is unchanged on error.
+    def _play(self, a: Action) -> list[Event]:
+        """Play the legal action ``a`` for the seat to act; the events it produced, the automatic
+        steps that follow included (take-up, next turn's no-draw, game-end). :meth:`check` gives
+        the refusal codes: ``game-over``, ``must-not-draw``, ``must-lay-whole-hand``,
+        ``nothing-to-draw``, ``must-draw``, ``wrong-phase``, ``empty-stock``, ``empty-discard``,
+        ``card-not-held``, ``not-fourteen``, ``no-such-combination``, ``same-combination``,
+        ``combination-too-small``, ``card-not-in-combination``, ``too-many-substitutions``,
+        ``unknown-action``.
         """
-        a = parse_action(action) if isinstance(action, Mapping) else action
-        if checked:
-            self._check(a)
         seat = self.seat
         assert seat is not None
         hand = self.hands[seat]
@@ -406,6 +401,7 @@ class QuatorzeGame(Game):
     def _finish(self, winners: list[int], reason: str, events: list[Event]) -> None:
         self.phase = "over"
         self.no_draw = None
+        self.substitutions = 0  # counted in a turn only: none once over (as positions say)
         self.winners = tuple(sorted(winners))
         self.end_reason = reason
         res = self.result()

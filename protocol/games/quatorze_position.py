@@ -101,8 +101,8 @@ def _cards(v: Any, name: str) -> list[int]:
     return out
 
 
-def load(g: "QuatorzeGame", data: Mapping[str, Any]) -> None:
-    """Fill ``g`` from position ``data``, fully validated first. Raises :class:`PositionError`."""
+def load(cls: "type[QuatorzeGame]", data: Mapping[str, Any]) -> "QuatorzeGame":
+    """A ``cls`` game from position ``data``, fully validated first. Raises :class:`PositionError`."""
     if not isinstance(data, Mapping):
         raise PositionError(f"a position is a map, got {type(data).__name__}", field="position")
     if data.get("game") != "quatorze":
@@ -114,7 +114,7 @@ def load(g: "QuatorzeGame", data: Mapping[str, Any]) -> None:
     if not isinstance(raw_opts, Mapping):
         raise PositionError("expects a map of table options", field="options")
     try:
-        options = type(g).validate_options(raw_opts)
+        options = cls.validate_options(raw_opts)
     except GameError as err:
         raise PositionError(err.reason, field=f"options.{err.field}") from None
     n = options["players"]
@@ -200,6 +200,7 @@ def load(g: "QuatorzeGame", data: Mapping[str, Any]) -> None:
             if can_lay_whole_hand(hands[seat]):
                 raise PositionError("a player whose whole hand can be laid must not draw (quinze_cli/rules/quatorze.md)", field="phase")
 
+    g = cls()
     g.options = options
     g.rng = Rng.from_state(rng)
     g.seat = seat
@@ -215,3 +216,4 @@ def load(g: "QuatorzeGame", data: Mapping[str, Any]) -> None:
     g.winners = tuple(sorted(winners))
     g.end_reason = end_reason if phase == "over" else None
     g.opening_events = []
+    return g

@@ -185,15 +185,15 @@ class QuinzeGame(Game):
     @classmethod
     def from_position(cls, data: Mapping[str, Any]) -> "QuinzeGame":
         """Load a position (format in docs/positions.md ``## quinze``). Raises PositionError."""
-        from protocol.games.quinze_position import load_position
+        from protocol.games.quinze_position import load
 
-        return load_position(cls, data)
+        return load(cls, data)
 
     def to_position(self) -> dict[str, Any]:
         """The whole state as data (docs/positions.md ``## quinze``)."""
-        from protocol.games.quinze_position import dump_position
+        from protocol.games.quinze_position import dump
 
-        return dump_position(self)
+        return dump(self)
 
     def copy(self) -> "QuinzeGame":
         """An independent copy (see :meth:`protocol.game.Game.copy`): every list of cards, the
@@ -374,25 +374,17 @@ class QuinzeGame(Game):
                 out.append(_SINGLE[c])
         return out
 
-    def parse_action(self, data: Mapping[str, Any]) -> Action:
+    @classmethod
+    def parse_action(cls, data: Mapping[str, Any]) -> Action:
         """See :func:`protocol.games.quinze_actions.parse_quinze_action`."""
         return parse_quinze_action(data)
 
-    def apply(self, action: Action | Mapping[str, Any], *, checked: bool = True) -> list[Event]:
-        """Play ``action`` for the seat to act (see module docstring for phases).
-
-        Checked (default): IllegalAction codes ``game-over``, ``not-fifteen``, ``too-few-cards``,
+    def _play(self, action: Any) -> list[Event]:
+        """Play the legal ``action`` for the seat to act (see module docstring for phases);
+        :meth:`check` gives the refusal codes: ``game-over``, ``not-fifteen``, ``too-few-cards``,
         ``no-hand-card``, ``card-not-held``, ``card-not-on-table``, ``cannot-fifteen``,
         ``must-make-fifteen``, ``cannot-place``, ``pair-needs-three``, ``last-card``,
-        ``cannot-end``; ActionError for unreadable data. The state is unchanged on error.
-        """
-        if not isinstance(action, tuple):
-            if isinstance(action, Mapping):
-                action = parse_quinze_action(action)
-            else:
-                raise ActionError(f"not an action: {type(action).__name__}", field="type")
-        if checked:
-            self._check(action)
+        ``cannot-end``."""
         events: list[Event] = []
         kind = action[0]
         s = self.seat
@@ -463,7 +455,7 @@ class QuinzeGame(Game):
 
     # ------------------------------------------------------------------ checks
 
-    def _check(self, action: Any) -> None:
+    def check(self, action: Any) -> None:
         """Raise IllegalAction unless ``action`` is legal now (quinze_cli/rules/quinze.md "A turn"). No mutation."""
         if self.phase == "over":
             raise IllegalAction("the game is over", code="game-over")
@@ -530,7 +522,8 @@ class QuinzeGame(Game):
 
         ``{"game", "seat", "hand" (own, display order; absent for spectators), "table",
         "discard" (bottom first), "stock" (size), "hand_sizes", "totals", "dealer", "to_act",
-        "phase", "turn": {"fifteens", "used_table", "actions"}, "deal", "turns", "options"}``;
+        "phase", "turn": {"fifteens", "used_table", "actions"}, "deal", "turns", "options", "result"
+        (Result data once over, else None)}``;
         ``turn.actions`` is what was done this turn so far (action data, in order); in a game
         loaded from a position without ``turn.actions`` it lists only what was done since loading,
         until the next turn.
@@ -551,6 +544,7 @@ class QuinzeGame(Game):
             "deal": self.deal_no,
             "turns": self.turns,
             "options": dict(self.options),
+            "result": self._result.to_data() if self._result is not None else None,
         }
         if seat is not None:
             v["hand"] = texts(self.hands[seat])

@@ -45,12 +45,12 @@ from protocol.games.quinze_actions import Fifteen, parse_quinze_action
 from protocol.games.quinze_legal import fifteens
 from protocol.rng import Rng
 
-__all__ = ["dump_position", "load_position"]
+__all__ = ["dump", "load"]
 
 _TEXT = tuple(card_text(c) for c in range(54))
 
 
-def dump_position(g: Any) -> dict[str, Any]:
+def dump(g: Any) -> dict[str, Any]:
     """The state of a :class:`~protocol.games.quinze.QuinzeGame` as position data."""
     return {
         "game": "quinze",
@@ -109,7 +109,7 @@ def _cards(v: Any, name: str) -> list[int]:
     return out
 
 
-def load_position(cls: Any, data: Mapping[str, Any]) -> Any:
+def load(cls: Any, data: Mapping[str, Any]) -> Any:
     """A game of class ``cls`` from position ``data``; raises PositionError naming the field."""
     if not isinstance(data, Mapping):
         raise PositionError(f"a position is a map, not {type(data).__name__}", field="position")

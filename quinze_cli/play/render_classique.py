@@ -278,7 +278,7 @@ class ClassiqueUI(GameUI):
         if not state.legal or not raw:
             return None
         try:
-            parser = get_game("quinze-classique").new(state.options, seed=0)
+            parser = get_game("quinze-classique")
             bot = get_bot("quinze-classique", "threshold", 0)
             return bot.choose(state.view or {}, [parser.parse_action(a) for a in raw]).to_data()
         except (GameError, KeyError, TypeError, ValueError):
