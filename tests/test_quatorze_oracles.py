@@ -128,6 +128,24 @@ def test_cards_conserved_and_legal_complete(n: int, seed: int, steps: int) -> No
     assert all_cards(g.to_position()) == TWO_DECKS
 
 
+card_texts = st.sampled_from([card_text(c) for c in range(52)] + ["XX", "RJ"])
+small = st.integers(min_value=0, max_value=6)
+action_data = st.one_of(
+    st.fixed_dictionaries({"type": st.just("draw"), "from": st.sampled_from(["stock", "discard", "table"])}),
+    st.fixed_dictionaries({"type": st.just("combine"), "cards": st.lists(card_texts, min_size=0, max_size=5)}),
+    st.fixed_dictionaries({"type": st.just("discard"), "card": card_texts}),
+    st.fixed_dictionaries(
+        {"type": st.just("substitute"), "kind": st.just("hand-for-two"), "hand": card_texts, "combination": small, "cards": st.lists(card_texts, min_size=2, max_size=2)}
+    ),
+    st.fixed_dictionaries(
+        {"type": st.just("substitute"), "kind": st.just("two-for-one"), "hand": st.lists(card_texts, min_size=2, max_size=2), "combination": small, "card": card_texts}
+    ),
+    st.fixed_dictionaries(
+        {"type": st.just("substitute"), "kind": st.just("between"), "combination": small, "cards": st.lists(card_texts, min_size=2, max_size=2), "other": small, "card": card_texts}
+    ),
+)
+
+
 @SETTINGS
 @given(players, seeds, st.integers(min_value=0, max_value=200), st.lists(action_data, min_size=1, max_size=8), st.data())
 def test_illegal_actions_refused_state_unchanged(n: int, seed: int, steps: int, tries: list[dict[str, Any]], data: st.DataObject) -> None:

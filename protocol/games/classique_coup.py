@@ -94,11 +94,12 @@ class ClassiqueState:
     def copy(self) -> "ClassiqueState":
         """An independent copy: every list, the counters and the generator copied."""
         c = ClassiqueState.__new__(ClassiqueState)
-        for name in ("caves", "chips", "in_match", "stakes", "talon", "discards", "status", "hidden", "acted", "shares"):
-            setattr(c, name, getattr(self, name)[:])
-        for name in ("pot", "first_dealer", "dealer", "rounds", "coup", "deck", "phase", "turn", "opener", "high",
-                     "raised", "round_of", "end_reason"):
-            setattr(c, name, getattr(self, name))
+        c.caves, c.chips, c.in_match, c.stakes = self.caves[:], self.chips[:], self.in_match[:], self.stakes[:]
+        c.talon, c.discards, c.status, c.hidden = self.talon[:], self.discards[:], self.status[:], self.hidden[:]
+        c.acted, c.shares = self.acted[:], self.shares[:]
+        c.pot, c.first_dealer, c.dealer, c.rounds, c.coup = self.pot, self.first_dealer, self.dealer, self.rounds, self.coup
+        c.deck, c.phase, c.turn, c.opener, c.high = self.deck, self.phase, self.turn, self.opener, self.high
+        c.raised, c.round_of, c.end_reason = self.raised, self.round_of, self.end_reason
         c.face_up = [f[:] for f in self.face_up]
         c.tally = dict(self.tally)
         c.rng = Rng.from_state(self.rng.state)
