@@ -107,7 +107,7 @@ class ClassiqueState:
 
 
 def match_result(options: dict, st: ClassiqueState) -> Result:
-    """The result of an ended match (RULES.md §2 "End of the match" [decision]): scores are chips
+    """The result of an ended match (quinze_cli/rules/quinze-classique.md "End of the match" [decision]): scores are chips
     won or lost (final chips minus cave); the best score wins, equal best share."""
     n = options["players"]
     scores = [st.chips[s] - st.caves[s] for s in range(n)]
