@@ -48,7 +48,7 @@ def run(*args: str, timeout: float = 240, **kw: Any) -> subprocess.CompletedProc
 
 def games_by_deal(log_dir: Path) -> dict[tuple[int, tuple[str, ...]], list[dict[str, Any]]]:
     """The games of the one log in ``log_dir``, keyed by (seed, seat names), volatile fields out."""
-    (log,) = sorted(log_dir.glob("*.jsonl"))
+    (log,) = [log_dir / "games.jsonl"] if (log_dir / "games.jsonl").exists() else sorted(log_dir.glob("*.jsonl"))
     out: dict[tuple[int, tuple[str, ...]], list[dict[str, Any]]] = {}
     current: list[dict[str, Any]] = []
     for line in log.read_text().splitlines():
@@ -214,3 +214,53 @@ def test_an_sprt_decision_stops_the_cluster_match_and_its_shards(scheduler: str,
         while any(client.processing().values()) and time.monotonic() < deadline:
             time.sleep(0.1)
         assert not any(client.processing().values())
+
+
+def _event(doc_path: Path) -> dict[str, Any]:
+    """A tournament's JSON without what differs between two runs of it (time use, paths)."""
+    doc = json.loads(doc_path.read_text())
+    for key in ("dir", "log"):
+        doc.pop(key, None)
+    doc["standings"] = untimed(doc["standings"])
+    return doc
+
+
+def test_a_cluster_tournament_killed_and_resumed_equals_the_local_one(scheduler: str, tmp_path: Path) -> None:
+    bots = ["builtin:greedy", "builtin:random", "name=r2 cmd=builtin:random seed=3"]
+    common = ["tournament", *bots, "--games-per-pairing", "6", "--seed", "7"]
+    local = run(*common, "--log-dir", str(tmp_path / "local"), "--json", str(tmp_path / "local.json"))
+    assert local.returncode == 0, local.stderr
+    proc = subprocess.Popen([QUINZE, *common, "--cluster", scheduler, "--shard-size", "2",
+                             "--log-dir", str(tmp_path / "far"), "--json", str(tmp_path / "far.json")],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while True:  # kill -9 the driver once a few games are in the journal
+        journals = list((tmp_path / "far").glob("tournament-*/journal.jsonl"))
+        if journals and len(journals[0].read_text().splitlines()) >= 5:
+            break
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.02)
+    proc.kill()
+    proc.wait()
+    event = journals[0].parent
+    again = run("tournament", "--resume", str(event), "--cluster", scheduler, "--json", str(tmp_path / "far.json"))
+    assert again.returncode == 0, again.stderr
+    assert "resuming" in again.stderr
+    assert _event(tmp_path / "far.json") == _event(tmp_path / "local.json")
+    (local_event,) = (tmp_path / "local").glob("tournament-*")
+    assert games_by_deal(event) == games_by_deal(local_event)
+
+
+def test_a_bot_failing_beyond_its_restarts_stops_the_cluster_match(scheduler: str, tmp_path: Path) -> None:
+    marker = f"quinze-cluster-crash-{os.getpid()}"
+    got = run("match", f"{sys.executable} tests/bots/exit_midgame.py 2 {marker}", "builtin:greedy", "--games", "200",
+              "--max-restarts", "1", "--shard-size", "4", "--cluster", scheduler, "--log-dir", str(tmp_path),
+              "--json", str(tmp_path / "r.json"))
+    assert got.returncode == 1
+    assert "failed again after 1 restart(s)" in got.stderr and "on worker tcp://127.0.0.1:" in got.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert not data["complete"] and data["played"] < 200
+    deadline = time.monotonic() + 10
+    while _bot_pids(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _bot_pids(marker) == []

@@ -71,6 +71,8 @@ class ClusterRunner(MatchRunner):
         self.workers: list[str] = []
         self.bytes_received = 0
         self._submitted_all = False
+        self._expected: set[int] = set()
+        """Indexes of the games handed to shards so far (the plans may be a subset: a resume)."""
         """Compressed log bytes received from the workers (each game once)."""
 
     async def run(self) -> MatchStats:
@@ -130,13 +132,13 @@ class ClusterRunner(MatchRunner):
                 self._submitted_all = True
                 return
             i, shard = nxt
+            self._expected.update(plan.index for plan in shard)
             futures.append(client.submit(play_shard, self.config, shard, self.run_id,
                                          key=f"quinze-{self.run_id}-shard-{i}", pure=False))
 
     async def _collect(self, client: Any, queue: Any, futures: list[Any]) -> None:
         seen: set[int] = set()
-        total = self.config.games
-        while len(seen) < total:
+        while not (self._submitted_all and self._expected <= seen):
             await trio.to_thread.run_sync(self._top_up, client, futures)
             items = await trio.to_thread.run_sync(_take, queue, POLL)
             if not items:
@@ -146,7 +148,7 @@ class ClusterRunner(MatchRunner):
                 if self._submitted_all and not futures:
                     items = await trio.to_thread.run_sync(_take, queue, POLL)
                     if not items:
-                        raise MatchError(f"the shards ended with {total - len(seen)} game(s) not received")
+                        raise MatchError(f"the shards ended with {len(self._expected - seen)} game(s) not received")
                 continue
             for index, packed, report in items:
                 if index in seen:

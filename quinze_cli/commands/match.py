@@ -29,6 +29,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from protocol.game import GameError, get_game
 from quinze_cli.client import parse_address
+from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
 from quinze_cli.options import SEED_MAX, STDIO, check_move_time, check_seed, option_pairs
 from quinze_cli.matchrun import (
@@ -111,9 +112,6 @@ def build_config(
             specs.append(parse_bot_spec(text, game, [s.name for s in specs]))
         except ValueError as err:
             fail(f"BOT {text!r}: {err}")
-        problem = program_problem(specs[-1].argv)
-        if problem is not None:  # before the match starts: no results file, no stderr folder
-            fail(f"BOT {text!r}: {problem}")
     address = None
     if server is not None:
         try:
@@ -168,33 +166,6 @@ def check_writable(path: Path, option: str) -> None:
         fail(f"{option} {path}: no such directory {parent}")
     if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
         fail(f"{option} {path}: not writable")
-
-
-def check_cluster(cluster: str, server: str | None, shard_size: int) -> None:
-    """Exit 2 for ``--cluster`` with ``--server`` or a bad ``--shard-size``; exit 1, before any
-    game, when Dask distributed is not installed (the message says how to get it)."""
-    if server is not None:
-        fail("--cluster and --server do not go together: the workers start their own servers", EXIT_USAGE)
-    if shard_size < 1:
-        fail(f"--shard-size must be at least 1, got {shard_size}", EXIT_USAGE)
-    if not cluster.startswith(("tcp://", "tls://")):
-        fail(f"--cluster {cluster!r}: give the scheduler's address as tcp://HOST:PORT", EXIT_USAGE)
-    from quinze_cli.cluster import ClusterUnavailable, load_distributed
-
-    try:
-        load_distributed()
-    except ClusterUnavailable as err:
-        fail(str(err))
-
-
-def make_runner(config: MatchConfig, cluster: str | None, shard_size: int, **callbacks: Any) -> MatchRunner:
-    """A local :class:`MatchRunner`, or with ``cluster`` (``tcp://HOST:PORT``) the Dask driver
-    :class:`quinze_cli.cluster.driver.ClusterRunner` (same face, same log and statistics)."""
-    if cluster is None:
-        return MatchRunner(config, **callbacks)
-    from quinze_cli.cluster.driver import ClusterRunner
-
-    return ClusterRunner(config, cluster, shard_size=shard_size, **callbacks)
 
 
 async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | None = None,
@@ -303,7 +274,12 @@ def register(app: typer.Typer) -> None:
             sprt=sprt,
         )
         if cluster is not None:
-            check_cluster(cluster, server, shard_size)
+            check_cluster(cluster, server, shard_size)  # the workers check the bot programs there
+        else:
+            for spec in config.bots:
+                problem = program_problem(spec.argv)
+                if problem is not None:  # before the match starts: no results file, no stderr folder
+                    fail(f"BOT {spec.spec!r}: {problem}")
         json_stdout = json_file is not None and str(json_file) == STDIO  # --json -: the JSON alone on stdout
         if json_file is not None and not json_stdout:
             check_writable(json_file, "--json")
