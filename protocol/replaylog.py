@@ -184,7 +184,7 @@ def game_records(
             "record": "header",
             "format": FORMAT,
             "game": game_id,
-            "rules": cls.rules_version,
+            "rules": type(game).rules_version,
             "number": number,
             "table": table,
             "options": _plain(game.options),
