@@ -276,6 +276,19 @@ class Game(ABC):
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[Option, ...]]
     """Every table option but ``players``, which all games share."""
+    score_label: ClassVar[str] = "Game score"
+    """What ``Result.scores`` is called in tables of results (``"Mean total"``, ``"Chips"``...)."""
+    score_meaning: ClassVar[str] = "the game's own score"
+    """What ``Result.scores`` means, in words, as a match aggregates it."""
+    score_aggregate: ClassVar[str] = "mean"
+    """How a match aggregates ``Result.scores`` over its games: ``"sum"`` or ``"mean"``."""
+    lower_is_better: ClassVar[bool | None] = None
+    """True when a lower ``Result.scores`` entry is better, False when higher is, None: neither."""
+    hint_bot: ClassVar[str | None] = None
+    """The built-in bot whose choice is the hint of ``quinze play`` (None: the first one)."""
+    private_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    """By event kind, the fields that are private to a seat (``Event.private``); no other field of
+    any event is ever private."""
     rules_version: ClassVar[int] = 1
     """Version of the rules this engine plays, bumped by every change of how the game plays (the
     same seed, options and actions would give another game). Recorded in every log header

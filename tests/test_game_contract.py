@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gamespecs import ALL_CARDS, SPECS, Spec
-from protocol.game import Action, ActionError, Game, GameError, IllegalAction, game_ids
+from protocol.game import Action, ActionError, Game, GameError, IllegalAction, bot_names, game_ids
 from protocol.rng import Rng
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -56,6 +56,14 @@ def walk(spec: Spec, g: Game, rng: Rng, steps: int = STEPS, each=None) -> list[A
 
 def test_every_registered_game_is_under_contract() -> None:
     assert set(game_ids()) <= set(ids)
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=ids)
+def test_every_game_describes_itself(spec: Spec) -> None:
+    cls = spec.cls
+    assert cls.title and cls.score_label and cls.score_meaning and cls.score_aggregate in ("sum", "mean")
+    assert cls.lower_is_better in (True, False, None)
+    assert cls.hint_bot is None or cls.id not in game_ids() or cls.hint_bot in bot_names(cls.id)
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=ids)
@@ -111,8 +119,10 @@ def test_views_never_show_what_the_seat_cannot_see(spec: Spec, data: st.DataObje
     steps = data.draw(st.integers(0, STEPS), label="steps")
     events = walk(spec, g, rng, steps)
     for e in events:  # private parts stay private: never in the public part, never another seat's
+        declared = set(spec.cls.private_fields.get(e.kind, ()))
         for s, part in e.private.items():
             assert 0 <= s < g.players and not set(part) & set(e.public), e
+            assert set(part) <= declared, (e.kind, set(part), declared)  # Game.private_fields says them all
         assert e.for_seat(None) == {"kind": e.kind, **e.public}
     if g.is_over:
         return

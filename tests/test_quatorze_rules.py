@@ -519,3 +519,22 @@ def test_max_substitutions_bounds_a_turn_of_back_and_forth_swaps():
         rng_seed += 7
         steps += 1
     pytest.fail("no turn with three substitutions in a row was found")
+
+
+def test_quinze_legal_offers_the_stock_draw_of_an_empty_stock(tmp_path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from quinze_cli.app import app
+
+    rest = Counter(ALL)
+    rest.subtract(["AS", "KH", "5D", "6D", "7D", "8D", "QS"])
+    pos = make([sorted(rest.elements()), ["AS", "KH", "QS"]], discard=["5D", "6D", "7D", "8D"], stock=[],
+               phase="draw", seat=1)
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(pos))
+    out = CliRunner().invoke(app, ["legal", str(path)])
+    assert out.exit_code == 0, out.output
+    lines = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+    assert sorted(lines, key=lambda d: d["from"]) == [{"type": "draw", "from": "discard"}, {"type": "draw", "from": "stock"}]

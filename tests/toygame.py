@@ -28,6 +28,7 @@ class Say(Action):
 class FirstToThree(Game):
     id = "first-to-three"
     title = "First to say 3"
+    private_fields = {"deal": ("secret",)}
     min_players = 2
     max_players = 2
     option_specs = (Option("secret_max", int, 1000, "largest secret number", 1, 10**6),)

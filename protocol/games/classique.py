@@ -94,6 +94,12 @@ class ClassiqueGame(Game):
 
     id = "quinze-classique"
     title = "Le Quinze classique"
+    score_label = "Chips"
+    score_meaning = "chips won (+) or lost (-) over all games"
+    score_aggregate = "sum"
+    lower_is_better = False
+    hint_bot = "threshold"
+    private_fields = {"deal": ("card",)}
     rules_version = 2
     """2: the first dealer drawn at random, the deal passing after every played coup, ``tours``
     4 by default, the winner by chips won or lost (1: seat n-1 dealt first, the dealer kept the

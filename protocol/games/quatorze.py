@@ -98,6 +98,12 @@ class QuatorzeGame(Game):
 
     id = "quatorze"
     title = "Le 14"
+    score_label = "Cards left"
+    score_meaning = "the mean number of cards left per game"
+    score_aggregate = "mean"
+    lower_is_better = True
+    hint_bot = "greedy"
+    private_fields = {"setup": ("hand",), "draw": ("card",), "take-up": ("cards",)}
     rules_version = 2
     """2: the stock is refilled at the draw (also from a loaded position), and who can lay the
     whole hand must lay it (1: the refill at the start of the turn; the hand could be discarded)."""

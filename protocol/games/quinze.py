@@ -125,6 +125,12 @@ class QuinzeGame(Game):
 
     id = "quinze"
     title = "Le Quinze"
+    score_label = "Mean total"
+    score_meaning = "the mean match total per game"
+    score_aggregate = "mean"
+    lower_is_better = True
+    hint_bot = "greedy"
+    private_fields = {"deal": ("hand",), "draw": ("card",)}
     min_players = 2
     max_players = 8
     option_specs = (

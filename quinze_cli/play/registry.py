@@ -164,7 +164,8 @@ class GameUI:
             if not names:
                 return None
             parser = get_game(state.game)
-            bot = get_bot(state.game, "greedy" if "greedy" in names else names[0], 0)
+            preferred = get_game(state.game).hint_bot
+            bot = get_bot(state.game, preferred if preferred in names else names[0], 0)
             legal = [parser.parse_action(a) for a in state.legal]
             return bot.choose(state.view or {}, legal).to_data()
         except (GameError, KeyError, TypeError, ValueError):

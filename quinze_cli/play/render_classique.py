@@ -63,7 +63,7 @@ class ClassiqueUI(GameUI):
             "ante": state.options.get("ante", 1), "pot": 0, "stakes": [0] * n, "chips": list(caves),
             "caves": list(caves), "in_match": [True] * n, "status": ["waiting"] * n, "hidden": [None] * n,
             "face_up": [[] for _ in range(n)], "total": None, "awaiting": [], "raise": None, "legal": [],
-            "rounds": 0, "tours": state.options.get("tours", 1),
+            "rounds": 0, "tours": state.options.get("tours", 4),
         }
 
     def on_request(self, state: TableState) -> None:
