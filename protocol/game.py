@@ -326,6 +326,7 @@ class Game(ABC):
         classique: ``caves`` must give one cave per seat). Called by :meth:`validate_options` on
         its converted options, so no game needs to be made to check options. Raises
         :class:`OptionError` naming the option; the default accepts everything."""
+        return None
 
     # ---- creation and positions
 

@@ -67,7 +67,7 @@ def test_log_of_an_earlier_rules_version_says_which_version_it_needs(game_id: st
         d = verify(game)
         assert d is not None and d.what == "rules-version" and d.index == 0
         assert d.found == 1 and d.expected == VERSIONS[game_id]
-        assert f"rules version 1" in d.reason and f"plays version {VERSIONS[game_id]}" in d.reason
+        assert "rules version 1" in d.reason and f"plays version {VERSIONS[game_id]}" in d.reason
 
 
 @pytest.mark.parametrize("game_id", ["quatorze", "quinze-classique"])
