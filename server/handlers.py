@@ -79,8 +79,10 @@ class Server:
             # the full path below for its precise error. The engine checks the action data itself.
             table, request, action = data.get("table"), data.get("request"), data.get("action")
             if type(table) is str and type(request) is int and 0 <= request < 2**63 and type(action) is dict and type(action.get("type")) is str:
-                self.lobby.table_for(conn, table, "action").handle_action(conn, request, action)
-                return
+                number = data.get("number")
+                if number is None or (type(number) is int and number >= 1):
+                    self.lobby.table_for(conn, table, "action").handle_action(conn, request, action, number)
+                    return
         msg = parse_message(data, allowed=CLIENT_TYPES)
         t = msg.type
         if conn.name is None:
@@ -90,13 +92,13 @@ class Server:
             self._hello(conn, msg)
             return
         if t == "action":
-            self.lobby.table_for(conn, msg.table, t).handle_action(conn, msg.request, msg.action)
+            self.lobby.table_for(conn, msg.table, t).handle_action(conn, msg.request, msg.action, msg.number)
         elif t == "pong":
             conn.heartbeat.pong(msg.nonce)
         elif t == "ping":
             conn.send({"type": "pong", "nonce": msg.nonce})
         elif t == "list-tables":
-            conn.send({"type": "tables", "tables": self.lobby.infos()})
+            conn.send(self.lobby.listing(closed=msg.closed, table=msg.table, offset=msg.offset, limit=msg.limit))
         elif t == "create-table":
             move_time = self.config.move_time if msg.move_time is None else msg.move_time
             self.lobby.create(conn, msg.game, msg.options, seed=msg.seed, games=msg.games, move_time=move_time)
@@ -107,7 +109,7 @@ class Server:
         elif t == "spectate":
             self.lobby.table_for(conn, msg.table, t).handle_spectate(conn)
         elif t == "forfeit":
-            self.lobby.table_for(conn, msg.table, t).handle_forfeit(conn, msg.reason)
+            self.lobby.table_for(conn, msg.table, t).handle_forfeit(conn, msg.reason, msg.number)
         elif t == "bye":
             conn.abort(f"said bye ({msg.reason})" if msg.reason else "said bye")
         elif t == "hello":

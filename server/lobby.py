@@ -1,7 +1,14 @@
 """The lobby: tables by id, created on request, each played by its own task (PROTOCOL.md "Flow" 1).
 
 Table ids are ``"t1"``, ``"t2"``, ... in order of creation. Closed tables stay listed (state
-``"closed"``) until ``ServerConfig.closed_tables_kept`` newer ones closed.
+``"closed"``, only by ``list-tables {closed: true}``) until ``ServerConfig.closed_tables_kept``
+newer ones closed. At most ``max_tables`` tables are open (waiting or playing) at once, and
+``max_tables_per_connection`` of them created by one connection (``too-many-tables``). A
+``tables`` answer is one page that always fits in a frame, with the ``total`` count.
+
+Request ids come from one counter for the whole server run, so no two requests of a server
+run (whatever their table or game) share an id: an answer to a request of an earlier game can
+never be taken for an answer to the running one (PROTOCOL.md "Game boundaries").
 """
 
 from __future__ import annotations
@@ -34,20 +41,55 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self._closed: deque[str] = deque()
         self._next = 1
+        self._request = 0
+        self.open_tables = 0
+        """Tables waiting or playing."""
+        self._created: dict[int, int] = {}  # connection id -> open tables it created
         self.stopping = False
         """Set when the server shuts down: no table starts another game (see ``server.app``)."""
 
+    def next_request(self) -> int:
+        """A request id never used before in this server run."""
+        self._request += 1
+        return self._request
+
     def encode(self, msg: dict[str, Any]) -> bytes | None:
-        """``msg`` as one frame; None (and logged) if it cannot be encoded or is over ``max_frame``."""
+        """``msg`` as one frame; None (and the log says why) if it cannot be encoded or is over
+        ``max_frame``. The caller tells the client (:meth:`unsendable`)."""
         try:
             return encode_frame(msg, max_frame=self.config.max_frame)
-        except Exception:
-            log.exception("cannot encode a %s message", msg.get("type"))
-            return None
+        except ProtocolError as e:
+            log.warning("cannot send a %s message: %s", msg.get("type"), e.reason)
+        except Exception as e:
+            log.warning("cannot send a %s message: %s: %s", msg.get("type"), type(e).__name__, e)
+        return None
 
-    def infos(self) -> list[dict[str, Any]]:
-        """TableInfo of every listed table, in order of creation."""
-        return [t.info() for t in self.tables.values()]
+    @staticmethod
+    def unsendable(conns: Any, msg: dict[str, Any]) -> None:
+        """Tell each of ``conns`` that a ``msg`` meant for it could not be sent (never silently)."""
+        t = msg.get("type")
+        for c in list(conns):
+            c.error("server-error", f"the server could not send you a {t} message (too large for a frame, or not encodable); the server log says more")
+
+    def listing(self, *, closed: bool = False, table: str | None = None, offset: int = 0, limit: int | None = None) -> dict[str, Any]:
+        """The ``tables`` answer to ``list-tables`` (PROTOCOL.md): one page of TableInfo in order
+        of creation, closed tables only with ``closed``, cut so that it fits in a frame; ``total``
+        counts every table asked for."""
+        if table is not None:
+            found = self.tables.get(table)
+            chosen = [found] if found is not None and (closed or found.state != "closed") else []
+        else:
+            chosen = [t for t in self.tables.values() if closed or t.state != "closed"]
+        size = self.config.page_size if limit is None else limit
+        page = [t.info() for t in chosen[offset : offset + size]]
+        msg = {"type": "tables", "tables": page, "total": len(chosen), "offset": offset}
+        while page:
+            try:
+                encode_frame(msg, max_frame=self.config.max_frame)
+                break
+            except ProtocolError:  # too large for one frame: a shorter page (total says the rest)
+                page = msg["tables"] = page[: len(page) // 2]
+        return msg
 
     def table_for(self, conn: Connection, table_id: str, ref: str) -> Table:
         """The table ``table_id``. Raises ``ProtocolError("unknown-table")``."""
@@ -67,7 +109,18 @@ class Lobby:
         move_time: float,
     ) -> Table | None:
         """``create-table``: check the game and options (``unknown-game``, ``bad-option`` naming
-        the option), start the table's task, answer ``table-created``."""
+        the option) and the table limits (``too-many-tables``), start the table's task, answer
+        ``table-created``."""
+        config = self.config
+        if self.open_tables >= config.max_tables:
+            conn.error("too-many-tables", f"this server has {self.open_tables} open tables, its limit "
+                       f"(max_tables {config.max_tables}); try again once some have closed", "create-table")
+            return None
+        mine = self._created.get(conn.id, 0)
+        if mine >= config.max_tables_per_connection:
+            conn.error("too-many-tables", f"this connection created {mine} tables still open, its limit "
+                       f"(max_tables_per_connection {config.max_tables_per_connection})", "create-table")
+            return None
         try:
             game_cls = get_game(game_id)
             checked = game_cls.validate_options(options)
@@ -80,7 +133,10 @@ class Lobby:
         table_id = f"t{self._next}"
         self._next += 1
         table = Table(self, table_id, game_cls, checked, seed=seed, games=games, move_time=move_time)
+        table.creator = conn.id
         self.tables[table_id] = table
+        self.open_tables += 1
+        self._created[conn.id] = mine + 1
         self.nursery.start_soon(table.run, name=f"table {table_id}")
         conn.send({"type": "table-created", "table": table.info()})
         log.info("table %s created by %s: %s, %d players, %d game(s)", table_id, conn.name, game_id, checked["players"], games)
@@ -88,6 +144,12 @@ class Lobby:
 
     def table_closed(self, table: Table) -> None:
         """Keep the closed table listed, forgetting the oldest closed ones beyond the limit."""
+        self.open_tables -= 1
+        left = self._created.get(table.creator, 0) - 1
+        if left > 0:
+            self._created[table.creator] = left
+        else:
+            self._created.pop(table.creator, None)
         self._closed.append(table.id)
         while len(self._closed) > self.config.closed_tables_kept:
             self.tables.pop(self._closed.popleft(), None)

@@ -21,7 +21,13 @@ Rules applied here (PROTOCOL.md):
   (``joined{resumed:true}``, ``game-start`` again, the pending request if it is its turn).
   Before the first game a dropped seat is simply freed;
 - seeds: ``seed + number - 1`` when the table was given one, else ``secrets.randbits(63)``;
-  salt ``secrets.token_hex(16)``; the commitment is SHA-256 of ``f"{seed}:{salt}"``.
+  salt ``secrets.token_hex(16)``; the commitment is SHA-256 of ``f"{seed}:{salt}"``;
+- game boundaries: every message about a game carries the table and the game's ``number``;
+  request ids are unique in the server run (:meth:`Lobby.next_request`); an ``action`` or a
+  ``forfeit`` naming a game that is over, or a request that is not the open one, is refused
+  and never touches the running game;
+- each played action records the seconds the seat took (``time``, from the request to the
+  answer), for the logs and ``game-over``.
 """
 
 from __future__ import annotations
@@ -72,11 +78,13 @@ class Seat:
 
 @dataclass(slots=True)
 class Pending:
-    """The open ``action-request``: its id, the seat to act and when it is due."""
+    """The open ``action-request``: its id, the seat to act, when it is due and when it opened
+    (trio clock seconds)."""
 
     request: int
     seat: int
     deadline: Deadline
+    opened: float = 0.0
 
 
 class Table:
@@ -117,6 +125,8 @@ class Table:
         self.seed = 0
         self.salt = ""
         self.started = ""
+        self.creator = -1
+        """The id of the connection that created the table (its per-connection limit)."""
         self._changed = trio.Event()
 
     # ------------------------------------------------------------------ info
@@ -147,6 +157,7 @@ class Table:
         """``msg`` to every seat and spectator, encoded once."""
         frame = self.lobby.encode(msg)
         if frame is None:
+            self.lobby.unsendable([s.conn for s in self.seats if s.conn is not None] + list(self.spectators), msg)
             return
         for s in self.seats:
             if s.conn is not None:
@@ -156,16 +167,19 @@ class Table:
 
     def _events(self, events: list[Event]) -> None:
         """Each event to each seat as it may see it (``Event.for_seat``), to spectators as public."""
-        tid = self.id
+        tid, number = self.id, self.number
         for ev in events:
             for s in self.seats:
                 if s.conn is not None:
-                    s.conn.send({"type": "event", "table": tid, "event": ev.for_seat(s.index)})
+                    s.conn.send({"type": "event", "table": tid, "event": ev.for_seat(s.index), "number": number})
             if self.spectators:
-                public = self.lobby.encode({"type": "event", "table": tid, "event": ev.for_seat(None)})
-                if public is not None:
-                    for c in list(self.spectators):
-                        c.send_frame(public)
+                msg = {"type": "event", "table": tid, "event": ev.for_seat(None), "number": number}
+                public = self.lobby.encode(msg)
+                if public is None:
+                    self.lobby.unsendable(self.spectators, msg)
+                    continue
+                for c in list(self.spectators):
+                    c.send_frame(public)
 
     def _game_start(self, seat: int | None) -> dict[str, Any]:
         return {
@@ -183,7 +197,7 @@ class Table:
         """``view`` for a client arriving mid-game: ``Game.view(seat)`` (None: the public view)
         (PROTOCOL.md, "Flow" 6, `view`)."""
         assert self.game is not None
-        return {"type": "view", "table": self.id, "view": self.game.view(seat)}
+        return {"type": "view", "table": self.id, "view": self.game.view(seat), "number": self.number}
 
     def _next_request(self) -> None:
         """Open the request of the seat to act (a new id, a fresh deadline) and send it; none once over."""
@@ -193,8 +207,8 @@ class Table:
             return
         seat = game.to_act
         assert seat is not None
-        self.request_id += 1
-        self.pending = Pending(self.request_id, seat, Deadline(self.move_time))
+        self.request_id = self.lobby.next_request()
+        self.pending = Pending(self.request_id, seat, Deadline(self.move_time), trio.current_time())
         self._send_request()
 
     def _send_request(self) -> None:
@@ -213,6 +227,7 @@ class Table:
                 "view": game.view(p.seat),
                 "legal": game.legal_data(),
                 "deadline": p.deadline.left(),
+                "number": self.number,
             }
         )
 
@@ -259,6 +274,8 @@ class Table:
                 s.conn.send(self._game_start(s.index))
         if self.spectators:
             start = self.lobby.encode(self._game_start(None))
+            if start is None:
+                self.lobby.unsendable(self.spectators, self._game_start(None))
             for c in list(self.spectators):
                 if start is not None:
                     c.send_frame(start)
@@ -450,11 +467,17 @@ class Table:
             mine.conn = None
         self._poke()
 
-    def handle_forfeit(self, conn: Connection, reason: str) -> None:
-        """``forfeit``: the sender's seat concedes the running game with ``reason`` as its kind."""
+    def handle_forfeit(self, conn: Connection, reason: str, number: int | None = None) -> None:
+        """``forfeit``: the sender's seat concedes the running game with ``reason`` as its kind.
+        A forfeit naming another game (``number``) than the running one is refused
+        (``stale-game``): a late forfeit never ends a game that started after it was meant."""
         mine = self.seat_of(conn)
         if mine is None:
             conn.error("not-seated", f"you hold no seat at {self.id}", "forfeit")
+            return
+        if number is not None and (number != self.number or self.state != "playing"):
+            running = f"game {self.number} is running" if self.state == "playing" else "no game is running"
+            conn.error("stale-game", f"game {number} at {self.id} is over ({running}): the forfeit is ignored", "forfeit")
             return
         if self.state != "playing" or self.game is None or self.forfeit is not None:
             conn.error("game-not-running", f"no game is running at {self.id}", "forfeit")
@@ -462,12 +485,20 @@ class Table:
         self.forfeit = (mine.index, reason)
         self._poke()
 
-    def handle_action(self, conn: Connection, request: int, data: Mapping[str, Any]) -> None:
+    def handle_action(self, conn: Connection, request: int, data: Mapping[str, Any], number: int | None = None) -> None:
         """``action``: checked and played, then ``accepted`` and the events; else ``refused`` with a
-        stable code (``not-your-turn``, ``stale-request``, or the game's own) and the state unchanged."""
+        stable code (``not-your-turn``, ``stale-request``, or the game's own) and the state unchanged.
+        An answer naming an earlier game (``number``) is ``stale-request``, never played."""
         mine = self.seat_of(conn)
         if mine is None:
-            conn.error("not-seated", f"you hold no seat at {self.id}", "action")
+            if self.state == "closed":
+                conn.error("not-seated", f"table {self.id} is closed: its games are over and it has no seats any more", "action")
+            else:
+                conn.error("not-seated", f"you hold no seat at {self.id}", "action")
+            return
+        if number is not None and number != self.number:
+            self._refuse(conn, request, "stale-request", f"request {request} belongs to game {number} at {self.id}, "
+                         f"which is over (game {self.number} is the current one)", number)
             return
         game, p = self.game, self.pending
         if self.state != "playing" or game is None or game.is_over or self.forfeit is not None:
@@ -480,7 +511,8 @@ class Table:
             self._refuse(conn, request, "stale-request", f"the open request at {self.id} is {p.request}, not {request}")
             return
         if p.deadline.expired:
-            self._refuse(conn, request, "stale-request", f"the deadline of request {request} has passed")
+            late = trio.current_time() - p.deadline.at
+            self._refuse(conn, request, "stale-request", f"the deadline of request {request} has passed: answered {late:.2f} s late")
             return
         try:
             action = game.parse_action(data)
@@ -497,12 +529,15 @@ class Table:
             self._refuse(conn, request, "engine-error", f"{type(e).__name__}: {e}")
             return
         played = action.to_data()
-        self.actions.append({"seat": mine.index, "action": played})
-        conn.send({"type": "accepted", "table": self.id, "request": request})
+        self.actions.append({"seat": mine.index, "action": played, "time": round(trio.current_time() - p.opened, 4)})
+        conn.moves += 1
+        conn.send({"type": "accepted", "table": self.id, "request": request, "number": self.number})
         self._events(events)
         self._next_request()
         if self.pending is None:  # the game is over: the table task takes it from here
             self._poke()
 
-    def _refuse(self, conn: Connection, request: int, code: str, reason: str) -> None:
-        conn.send({"type": "refused", "table": self.id, "request": request, "code": code, "reason": reason})
+    def _refuse(self, conn: Connection, request: int, code: str, reason: str, number: int | None = None) -> None:
+        """``refused`` for the answer to ``request`` of game ``number`` (default: the current game)."""
+        conn.send({"type": "refused", "table": self.id, "request": request, "code": code, "reason": reason,
+                   "number": number or self.number or None})

@@ -1,0 +1,117 @@
+"""The worst frame for ``quinze bench``: how long the server's decoder takes to read and refuse
+the costliest frames a client can send within the size limit (PROTOCOL.md "Framing", values per
+frame). Measured, never asserted.
+
+Each hostile frame is just under the server's 1 MiB limit and made of tiny values (a million
+empty lists, nested lists, maps, empty strings, a map with an integer key, deep nesting). It is
+decoded as the server does (``FrameDecoder(max_frame, max_elements=ServerConfig.max_elements)``)
+and, for reference in the same run, by msgpack without the bound on values (what the server did
+before). Figures: the best of a few runs per frame (load on the machine only adds), in µs.
+"""
+
+from __future__ import annotations
+
+import struct
+import time
+from collections.abc import Callable
+from typing import Any
+
+import msgpack
+
+from protocol.errors import ProtocolError
+from protocol.framing import FrameDecoder
+from server.config import MAX_ELEMENTS, MAX_FRAME
+
+__all__ = ["frame_figures", "hostile_frames", "table_rows"]
+
+
+def _fit(build: Callable[[int], Any], limit: int = MAX_FRAME) -> bytes:
+    """The largest ``build(n)`` (a message map) whose body stays within ``limit`` bytes."""
+    lo, hi = 1, limit
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if len(msgpack.packb(build(mid))) <= limit:
+            lo = mid
+        else:
+            hi = mid - 1
+    return msgpack.packb(build(lo))
+
+
+def hostile_frames() -> dict[str, bytes]:
+    """Frame bodies (no length prefix) by name, each within the 1 MiB limit."""
+    return {
+        "empty lists": _fit(lambda n: {"type": "ping", "nonce": 1, "x": [[]] * n}),
+        "nested lists": _fit(lambda n: {"type": "ping", "nonce": 1, "x": [[[]] * 4000] * max(1, n // 4000)}),
+        "empty maps": _fit(lambda n: {"type": "ping", "nonce": 1, "x": [{}] * n}),
+        "empty strings": _fit(lambda n: {"type": "ping", "nonce": 1, "x": [[""] * 4000] * max(1, n // 4000)}),
+        "one big map": _fit(lambda n: {"type": "ping", "nonce": 1, "x": {str(i): None for i in range(n)}}),
+        "integer key": _fit(lambda n: {"type": "action", "table": "t1", "request": 1, "action": {1: [[]] * n}}),
+        "deep nesting": b"\x82\xa4type\xa4ping\xa1x" + b"\x91" * 1_000_000 + b"\xc0",
+    }
+
+
+def _best(fn: Callable[[], Any], runs: int) -> float:
+    best = float("inf")
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _server_read(body: bytes) -> Callable[[], Any]:
+    frame = struct.pack(">I", len(body)) + body
+
+    def run() -> str:
+        dec = FrameDecoder(MAX_FRAME, max_elements=MAX_ELEMENTS)
+        dec.feed(frame)
+        try:
+            dec.next_data()
+        except ProtocolError as e:
+            return e.code
+        return "read"
+
+    return run
+
+
+def _unbounded(body: bytes) -> Callable[[], Any]:
+    def run() -> None:
+        try:
+            msgpack.unpackb(body, raw=False, strict_map_key=False, max_array_len=MAX_FRAME, max_map_len=MAX_FRAME,
+                            max_str_len=MAX_FRAME)
+        except Exception:  # noqa: BLE001 - some are refused by msgpack itself; the time is what counts
+            pass
+    return run
+
+
+def frame_figures(*, quick: bool = False, reference: bool = True) -> dict[str, Any]:
+    """``{"frames": {name: {"bytes", "server_us", "unbounded_us", "outcome"}}, "worst_frame",
+    "worst_frame_us", "worst_unbounded_us", "max_elements"}`` (``reference`` False: the
+    unbounded reading, up to a second per frame, is skipped and its figures are None)."""
+    runs = 3 if quick else 7
+    frames: dict[str, Any] = {}
+    for name, body in hostile_frames().items():
+        read = _server_read(body)
+        frames[name] = {
+            "bytes": len(body),
+            "server_us": round(_best(read, runs) * 1e6, 1),
+            "unbounded_us": round(_best(_unbounded(body), 1) * 1e6, 1) if reference else None,
+            "outcome": read(),
+        }
+    worst = max(frames, key=lambda n: frames[n]["server_us"])
+    return {
+        "frames": frames,
+        "worst_frame": worst,
+        "worst_frame_us": frames[worst]["server_us"],
+        "worst_unbounded_us": max(f["unbounded_us"] for f in frames.values()) if reference else None,
+        "max_elements": MAX_ELEMENTS,
+    }
+
+
+def table_rows(figures: dict[str, Any]) -> list[tuple[str, str, str, str]]:
+    """``(figure, value, target, met)`` rows for the bench table."""
+    f = figures
+    return [
+        (f"server: worst 1 MiB client frame read and refused ({f['worst_frame']}), µs", f"{f['worst_frame_us']}", "", ""),
+        ("the same frames read without the bound on values (worst), µs", f"{f['worst_unbounded_us']}", "", ""),
+    ]
