@@ -1,8 +1,10 @@
 """The lobby: tables by id, created on request, each played by its own task (PROTOCOL.md "Flow" 1).
 
-Table ids are ``"t1"``, ``"t2"``, ... in order of creation. Closed tables stay listed (state
-``"closed"``, only by ``list-tables {closed: true}``) until ``ServerConfig.closed_tables_kept``
-newer ones closed. At most ``max_tables`` tables are open (waiting or playing) at once, and
+Table ids are ``"<run>-t1"``, ``"<run>-t2"``, ... in order of creation, ``<run>`` being the
+server run id (:func:`server.logs.new_run_id`, fresh each time a server starts), so a table id
+never names two tables, even across restarts, and neither does a log file name. Closed tables
+stay listed (state ``"closed"``, only by ``list-tables {closed: true}``) until
+``ServerConfig.closed_tables_kept`` newer ones closed. At most ``max_tables`` tables are open (waiting or playing) at once, and
 ``max_tables_per_connection`` of them created by one connection (``too-many-tables``). A
 ``tables`` answer is one page that always fits in a frame, with the ``total`` count.
 
@@ -24,6 +26,7 @@ from protocol.errors import ProtocolError
 from protocol.framing import encode_frame
 from protocol.game import GameError, get_game
 from server.config import ServerConfig
+from server.logs import new_run_id
 from server.table import Table
 
 if TYPE_CHECKING:
@@ -45,6 +48,8 @@ class Lobby:
         self.open_tables = 0
         """Tables waiting or playing."""
         self._created: dict[int, int] = {}  # connection id -> open tables it created
+        self.run = new_run_id(config.log_dir)
+        """This server run's id: the prefix of its table ids, written in every log header."""
         self.stopping = False
         """Set when the server shuts down: no table starts another game (see ``server.app``)."""
 
@@ -107,10 +112,11 @@ class Lobby:
         seed: int | None,
         games: int,
         move_time: float,
+        seat_move_times: tuple[float | None, ...] | None = None,
     ) -> Table | None:
         """``create-table``: check the game and options (``unknown-game``, ``bad-option`` naming
-        the option) and the table limits (``too-many-tables``), start the table's task, answer
-        ``table-created``."""
+        the option; ``seat_move_times`` one entry per seat) and the table limits
+        (``too-many-tables``), start the table's task, answer ``table-created``."""
         config = self.config
         if self.open_tables >= config.max_tables:
             conn.error("too-many-tables", f"this server has {self.open_tables} open tables, its limit "
@@ -130,9 +136,14 @@ class Lobby:
             where = f"create-table.options.{e.field}: " if code == "bad-option" and e.field else ""
             conn.error(code, f"{where}{e.reason}", "create-table")
             return None
-        table_id = f"t{self._next}"
+        if seat_move_times is not None and len(seat_move_times) != checked["players"]:
+            conn.error("bad-option", f"create-table.seat_move_times: {len(seat_move_times)} entries for "
+                                     f"{checked['players']} seats", "create-table")
+            return None
+        table_id = f"{self.run}-t{self._next}"
         self._next += 1
-        table = Table(self, table_id, game_cls, checked, seed=seed, games=games, move_time=move_time)
+        table = Table(self, table_id, game_cls, checked, seed=seed, games=games, move_time=move_time,
+                      seat_move_times=seat_move_times)
         table.creator = conn.id
         self.tables[table_id] = table
         self.open_tables += 1

@@ -51,6 +51,12 @@ class FirstToThree(Game):
     def to_position(self) -> dict[str, Any]:  # pragma: no cover - unused
         raise NotImplementedError
 
+    def copy(self) -> "FirstToThree":
+        g = type(self).__new__(type(self))
+        g.__dict__.update(self.__dict__)
+        g.secrets = list(self.secrets)
+        return g
+
     @property
     def to_act(self) -> int | None:
         return None if self.winner is not None else self.turn

@@ -186,6 +186,20 @@ class ClassiqueGame(CoupFlow, Game):
 
         return dump(self)
 
+    def copy(self) -> "ClassiqueGame":
+        """An independent copy (see :meth:`protocol.game.Game.copy`): chips, stakes, statuses,
+        cards, counters and the generator are copied; options and events are shared."""
+        g = object.__new__(type(self))
+        d = g.__dict__
+        d.update(self.__dict__)
+        d["rng"] = Rng.from_state(self.rng.state)
+        for name in ("caves", "chips", "in_match", "stakes", "talon", "discards", "status", "hidden",
+                     "acted", "shares"):
+            d[name] = d[name][:]
+        d["face_up"] = [f[:] for f in self.face_up]
+        d["tally"] = dict(self.tally)
+        return g
+
     # ------------------------------------------------------------------ interface
 
     @property

@@ -175,6 +175,21 @@ class QuatorzeGame(Game):
         """The complete state (docs/positions.md ``## quatorze``), generator state included."""
         return quatorze_position.dump(self)
 
+    def copy(self) -> "QuatorzeGame":
+        """An independent copy (see :meth:`protocol.game.Game.copy`): hands, packets, the
+        table's combinations, the piles and the generator are copied; options and events are
+        shared (never changed in place)."""
+        g = object.__new__(type(self))
+        d = g.__dict__
+        d.update(self.__dict__)
+        d["rng"] = Rng.from_state(self.rng.state)
+        d["hands"] = [h[:] for h in self.hands]
+        d["packets"] = [ps[:] for ps in self.packets]  # a packet is replaced whole, never changed
+        d["table"] = [c[:] for c in self.table]
+        d["discard"] = self.discard[:]
+        d["stock"] = self.stock[:]
+        return g
+
     # ------------------------------------------------------------------ queries
 
     @property

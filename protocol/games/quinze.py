@@ -88,6 +88,7 @@ VIEW_SORT = tuple((CARD_RANK[c] or 14) * 8 + (c // 13 if c < 52 else c - 52) for
 
 
 _new_event = Event.__new__
+_object_new = object.__new__
 _set_kind = Event.kind.__set__  # type: ignore[attr-defined]
 _set_public = Event.public.__set__  # type: ignore[attr-defined]
 _set_private = Event.private.__set__  # type: ignore[attr-defined]
@@ -192,6 +193,25 @@ class QuinzeGame(Game):
         from protocol.games.quinze_position import dump_position
 
         return dump_position(self)
+
+    def copy(self) -> "QuinzeGame":
+        """An independent copy (see :meth:`protocol.game.Game.copy`): every list of cards, the
+        counters and the generator are copied; options, history entries, actions and events are
+        immutable once made, so they are shared."""
+        g = _object_new(type(self))
+        d = g.__dict__
+        d.update(self.__dict__)
+        d["rng"] = Rng.from_state(self.rng.state)
+        d["hands"] = [h[:] for h in self.hands]
+        d["table"] = self.table[:]
+        d["discard"] = self.discard[:]
+        d["stock"] = self.stock[:]
+        d["totals"] = self.totals[:]
+        d["seat_turns"] = self.seat_turns[:]
+        d["turn_actions"] = self.turn_actions[:]
+        d["history"] = self.history[:]
+        d["_fif"] = self._fif[:]
+        return g
 
     # ------------------------------------------------------------------ automatic steps
 

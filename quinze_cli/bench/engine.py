@@ -6,6 +6,9 @@ Figures (targets from the Le Quinze brief; measured, never asserted):
   self-play: ``legal_actions()`` + the random bot's choice + ``apply(checked=False)``, game
   creation and every event included; the mean over the run and the best chunk of 5 games
   (target for ``quinze``: <= 9 µs).
+* ``copy_us`` — per game id: µs per ``Game.copy()`` over positions of 2-player random self-play
+  (best of 3 per position, mean over positions), and the same as a fraction of one decision
+  (``copy_per_decision``, both timed in the same run).
 * ``legal_p99_us`` — Le Quinze: p50/p99/max µs of generating the legal list from scratch
   over positions sampled from 2-, 4- and 8-player random self-play, each the best of 3 timings
   (target p99 <= 50 µs).
@@ -25,6 +28,7 @@ from protocol.game import Action, Bot, Game, GameError, get_bot, get_game
 
 __all__ = [
     "adversarial",
+    "copy_us",
     "adversarial_position",
     "decision_us",
     "largest_legal",
@@ -91,6 +95,34 @@ def decision_us(game_id: str, seconds: float = 2.0, players: int | None = None, 
             "us_per_decision": round(elapsed / max(decisions, 1) * 1e6, 2),
             "cpu_us_per_decision": round(cpu / max(decisions, 1) * 1e6, 2),
             "best_chunk_us": round(best * 1e6, 2) if decisions else None}
+
+
+def copy_us(game_id: str, games: int = 10, every: int = 5, seed: int = 3, repeat: int = 3) -> dict[str, Any]:
+    """Mean µs of ``Game.copy()`` over the positions at every ``every``-th decision of ``games``
+    random self-play games (minimum players), each position timed as the best of ``repeat``."""
+    cls = get_game(game_id)
+    n = cls.min_players
+    options = cls.validate_options({"players": n})
+    samples: list[float] = []
+    clock = time.perf_counter
+    k = 0
+
+    def sample(g: Game, legal: list[Action]) -> None:
+        nonlocal k
+        k += 1
+        if k % every:
+            return
+        best = float("inf")
+        for _ in range(repeat):
+            t0 = clock()
+            g.copy()
+            best = min(best, clock() - t0)
+        samples.append(best)
+
+    for i in range(games):
+        play(cls, options, seed + i, _bots(game_id, ["random"] * n, seed + i), sample)
+    mean = sum(samples) / max(len(samples), 1)
+    return {"game": game_id, "positions": len(samples), "us_per_copy": round(mean * 1e6, 2)}
 
 
 def _fresh_legal(g: Any) -> Callable[[], Any]:
@@ -196,7 +228,11 @@ def run_engine_bench(quick: bool = False) -> dict[str, Any]:
     per_game = []
     for gid in game_ids():
         try:
-            per_game.append(decision_us(gid, seconds=0.2 if quick else 2.0))
+            d = decision_us(gid, seconds=0.2 if quick else 2.0)
+            c = copy_us(gid, games=2 if quick else 20)
+            d["copy_us"] = c["us_per_copy"]
+            d["copy_per_decision"] = round(c["us_per_copy"] / d["us_per_decision"], 3) if d["us_per_decision"] else None
+            per_game.append(d)
         except GameError as err:  # a game without a random bot
             per_game.append({"game": gid, "error": err.reason})
     out: dict[str, Any] = {"decision": per_game}
