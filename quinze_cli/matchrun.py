@@ -385,7 +385,7 @@ class MatchRunner:
         if over is None:
             raise MatchError(f"table {table} closed before its game ended")
         self._write_game(over)
-        think = [(o.think, o.moves, o.max_think) if o is not None else (0.0, 0, 0.0) for o in outcomes]
+        think = [(o.think, o.moves, o.max_think, o.near_limit) if o is not None else (0.0, 0, 0.0, 0) for o in outcomes]
         self.stats.add_game(plan.seat_bots, over.game_over.result.get("points", []),
                             [(b, f.kind) for b, f in failures], over.game_over.result.get("scores", []),
                             index=plan.index, deal=plan.seed, think=think)
