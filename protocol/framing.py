@@ -133,12 +133,15 @@ def _key_problem(body: bytes, max_frame: int, max_elements: int) -> ProtocolErro
         return ProtocolError("not-a-map", "map keys must be text, but a key of this message is not")
     t = data.get("type") if isinstance(data, dict) else None
     ref = t[:64] if isinstance(t, str) else None
+    request = data.get("request") if isinstance(data, dict) else None
+    request = request if type(request) is int and 0 <= request < 2**63 else None
     where = _bad_key(data, ref or "message")
     if where is None:  # pragma: no cover - the strict unpacker found one
-        return ProtocolError("not-a-map", "map keys must be text", ref=ref)
+        return ProtocolError("not-a-map", "map keys must be text", ref=ref, request=request)
     path, key = where
     shown = repr(key) if len(repr(key)) <= 40 else repr(key)[:40] + "..."
-    return ProtocolError("not-a-map", f"map keys must be text, this map has the key {shown} ({_kind(key)})", path, ref=ref)
+    return ProtocolError("not-a-map", f"map keys must be text, this map has the key {shown} ({_kind(key)})", path,
+                         ref=ref, request=request)
 
 
 def _kind(value: Any) -> str:

@@ -624,7 +624,9 @@ class Error(Message):
 
     - ``code`` (str): stable code (``bad-field``, ``not-hello``, ``unknown-table``, ...);
     - ``reason`` (str): in words (``"hello.name: must be 1..32 characters, got 0"``);
-    - ``ref`` (str | None): the ``type`` of the message at fault, when known.
+    - ``ref`` (str | None): the ``type`` of the message at fault, when known;
+    - ``request`` (int | None): the ``request`` id of the message at fault (an ``action``), when
+      it could be read (left out otherwise).
     """
 
     MAX_REASON: ClassVar[int] = 2000
@@ -633,7 +635,11 @@ class Error(Message):
     code: str
     reason: str = ""
     ref: str | None = None
-    _checks: ClassVar[dict[str, Check]] = {"code": CODE, "reason": REASON, "ref": nullable(str_field(0, 64))}
+    request: int | None = None
+    _checks: ClassVar[dict[str, Check]] = {
+        "code": CODE, "reason": REASON, "ref": nullable(str_field(0, 64)), "request": nullable(REQUEST),
+    }
+    _omit_none: ClassVar[frozenset[str]] = frozenset({"request"})
 
 
 CLIENT_TYPES = frozenset(t for t, c in MESSAGE_TYPES.items() if c.direction in ("client", "both"))

@@ -100,6 +100,9 @@ class Connection:
         frame = self.server.encode(msg)
         if frame is not None:
             self.send_frame(frame)
+        elif msg.get("type") != "error":  # never silently: the client is told (the log says why)
+            self.error("server-error", f"the server could not send you a {msg.get('type')} message (too large for a "
+                                       "frame, or not encodable); the server log says more")
 
     def send_frame(self, frame: bytes) -> None:
         """Like :meth:`send` with a message already encoded (one encoding for many clients)."""
@@ -144,9 +147,12 @@ class Connection:
         log.debug("%r: %s: %s", self, type(e).__name__, e)
         self.abort("connection lost")
 
-    def error(self, code: str, reason: str, ref: str | None = None) -> None:
-        """Send ``error`` (PROTOCOL.md "Errors")."""
-        self.send({"type": "error", "code": code, "reason": reason[:2000], "ref": ref})
+    def error(self, code: str, reason: str, ref: str | None = None, request: int | None = None) -> None:
+        """Send ``error`` (PROTOCOL.md "Errors"); ``request``: the id of the action at fault, if known."""
+        msg: dict[str, Any] = {"type": "error", "code": code, "reason": reason[:2000], "ref": ref}
+        if request is not None:
+            msg["request"] = request
+        self.send(msg)
 
     def awaiting_move(self) -> bool:
         """True while this client holds a seat with an open action request whose deadline has
@@ -268,7 +274,7 @@ class Connection:
                         if e.fatal:
                             self._fatal(e)
                             return
-                        self.error(e.code, e.message_text(), e.ref)
+                        self.error(e.code, e.message_text(), e.ref, e.request)
                         item = ()
                     if item is None:
                         break

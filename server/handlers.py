@@ -64,7 +64,7 @@ class Server:
         try:
             self._handle(conn, data)
         except ProtocolError as e:
-            conn.error(e.code, e.message_text(), e.ref)
+            conn.error(e.code, e.message_text(), e.ref, e.request if e.request is not None else _request(data))
         except Exception as e:
             log.exception("%r: handling %r failed", conn, data.get("type"))
             conn.error("server-error", f"the server failed on this message ({type(e).__name__})", _ref(data))
@@ -132,6 +132,12 @@ class Server:
         conn.send({"type": "welcome", "version": PROTOCOL_VERSION, "server": SERVER_NAME, "heartbeat": self.config.heartbeat})
         conn.greeted.set()
         log.info("%s (%s) connected as %s", msg.name, conn.peer, msg.role)
+
+
+def _request(data: Mapping[str, Any]) -> int | None:
+    """The request id of an ``action`` at fault, when it is readable (for ``error.request``)."""
+    r = data.get("request") if isinstance(data, Mapping) and data.get("type") == "action" else None
+    return r if type(r) is int and 0 <= r < 2**63 else None
 
 
 def _ref(data: Mapping[str, Any]) -> str | None:

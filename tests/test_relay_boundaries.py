@@ -162,3 +162,43 @@ def test_match_failure_lines_to_a_pipe_are_whole_and_the_json_has_move_times(tmp
         t = bot["time"]
         assert {"mean", "max", "near_limit"} <= set(t) and isinstance(t["near_limit"], int)
     assert data["bots"][1]["time"]["near_limit"] == 0 and data["bots"][1]["time"]["moves"] > 0
+
+
+async def test_a_relay_stalled_past_the_deadline_does_not_forfeit_the_game_that_started_meanwhile(tmp_path) -> None:
+    """A real ``quinze bot`` relay (its own process) is stopped (SIGSTOP) while its bot thinks,
+    longer than the move time: the server forfeits game 1 and starts game 2; when the relay runs
+    again its own deadline for game 1 has passed and it forfeits, naming game 1: the server
+    refuses that forfeit (``stale-game``), the bot's late answer to game 1 is dropped, and game
+    2 is played to its end by the moves."""
+    import signal
+    import subprocess
+
+    quinze = str(Path(PY).parent / "quinze")
+    async with serving() as port:
+        ctl = await NetClient.connect(port, "ctl")
+        table = await create(ctl, games=2, move_time=2.0)
+        bob = await NetClient.connect(port, "bob")
+        await bob.request({"type": "join", "table": table, "seat": 1}, "joined")
+        relay = subprocess.Popen([quinze, "bot", "--server", f"127.0.0.1:{port}", "--table", table, "--seat", "0",
+                                  "--stderr", str(tmp_path / "bot.stderr"), "--", PY, str(BOTS / "late_answer.py"), "2.5", "--quote"],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            await bob.expect("game-start", number=1, timeout=20)  # seat 0 acts first: its bot thinks 2.5 s
+            await trio.sleep(0.2)
+            relay.send_signal(signal.SIGSTOP)
+            over1 = await bob.expect("game-over", number=1, timeout=10)
+            assert over1["forfeit"] == {"seat": 0, "kind": "timeout"}
+            await bob.expect("game-start", number=2)
+            relay.send_signal(signal.SIGCONT)  # it wakes up past its game-1 deadline
+            over2 = await autoplay(bob, table)
+            assert over2["number"] == 2 and over2["forfeit"] is None, over2
+            assert over2["result"]["reason"] == "said-three"
+        finally:
+            relay.send_signal(signal.SIGCONT)
+            relay.terminate()
+            try:
+                relay.communicate(timeout=10)
+            except subprocess.TimeoutExpired:
+                relay.kill()
+                relay.communicate()
+        await bob.aclose()

@@ -42,7 +42,7 @@ async def test_integer_map_keys_name_the_message_and_the_map_in_words() -> None:
         body = msgpack.packb({"type": "action", "table": table, "request": req["request"], "action": {1: "say"}})
         await a.send_raw(frame(body))
         err = await a.expect("error")
-        assert err["code"] == "not-a-map" and err["ref"] == "action", err
+        assert err["code"] == "not-a-map" and err["ref"] == "action" and err["request"] == req["request"], err
         assert err["reason"].startswith("action.action: map keys must be text") and "1 (an integer)" in err["reason"]
         assert "strict_map_key" not in err["reason"]  # our words, not the library's
         await a.send_raw(frame(b"\xc1"))  # a byte that starts no msgpack value: fatal
@@ -153,3 +153,25 @@ async def test_a_seat_thinking_on_its_request_is_not_dropped_for_missing_pongs()
         quiet.auto_pong = False
         rest = await quiet.until_closed(timeout=3)
         assert rest[-1]["type"] == "bye" and "pong" in rest[-1]["reason"]
+
+
+async def test_a_message_that_cannot_be_sent_is_told_to_the_client_and_logged(caplog) -> None:
+    import logging
+
+    caplog.set_level(logging.WARNING, logger="quinze.server")
+    async with serving(max_frame=300) as port:  # Le Quinze's action-request (view and legal list) is larger
+        a, b, table, _ = await seated_pair(port, game="quinze", options={"players": 2})
+
+        async def told(c: NetClient) -> dict:
+            return await c.expect("error", code="server-error", timeout=10)
+
+        got: list = []
+        async with trio.open_nursery() as nursery:
+            async def wait(c: NetClient) -> None:
+                got.append(await told(c))
+                nursery.cancel_scope.cancel()
+            for c in (a, b):
+                nursery.start_soon(wait, c)
+        assert "action-request" in got[0]["reason"]
+    logged = [r.getMessage() for r in caplog.records if "cannot send" in r.getMessage()]
+    assert logged and "action-request" in logged[0] and "300" in logged[0]
