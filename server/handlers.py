@@ -98,7 +98,11 @@ class Server:
         elif t == "ping":
             conn.send({"type": "pong", "nonce": msg.nonce})
         elif t == "list-tables":
-            conn.send(self.lobby.listing(closed=msg.closed, table=msg.table, offset=msg.offset, limit=msg.limit))
+            listing = self.lobby.listing(closed=msg.closed, table=msg.table, offset=msg.offset, limit=msg.limit)
+            if listing is not None:  # the default listing is encoded once for every asker until a table changes
+                conn.send_frame(listing)
+            else:
+                conn.error("server-error", "the server could not send the table list; the server log says why", t)
         elif t == "create-table":
             move_time = self.config.move_time if msg.move_time is None else msg.move_time
             self.lobby.create(conn, msg.game, msg.options, seed=msg.seed, games=msg.games, move_time=move_time,

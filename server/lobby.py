@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from protocol.errors import ProtocolError
-from protocol.framing import encode_frame
+from server import wire
 from protocol.game import GameError, get_game
 from server.config import ServerConfig
 from server.logs import new_run_id
@@ -33,6 +33,10 @@ if TYPE_CHECKING:
     from server.connection import Connection
 
 log = logging.getLogger("quinze.server")
+
+
+_TABLES_HEAD = wire.map_header(4) + wire.pack("type") + wire.pack("tables") + wire.pack("tables")
+"""The start of a ``tables`` frame: ``{"type": "tables", "tables": [...], "total": n, "offset": k}``."""
 
 
 class Lobby:
@@ -52,6 +56,11 @@ class Lobby:
         """This server run's id: the prefix of its table ids, written in every log header."""
         self.stopping = False
         """Set when the server shuts down: no table starts another game (see ``server.app``)."""
+        self._listing: bytes | None = None  # the tables frame, until a table changes
+
+    def listing_changed(self) -> None:
+        """A table was created, forgotten, or changed what its TableInfo shows."""
+        self._listing = None
 
     def next_request(self) -> int:
         """A request id never used before in this server run."""
@@ -62,12 +71,11 @@ class Lobby:
         """``msg`` as one frame; None (and the log says why) if it cannot be encoded or is over
         ``max_frame``. The caller tells the client (:meth:`unsendable`)."""
         try:
-            return encode_frame(msg, max_frame=self.config.max_frame)
-        except ProtocolError as e:
-            log.warning("cannot send a %s message: %s", msg.get("type"), e.reason)
+            body = wire.pack(msg)
         except Exception as e:
             log.warning("cannot send a %s message: %s: %s", msg.get("type"), type(e).__name__, e)
-        return None
+            return None
+        return wire.frame(body, self.config.max_frame, str(msg.get("type")))
 
     @staticmethod
     def unsendable(conns: Any, msg: dict[str, Any]) -> None:
@@ -76,25 +84,30 @@ class Lobby:
         for c in list(conns):
             c.error("server-error", f"the server could not send you a {t} message (too large for a frame, or not encodable); the server log says more")
 
-    def listing(self, *, closed: bool = False, table: str | None = None, offset: int = 0, limit: int | None = None) -> dict[str, Any]:
-        """The ``tables`` answer to ``list-tables`` (PROTOCOL.md): one page of TableInfo in order
-        of creation, closed tables only with ``closed``, cut so that it fits in a frame; ``total``
-        counts every table asked for."""
+    def listing(self, *, closed: bool = False, table: str | None = None, offset: int = 0, limit: int | None = None) -> bytes | None:
+        """The frame of the ``tables`` answer to ``list-tables`` (PROTOCOL.md): one page of
+        TableInfo in order of creation (closed tables only with ``closed``), with ``total`` (every
+        table asked for) and ``offset``, cut so that it fits in a frame. The default listing (no
+        field given), the frequent one, is kept encoded until a table changes."""
+        default = not closed and table is None and offset == 0 and limit is None
+        if default and self._listing is not None:
+            return self._listing
         if table is not None:
             found = self.tables.get(table)
             chosen = [found] if found is not None and (closed or found.state != "closed") else []
         else:
             chosen = [t for t in self.tables.values() if closed or t.state != "closed"]
-        size = self.config.page_size if limit is None else limit
-        page = [t.info() for t in chosen[offset : offset + size]]
-        msg = {"type": "tables", "tables": page, "total": len(chosen), "offset": offset}
-        while page:
-            try:
-                encode_frame(msg, max_frame=self.config.max_frame)
+        page = chosen[offset : offset + (self.config.page_size if limit is None else limit)]
+        tail = wire.pack("total") + wire.pack(len(chosen)) + wire.pack("offset") + wire.pack(offset)
+        while True:  # joined from each table's encoded TableInfo
+            body = _TABLES_HEAD + wire.array_header(len(page)) + b"".join(t.info_body() for t in page) + tail
+            if len(body) <= self.config.max_frame or not page:
                 break
-            except ProtocolError:  # too large for one frame: a shorter page (total says the rest)
-                page = msg["tables"] = page[: len(page) // 2]
-        return msg
+            page = page[: len(page) // 2]  # too large for one frame: a shorter page (total says the rest)
+        frame = wire.frame(body, self.config.max_frame, "tables")
+        if default:
+            self._listing = frame
+        return frame
 
     def table_for(self, conn: Connection, table_id: str, ref: str) -> Table:
         """The table ``table_id``. Raises ``ProtocolError("unknown-table")``."""
@@ -148,6 +161,7 @@ class Lobby:
         self.tables[table_id] = table
         self.open_tables += 1
         self._created[conn.id] = mine + 1
+        self.listing_changed()
         self.nursery.start_soon(table.run, name=f"table {table_id}")
         conn.send({"type": "table-created", "table": table.info()})
         log.info("table %s created by %s: %s, %d players, %d game(s)", table_id, conn.name, game_id, checked["players"], games)
@@ -164,6 +178,7 @@ class Lobby:
         self._closed.append(table.id)
         while len(self._closed) > self.config.closed_tables_kept:
             self.tables.pop(self._closed.popleft(), None)
+        self.listing_changed()
 
     def dropped(self, conn: Connection) -> None:
         """``conn`` is gone: every table it sat at or watched is told."""

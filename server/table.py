@@ -48,6 +48,8 @@ from protocol.messages import commitment
 from protocol.replaylog import aborted_result, forfeit_result
 from server.clock import Deadline
 from server.logs import utc_now, write_game
+from server.wire import Records, TableWire, joined_map, pack
+from server.wire import frame as wire_frame
 
 if TYPE_CHECKING:
     from server.connection import Connection
@@ -125,7 +127,8 @@ class Table:
         self.game: Game | None = None
         self.pending: Pending | None = None
         self.forfeit: tuple[int, str] | None = None
-        self.actions: list[dict[str, Any]] = []
+        self.records = Records()
+        """The actions of the game in progress (or the last one), encoded (see ``server.wire``)."""
         self.players: list[str] = []
         self.seed = 0
         self.salt = ""
@@ -135,6 +138,13 @@ class Table:
         self.aborted: str | None = None
         self._announced = False
         self._changed = trio.Event()
+        self.wire = TableWire(table_id, lobby.config.max_frame)
+        self._info: bytes | None = None
+
+    @property
+    def actions(self) -> list[dict[str, Any]]:
+        """The actions of the game in progress (or the last one): ``[{"seat", "action"}]``."""
+        return self.records.data()
 
     # ------------------------------------------------------------------ info
 
@@ -152,6 +162,18 @@ class Table:
             "spectators": len(self.spectators),
         }
 
+    def info_body(self) -> bytes:
+        """:meth:`info` encoded (msgpack), kept until the table changes (:meth:`_touch`)."""
+        if self._info is None:
+            self._info = pack(self.info())
+        return self._info
+
+    def _touch(self) -> None:
+        """Something :meth:`info` shows may change: forget its encoding and the lobby's listing.
+        Called before every change of the seats, the spectators, the state or the game number."""
+        self._info = None
+        self.lobby.listing_changed()
+
     def seat_of(self, conn: Connection) -> Seat | None:
         for s in self.seats:
             if s.conn is conn:
@@ -160,12 +182,8 @@ class Table:
 
     # ------------------------------------------------------------------ sending
 
-    def _to_all(self, msg: dict[str, Any]) -> None:
-        """``msg`` to every seat and spectator, encoded once."""
-        frame = self.lobby.encode(msg)
-        if frame is None:
-            self.lobby.unsendable([s.conn for s in self.seats if s.conn is not None] + list(self.spectators), msg)
-            return
+    def _to_all_frame(self, frame: bytes) -> None:
+        """One encoded message to every seat and spectator."""
         for s in self.seats:
             if s.conn is not None:
                 s.conn.send_frame(frame)
@@ -173,20 +191,36 @@ class Table:
             c.send_frame(frame)
 
     def _events(self, events: list[Event]) -> None:
-        """Each event to each seat as it may see it (``Event.for_seat``), to spectators as public."""
-        tid, number = self.id, self.number
+        """Each event to each seat as it may see it (``Event.for_seat``), to spectators as public.
+        Encoded once for all who see the same: the public form, and each private one; each
+        carries the game's number. One that cannot be encoded is told to its receivers."""
+        event, number = self.wire.event, self.number
         for ev in events:
+            private = ev.private
+            public: bytes | None = None
+            made = False
             for s in self.seats:
-                if s.conn is not None:
-                    s.conn.send({"type": "event", "table": tid, "event": ev.for_seat(s.index), "number": number})
-            if self.spectators:
-                msg = {"type": "event", "table": tid, "event": ev.for_seat(None), "number": number}
-                public = self.lobby.encode(msg)
-                if public is None:
-                    self.lobby.unsendable(self.spectators, msg)
+                conn = s.conn
+                if conn is None:
                     continue
-                for c in list(self.spectators):
-                    c.send_frame(public)
+                if s.index in private:
+                    f = event(ev.for_seat(s.index), number)
+                else:
+                    if not made:
+                        public, made = event(ev.for_seat(None), number), True
+                    f = public
+                if f is not None:
+                    conn.send_frame(f)
+                else:
+                    self.lobby.unsendable([conn], {"type": "event"})
+            if self.spectators:
+                if not made:
+                    public, made = event(ev.for_seat(None), number), True
+                if public is not None:
+                    for c in list(self.spectators):
+                        c.send_frame(public)
+                else:
+                    self.lobby.unsendable(self.spectators, {"type": "event"})
 
     def _game_start(self, seat: int | None) -> dict[str, Any]:
         return {
@@ -267,11 +301,12 @@ class Table:
             self._close()
 
     async def _play_one(self) -> None:
+        self._touch()
         self.number += 1
         self.seed = self.base_seed + self.number - 1 if self.base_seed is not None else secrets.randbits(63)
         self.salt = secrets.token_hex(16)
         self.players = [s.name or "" for s in self.seats]
-        self.actions = []
+        self.records = Records()
         self.forfeit = None
         self._announced = False
         game = self.game = self.game_cls.new(self.options, self.seed)
@@ -324,18 +359,21 @@ class Table:
             done = game.result()
             assert done is not None
             result, forfeit = done, None
-        self._to_all(
-            {
-                "type": "game-over",
-                "table": self.id,
-                "number": self.number,
-                "result": result.to_data(),
-                "forfeit": forfeit,
-                "seed": self.seed,
-                "salt": self.salt,
-                "actions": self.actions,
-            }
-        )
+        head = {
+            "type": "game-over",
+            "table": self.id,
+            "number": self.number,
+            "result": result.to_data(),
+            "forfeit": forfeit,
+            "seed": self.seed,
+            "salt": self.salt,
+        }
+        # The recorded actions are joined in as they were encoded: "actions" is the last key.
+        over = wire_frame(joined_map(head, "actions", self.records.packed()), self.lobby.config.max_frame, "game-over")
+        if over is not None:
+            self._to_all_frame(over)
+        else:  # never silently: every receiver is told (the log says why)
+            self.lobby.unsendable([s.conn for s in self.seats if s.conn is not None] + list(self.spectators), {"type": "game-over"})
         if self.aborted is not None:
             how = f"aborted ({self.aborted})"
         elif forfeit is not None:
@@ -355,7 +393,7 @@ class Table:
             seed=self.seed,
             salt=self.salt,
             players=self.players,
-            actions=self.actions,
+            actions=self.records.data(),
             result=result.to_data(),
             forfeit=forfeit,
             started=self.started,
@@ -381,8 +419,11 @@ class Table:
     def _close(self) -> None:
         if self.state == "closed":
             return
+        self._touch()
         self.state = "closed"
         self.pending = None
+        self.game = None  # a closed table stays listed a while: it keeps no game or records
+        self.records = Records()
         msg = {"type": "table-closed", "table": self.id}
         for s in self.seats:
             if s.conn is not None:
@@ -401,6 +442,7 @@ class Table:
 
     def handle_join(self, conn: Connection, seat: int | None, token: str | None) -> None:
         """``join``: take a free seat, or take back a held one with its token (PROTOCOL.md "Flow" 1 and 6, `join`)."""
+        self._touch()
         if self.state == "closed":
             conn.error("game-not-running", f"table {self.id} is closed", "join")
             return
@@ -464,6 +506,7 @@ class Table:
 
     def handle_spectate(self, conn: Connection) -> None:
         """``spectate``: watch with public information only; ``game-start`` then ``view`` (public) at once if a game runs."""
+        self._touch()
         if self.state == "closed":
             conn.error("game-not-running", f"table {self.id} is closed", "spectate")
             return
@@ -480,6 +523,7 @@ class Table:
 
     def handle_leave(self, conn: Connection) -> None:
         """``leave``: give up the seat (forfeiting a running game, kind ``"leave"``) or stop watching."""
+        self._touch()
         mine = self.seat_of(conn)
         if mine is not None:
             if self.state == "playing" and self.game is not None and not self.game.is_over and self.forfeit is None:
@@ -499,6 +543,7 @@ class Table:
     def dropped(self, conn: Connection) -> None:
         """``conn`` is gone: spectating stops; a seat is freed before the first game, else kept for
         a reconnect with its token (the clock keeps running)."""
+        self._touch()
         self.spectators.discard(conn)
         mine = self.seat_of(conn)
         if mine is None:
@@ -513,6 +558,7 @@ class Table:
         """``forfeit``: the sender's seat concedes the running game with ``reason`` as its kind.
         A forfeit naming another game (``number``) than the running one is refused
         (``stale-game``): a late forfeit never ends a game that started after it was meant."""
+        self._touch()
         mine = self.seat_of(conn)
         if mine is None:
             conn.error("not-seated", f"you hold no seat at {self.id}", "forfeit")
@@ -570,10 +616,9 @@ class Table:
             log.exception("table %s: engine failed on %r", self.id, data)
             self._refuse(conn, request, "engine-error", f"{type(e).__name__}: {e}")
             return
-        played = action.to_data()
-        self.actions.append({"seat": mine.index, "action": played, "time": round(trio.current_time() - p.opened, 4)})
+        self.records.add(mine.index, action.to_data(), round(trio.current_time() - p.opened, 4))
         conn.moves += 1
-        conn.send({"type": "accepted", "table": self.id, "request": request, "number": self.number})
+        conn.send_frame(self.wire.accepted(request, self.number))
         self._events(events)
         self._next_request()
         if self.pending is None:  # the game is over: the table task takes it from here

@@ -112,9 +112,6 @@ def build_config(
             specs.append(parse_bot_spec(text, game, [s.name for s in specs]))
         except ValueError as err:
             fail(f"BOT {text!r}: {err}")
-        problem = program_problem(specs[-1].argv)
-        if problem is not None:  # before the match starts: no results file, no stderr folder
-            fail(f"BOT {text!r}: {problem}")
     address = None
     if server is not None:
         try:
@@ -277,7 +274,12 @@ def register(app: typer.Typer) -> None:
             sprt=sprt,
         )
         if cluster is not None:
-            check_cluster(cluster, server, shard_size)
+            check_cluster(cluster, server, shard_size)  # the workers check the bot programs there
+        else:
+            for spec in config.bots:
+                problem = program_problem(spec.argv)
+                if problem is not None:  # before the match starts: no results file, no stderr folder
+                    fail(f"BOT {spec.spec!r}: {problem}")
         json_stdout = json_file is not None and str(json_file) == STDIO  # --json -: the JSON alone on stdout
         if json_file is not None and not json_stdout:
             check_writable(json_file, "--json")
