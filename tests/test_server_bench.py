@@ -24,4 +24,4 @@ def test_worst_frame_figures_every_hostile_frame_is_refused() -> None:
     assert fig["worst_frame"] in fig["frames"] and fig["worst_frame_us"] > 0
     for name, f in fig["frames"].items():
         assert f["bytes"] <= 1_048_576 and f["outcome"] in ("too-many-elements", "not-msgpack"), name
-    assert len(frame_rows(fig)) == 2
+    assert len(frame_rows(fig)) == 1  # the unbounded reference is not measured here
