@@ -106,7 +106,7 @@ class Server:
         elif t == "create-table":
             move_time = self.config.move_time if msg.move_time is None else msg.move_time
             self.lobby.create(conn, msg.game, msg.options, seed=msg.seed, games=msg.games, move_time=move_time,
-                              seat_move_times=msg.seat_move_times)
+                              seat_move_times=msg.seat_move_times, position=msg.position)
         elif t == "join":
             self.lobby.table_for(conn, msg.table, t).handle_join(conn, msg.seat, msg.token)
         elif t == "leave":

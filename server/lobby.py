@@ -126,6 +126,7 @@ class Lobby:
         games: int,
         move_time: float,
         seat_move_times: tuple[float | None, ...] | None = None,
+        position: Mapping[str, Any] | None = None,
     ) -> Table | None:
         """``create-table``: check the game and options (``unknown-game``, ``bad-option`` naming
         the option; ``seat_move_times`` one entry per seat) and the table limits
@@ -142,6 +143,18 @@ class Lobby:
             return None
         try:
             game_cls = get_game(game_id)
+            if position is not None:
+                try:
+                    start = game_cls.from_position(position)
+                except GameError as e:
+                    where = f".{e.field}" if e.field else ""
+                    conn.error("bad-option", f"create-table.position{where}: {e.reason}", "create-table")
+                    return None
+                if options and game_cls.validate_options(options) != start.options:
+                    conn.error("bad-option", "create-table.options: not the position's options (give none, or the same)",
+                               "create-table")
+                    return None
+                options = start.options
             checked = game_cls.validate_options(options)
             game_cls.new(checked, 0)  # options the game refuses only together fail here, not at the table
         except GameError as e:
@@ -156,7 +169,7 @@ class Lobby:
         table_id = f"{self.run}-t{self._next}"
         self._next += 1
         table = Table(self, table_id, game_cls, checked, seed=seed, games=games, move_time=move_time,
-                      seat_move_times=seat_move_times)
+                      seat_move_times=seat_move_times, position=position)
         table.creator = conn.id
         self.tables[table_id] = table
         self.open_tables += 1

@@ -45,6 +45,7 @@ import trio
 
 from protocol.game import Event, Game, GameError
 from protocol.messages import commitment
+from protocol.replaylog import start_game
 from protocol.replaylog import aborted_result, forfeit_result
 from server.clock import Deadline
 from server.logs import utc_now, write_game
@@ -110,8 +111,11 @@ class Table:
         games: int,
         move_time: float,
         seat_move_times: tuple[float | None, ...] | None = None,
+        position: Mapping[str, Any] | None = None,
     ) -> None:
         self.lobby = lobby
+        self.position = dict(position) if position is not None else None
+        """Every game starts from this position (``create-table.position``), or None."""
         self.id = table_id
         self.game_cls = game_cls
         self.options = dict(options)
@@ -231,7 +235,7 @@ class Table:
             "seat": seat,
             "players": self.players,
             "options": self.options,
-            "commitment": commitment(self.seed, self.salt),
+            "commitment": commitment(self.seed, self.salt, self.position),
         }
 
     def _view(self, seat: int | None) -> dict[str, Any]:
@@ -309,7 +313,7 @@ class Table:
         self.records = Records()
         self.forfeit = None
         self._announced = False
-        game = self.game = self.game_cls.new(self.options, self.seed)
+        game = self.game = start_game(self.game_cls.id, self.options, self.seed, self.position)
         self.state = "playing"
         self.started = utc_now()
         log.info("table %s: game %d of %s starts (%s)", self.id, self.number, self.game_cls.id, ", ".join(self.players))
@@ -399,6 +403,7 @@ class Table:
             started=self.started,
             run=self.lobby.run,
             aborted=self.aborted,
+            position=self.position,
         )
 
     def abort(self, reason: str) -> dict[str, Any] | None:
