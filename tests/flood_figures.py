@@ -121,7 +121,6 @@ def round_trips(port: int, moves: int) -> list[float]:
         s.send({"type": "join", "table": table})
     seats = {}
     times: list[float] = []
-    pending = None
     sent_at = None
     # one reader per seat would need threads; the seat to act is the only one whose answer we wait for
     import selectors
@@ -149,7 +148,6 @@ def round_trips(port: int, moves: int) -> list[float]:
                 elif t == "action-request":
                     if sent_at is not None:
                         times.append(time.perf_counter() - sent_at)
-                    pending = msg
                     sent_at = time.perf_counter()
                     s.send({"type": "action", "table": table, "request": msg["request"], "action": msg["legal"][0]})
                 elif t == "game-start" and sent_at is not None:
