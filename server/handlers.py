@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from protocol import __version__
 from protocol.errors import ProtocolError
+from protocol.fields import INT_MAX, INT_MIN
 from protocol.messages import CLIENT_TYPES, PROTOCOL_VERSION, parse_message
 from server.config import ServerConfig
 from server.lobby import Lobby
@@ -83,6 +84,12 @@ class Server:
                 if number is None or (type(number) is int and number >= 1):
                     self.lobby.table_for(conn, table, "action").handle_action(conn, request, action, number)
                     return
+        elif len(data) == 2 and data.get("type") == "pong" and conn.name is not None:
+            # The heartbeat's answer, every 10 s from every client: the same check by hand.
+            nonce = data.get("nonce")
+            if type(nonce) is int and INT_MIN <= nonce <= INT_MAX:
+                conn.heartbeat.pong(nonce)
+                return
         msg = parse_message(data, allowed=CLIENT_TYPES)
         t = msg.type
         if conn.name is None:

@@ -57,10 +57,14 @@ class Lobby:
         self.stopping = False
         """Set when the server shuts down: no table starts another game (see ``server.app``)."""
         self._listing: bytes | None = None  # the tables frame, until a table changes
+        self._bodies: dict[str, bytes] = {}  # each listed table's encoded TableInfo, in listing order
+        self._dirty: dict[Table, None] = {}  # tables whose TableInfo changed since the last listing
 
-    def listing_changed(self) -> None:
-        """A table was created, forgotten, or changed what its TableInfo shows."""
+    def listing_changed(self, table: Table | None = None) -> None:
+        """``table`` changed what its TableInfo shows (or a table was created or forgotten)."""
         self._listing = None
+        if table is not None:
+            self._dirty[table] = None
 
     def next_request(self) -> int:
         """A request id never used before in this server run."""
@@ -88,26 +92,35 @@ class Lobby:
         """The frame of the ``tables`` answer to ``list-tables`` (PROTOCOL.md): one page of
         TableInfo in order of creation (closed tables only with ``closed``), with ``total`` (every
         table asked for) and ``offset``, cut so that it fits in a frame. The default listing (no
-        field given), the frequent one, is kept encoded until a table changes."""
-        default = not closed and table is None and offset == 0 and limit is None
-        if default and self._listing is not None:
+        field given), the frequent one, is joined from each table's encoded TableInfo and kept
+        until a table changes (only the tables that changed are encoded again)."""
+        size = self.config.page_size if limit is None else limit
+        if not closed and table is None and offset == 0 and limit is None:
+            if self._listing is None:
+                bodies = self._bodies
+                for t in self._dirty:
+                    if t.id in bodies:
+                        bodies[t.id] = t.info_body()
+                self._dirty.clear()
+                listed = [tid for tid in bodies if self.tables[tid].state != "closed"]
+                self._listing = self._page([bodies[tid] for tid in listed[:size]], len(listed), 0)
             return self._listing
         if table is not None:
             found = self.tables.get(table)
             chosen = [found] if found is not None and (closed or found.state != "closed") else []
         else:
             chosen = [t for t in self.tables.values() if closed or t.state != "closed"]
-        page = chosen[offset : offset + (self.config.page_size if limit is None else limit)]
-        tail = wire.pack("total") + wire.pack(len(chosen)) + wire.pack("offset") + wire.pack(offset)
-        while True:  # joined from each table's encoded TableInfo
-            body = _TABLES_HEAD + wire.array_header(len(page)) + b"".join(t.info_body() for t in page) + tail
-            if len(body) <= self.config.max_frame or not page:
+        return self._page([t.info_body() for t in chosen[offset : offset + size]], len(chosen), offset)
+
+    def _page(self, bodies: list[bytes], total: int, offset: int) -> bytes | None:
+        """The ``tables`` frame of these encoded TableInfo, halved until it fits in a frame."""
+        tail = wire.pack("total") + wire.pack(total) + wire.pack("offset") + wire.pack(offset)
+        while True:
+            body = _TABLES_HEAD + wire.array_header(len(bodies)) + b"".join(bodies) + tail
+            if len(body) <= self.config.max_frame or not bodies:
                 break
-            page = page[: len(page) // 2]  # too large for one frame: a shorter page (total says the rest)
-        frame = wire.frame(body, self.config.max_frame, "tables")
-        if default:
-            self._listing = frame
-        return frame
+            bodies = bodies[: len(bodies) // 2]  # too large for one frame: a shorter page (total says the rest)
+        return wire.frame(body, self.config.max_frame, "tables")
 
     def table_for(self, conn: Connection, table_id: str, ref: str) -> Table:
         """The table ``table_id``. Raises ``ProtocolError("unknown-table")``."""
@@ -156,7 +169,6 @@ class Lobby:
                     return None
                 options = start.options
             checked = game_cls.validate_options(options)
-            game_cls.new(checked, 0)  # options the game refuses only together fail here, not at the table
         except GameError as e:
             code = "unknown-game" if e.code == "unknown-game" else "bad-option"
             where = f"create-table.options.{e.field}: " if code == "bad-option" and e.field else ""
@@ -174,7 +186,8 @@ class Lobby:
         self.tables[table_id] = table
         self.open_tables += 1
         self._created[conn.id] = mine + 1
-        self.listing_changed()
+        self._bodies[table_id] = b""
+        self.listing_changed(table)
         self.nursery.start_soon(table.run, name=f"table {table_id}")
         conn.send({"type": "table-created", "table": table.info()})
         log.info("table %s created by %s: %s, %d players, %d game(s)", table_id, conn.name, game_id, checked["players"], games)
@@ -190,8 +203,11 @@ class Lobby:
             self._created.pop(table.creator, None)
         self._closed.append(table.id)
         while len(self._closed) > self.config.closed_tables_kept:
-            self.tables.pop(self._closed.popleft(), None)
-        self.listing_changed()
+            gone = self._closed.popleft()
+            forgotten = self.tables.pop(gone, None)
+            self._bodies.pop(gone, None)
+            self._dirty.pop(forgotten, None)  # type: ignore[arg-type]
+        self.listing_changed(table)
 
     def dropped(self, conn: Connection) -> None:
         """``conn`` is gone: every table it sat at or watched is told."""
