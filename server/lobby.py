@@ -117,7 +117,6 @@ class Lobby:
                     return None
                 options = start.options
             checked = game_cls.validate_options(options)
-            game_cls.new(checked, 0)  # options the game refuses only together fail here, not at the table
         except GameError as e:
             code = "unknown-game" if e.code == "unknown-game" else "bad-option"
             where = f"create-table.options.{e.field}: " if code == "bad-option" and e.field else ""
