@@ -228,6 +228,9 @@ class Value:
 
     _checks: ClassVar[dict[str, Check]] = {}
     _label: ClassVar[str] = ""
+    _omit_none: ClassVar[frozenset[str]] = frozenset()
+    """Optional fields left out of ``to_data()`` while None (fields added after version 1's
+    first release: a peer that does not know them sees the message it always saw)."""
 
     def __post_init__(self) -> None:
         for name, check in self._checks.items():
@@ -257,14 +260,13 @@ class Value:
             object.__setattr__(obj, f.name, v)
         return obj
 
-    _left_out_when_nil: ClassVar[frozenset[str]] = frozenset()
-    """Fields added after version 1 was first written: left out of ``to_data()`` when nil, so the
-    maps of peers that do not use them are unchanged."""
-
     def _field_data(self) -> dict[str, Any]:
-        skip = self._left_out_when_nil
-        return {f.name: to_plain(v) for f in dataclasses.fields(self)  # type: ignore[arg-type]
-                if not ((v := getattr(self, f.name)) is None and f.name in skip)}
+        omit = self._omit_none
+        return {
+            f.name: to_plain(v)
+            for f in dataclasses.fields(self)  # type: ignore[arg-type]
+            if (v := getattr(self, f.name)) is not None or f.name not in omit
+        }
 
 
 def to_plain(v: Any) -> Any:
