@@ -407,7 +407,7 @@ class MatchRunner:
         if over is None:
             raise MatchError(f"table {table} closed before its game ended")
         self._write_game(over, self.config.positions[plan.position] if plan.position is not None else None)
-        think = [(o.think, o.moves, o.max_think) if o is not None else (0.0, 0, 0.0) for o in outcomes]
+        think = [(o.think, o.moves, o.max_think, o.near_limit) if o is not None else (0.0, 0, 0.0, 0) for o in outcomes]
         await self._count_game(GameReport(plan, table, over.game_over, failures, think))
 
     async def _count_game(self, report: GameReport) -> None:
