@@ -29,6 +29,7 @@ COMMANDS = [
     "match",
     "play",
     "replay",
+    "checkbot",
 ]
 
 for _name in COMMANDS:
