@@ -35,11 +35,13 @@ import trio
 from protocol.game import GameError, bot_names, get_game
 from protocol.messages import Error, TableCreated
 from protocol.replaylog import LogError, dumps_records, game_records
+from server.logs import cut_at_end
 from quinze_cli.botproc import BotError, BotProcess
 from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
 from quinze_cli.client import ClientError, Connection, connect
 from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
 from quinze_cli.stats import MatchStats
+from quinze_cli.stats.sprt import SprtSpec
 
 __all__ = ["BotSpec", "GamePlan", "MatchConfig", "MatchError", "MatchRunner", "SEED_MAX", "iter_schedule", "last_seed",
            "parse_bot_spec", "rotations", "schedule"]
@@ -163,6 +165,13 @@ class MatchConfig:
     max_restarts: int = 3
     server: tuple[str, int] | None = None
     stderr_cap: int = 1_048_576
+    sprt: SprtSpec | None = None
+    """Stop once this sequential test decides (two bots; ``games`` is then the most played)."""
+
+    @property
+    def group(self) -> int:
+        """Games per deal group: the distinct seat rotations with ``duplicate``, else 1."""
+        return len(rotations(len(self.bots), self.seats)) if self.duplicate else 1
 
     @property
     def seats(self) -> int:
@@ -210,7 +219,12 @@ class MatchRunner:
         self.config = config
         self.on_game = on_game
         self.on_failure = on_failure
-        self.stats = MatchStats([(b.name, b.spec) for b in config.bots])
+        from quinze_cli.results import lower_is_better
+
+        self.stats = MatchStats([(b.name, b.spec) for b in config.bots], group=config.group, sprt=config.sprt,
+                                seats=config.seats, lower_is_better=lower_is_better(config.game))
+        self.stopping = False
+        """Set when the sequential test has decided: no new game starts, running ones finish."""
         self.plans = iter_schedule(len(config.bots), config.seats, config.games, config.seed, duplicate=config.duplicate)
         """The games still to play (a generator shared by the concurrency slots)."""
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
@@ -277,6 +291,8 @@ class MatchRunner:
             # One generator shared by the slots: trio runs one task at a time, so each next()
             # hands out the next game exactly once.
             for plan in self.plans:
+                if self.stopping:
+                    break
                 await self._play_one(plan, slot, address, control, created_recv, pool, bots_nursery)
             nursery.cancel_scope.cancel()
         await control.aclose()
@@ -353,7 +369,10 @@ class MatchRunner:
             raise MatchError(f"table {table} closed before its game ended")
         self._write_game(over)
         self.stats.add_game(plan.seat_bots, over.game_over.result.get("points", []),
-                            [(b, f.kind) for b, f in failures], over.game_over.result.get("scores", []))
+                            [(b, f.kind) for b, f in failures], over.game_over.result.get("scores", []),
+                            index=plan.index, deal=plan.seed)
+        if self.stats.sprt is not None and self.stats.sprt.result is not None:
+            self.stopping = True
         for bot_index, failure in failures:
             if self.on_failure is not None:
                 await self.on_failure(self.config.bots[bot_index].name, plan, failure)
@@ -444,7 +463,10 @@ class MatchRunner:
             log.error("%s", self.log_problems[-1])
             return
         if self._log is None:
+            cut = cut_at_end(self.log_path)  # never glue a game onto a cut record
             self._log = open(self.log_path, "a", encoding="utf-8")
+            if cut:
+                self._log.write("\n")
         self._log.write(dumps_records(records))
         self._log.flush()
         os.fsync(self._log.fileno())

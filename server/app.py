@@ -5,16 +5,20 @@
         ...
         nursery.cancel_scope.cancel()     # clean shutdown
 
-On cancellation the tables stop starting games (``Server.stopping``), every client is sent ``bye``
-with reason ``"shutdown"`` (PROTOCOL.md "Flow") and given ``ServerConfig.shutdown_grace`` seconds to
-receive it, then the tables and connections are cancelled. That cleanup is shielded but bounded:
-whatever happens in it (even an exception), the work is cancelled at its end, so a stopping server
-never keeps playing. Logs of finished games are already written and fsynced (each game's log is
-written when it ends).
+On cancellation the tables stop starting games (``Server.stopping``); every game still running
+ends with the aborted result (:meth:`server.table.Table.abort`: ``game-over`` with result reason
+``"aborted"`` to every seat and spectator); every client is sent ``bye`` with reason
+``"shutdown"`` (PROTOCOL.md "Flow"); the aborted games are logged; the clients are given what is
+left of ``ServerConfig.shutdown_grace`` seconds (counted from the start of the shutdown, whatever
+the number of tables) to receive it all, then the tables and connections are cancelled. That
+cleanup is shielded but bounded: whatever happens in it (even an exception), the work is
+cancelled at its end, so a stopping server never keeps playing. Logs of finished games are
+already written and fsynced (each game's log is written when it ends).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import logging
 
@@ -23,6 +27,7 @@ import trio
 from server.config import ServerConfig
 from server.connection import Connection
 from server.handlers import Server
+from server.logs import write_game
 
 log = logging.getLogger("quinze.server")
 
@@ -59,7 +64,8 @@ async def run_server(config: ServerConfig, *, task_status: trio.TaskStatus[int] 
 
     async with trio.open_nursery() as outer:
         server = await outer.start(serve)
-        log.info("listening on %s:%d", config.host, port)
+        log.info("listening on %s:%d (server run %s: table ids %s-t1, %s-t2, ...)", config.host, port,
+                 server.lobby.run, server.lobby.run, server.lobby.run)
         task_status.started(port)
         try:
             await trio.sleep_forever()
@@ -72,13 +78,33 @@ async def run_server(config: ServerConfig, *, task_status: trio.TaskStatus[int] 
 
 
 async def _shutdown(server: Server, config: ServerConfig, done: trio.Event) -> None:
+    deadline = trio.current_time() + config.shutdown_grace
     server.stopping = True  # no table starts another game from now on
-    log.info("shutting down: %d connection(s)", len(server.connections))
+    tables = list(server.lobby.tables.values())
+    jobs = []
+    for table in tables:
+        try:
+            job = table.abort(SHUTDOWN_REASON)
+        except Exception:  # one table must not keep the others from their game-over
+            log.exception("table %s: aborting its game failed", table.id)
+            continue
+        if job is not None:
+            jobs.append(job)
+    log.info("shutting down: %d connection(s), %d table(s), %d game(s) aborted",
+             len(server.connections), len(tables), sum(1 for t in tables if t.aborted is not None))
     for conn in list(server.connections):
         try:
             conn.close(SHUTDOWN_REASON)
         except Exception:  # one connection must not keep the others from their bye
             log.exception("%r: sending bye failed", conn)
-    with trio.move_on_after(config.shutdown_grace):
+    written = 0
+    with trio.move_on_at(deadline):
+        async with trio.open_nursery() as nursery:
+            for job in jobs:
+                nursery.start_soon(functools.partial(write_game, **job))
+        written = len(jobs)
+    if written < len(jobs):
+        log.error("shutdown time ran out: some of the %d aborted games may not be logged", len(jobs))
+    with trio.move_on_at(deadline):
         while server.connections:
             await trio.sleep(0.01)

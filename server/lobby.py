@@ -1,7 +1,9 @@
 """The lobby: tables by id, created on request, each played by its own task (PROTOCOL.md "Flow" 1).
 
-Table ids are ``"t1"``, ``"t2"``, ... in order of creation. Closed tables stay listed (state
-``"closed"``) until ``ServerConfig.closed_tables_kept`` newer ones closed.
+Table ids are ``"<run>-t1"``, ``"<run>-t2"``, ... in order of creation, ``<run>`` being the
+server run id (:func:`server.logs.new_run_id`, fresh each time a server starts), so a table id
+never names two tables, even across restarts, and neither does a log file name. Closed tables
+stay listed (state ``"closed"``) until ``ServerConfig.closed_tables_kept`` newer ones closed.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from protocol.errors import ProtocolError
 from protocol.framing import encode_frame
 from protocol.game import GameError, get_game
 from server.config import ServerConfig
+from server.logs import new_run_id
 from server.table import Table
 
 if TYPE_CHECKING:
@@ -34,6 +37,8 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self._closed: deque[str] = deque()
         self._next = 1
+        self.run = new_run_id(config.log_dir)
+        """This server run's id: the prefix of its table ids, written in every log header."""
         self.stopping = False
         """Set when the server shuts down: no table starts another game (see ``server.app``)."""
 
@@ -77,7 +82,7 @@ class Lobby:
             where = f"create-table.options.{e.field}: " if code == "bad-option" and e.field else ""
             conn.error(code, f"{where}{e.reason}", "create-table")
             return None
-        table_id = f"t{self._next}"
+        table_id = f"{self.run}-t{self._next}"
         self._next += 1
         table = Table(self, table_id, game_cls, checked, seed=seed, games=games, move_time=move_time)
         self.tables[table_id] = table

@@ -20,6 +20,9 @@ Rules applied here (PROTOCOL.md):
 - a dropped seat stays held during a game and may be taken back with its token
   (``joined{resumed:true}``, ``game-start`` again, the pending request if it is its turn).
   Before the first game a dropped seat is simply freed;
+- when the server stops (:meth:`Table.abort`), a running game ends at once with the aborted
+  result (:func:`protocol.replaylog.aborted_result`, reason ``"aborted"``): ``game-over`` to every
+  seat and spectator, before their ``bye``, and the game is logged as aborted;
 - seeds: ``seed + number - 1`` when the table was given one, else ``secrets.randbits(63)``;
   salt ``secrets.token_hex(16)``; the commitment is SHA-256 of ``f"{seed}:{salt}"``.
 """
@@ -36,7 +39,7 @@ import trio
 
 from protocol.game import Event, Game, GameError
 from protocol.messages import commitment
-from protocol.replaylog import forfeit_result
+from protocol.replaylog import aborted_result, forfeit_result
 from server.clock import Deadline
 from server.logs import utc_now, write_game
 
@@ -117,6 +120,8 @@ class Table:
         self.seed = 0
         self.salt = ""
         self.started = ""
+        self.aborted: str | None = None
+        self._announced = False
         self._changed = trio.Event()
 
     # ------------------------------------------------------------------ info
@@ -250,6 +255,7 @@ class Table:
         self.players = [s.name or "" for s in self.seats]
         self.actions = []
         self.forfeit = None
+        self._announced = False
         game = self.game = self.game_cls.new(self.options, self.seed)
         self.state = "playing"
         self.started = utc_now()
@@ -265,7 +271,7 @@ class Table:
         self._events(game.opening_events)
 
         self._next_request()
-        while (p := self.pending) is not None and self.forfeit is None:
+        while (p := self.pending) is not None and self.forfeit is None and self.aborted is None:
             # handle_action plays each move and opens the next request itself, without waking
             # this task (no task switch between a move and the next request): this task only
             # wakes at the deadline of the request it saw, or when the game ends or is forfeited.
@@ -278,13 +284,26 @@ class Table:
         await self._game_over(game)
 
     async def _game_over(self, game: Game) -> None:
-        if self.forfeit is not None:
+        if self._announced:  # aborted by the server's shutdown, which writes the log itself
+            return
+        job = self._announce(game)
+        if job is not None:
+            await write_game(**job)
+
+    def _announce(self, game: Game) -> dict[str, Any] | None:
+        """Send ``game-over`` to every seat and spectator (once per game) and return what
+        :func:`server.logs.write_game` needs to log the game (None without a log directory)."""
+        self._announced = True
+        if self.aborted is not None:
+            result = aborted_result(len(self.seats))
+            forfeit: dict[str, Any] | None = None
+        elif self.forfeit is not None:
             result = forfeit_result(len(self.seats), self.forfeit[0])  # 0 to it, the others share
-            forfeit: dict[str, Any] | None = {"seat": self.forfeit[0], "kind": self.forfeit[1]}
+            forfeit = {"seat": self.forfeit[0], "kind": self.forfeit[1]}
         else:
-            result = game.result()
-            assert result is not None
-            forfeit = None
+            done = game.result()
+            assert done is not None
+            result, forfeit = done, None
         self._to_all(
             {
                 "type": "game-over",
@@ -297,27 +316,47 @@ class Table:
                 "actions": self.actions,
             }
         )
-        if forfeit is not None:
+        if self.aborted is not None:
+            how = f"aborted ({self.aborted})"
+        elif forfeit is not None:
             how = f"seat {forfeit['seat']} ({self.players[forfeit['seat']] or '?'}) forfeits ({forfeit['kind']})"
         else:
             how = str(result.reason)
-        log.info("table %s: game %d over: %s", self.id, self.number, how)
+        (log.debug if self.lobby.stopping else log.info)("table %s: game %d over: %s", self.id, self.number, how)
         log_dir = self.lobby.config.log_dir
-        if log_dir is not None:
-            await write_game(
-                log_dir,
-                table=self.id,
-                game_id=self.game_cls.id,
-                number=self.number,
-                options=self.options,
-                seed=self.seed,
-                salt=self.salt,
-                players=self.players,
-                actions=self.actions,
-                result=result.to_data(),
-                forfeit=forfeit,
-                started=self.started,
-            )
+        if log_dir is None:
+            return None
+        return dict(
+            log_dir=log_dir,
+            table=self.id,
+            game_id=self.game_cls.id,
+            number=self.number,
+            options=self.options,
+            seed=self.seed,
+            salt=self.salt,
+            players=self.players,
+            actions=self.actions,
+            result=result.to_data(),
+            forfeit=forfeit,
+            started=self.started,
+            run=self.lobby.run,
+            aborted=self.aborted,
+        )
+
+    def abort(self, reason: str) -> dict[str, Any] | None:
+        """The server stops (``reason``, e.g. ``"shutdown"``): a game not yet announced over ends
+        now, the running one with the aborted result (one that just ended or was forfeited with
+        its own); ``game-over`` is sent at once, so it reaches every seat and spectator before
+        their ``bye``. Returns the log job of that game for :func:`server.logs.write_game` (None
+        when no game is left to announce or there is no log directory). Never raises."""
+        game = self.game
+        if self.state != "playing" or game is None or self._announced:
+            return None
+        if not game.is_over and self.forfeit is None:
+            self.aborted = reason
+        self.pending = None
+        self._poke()
+        return self._announce(game)
 
     def _close(self) -> None:
         if self.state == "closed":
@@ -336,7 +375,7 @@ class Table:
             c.tables.discard(self)
         self.spectators.clear()
         self.lobby.table_closed(self)
-        log.info("table %s closed", self.id)
+        (log.debug if self.lobby.stopping else log.info)("table %s closed", self.id)  # at shutdown: one line for all
 
     # ------------------------------------------------------------------ client messages
 

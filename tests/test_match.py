@@ -211,8 +211,10 @@ def test_bot_specs_and_options():
 def test_elo_from_points():
     assert elo_difference([0.5] * 10)["difference"] == 0.0
     e = elo_difference([1, 1, 1, 0])
-    assert e["difference"] == pytest.approx(190.8, abs=0.1) and e["low"] < e["difference"] and e["high"] is None
-    assert elo_difference([0, 0])["difference"] is None
+    # With the prior of one won and one lost game (stats.elo): 4 of 6, and a finite interval.
+    assert e["difference"] == pytest.approx(120.4, abs=0.1) and e["low"] < e["difference"] < e["high"]
+    assert e["games"] == 4 and e["score"] == 0.75
+    assert elo_difference([0, 0])["difference"] < 0
     stats = MatchStats([("a", "x"), ("b", "y")])
     stats.add_game([0, 1, 0, 1], [0.5, 0, 0.5, 0], [(1, "crash")])
     assert [b.points for b in stats.bots] == [1.0, 0.0] and stats.bots[0].wins == 1
@@ -403,7 +405,7 @@ def test_cli_results_piped_with_a_narrow_columns_keep_numbers_and_the_elo_line_w
     lines = done.stdout.splitlines()
     assert any(line.startswith("Elo: random - greedy = ") and line.endswith("over 4 games, score " + line.split()[-1])
                for line in lines), done.stdout
-    assert any("Win rate" in line for line in lines)  # headers whole too
+    assert any("Score" in line for line in lines)  # headers whole too
     assert any(line.startswith("log: ") and line.endswith(".jsonl") for line in lines)
 
 
@@ -422,8 +424,9 @@ def test_results_on_a_narrow_terminal_never_cut_a_number():
     text = out.file.getvalue()
     assert "…" not in text
     flat = " ".join(text.split())
-    assert "random_bot: games 3, wins 0, points 0, win rate 0.0%, score 0.000, mean total 0.0, forfeits timeout 3" in flat
-    assert "win rate 100.0%, score 1.000" in flat
+    # Wins and Win rate only repeat Points and Score here: left out.
+    assert "random_bot: games 3, points 0, score 0.000, mean total 0.0, forfeits timeout 3" in flat
+    assert "points 3, score 1.000" in flat and "win rate" not in flat
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parent-death signal: Linux only")
@@ -453,6 +456,22 @@ def test_kill_9_of_quinze_match_leaves_no_orphan_bot(tmp_path):
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
+
+
+def test_cli_sprt_stops_early_with_a_complete_log(tmp_path):
+    done = quinze("match", "builtin:greedy", "builtin:random", "--sprt", "elo0=0,elo1=100", "--seed", "1",
+                  "--concurrency", "2", "--json", "out.json", cwd=tmp_path, timeout=120)
+    assert done.returncode == 0, done.stderr
+    data = json.loads((tmp_path / "out.json").read_text())
+    sprt = data["sprt"]
+    assert sprt["result"] == "H1" and sprt["llr"] >= sprt["upper"] and data["complete"]
+    assert data["played"] < 100 and data["played"] >= sprt["decided_at"]
+    assert f"LLR {sprt['llr']:.2f} ({sprt['lower']:.2f}, {sprt['upper']:.2f})" in done.stdout
+    assert "H1 accepted" in done.stdout
+    games = logged_games(tmp_path / data["log"])
+    assert len(games) == data["played"] and all(verify(g) is None for g in games)
+    bad = quinze("match", "builtin:greedy", "builtin:random", "--sprt", "elo0=5,elo1=0", cwd=tmp_path)
+    assert bad.returncode == 2 and "--sprt: elo0 (5) must be less than elo1 (0)" in bad.stderr
 
 
 def test_results_show_the_games_own_score_chips_for_classique():

@@ -39,7 +39,7 @@ def typed_move(screen: str) -> str:
     return "end"
 
 
-def play_to_end(child, *, prompt=PROMPT_EN, closed="Table t1 is closed", typed_every: int = 0) -> tuple[str, int]:
+def play_to_end(child, *, prompt=PROMPT_EN, closed=r"Table [a-z2-9]{4}-t1 is closed", typed_every: int = 0) -> tuple[str, int]:
     """Answer every prompt (by number, or every ``typed_every``-th time by typed cards) until
     the table closes; returns (all output, moves made)."""
     out = []
@@ -191,7 +191,7 @@ def test_local_game_in_french(env):
     child.expect("n'est pas une carte")
     child.sendline("regles")
     child.expect("Un quinze")
-    out, _ = play_to_end(child, prompt=PROMPT_FR, closed="La table t1 est fermée")
+    out, _ = play_to_end(child, prompt=PROMPT_FR, closed=r"La table [a-z2-9]{4}-t1 est fermée")
     out = plain(out)
     assert "Partie terminée." in out and "Totaux finaux" in out
     assert child.exitstatus == 0
@@ -299,8 +299,8 @@ def test_lobby_creates_a_table_and_tab_completes(host, env):
     child.expect("Option target: expects a whole number")  # explained, nothing created
     child.expect("Options as KEY=VALUE")  # asked again; the game and seats are kept
     child.sendline("target=5")
-    child.expect("Table t2 created.")
-    child.expect("You sit at table t2, seat 0.")
+    child.expect(r"Table [a-z2-9]{4}-t2 created\.")
+    child.expect(r"You sit at table [a-z2-9]{4}-t2, seat 0\.")
     child.expect("Waiting for the other players")
     child.send("hel\t")  # readline completes "help"
     child.send("\r")

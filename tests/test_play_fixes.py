@@ -131,8 +131,8 @@ def test_lobby_create_asks_again_for_a_bad_answer(host, env):
     child.expect("Option target: expects a whole number")
     child.expect("Options as KEY=VALUE")  # the game and seats already given are kept
     child.sendline("target=5")
-    child.expect("Table t2 created.")
-    child.expect("You sit at table t2, seat 0.")
+    child.expect(r"Table [a-z2-9]{4}-t2 created\.")
+    child.expect(r"You sit at table [a-z2-9]{4}-t2, seat 0\.")
     child.expect("Waiting for the other players")
     child.sendline("quit")
     child.expect("Bye.")

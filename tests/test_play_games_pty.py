@@ -12,7 +12,7 @@ import pexpect
 from playkit import QUINZE, TIMEOUT, plain
 
 PROMPT = r"Your move \(\d+ s\)> "
-CLOSED = "Table t1 is closed"
+CLOSED = r"Table [a-z2-9]{4}-t1 is closed"
 
 
 def spawn(env, *args: str) -> pexpect.spawn:

@@ -84,8 +84,9 @@ def test_q_outside_a_game_still_quits_at_once(host, env):
     assert child.exitstatus == 0
 
 
-def _create_waiting_table(child) -> None:
-    """At the lobby: create a quinze table for two people, no bots, and sit at seat 0."""
+def _create_waiting_table(child) -> str:
+    """At the lobby: create a quinze table for two people, no bots, and sit at seat 0; its id
+    (``<server run>-t2``: the host made t1)."""
     child.expect("lobby> ")
     child.sendline("c")
     child.expect(r"Game \(")
@@ -94,8 +95,10 @@ def _create_waiting_table(child) -> None:
     child.sendline("2")
     child.expect("Options as KEY=VALUE")
     child.sendline("target=1")
-    child.expect("You sit at table t2, seat 0.")
+    child.expect(r"You sit at table ([a-z2-9]{4}-t2), seat 0\.")
+    table = child.match.group(1)
     child.expect("Waiting for the other players")
+    return table
 
 
 def _both_play(first, second) -> None:
@@ -114,21 +117,21 @@ def test_same_account_and_name_in_the_lobby_takes_a_free_seat(host, env, tmp_pat
     table in the lobby sits in the free seat instead of resuming the first one's seat."""
     port, _ = host(3)
     first = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Ana")
-    _create_waiting_table(first)
+    t2 = _create_waiting_table(first)
     second = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Ana")
     second.expect("lobby> ")
-    second.sendline("t2")
+    second.sendline(t2)
     second.expect("Your kept seat 0 is held by a connected client: taking a free seat.")
-    second.expect("You sit at table t2, seat 1.")
+    second.expect(f"You sit at table {t2}, seat 1.")
     _both_play(first, second)
 
 
 def test_same_account_and_name_with_table_option_takes_a_free_seat(host, env, tmp_path):
     port, _ = host(3)
     first = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Ana")
-    _create_waiting_table(first)
-    second = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Ana", "--table", "t2")
-    second.expect("You sit at table t2, seat 1.")
+    t2 = _create_waiting_table(first)
+    second = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Ana", "--table", t2)
+    second.expect(f"You sit at table {t2}, seat 1.")
     _both_play(first, second)
 
 
@@ -136,11 +139,11 @@ def test_tokens_are_kept_per_player_name(host, env, tmp_path):
     """Bo, on the same account, never takes Ana's kept token (another key)."""
     port, _ = host(3)
     first = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Ana")
-    _create_waiting_table(first)
+    t2 = _create_waiting_table(first)
     kept = json.loads((tmp_path / "cache" / "quinze" / "seats.json").read_text())
-    assert set(kept) == {f"127.0.0.1:{port}/t2/Ana"}
-    second = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Bo", "--table", "t2")
-    second.expect("You sit at table t2, seat 1.")
+    assert set(kept) == {f"127.0.0.1:{port}/{t2}/Ana"}
+    second = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Bo", "--table", t2)
+    second.expect(f"You sit at table {t2}, seat 1.")
     assert "kept seat" not in plain(second.before)
     first.expect(r"Game 1 starts: Ana, Bo\.")
     for child in (first, second):
@@ -155,22 +158,24 @@ def test_local_game_is_logged_in_logs_and_the_path_is_said(env, tmp_path):
     child.sendline("quit")  # a forfeited game is logged too
     child.expect(r"forfeit this game\? \[y/N\] ")
     child.sendline("y")
-    child.expect(r"Replay log: logs/t1\.jsonl \(game 1 of the file\)\.")
-    child.expect(r"Check it with: quinze replay logs/t1\.jsonl --game 1 --verify")
+    child.expect(r"Replay log: (logs/[a-z2-9]{4}-t1\.jsonl) \(game 1 of the file\)\.")
+    first_log = child.match.group(1)
+    child.expect(r"Check it with: quinze replay " + first_log + r" --game 1 --verify")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    check = subprocess.run([QUINZE, "replay", "logs/t1.jsonl", "--game", "1", "--verify"], cwd=str(tmp_path),
+    check = subprocess.run([QUINZE, "replay", first_log, "--game", "1", "--verify"], cwd=str(tmp_path),
                            capture_output=True, text=True, env=env, timeout=TIMEOUT)
     assert check.returncode == 0, check.stdout + check.stderr
     assert "verified" in check.stdout
-    # a second local game is appended to the same file and said as game 2
+    # a second local game is another server run: its own table id and file, never mixed with the first
     again = spawn(env, "--local", "--seed", "4", "--name", "Ana", "--log-dir", "logs", cwd=str(tmp_path))
     again.expect(PROMPT_EN)
     again.sendline("quit")
     again.expect(r"\[y/N\] ")
     again.sendline("y")
-    again.expect(r"Replay log: logs/t1\.jsonl \(game 2 of the file\)")
+    again.expect(r"Replay log: (logs/[a-z2-9]{4}-t1\.jsonl) \(game 1 of the file\)")
+    assert again.match.group(1) != first_log
     again.expect(pexpect.EOF)
 
 

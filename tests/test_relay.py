@@ -4,6 +4,7 @@ bot programs (examples/bots, tests/bots): one game per test, each failure report
 from __future__ import annotations
 
 import math
+import re
 import signal
 import subprocess
 import sys
@@ -269,7 +270,7 @@ async def test_quinze_bot_command_creates_joins_and_exits_zero(port):
     )
     with trio.fail_after(30):
         table = (await first.stdout.receive_some(100)).decode().strip()
-        assert table.startswith("t")
+        assert re.fullmatch(r"[a-z2-9]{4}-t\d+", table)  # <server run>-t<N>
         second = await trio.run_process(
             quinze + ["bot", "--server", f"127.0.0.1:{port}", "--table", table, "--", "builtin:greedy"],
             capture_stdout=True, capture_stderr=True, check=False,
@@ -348,7 +349,7 @@ def test_quinze_bot_ctrl_c_exits_130_and_stops_the_program(tmp_path):
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
         try:
-            assert proc.stdout.readline().strip().startswith("t")  # the table id
+            assert proc.stdout.readline().strip().endswith("-t1")  # the table id: <server run>-t1
             assert proc.stderr.readline().startswith("seated at table")  # the program runs, waiting
             children = [int(p) for p in (Path("/proc") / str(proc.pid) / "task").glob("*/children")
                         for p in p.read_text().split()]

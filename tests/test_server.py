@@ -5,6 +5,8 @@ Every test ends by checking that the same server still plays a game to its end a
 
 from __future__ import annotations
 
+import re
+
 import hashlib
 
 import trio
@@ -52,7 +54,8 @@ async def test_lobby_list_create_join_leave_spectate() -> None:
         assert (await a.request({"type": "list-tables"}, "tables"))["tables"] == []
         created = await a.request({"type": "create-table", "game": TOY, "options": {}, "games": 2}, "table-created")
         info = created["table"]
-        assert info["table"] == "t1" and info["game"] == TOY and info["state"] == "waiting"
+        t1 = info["table"]  # "<server run>-t1": unique across runs of a server
+        assert re.fullmatch(r"[a-z2-9]{4}-t1", t1) and info["game"] == TOY and info["state"] == "waiting"
         assert info["options"] == {"players": 2, "secret_max": 1000} and info["games"] == 2
         assert info["move_time"] == 7.5 and info["number"] == 0 and info["spectators"] == 0
         assert info["seats"] == [{"seat": 0, "name": None, "connected": False}, {"seat": 1, "name": None, "connected": False}]
@@ -71,33 +74,33 @@ async def test_lobby_list_create_join_leave_spectate() -> None:
         assert err["code"] == "bad-field" and "move_time" in err["reason"]
         await a.send({"type": "join", "table": "t99"})
         assert (await a.recv())["code"] == "unknown-table"
-        await a.send({"type": "join", "table": "t1", "seat": 2})
+        await a.send({"type": "join", "table": t1, "seat": 2})
         err = await a.recv()
         assert err["code"] == "bad-field" and "seat" in err["reason"]
 
-        joined = await a.request({"type": "join", "table": "t1", "seat": 1}, "joined")
+        joined = await a.request({"type": "join", "table": t1, "seat": 1}, "joined")
         assert joined["seat"] == 1 and joined["resumed"] is False and len(joined["token"]) == 32
-        await a.send({"type": "join", "table": "t1"})
+        await a.send({"type": "join", "table": t1})
         assert (await a.recv())["code"] == "seat-taken"
-        await b.send({"type": "join", "table": "t1", "seat": 1})
+        await b.send({"type": "join", "table": t1, "seat": 1})
         assert (await b.recv())["code"] == "seat-taken"
         listed = (await b.request({"type": "list-tables"}, "tables"))["tables"][0]
         assert listed["seats"][1] == {"seat": 1, "name": "ana", "connected": True}
 
         # leave frees the seat; b watches; leave stops watching; not-seated when neither
-        assert await a.request({"type": "leave", "table": "t1"}, "left") == {"type": "left", "table": "t1"}
-        assert await b.request({"type": "spectate", "table": "t1"}, "spectating") == {"type": "spectating", "table": "t1"}
+        assert await a.request({"type": "leave", "table": t1}, "left") == {"type": "left", "table": t1}
+        assert await b.request({"type": "spectate", "table": t1}, "spectating") == {"type": "spectating", "table": t1}
         listed = (await b.request({"type": "list-tables"}, "tables"))["tables"][0]
         assert listed["seats"][1]["name"] is None and listed["spectators"] == 1
-        await b.request({"type": "leave", "table": "t1"}, "left")
-        await b.send({"type": "leave", "table": "t1"})
+        await b.request({"type": "leave", "table": t1}, "left")
+        await b.send({"type": "leave", "table": t1})
         assert (await b.recv())["code"] == "not-seated"
 
         # join with no seat takes the first free one; a third joiner finds the table full
         c = await NetClient.connect(port, "cy")
-        assert (await a.request({"type": "join", "table": "t1"}, "joined"))["seat"] == 0
-        assert (await b.request({"type": "join", "table": "t1"}, "joined"))["seat"] == 1
-        await c.send({"type": "join", "table": "t1"})
+        assert (await a.request({"type": "join", "table": t1}, "joined"))["seat"] == 0
+        assert (await b.request({"type": "join", "table": t1}, "joined"))["seat"] == 1
+        await c.send({"type": "join", "table": t1})
         assert (await c.recv())["code"] == "table-full"
         for x in (a, b, c):
             await x.aclose()

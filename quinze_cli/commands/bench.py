@@ -1,9 +1,13 @@
 """``quinze bench``: speed figures of the engines (:mod:`quinze_cli.bench.engine`), the server
 (:mod:`quinze_cli.bench.server`) and matches of bot programs (:mod:`quinze_cli.bench.match`).
 
-``--only SECTION`` (repeatable) limits the run to some of ``engine``, ``server``, ``match``;
-``--quick`` shrinks every budget (seconds instead of minutes); ``--json`` prints the figures as
-one JSON object ``{"engine": {...}, "server": {...}, "match": {...}}``. Figures are measured on
+``--only SECTION`` (repeatable) limits the run to some of ``engine``, ``server``, ``match``, ``load``;
+without it the first three run. ``load`` (:mod:`quinze_cli.bench.load`: many tables and
+connections against a server process) runs only when asked, as it takes minutes: ``--load-sizes``
+and ``--load-duration`` shape it, ``--load-tree`` measures the server of another checkout,
+``--load-stock-gc`` leaves that server's collector untuned. ``--quick`` shrinks every budget
+(seconds instead of minutes); ``--json`` prints the figures as one JSON object
+``{"engine": {...}, "server": {...}, "match": {...}, "load": {...}}``. Figures are measured on
 this machine and never asserted; each target is shown with whether it is met (a "met" column
 yes/no in the tables, ``"met": true/false`` next to each target in the JSON). A note on stderr
 says how long the run takes, and on a terminal a spinner shows the section being measured.
@@ -11,8 +15,10 @@ says how long the run takes, and on a terminal a spinner shows the section being
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
@@ -20,13 +26,18 @@ from rich.console import Console
 from rich.table import Table
 
 from quinze_cli.bench.engine import run_engine_bench
+from quinze_cli.bench.load import goal_rows as load_goal_rows
+from quinze_cli.bench.load import parse_sizes, run_load_bench
+from quinze_cli.bench.load import table_rows as load_rows
 from quinze_cli.bench.match import run_match_bench
 from quinze_cli.bench.match import table_rows as match_rows
 from quinze_cli.bench.server import run_server_bench
 from quinze_cli.bench.server import table_rows as server_rows
 from quinze_cli.errors import EXIT_USAGE, fail
 
-SECTIONS = ("engine", "server", "match")
+SECTIONS = ("engine", "server", "match", "load")
+DEFAULT_SECTIONS = ("engine", "server", "match")
+"""What runs without ``--only`` (the load bench takes minutes: only on request)."""
 
 MET = {"yes": "[green]yes[/]", "no": "[bold red]no[/]", "": ""}
 """The "met" cell of a table, styled."""
@@ -50,20 +61,45 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
         quick: Annotated[bool, typer.Option("--quick", help="Small budgets: a smoke run in seconds.")] = False,
         only: Annotated[
-            Optional[list[str]], typer.Option("--only", help="Run only this section: engine, server or match (repeatable).")
+            Optional[list[str]], typer.Option("--only", help="Run only this section: engine, server, match or load (repeatable).")
         ] = None,
+        load_sizes: Annotated[
+            Optional[str], typer.Option("--load-sizes", help="Load sizes TABLES/CONNECTIONS[@THINK_MS], comma-separated "
+                                        "(default 10/20,250/1000,500/2000,250/1000@50).")
+        ] = None,
+        load_duration: Annotated[
+            Optional[float], typer.Option("--load-duration", help="Seconds measured per load size (default 10; --quick 1).")
+        ] = None,
+        load_tree: Annotated[
+            Optional[Path], typer.Option("--load-tree", help="Measure the server of this source tree (another checkout).")
+        ] = None,
+        load_stock_gc: Annotated[
+            bool, typer.Option("--load-stock-gc", help="Leave the measured server's garbage collector untuned.")
+        ] = False,
     ) -> None:
         """Measure the engines (µs per decision, legal generation), the server (action round trip
         vs a msgpack echo) and matches (bot chain overhead, games per second)."""
-        sections = only or list(SECTIONS)
+        sections = only or list(DEFAULT_SECTIONS)
         for name in sections:
             if name not in SECTIONS:
                 fail(f"--only: no section {name!r} (known: {', '.join(SECTIONS)})", EXIT_USAGE)
+        try:
+            sizes = parse_sizes(load_sizes) if load_sizes else None
+        except ValueError as e:
+            fail(f"--load-sizes: {e}", EXIT_USAGE)
+        if load_duration is not None and not load_duration > 0:
+            fail(f"--load-duration: must be positive seconds, got {load_duration:g}", EXIT_USAGE)
+        if load_tree is not None and not (load_tree / "server" / "app.py").is_file():
+            fail(f"--load-tree: {load_tree} holds no server/app.py", EXIT_USAGE)
+        run_load = functools.partial(run_load_bench, duration=load_duration, sizes=sizes,
+                                     tree=load_tree.resolve() if load_tree else None, stock_gc=load_stock_gc)
         err = Console(stderr=True, highlight=False)
         err.print("quinze bench: a few seconds with --quick" if quick else
-                  "quinze bench: the full run takes about a minute (--quick: a few seconds)")
+                  "quinze bench: the full run takes about a minute (--quick: a few seconds)"
+                  + ("; the load section a few minutes" if "load" in sections else ""))
         figures: dict = {}
-        for name, run in (("engine", run_engine_bench), ("server", run_server_bench), ("match", run_match_bench)):
+        for name, run in (("engine", run_engine_bench), ("server", run_server_bench), ("match", run_match_bench),
+                          ("load", run_load)):
             if name in sections:
                 figures[name] = _measure(err, name, run, quick)
         if as_json:
@@ -82,6 +118,29 @@ def register(app: typer.Typer) -> None:
                 for figure, value, target, met in rows(figures[name]):
                     t.add_row(figure, value, target, MET[met])
                 console.print(t)
+        if "load" in figures:
+            show_load(figures["load"], console)
+
+
+def show_load(fig: dict[str, Any], console: Console) -> None:
+    """Print the load figures: one row per size, then the goals."""
+    head, rows = load_rows(fig)
+    load = ", ".join(f"{x:g}" for x in fig.get("loadavg", []))
+    t = Table(title=f"load ({fig['duration_s']:g} s per size; server collector {fig['sizes'][0]['collector']}; "
+                    f"{fig['cpus']} CPUs, load average {load})")
+    for i, h in enumerate(head):
+        t.add_column(h, justify="left" if i == 0 else "right")
+    for row in rows:
+        t.add_row(*row)
+    console.print(t)
+    g = Table(title="load goals")
+    g.add_column("goal")
+    g.add_column("value", justify="right")
+    g.add_column("target", justify="right")
+    g.add_column("met", justify="center")
+    for goal, value, target, met in load_goal_rows(fig):
+        g.add_row(goal, value, target, MET[met])
+    console.print(g)
 
 
 def show(fig: dict) -> None:

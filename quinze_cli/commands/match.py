@@ -23,10 +23,8 @@ from typing import Annotated, Any, Optional
 import trio
 import typer
 from rich.console import Console
-from rich.measure import Measurement
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from protocol.game import GameError, get_game
 from quinze_cli.client import parse_address
@@ -47,7 +45,10 @@ from quinze_cli.matchrun import (
     validate_options,
 )
 from quinze_cli.relay import Failure
-from quinze_cli.stats import MatchStats
+from quinze_cli.results import GAME_SCORE, elo_line, print_results, print_table, ratings_table, results_table
+from quinze_cli.stats.sprt import parse_sprt
+
+__all__ = ["GAME_SCORE", "build_config", "elo_line", "print_results", "register", "results_table", "summary_data"]
 
 EXIT_INTERRUPTED = 130
 
@@ -67,6 +68,7 @@ def build_config(
     option: list[str],
     wire: str,
     max_restarts: int,
+    sprt: str | None = None,
 ) -> MatchConfig:
     """Check the command line and build the match (exits through :func:`fail` on bad input)."""
     if len(bots) < 2:
@@ -94,6 +96,14 @@ def build_config(
         fail_game_error(err, "--option")
     except ValueError as err:
         fail(str(err), EXIT_USAGE)
+    sprt_spec = None
+    if sprt is not None:
+        if len(bots) != 2:
+            fail(f"--sprt compares two bots, got {len(bots)}", EXIT_USAGE)
+        try:
+            sprt_spec = parse_sprt(sprt)
+        except ValueError as err:
+            fail(f"--sprt: {err}", EXIT_USAGE)
     specs: list[BotSpec] = []
     for text in bots:
         try:
@@ -124,6 +134,7 @@ def build_config(
     return MatchConfig(
         game=game, bots=specs, games=games, seed=seed, options=options, log_dir=log_dir, concurrency=concurrency,
         move_time=move_time, duplicate=duplicate, wire=wire, max_restarts=max_restarts, server=address,
+        sprt=sprt_spec,
     )
 
 
@@ -137,85 +148,6 @@ def check_writable(path: Path, option: str) -> None:
         fail(f"{option} {path}: no such directory {parent}")
     if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
         fail(f"{option} {path}: not writable")
-
-
-GAME_SCORE = {
-    "quinze": ("Mean total", "mean", "the mean match total per game (lower is better)"),
-    "quinze-classique": ("Chips", "sum", "chips won (+) or lost (-) over all games"),
-    "quatorze": ("Cards left", "mean", "the mean number of cards left per game"),
-}
-"""By game: the header, sum or mean, and the meaning of the games' own score column."""
-
-
-def _game_score(game: str, b: Any) -> str:
-    how = GAME_SCORE.get(game, ("Game score", "mean", ""))[1]
-    return f"{b.game_score:+g}" if how == "sum" else f"{b.game_score_mean:.1f}"
-
-
-def results_table(stats: MatchStats, game: str = "quinze") -> Table:
-    """The per-bot table printed at the end of a match; the game's own score column is
-    described in :data:`GAME_SCORE`."""
-    rows = []
-    for b in stats.bots:
-        forfeits = ", ".join(f"{k} {n}" for k, n in sorted(b.forfeits.items())) or "-"
-        rows.append((b.name, str(b.games), str(b.wins), f"{b.points:g}", f"{b.win_rate:.1%}", f"{b.score:.3f}",
-                     _game_score(game, b), forfeits))
-    table = Table(title="Match results")
-    label = GAME_SCORE.get(game, ("Game score",))[0]
-    for i, col in enumerate(("Bot", "Games", "Wins", "Points", "Win rate", "Score", label, "Forfeits")):
-        if col in ("Bot", "Forfeits"):
-            table.add_column(col, justify="left", overflow="fold", min_width=4)
-        else:
-            # Numbers are never cut ("0.…"): each column is at least as wide as its widest
-            # number; on a narrow screen the headers fold instead.
-            widest = max((len(r[i]) for r in rows), default=1)
-            table.add_column(col, justify="right", overflow="fold", min_width=widest)
-    for row in rows:
-        table.add_row(*row)
-    return table
-
-
-def print_results(out: Console, stats: MatchStats, game: str = "quinze") -> None:
-    """Print the results whole, never a number cut: :func:`results_table` when it fits; not to a
-    terminal (a pipe, a file) the table at its natural width, however narrow ``COLUMNS`` says
-    the screen is; to a terminal too narrow for it, one line per bot (wrapped between words)."""
-    table = results_table(stats, game)
-    natural = Measurement.get(out, out.options.update_width(10_000), table).maximum
-    if natural <= out.width:
-        out.print(table)
-    elif not out.is_terminal:
-        width = out.width
-        out.width = natural
-        try:
-            out.print(table)
-        finally:
-            out.width = width
-    else:
-        out.print("Match results", style="italic")
-        for b in stats.bots:
-            forfeits = ", ".join(f"{k} {n}" for k, n in sorted(b.forfeits.items())) or "none"
-            label = GAME_SCORE.get(game, ("game score",))[0].lower()
-            out.print(f"{b.name}: games {b.games}, wins {b.wins}, points {b.points:g}, win rate {b.win_rate:.1%}, "
-                      f"score {b.score:.3f}, {label} {_game_score(game, b)}, forfeits {forfeits}", highlight=False)
-
-
-def elo_line(stats: MatchStats) -> str | None:
-    """``"Elo: a - b = +35.2 (95%: -10.0 .. +80.1) over 40 games"``, or None (not two bots)."""
-    elo = stats.elo()
-    if elo is None:
-        return None
-
-    if elo["games"] == 0:
-        return f"Elo: {elo['bot']} - {elo['versus']}: no game played"
-
-    def f(elo_value: float | None, score: float) -> str:
-        if elo_value is not None:
-            return f"{elo_value:+.1f}"
-        return "+inf" if score >= 1 else "-inf"
-
-    return (f"Elo: {elo['bot']} - {elo['versus']} = {f(elo['difference'], elo['score'])} "
-            f"(95%: {f(elo['low'], elo['score_low'])} .. {f(elo['high'], elo['score_high'])}) "
-            f"over {elo['games']} games, score {elo['score']:.3f}")
 
 
 async def _run(config: MatchConfig, out: Console, err: Console) -> tuple[MatchRunner, str | None, bool]:
@@ -272,7 +204,8 @@ def summary_data(config: MatchConfig, runner: MatchRunner, error: str | None, in
         "game": config.game,
         "games": config.games,
         "played": stats.games,
-        "complete": stats.games == config.games and error is None and not interrupted,
+        "complete": (stats.games == config.games or (stats.sprt is not None and stats.sprt.result is not None))
+        and error is None and not interrupted,
         "interrupted": interrupted,
         "error": error,
         "seed": config.seed,
@@ -284,6 +217,8 @@ def summary_data(config: MatchConfig, runner: MatchRunner, error: str | None, in
         "log": str(runner.log_path) if runner.log_written else None,
         "bots": [b.to_data() for b in stats.bots],
         "elo": stats.elo(),
+        "ratings": stats.ratings(),
+        "sprt": stats.sprt.to_data() if stats.sprt is not None else None,
         "failures": getattr(runner, "failures", []),
         "log_problems": runner.log_problems,
     }
@@ -294,7 +229,7 @@ def register(app: typer.Typer) -> None:
     def match(
         bots: Annotated[list[str], typer.Argument(help='Bots: quoted command lines ("python3 bot.py") or builtin:NAME.', show_default=False)],
         game: Annotated[str, typer.Option(help="Game id: quinze, quatorze or quinze-classique.")] = "quinze",
-        games: Annotated[int, typer.Option(help="Number of games.")] = 10,
+        games: Annotated[Optional[int], typer.Option(help="Number of games (default 10; with --sprt the most played, default 100000).", show_default=False)] = None,
         seed: Annotated[Optional[int], typer.Option(help="Seed of the first game (game i uses seed+i); default: drawn.")] = None,
         concurrency: Annotated[int, typer.Option(help="Games played at the same time.")] = 1,
         move_time: Annotated[Optional[float], typer.Option("--move-time", help="Seconds per decision (default: the server's, 60).")] = None,
@@ -307,11 +242,15 @@ def register(app: typer.Typer) -> None:
         wire: Annotated[str, typer.Option(help="How bot programs are spoken to: json (lines) or msgpack (frames).")] = "json",
         max_restarts: Annotated[int, typer.Option("--max-restarts", help="Restarts allowed per bot program before the match stops.")] = 3,
         debug: Annotated[bool, typer.Option("--debug", help="Log every message to and from the bots and the server on stderr.")] = False,
+        sprt: Annotated[Optional[str], typer.Option("--sprt", help="Play until this sequential test decides: elo0=0,elo1=5[,alpha=0.05,beta=0.05] (two bots).", show_default=False)] = None,
     ) -> None:
         """Play a match between bots and print the score (per bot: games, wins, points, forfeits; Elo for two bots)."""
+        if games is None:
+            games = 100_000 if sprt is not None else 10
         config = build_config(
             bots, game=game, games=games, seed=seed, concurrency=concurrency, move_time=move_time, log_dir=log_dir,
             server=server, duplicate=duplicate, seats=seats, option=option or [], wire=wire, max_restarts=max_restarts,
+            sprt=sprt,
         )
         if json_file is not None:
             check_writable(json_file, "--json")
@@ -333,6 +272,11 @@ def register(app: typer.Typer) -> None:
             line = elo_line(runner.stats)
             if line:
                 out.print(line, soft_wrap=True)  # one line: a pipe or a narrow screen must not cut it mid-phrase
+            if runner.stats.sprt is not None:
+                out.print(runner.stats.sprt.line(), soft_wrap=True)
+            ratings = runner.stats.ratings()
+            if ratings:
+                print_table(out, ratings_table(ratings))
             out.print(f"log: {runner.log_path}" if runner.log_written else "log: none (no game finished)", soft_wrap=True)
         if json_file is not None:
             try:

@@ -12,7 +12,11 @@ own private parts (:meth:`protocol.game.Event.for_seat`), so it shows what S kne
 
 ``--verify`` re-simulates each game from its seed and actions (:func:`protocol.replaylog.verify`):
 a line per game ``game N: verified (commitment ok, K actions)``, or the first divergence (line of
-the file, what differs, expected and found); exit 1 if any game diverges.
+the file, what differs, expected and found), then a summary line ``N/M verified`` (with the
+games that diverge, were cut short, aborted or are incomplete); exit 1 if any game diverges.
+A game cut short (a record that is not JSON) or aborted (the server stopped during it) is
+checked up to the cut or the abort. The title of a told game names the server run, the table
+and the game number at that table.
 
 A damaged log is read leniently: a truncated last record (a crash while writing) and other
 problems are warnings on stderr, and the intact games still print and verify; a game cut short
@@ -109,6 +113,8 @@ def verify_games(selected: list[tuple[int, LoggedGame]], as_json: bool, out: Con
                 "game": number,
                 "verified": divergence is None,
                 "complete": game.complete,
+                "aborted": game.aborted,
+                "cut": game.cut,
                 "actions": len(game.actions),
                 "divergence": None if divergence is None else {
                     "line": divergence.line, "index": divergence.index, "what": divergence.what,
@@ -121,14 +127,46 @@ def verify_games(selected: list[tuple[int, LoggedGame]], as_json: bool, out: Con
     else:
         for number, game, divergence in reports:
             if divergence is None:
-                tail = "" if game.complete else "; incomplete: no result record, checked as far as it goes"
                 out.print(Text.assemble((f"game {number}: ", "bold"), ("verified", "green"),
-                                        f" (commitment ok, {len(game.actions)} actions{tail})"))
+                                        f" (commitment ok, {len(game.actions)} actions{_how_far(game)})"))
             else:
                 out.print(Text.assemble((f"game {number}: ", "bold"), ("DIVERGES", "bold red"), f" at {divergence}"))
                 out.print(f"  expected: {short(divergence.expected)}")
                 out.print(f"  found:    {short(divergence.found)}")
+        out.print(summary_line(reports))
     return 1 if any(d is not None for _, _, d in reports) else 0
+
+
+def _how_far(game: LoggedGame) -> str:
+    """What a verified game's line adds: where a cut or aborted game was checked up to."""
+    if game.cut is not None:
+        return f"; incomplete: the record at line {game.cut} is cut short, checked up to the cut"
+    if game.aborted is not None:
+        return f"; aborted ({game.aborted}), checked up to the abort"
+    if not game.complete:
+        return "; incomplete: no result record, checked as far as it goes"
+    return ""
+
+
+def summary_line(reports: list[tuple[int, LoggedGame, Any]]) -> str:
+    """The closing line of ``--verify``: ``"100/100 verified"``, then what diverged, was cut short,
+    aborted or incomplete, e.g. ``"9/10 verified, 1 diverges; 1 cut short (checked up to the cut)"``."""
+    total = len(reports)
+    ok = sum(1 for _, _, d in reports if d is None)
+    line = f"{ok}/{total} verified"
+    if ok < total:
+        line += f", {total - ok} diverge{'s' if total - ok == 1 else ''}"
+    notes = []
+    cut = sum(1 for _, g, d in reports if d is None and g.cut is not None)
+    aborted = sum(1 for _, g, d in reports if d is None and g.cut is None and g.aborted is not None)
+    incomplete = sum(1 for _, g, d in reports if d is None and g.cut is None and not g.complete)
+    if cut:
+        notes.append(f"{cut} cut short (checked up to the cut)")
+    if aborted:
+        notes.append(f"{aborted} aborted (checked up to the abort)")
+    if incomplete:
+        notes.append(f"{incomplete} incomplete (checked as far as they go)")
+    return line + ("; " + ", ".join(notes) if notes else "")
 
 
 def game_json(number: int, game: LoggedGame, seat: int | None) -> dict[str, Any]:
@@ -142,8 +180,8 @@ def game_json(number: int, game: LoggedGame, seat: int | None) -> dict[str, Any]
         if seat is not None and rec.get("record") == "event" and isinstance(rec.get("event"), dict):
             rec = {"record": "event", "event": seat_event(rec["event"], seat)}
         records.append(rec)
-    return {"game": number, "complete": game.complete, "seat": seat, "header": game.header,
-            "records": records, "result": game.result}
+    return {"game": number, "complete": game.complete, "aborted": game.aborted, "cut": game.cut, "seat": seat,
+            "header": game.header, "records": records, "result": game.result}
 
 
 def tell_game(number: int, game: LoggedGame, seat: int | None, out: Console) -> None:
@@ -152,7 +190,8 @@ def tell_game(number: int, game: LoggedGame, seat: int | None, out: Console) -> 
     h = game.header
     who = Names(h.get("players"), seat)
     game_id = str(h.get("game"))
-    title = f"Game {number}: {game_title(game_id)}, table {h.get('table')} game {h.get('number')}"
+    run = f"server run {h['run']}, " if h.get("run") is not None else ""
+    title = f"Game {number}: {game_title(game_id)}, {run}table {h.get('table')} game {h.get('number')}"
     out.print(Rule(Text(title, style="bold")))
     players = h.get("players") if isinstance(h.get("players"), list) else []
     out.print(Text("players: " + ", ".join(f"{s} {p}" for s, p in enumerate(players))))
@@ -180,6 +219,8 @@ def tell_game(number: int, game: LoggedGame, seat: int | None, out: Console) -> 
             out.print(Text.assemble((prefix, "dim"), (line, "bold" if section and i == 0 else "")))
         fresh = False
     out.print()
+    if game.cut is not None:
+        out.print(Text(f"The log is cut short at line {game.cut}: the game is told up to there.", style="bold yellow"))
     for i, line in enumerate(result_lines(game.result, who)):
         out.print(Text(line, style="bold" if i == 0 else ""))
     out.print()

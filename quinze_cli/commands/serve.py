@@ -72,7 +72,8 @@ async def _serve(config: ServerConfig, console: Console) -> None:
                     if config.host in ("0.0.0.0", "::"):
                         console.print("serving every network interface: players on the local network can connect")
                     if config.log_dir is not None:
-                        console.print(f"replay logs in {config.log_dir.resolve()}/<table>.jsonl", soft_wrap=True)
+                        console.print(f"replay logs in {config.log_dir.resolve()}/<table>.jsonl "
+                                      "(table ids start with this server run's id)", soft_wrap=True)
                     else:
                         console.print("no replay logs (--no-log)")
             outer.cancel_scope.cancel()  # the server is down: stop watching signals
@@ -83,7 +84,7 @@ def register(app: typer.Typer) -> None:
     def serve(
         host: Annotated[str, typer.Option(help="Address to listen on; 0.0.0.0 for the local network.")] = DEFAULT_HOST,
         port: Annotated[int, typer.Option(help="TCP port (0: any free port).")] = DEFAULT_PORT,
-        log_dir: Annotated[Path, typer.Option("--log-dir", help="Append each finished game to DIR/<table>.jsonl.")] = Path("logs"),
+        log_dir: Annotated[Path, typer.Option("--log-dir", help="Append each finished game to DIR/<table>.jsonl (table ids start with the server run id).")] = Path("logs"),
         no_log: Annotated[bool, typer.Option("--no-log", help="Record no replay logs.")] = False,
         move_time: Annotated[float, typer.Option("--move-time", help="Default seconds per decision.")] = 60.0,
     ) -> None:

@@ -135,4 +135,6 @@ def result_lines(record: Mapping[str, Any] | None, who: Names) -> list[str]:
     forfeit = record.get("forfeit")
     if isinstance(forfeit, Mapping):
         lines.append(f"  {who(forfeit.get('seat'))} forfeited ({forfeit.get('kind', '?')}).")
+    if record.get("aborted") is not None:
+        lines.append(f"  Aborted ({record['aborted']}): the server stopped before the game ended; it counts for nobody.")
     return lines

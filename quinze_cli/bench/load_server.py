@@ -1,0 +1,139 @@
+"""The server process of the load bench (:mod:`quinze_cli.bench.load`), with a control channel.
+
+Run as ``python -c "import runpy,sys; runpy.run_path(sys.argv[1], run_name='__main__')" THIS_FILE
+[--stock-gc]`` with the working directory (and ``PYTHONPATH``) at the source tree whose server is
+measured, so that another checkout's server (the one before a change) can be measured by the same
+generator in the same conditions. It therefore imports only ``server``, ``protocol``, trio and the
+standard library, never ``quinze_cli``.
+
+It serves a real :func:`server.app.run_server` on a free loopback port (no replay logs, the default
+heartbeat of 10 s), prints the port on one line of stdout, then answers one JSON line per command
+line read on stdin:
+
+- ``stats``: ``{"cpu_s", "rss_bytes", "gc": {"max_pause_ms", "max_pause_gen", "pauses",
+  "total_ms", "by_gen": {"0": {"n", "max_ms", "total_ms"}, ...}}, "threshold", "frozen",
+  "collector"}``; CPU is the process's user + system time in seconds, ``rss_bytes`` the resident
+  set now (``/proc/self/statm``, else the peak from ``getrusage``); the collector figures count
+  the pauses since the previous ``stats`` (each collection is timed by a ``gc.callbacks`` hook).
+- ``objects``: ``{"tracked": n}``, the objects the cyclic collector tracks now (costs one walk).
+- ``quit``: exit at once.
+
+The collector is tuned as ``quinze serve`` tunes it (:func:`server.collector.tune`, when the
+measured tree has it), unless ``--stock-gc``: ``collector`` says which (``"tuned"`` or ``"stock"``).
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import os
+import resource
+import sys
+import time
+from typing import Any
+
+_start = 0.0
+_gens: dict[int, list[float]] = {}
+_max = [0.0, -1]
+
+
+def _gc_hook(phase: str, info: dict[str, Any]) -> None:
+    global _start
+    if phase == "start":
+        _start = time.perf_counter()
+        return
+    d = time.perf_counter() - _start
+    g = info.get("generation", 2)
+    s = _gens.setdefault(g, [0, 0.0, 0.0])
+    s[0] += 1
+    s[1] = max(s[1], d)
+    s[2] += d
+    if d > _max[0]:
+        _max[0], _max[1] = d, g
+
+
+def _rss() -> int:
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return peak if sys.platform == "darwin" else peak * 1024
+
+
+def _stats(collector: str) -> dict[str, Any]:
+    by_gen = {str(g): {"n": s[0], "max_ms": round(s[1] * 1e3, 3), "total_ms": round(s[2] * 1e3, 3)} for g, s in sorted(_gens.items())}
+    out = {
+        "cpu_s": time.process_time(),
+        "rss_bytes": _rss(),
+        "gc": {
+            "max_pause_ms": round(_max[0] * 1e3, 3),
+            "max_pause_gen": _max[1],
+            "pauses": sum(s[0] for s in _gens.values()),
+            "total_ms": round(sum(s[2] for s in _gens.values()) * 1e3, 3),
+            "by_gen": by_gen,
+        },
+        "threshold": list(gc.get_threshold()),
+        "frozen": gc.get_freeze_count(),
+        "collector": collector,
+    }
+    _gens.clear()
+    _max[0], _max[1] = 0.0, -1
+    return out
+
+
+def main(argv: list[str]) -> None:
+    import trio
+
+    from server.app import run_server
+    from server.config import ServerConfig
+
+    collector = "stock"
+    if "--stock-gc" not in argv:
+        try:
+            from server.collector import tune
+        except ImportError:  # a tree from before the collector was tuned
+            pass
+        else:
+            tune()
+            collector = "tuned"
+    gc.callbacks.append(_gc_hook)
+
+    async def control(nursery: trio.Nursery) -> None:
+        stdin = trio.lowlevel.FdStream(os.dup(0))
+        buf = b""
+        while True:
+            data = await stdin.receive_some(4096)
+            if not data:
+                nursery.cancel_scope.cancel()
+                return
+            buf += data
+            while b"\n" in buf:
+                line, buf = buf.split(b"\n", 1)
+                cmd = line.decode().strip()
+                if cmd == "stats":
+                    reply: dict[str, Any] = _stats(collector)
+                elif cmd == "objects":
+                    reply = {"tracked": len(gc.get_objects())}
+                elif cmd == "quit":
+                    os._exit(0)
+                else:
+                    reply = {"error": f"unknown command {cmd!r}"}
+                sys.stdout.write(json.dumps(reply) + "\n")
+                sys.stdout.flush()
+
+    async def serve() -> None:
+        config = ServerConfig(port=0, log_dir=None, shutdown_grace=0.2)
+        async with trio.open_nursery() as nursery:
+            port = await nursery.start(run_server, config)
+            print(port, flush=True)
+            nursery.start_soon(control, nursery)
+
+    try:
+        trio.run(serve)
+    except KeyboardInterrupt:
+        pass
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
