@@ -47,6 +47,8 @@ __all__ = [
     "UnknownGame",
     "bot_names",
     "get_bot",
+    "is_bot_name",
+    "register_budgeted_bot",
     "get_game",
     "game_ids",
     "register_bot",
@@ -395,6 +397,12 @@ class Bot(ABC):
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         """One of ``legal`` (non-empty)."""
 
+    def observe(self, event: Mapping[str, Any]) -> None:
+        """One event of the game as this bot's seat was sent it (``Event.for_seat(seat)``:
+        ``{"kind": ..., public fields, own private fields}``), in order. The default ignores it;
+        a bot that remembers (the search bot ``mcts``) keeps what it needs."""
+        return None
+
 
 _GAMES: dict[str, type[Game]] = {}
 _BOTS: dict[str, dict[str, Callable[[int], Bot]]] = {}
@@ -406,6 +414,9 @@ def register_game(cls: type[Game]) -> type[Game]:
     return cls
 
 
+_BUDGETED: dict[str, dict[str, Callable[[str, int], Bot]]] = {}
+
+
 def register_bot(game_id: str, name: str) -> Callable[[Callable[[int], Bot]], Callable[[int], Bot]]:
     """Decorator: register a bot factory ``factory(seed) -> Bot`` as ``name`` for ``game_id``."""
 
@@ -414,6 +425,12 @@ def register_bot(game_id: str, name: str) -> Callable[[Callable[[int], Bot]], Ca
         return factory
 
     return deco
+
+
+def register_budgeted_bot(game_id: str, name: str, factory: Callable[[str, int], Bot]) -> None:
+    """Register ``name@ARG`` for ``game_id``: ``factory(arg, seed) -> Bot``, where ``arg`` is the
+    text after ``@`` (e.g. ``mcts@400``, ``mcts@0.1s``); the factory raises GameError for a bad one."""
+    _BUDGETED.setdefault(game_id, {})[name] = factory
 
 
 def _load() -> None:
@@ -439,6 +456,9 @@ def get_bot(game_id: str, name: str, seed: int = 0) -> Bot:
     """A new built-in bot ``name`` for ``game_id``, seeded. Raises :class:`UnknownGame`
     (code ``unknown-bot`` when the game exists but not the bot)."""
     get_game(game_id)
+    base, at, arg = name.partition("@")
+    if at and base in _BUDGETED.get(game_id, {}):
+        return _BUDGETED[game_id][base](arg, seed)
     try:
         factory = _BOTS[game_id][name]
     except KeyError:
@@ -448,6 +468,16 @@ def get_bot(game_id: str, name: str, seed: int = 0) -> Bot:
 
 
 def bot_names(game_id: str) -> list[str]:
-    """Names of the built-in bots for ``game_id``."""
+    """Names of the built-in bots for ``game_id`` (budgeted ones as ``NAME@N``)."""
     get_game(game_id)
-    return sorted(_BOTS.get(game_id, {}))
+    return sorted(_BOTS.get(game_id, {})) + sorted(f"{b}@N" for b in _BUDGETED.get(game_id, {}))
+
+
+def is_bot_name(game_id: str, name: str) -> bool:
+    """True when :func:`get_bot` makes a bot of ``name`` for ``game_id`` (a registered name, or
+    ``NAME@ARG`` of a budgeted one with a readable ``ARG``)."""
+    try:
+        get_bot(game_id, name, 0)
+    except GameError:
+        return False
+    return True

@@ -4,7 +4,8 @@
 The bot lives in process: on ``game-start`` it makes a blank game of that id and options only to
 read action data (``Game.parse_action``; the bot never sees the game object, RULES.md "What each
 player sees"); on each ``action-request`` it reads the legal entries, asks
-``Bot.choose(view, legal)`` and answers ``{"type": "action", "table", "request", "action"}``.
+``Bot.choose(view, legal)`` and answers ``{"type": "action", "table", "request", "action"}``; each
+``event`` is passed to ``Bot.observe`` (the search bot keeps what its seat learnt).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ class BuiltinBot:
         self._parser: Game | None = None
         self._game_id = ""
         self._seat: int | None = None
+        self._events: list[dict[str, Any]] = []  # events before the bot exists (it is made at the first request)
         self._running = False
         self._error: BotExited | None = None
 
@@ -88,11 +90,22 @@ class BuiltinBot:
                 self._game_id = msg["game"]
                 self._seat = msg.get("seat")
                 self._bot = None
+                self._events = []
+            elif kind == "event":
+                event = msg.get("event")
+                if isinstance(event, Mapping):
+                    if self._bot is None:
+                        self._events.append(dict(event))
+                    else:
+                        self._bot.observe(event)
             elif kind == "action-request":
                 if self._parser is None:
                     raise BotExited("an action-request before game-start")
                 if self._bot is None:
                     self._bot = get_bot(self._game_id, self.bot_name, self.game_seed(msg["view"]))
+                    for event in self._events:
+                        self._bot.observe(event)
+                    self._events = []
                 legal = [self._parser.parse_action(entry) for entry in msg["legal"]]
                 view = msg["view"] if self._bot.needs_view else {}
                 choice = self._bot.choose(view, legal)

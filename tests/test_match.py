@@ -197,7 +197,7 @@ def test_bot_specs_and_options():
     assert parse_bot_spec("builtin:greedy", "quinze").builtin == "greedy"
     spec = parse_bot_spec(f"{PY} '{EXAMPLES / 'random_bot.py'}' 3", "quinze", ["random_bot"])
     assert spec.name == "random_bot-2" and spec.argv[-1] == "3"
-    with pytest.raises(ValueError, match="known: greedy, random"):
+    with pytest.raises(ValueError, match="known: greedy, mcts, mcts-easy, mcts-hard, random"):
         parse_bot_spec("builtin:nope", "quinze")
     with pytest.raises(ValueError, match="empty"):
         parse_bot_spec("  ", "quinze")

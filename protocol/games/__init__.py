@@ -4,3 +4,4 @@
 from protocol.games import quinze  # noqa: F401
 from protocol.games import quatorze  # noqa: F401
 from protocol.games import classique  # noqa: F401
+from protocol.search import bots as _search_bots  # noqa: E402,F401  (registers builtin:mcts for every game)

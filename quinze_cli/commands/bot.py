@@ -31,7 +31,7 @@ from rich.console import Console
 from rich.logging import RichHandler
 from rich.markup import escape
 
-from protocol.game import GameError, bot_names, get_game
+from protocol.game import GameError, bot_names, get_game, is_bot_name
 from protocol.messages import Error, TableCreated
 from quinze_cli.botproc import BotError, BotProcess
 from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
@@ -274,7 +274,7 @@ def register(app: typer.Typer) -> None:
                 known = bot_names(game_for_bots)
             except GameError as e:
                 fail_game_error(e)
-            if create is not None and builtin not in known:
+            if create is not None and builtin not in known and not is_bot_name(game_for_bots, builtin):
                 fail(f"no built-in bot {builtin!r} for {game_for_bots} (known: {', '.join(known)})")
         if create is not None and seat is not None and seat >= options["players"]:
             fail(f"--seat {seat}: a {create} table with players={options['players']} has seats 0 .. "

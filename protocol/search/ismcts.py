@@ -1,0 +1,178 @@
+"""Single-observer information-set Monte Carlo tree search (SO-ISMCTS; Cowling, Powley &
+Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012). docs/bots.md.
+
+One tree for the searching seat's information set. Each iteration:
+
+1. determinize: a full game dealt from the seat's view and knowledge
+   (:mod:`protocol.search.determinize`), a new one every iteration;
+2. select: down the tree, among the children whose action is legal in this determinization,
+   the one maximising UCB1 with availability counts
+   (``mean + c * sqrt(ln(available) / visits)``), until a node has a legal action not tried yet;
+3. expand that action (one new node);
+4. play out to the horizon with the game's rollout policy (:class:`GameModel`);
+5. back up: each node adds the reward of the seat that chose its action (rewards in 0..1).
+
+The move played is the most visited child of the root. Nodes are keyed by the action, so the
+opponents' moves in different determinizations share a node when they are the same action
+(that is what makes the tree one of information sets, not of states).
+
+Why ISMCTS and not determinized UCT (one tree per determinization, votes at the end): it spends
+the whole budget in one tree, so it needs no choice of how many determinizations, and it never
+searches a line that only one guessed deal allows ("strategy fusion" is reduced). With a budget of
+a few hundred iterations per move, that matters more than the bias ISMCTS keeps.
+
+Deterministic: every random number comes from the :class:`~protocol.rng.Rng` given; with an
+iteration budget the same view, knowledge and seed give the same move. A time budget
+(``deadline``) stops on the clock instead, which is not reproducible.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from protocol.game import Action, Game
+from protocol.rng import Rng
+from protocol.search.determinize import Determinizer
+
+__all__ = ["GameModel", "Node", "search"]
+
+_M64 = (1 << 64) - 1
+_UNSET = object()
+
+
+class Node:
+    """A tree node: the action that led here was chosen by ``seat``; ``reward`` sums that seat's
+    rewards over ``visits``; ``avail`` counts the iterations in which the action was legal."""
+
+    __slots__ = ("children", "visits", "avail", "reward", "seat")
+
+    def __init__(self, seat: int) -> None:
+        self.children: dict[Action, Node] = {}
+        self.visits = 0
+        self.avail = 1
+        self.reward = 0.0
+        self.seat = seat
+
+
+class GameModel:
+    """What the search needs to know of one game. Subclassed per game in
+    :mod:`protocol.search.models`.
+
+    - ``actions(g)``: the concrete actions to search at ``g`` (``legal_actions`` with any
+      parameterised action replaced by a few values);
+    - ``start(g)``: a marker of the root state (e.g. its deal number, chips) passed to the others;
+    - ``done(g, start, steps)``: True when a playout stops here (the horizon);
+    - ``rewards(g, start)``: per seat, a reward in 0..1 at a stopped state;
+    - ``rollout(g, rng)``: one action of the playout policy (default: uniform over ``actions``).
+    """
+
+    max_steps = 400
+    """A playout stops after this many decisions (then ``rewards`` judges the state)."""
+
+    def actions(self, g: Game) -> list[Action]:
+        return g.legal_actions()
+
+    def start(self, g: Game) -> Any:
+        return None
+
+    def done(self, g: Game, start: Any, steps: int) -> bool:
+        return g.is_over or steps >= self.max_steps
+
+    def rewards(self, g: Game, start: Any) -> Sequence[float]:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def rollout(self, g: Game, rng: Rng) -> Action:
+        return _uniform(self.actions(g), rng)
+
+
+def _uniform(items: Sequence[Any], rng: Rng) -> Any:
+    n = len(items)
+    if n == 1:
+        return items[0]
+    # Rng.below(n) inlined (the same numbers)
+    limit = (1 << 64) - ((1 << 64) % n)
+    while True:
+        rng.state = z = (rng.state + 0x9E3779B97F4A7C15) & _M64
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        x = z ^ (z >> 31)
+        if x < limit:
+            return items[x % n]
+
+
+def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
+           deadline: Callable[[], bool] | None = None, c: float = 0.7,
+           stats: dict[str, Any] | None = None) -> Action:
+    """The action SO-ISMCTS chooses for the seat to act of ``det``'s view.
+
+    ``iterations``: at most this many (>= 1); ``deadline``: a function called between iterations,
+    True stops the search (at least one iteration is always run). ``c``: the exploration
+    constant. ``stats`` (optional) is filled with ``iterations`` and the root's
+    ``{action data text: [visits, mean]}``.
+    """
+    root = Node(-1)
+    log, sqrt = math.log, math.sqrt
+    done = model.done
+    act = model.actions
+    roll = model.rollout
+    n = 0
+    start: Any = _UNSET
+    while n < iterations:
+        if n and deadline is not None and deadline():
+            break
+        n += 1
+        g = det.sample(rng)
+        if start is _UNSET:  # every determinization shares the root's public marker
+            start = model.start(g)
+        node = root
+        path = [root]
+        steps = 0
+        # selection and expansion
+        while not done(g, start, steps):
+            legal = act(g)
+            children = node.children
+            untried = [a for a in legal if a not in children]
+            seat = g.to_act
+            if untried:
+                a = _uniform(untried, rng)
+                for b in legal:
+                    ch = children.get(b)
+                    if ch is not None:
+                        ch.avail += 1
+                child = children[a] = Node(seat)
+                g.apply(a, checked=False)
+                steps += 1
+                path.append(child)
+                break
+            best = None
+            best_v = -1.0
+            for b in legal:
+                ch = children[b]
+                ch.avail += 1
+                v = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                if v > best_v:
+                    best, best_v = b, v
+            node = children[best]
+            g.apply(best, checked=False)
+            steps += 1
+            path.append(node)
+        # playout
+        while not done(g, start, steps):
+            g.apply(roll(g, rng), checked=False)
+            steps += 1
+        r = model.rewards(g, start)
+        for nd in path[1:]:
+            nd.visits += 1
+            nd.reward += r[nd.seat]
+    best_a, best_n = None, -1
+    for a, ch in root.children.items():
+        if ch.visits > best_n:
+            best_a, best_n = a, ch.visits
+    if stats is not None:
+        stats["iterations"] = n
+        stats["root"] = {str(a.to_data()): [ch.visits, ch.reward / ch.visits if ch.visits else 0.0]
+                         for a, ch in root.children.items()}
+    assert best_a is not None
+    return best_a
