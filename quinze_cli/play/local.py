@@ -36,15 +36,19 @@ BEST_BOTS = ("greedy", "threshold")
 (Le Quinze classique)."""
 
 
-def default_opponents(game: str) -> str:
+def default_opponents(game: str, count: int | None = None) -> str:
     """The ``--opponents`` used when none are given: the game's best built-in bot
     (:data:`BEST_BOTS`, else its first bot that is not ``random``) and ``random``, e.g.
     ``"builtin:greedy,builtin:random"`` for ``quinze``, ``"builtin:threshold,builtin:random"`` for
-    ``quinze-classique``. Raises :class:`protocol.game.UnknownGame` for an unknown game."""
+    ``quinze-classique``; with ``count`` (from ``--option players=N``: N - 1 opponents) the two
+    taken in turn, ``count`` bots in all. Raises :class:`protocol.game.UnknownGame` for an
+    unknown game."""
     names = bot_names(game)
     others = [n for n in names if n != "random"]
     best = next((n for n in BEST_BOTS if n in names), others[0] if others else None)
     chosen = [n for n in (best, "random") if n is not None and n in names]
+    if count is not None:
+        chosen = [chosen[i % len(chosen)] for i in range(count)]
     return ",".join(BUILTIN_PREFIX + n for n in chosen)
 
 
@@ -103,7 +107,7 @@ async def start_local(
     from server.app import run_server
     from server.config import ServerConfig
 
-    config = ServerConfig(host=HOST, port=0, log_dir=log_dir, **({"move_time": move_time} if move_time else {}))
+    config = ServerConfig(host=HOST, port=0, log_dir=log_dir, **({"move_time": move_time} if move_time is not None else {}))
     port = await nursery.start(run_server, config)
     opts = dict(options)
     opts["players"] = 1 + len(opponents)
