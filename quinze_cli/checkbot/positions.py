@@ -14,11 +14,11 @@ random play, so it is the same every run), with a label saying what makes it har
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from protocol.game import Game, get_game
+from protocol.rng import Rng
 
 DECK = [r + s for s in "SHDC" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()] + ["BJ", "RJ"]
 SEARCH_SEEDS = range(400)
@@ -49,7 +49,7 @@ def _search(game_id: str, players: int, wanted: Callable[[Game], bool], prefer: 
     cls = get_game(game_id)
     for seed in SEARCH_SEEDS:
         game = cls.new(cls.validate_options({"players": players}), seed)
-        rng = random.Random(seed)
+        rng = Rng(seed)
         for _ in range(MAX_STEPS):
             if game.is_over:
                 break
@@ -57,7 +57,7 @@ def _search(game_id: str, players: int, wanted: Callable[[Game], bool], prefer: 
                 return game.copy()
             legal = game.legal_data()
             preferred = [e for e in legal if e["type"] == prefer]
-            pick = rng.choice(preferred) if preferred and rng.random() < 0.8 else rng.choice(legal)
+            pick = rng.choice(preferred) if preferred and rng.below(10) < 8 else rng.choice(legal)
             game.apply(concrete(pick))
     return None
 
@@ -78,7 +78,7 @@ def _many_fifteens() -> Game:
     table = ["AH", "2H", "3H", "4H", "5H", "6H", "RJ"]
     hand1 = ["KC", "QC", "JC", "KD", "QD", "JD", "10D", "9D", "8D"]
     stock = [c for c in DECK if c not in hand0 + table + hand1]
-    random.Random(15).shuffle(stock)
+    Rng(15).shuffle(stock)
     return get_game("quinze").from_position({
         "game": "quinze", "format": 1, "options": {"players": 2, "target": 100, "quick_place": False, "max_turns": 1000},
         "rng": 15, "deal": 1, "dealer": 1, "to_act": 0, "turn": {"fifteens": 0, "used_table": False, "actions": []},

@@ -15,7 +15,6 @@ The real-server scenario (several games on one process) is in
 from __future__ import annotations
 
 import hashlib
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +23,7 @@ from protocol.errors import ProtocolError
 from protocol.framing import encode_frame
 from protocol.game import Game, GameError, get_game
 from protocol.messages import parse_message
+from protocol.rng import Rng
 from quinze_cli.botproc import describe_exit
 from quinze_cli.checkbot.positions import concrete, crafted
 from quinze_cli.checkbot.probe import Probe
@@ -71,7 +71,7 @@ class Session:
         self.where = where
         self.crash_check = crash_check
         """The check an exit of the program fails (the one this scenario is about)."""
-        self.table = "t" + str(random.Random(f"{settings.seed}:{where}").randrange(10, 99))
+        self.table = f"t{10 + Rng(settings.seed * 1009 + sum(map(ord, where))).below(89)}"
         self.request = 40
         self.number = 0
         self.answers = 0
@@ -198,7 +198,7 @@ def _new(game_id: str, players: int, seed: int) -> Game:
     return cls.new(cls.validate_options({"players": players}), seed)
 
 
-def _play_game(sess: Session, game: Game, seat: int, rng: random.Random, label: str) -> None:
+def _play_game(sess: Session, game: Game, seat: int, rng: Rng, label: str) -> None:
     """A whole game: the bot at ``seat``, the checker plays the other seats (random legal)."""
     actions: list[dict[str, Any]] = []
     sess.game_start(game, seat)
@@ -248,7 +248,7 @@ def run_games(s: Settings, checks: Checklist) -> None:
     """Whole games of each game against the checker's random play, then the crafted positions,
     all on one process (game-start ... game-over each); stderr drained throughout."""
     sess = Session(s, checks, "whole games")
-    rng = random.Random(s.seed)
+    rng = Rng(s.seed)
     try:
         for i, game_id in enumerate(s.games):
             game = _new(game_id, 2, s.seed + 17 * i)
