@@ -1,4 +1,4 @@
-"""Determinization of Le Quinze classique (``quinze-classique``, RULES.md §2): see
+"""Determinization of Le Quinze classique (``quinze-classique``, quinze_cli/rules/quinze-classique.md): see
 :mod:`protocol.search.determinize`.
 
 The deck in play is one colour (52 cards). Seen: the own hidden card, every face-up card, hidden
@@ -63,7 +63,7 @@ class ClassiqueDeterminizer(Determinizer):
 
     def __init__(self, view: Mapping[str, Any], know: Knowledge) -> None:
         try:
-            self.seat = seat = view["seat"]
+            self.seat = view["seat"]
             options = dict(view["options"])
             n = options["players"]
             hidden = [None if h is None else parse_card(h) for h in view["hidden"]]
