@@ -1,12 +1,11 @@
-"""Misbehaving bot: writes each answer WITHOUT a line end (and flushes), so a reader of lines
-never sees a complete answer; otherwise correct."""
+"""Misbehaving bot: writes its answer without the final newline (and flushes), so the relay
+never sees a whole line: it times out, and must say that a line was left unfinished.
 
-import json
-import sys
+Usage: ``python3 no_newline.py``.
+"""
 
-from botlib import messages, random_answer
+from botlib import messages, random_answer, send
 
 for msg in messages():
     if msg.get("type") == "action-request":
-        sys.stdout.write(json.dumps(random_answer(msg)))
-        sys.stdout.flush()
+        send(random_answer(msg), end="")
