@@ -5,7 +5,9 @@ One tree for the searching seat's information set. Each iteration:
 
 1. determinize: a full game dealt from the seat's view and knowledge
    (:mod:`protocol.search.determinize`), a new one every iteration;
-2. select: down the tree, among the children whose action is legal in this determinization,
+2. select: down the tree of the seat's own decisions (the other seats' moves in between are
+   played by the game's playout policy, which sees their cards in this determinization: see
+   :attr:`GameModel.opponents_in_tree`), among the children whose action is legal in it,
    the one maximising UCB1 with availability counts
    (``mean + c * sqrt(ln(available) / visits)``), until a node has a legal action not tried yet;
 3. expand that action (one new node);
@@ -70,6 +72,11 @@ class GameModel:
 
     max_steps = 400
     """A playout stops after this many decisions (then ``rewards`` judges the state)."""
+    opponents_in_tree = False
+    """False: the other seats' moves are played by :meth:`rollout` (which sees their cards in the
+    determinization) and the tree holds only the searching seat's decisions. True: they are tree
+    nodes too, chosen by UCB over the searching seat's information set, the plain SO-ISMCTS, which
+    makes every opponent play as if it did not know its own cards."""
 
     def actions(self, g: Game) -> list[Action]:
         return g.legal_actions()
@@ -118,23 +125,32 @@ def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
     act = model.actions
     roll = model.rollout
     n = 0
+    me: int | None = None
+    in_tree = model.opponents_in_tree
     start: Any = _UNSET
     while n < iterations:
         if n and deadline is not None and deadline():
             break
         n += 1
         g = det.sample(rng)
+        if me is None:
+            me = g.to_act
         if start is _UNSET:  # every determinization shares the root's public marker
             start = model.start(g)
         node = root
         path = [root]
         steps = 0
-        # selection and expansion
+        # selection and expansion (with opponents_in_tree False, the others' moves are played
+        # by the rollout policy and the tree holds only the searching seat's own decisions)
         while not done(g, start, steps):
+            seat = g.to_act
+            if not in_tree and seat != me:
+                g.apply(roll(g, rng), checked=False)
+                steps += 1
+                continue
             legal = act(g)
             children = node.children
             untried = [a for a in legal if a not in children]
-            seat = g.to_act
             if untried:
                 a = _uniform(untried, rng)
                 for b in legal:
