@@ -196,6 +196,9 @@ class CreateTable(Message):
     - ``games`` (int >= 1, default 1): games played at this table before it closes;
     - ``move_time`` (float | None, seconds, 0 < t <= 86400): time for each decision (the
       ``deadline`` of each ``action-request``); None: the server's default. (Added to the spec.)
+    - ``seat_move_times`` (list of float | None, one per seat, or None): a seat's own time for
+      each decision, where not None (a tournament's per-bot move times); ``bad-option`` when it
+      does not have one entry per seat.
     """
 
     type: ClassVar[str] = "create-table"
@@ -205,12 +208,14 @@ class CreateTable(Message):
     seed: int | None = None
     games: int = 1
     move_time: float | None = None
+    seat_move_times: tuple[float | None, ...] | None = None
     _checks: ClassVar[dict[str, Check]] = {
         "game": GAME_ID,
         "options": map_field,
         "seed": nullable(int_field(0, 2**63 - 1)),
         "games": int_field(1, 1_000_000),
         "move_time": nullable(move_time_field),
+        "seat_move_times": nullable(list_field(nullable(move_time_field), 64)),
     }
 
 

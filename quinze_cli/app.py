@@ -27,6 +27,7 @@ COMMANDS = [
     "serve",
     "bot",
     "match",
+    "tournament",
     "play",
     "replay",
 ]

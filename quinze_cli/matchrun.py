@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 import os
 import shlex
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -62,6 +62,8 @@ class BotSpec:
     spec: str
     builtin: str | None = None
     argv: tuple[str, ...] = ()
+    seed: int | None = None
+    """A built-in's own seed (default: the match's ``seed``)."""
 
 
 def parse_bot_spec(spec: str, game: str, taken: Sequence[str] = ()) -> BotSpec:
@@ -165,6 +167,9 @@ class MatchConfig:
     max_restarts: int = 3
     server: tuple[str, int] | None = None
     stderr_cap: int = 1_048_576
+    bot_move_times: tuple[float | None, ...] = ()
+    """Per bot (index into ``bots``): its own seconds per decision (None: ``move_time``); sent as
+    the table's ``seat_move_times`` (PROTOCOL.md ``create-table``)."""
     sprt: SprtSpec | None = None
     """Stop once this sequential test decides (two bots; ``games`` is then the most played)."""
 
@@ -186,6 +191,8 @@ class GameReport:
     table: str
     game_over: Any
     failures: list[tuple[int, Failure]] = field(default_factory=list)
+    think: list[tuple[float, int, float]] = field(default_factory=list)
+    """Per seat: seconds its bot took over its answers, the answers, the longest one."""
 
 
 class _Player:
@@ -215,17 +222,24 @@ class MatchRunner:
         *,
         on_game: Callable[[GameReport], Awaitable[None]] | None = None,
         on_failure: Callable[[str, GamePlan, Failure], Awaitable[None]] | None = None,
+        plans: Iterable[GamePlan] | None = None,
+        stats: MatchStats | None = None,
     ) -> None:
+        """``plans``: the games to play instead of the match schedule (a tournament's, or the
+        games still missing on resume), bot indices into ``config.bots``; ``stats``: the totals to
+        count them into (default: new ones for ``config``)."""
         self.config = config
         self.on_game = on_game
         self.on_failure = on_failure
         from quinze_cli.results import lower_is_better
 
-        self.stats = MatchStats([(b.name, b.spec) for b in config.bots], group=config.group, sprt=config.sprt,
-                                seats=config.seats, lower_is_better=lower_is_better(config.game))
+        self.stats = stats if stats is not None else MatchStats(
+            [(b.name, b.spec) for b in config.bots], group=config.group, sprt=config.sprt, seats=config.seats,
+            lower_is_better=lower_is_better(config.game))
         self.stopping = False
         """Set when the sequential test has decided: no new game starts, running ones finish."""
-        self.plans = iter_schedule(len(config.bots), config.seats, config.games, config.seed, duplicate=config.duplicate)
+        self.plans = iter(plans) if plans is not None else \
+            iter_schedule(len(config.bots), config.seats, config.games, config.seed, duplicate=config.duplicate)
         """The games still to play (a generator shared by the concurrency slots)."""
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
         self.log_path = config.log_dir / f"match-{stamp}.jsonl"
@@ -313,6 +327,9 @@ class MatchRunner:
                                "seed": plan.seed, "games": 1}
         if self.config.move_time is not None:
             msg["move_time"] = self.config.move_time
+        own = self.config.bot_move_times
+        if any(t is not None for t in own):
+            msg["seat_move_times"] = [own[b] if b < len(own) else None for b in plan.seat_bots]
         try:
             await control.send(msg)
         except ClientError as err:
@@ -368,16 +385,17 @@ class MatchRunner:
         if over is None:
             raise MatchError(f"table {table} closed before its game ended")
         self._write_game(over)
+        think = [(o.think, o.moves, o.max_think) if o is not None else (0.0, 0, 0.0) for o in outcomes]
         self.stats.add_game(plan.seat_bots, over.game_over.result.get("points", []),
                             [(b, f.kind) for b, f in failures], over.game_over.result.get("scores", []),
-                            index=plan.index, deal=plan.seed)
+                            index=plan.index, deal=plan.seed, think=think)
         if self.stats.sprt is not None and self.stats.sprt.result is not None:
             self.stopping = True
         for bot_index, failure in failures:
             if self.on_failure is not None:
                 await self.on_failure(self.config.bots[bot_index].name, plan, failure)
         if self.on_game is not None:
-            await self.on_game(GameReport(plan, table, over.game_over, failures))
+            await self.on_game(GameReport(plan, table, over.game_over, failures, think))
 
     # ------------------------------------------------------------------ bots
 
@@ -417,7 +435,7 @@ class MatchRunner:
     def _make_endpoint(self, player: _Player) -> Any:
         spec = player.spec
         if spec.builtin is not None:
-            return BuiltinBot(spec.builtin, seed=self.config.seed)
+            return BuiltinBot(spec.builtin, seed=self.config.seed if spec.seed is None else spec.seed)
         return BotProcess(
             spec.argv,
             wire=self.config.wire,

@@ -124,6 +124,12 @@ class GameOutcome:
     failure: Failure | None
     started: datetime | None = None
     ended: datetime | None = None
+    think: float = 0.0
+    """Seconds the bot took over its answers (request forwarded to answer read), summed."""
+    moves: int = 0
+    """Answers the bot gave."""
+    max_think: float = 0.0
+    """The longest of those answers, seconds."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,6 +164,10 @@ class _Game:
         self.forfeit_sent = False
         self.bot_started = False
         self.started: datetime | None = None
+        self.asked_at = 0.0
+        self.think = 0.0
+        self.moves = 0
+        self.max_think = 0.0
 
 
 class SeatRelay:
@@ -348,7 +358,8 @@ class SeatRelay:
             elif request.seat == self._seat:
                 game.pending = request
                 game.refusals = 0
-                game.deadline_at = trio.current_time() + request.deadline
+                game.asked_at = trio.current_time()
+                game.deadline_at = game.asked_at + request.deadline
                 game.waiting_bot = True
                 self._deadline_changed()
                 if game.failure is None:
@@ -399,7 +410,7 @@ class SeatRelay:
                                   self._table, self._seat, started=True, restart=msg.forfeit.kind in ("timeout", "crash"))
                 await self._report(failure)
             outcomes.append(GameOutcome(self._table, self._seat, game.start, msg, failure, game.started,
-                                        datetime.now(timezone.utc)))
+                                        datetime.now(timezone.utc), game.think, game.moves, game.max_think))
             if self.on_outcome is not None:
                 await self.on_outcome(outcomes[-1])
             self._game = _Game()
@@ -451,6 +462,10 @@ class SeatRelay:
                                         f"{action!r:.200}")
             return
         game.waiting_bot = False
+        took = trio.current_time() - game.asked_at
+        game.think += took
+        game.moves += 1
+        game.max_think = max(game.max_think, took)
         try:
             await self.conn.send(message)
         except ClientError as err:

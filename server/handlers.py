@@ -99,7 +99,8 @@ class Server:
             conn.send({"type": "tables", "tables": self.lobby.infos()})
         elif t == "create-table":
             move_time = self.config.move_time if msg.move_time is None else msg.move_time
-            self.lobby.create(conn, msg.game, msg.options, seed=msg.seed, games=msg.games, move_time=move_time)
+            self.lobby.create(conn, msg.game, msg.options, seed=msg.seed, games=msg.games, move_time=move_time,
+                              seat_move_times=msg.seat_move_times)
         elif t == "join":
             self.lobby.table_for(conn, msg.table, t).handle_join(conn, msg.seat, msg.token)
         elif t == "leave":

@@ -70,9 +70,11 @@ class Lobby:
         seed: int | None,
         games: int,
         move_time: float,
+        seat_move_times: tuple[float | None, ...] | None = None,
     ) -> Table | None:
         """``create-table``: check the game and options (``unknown-game``, ``bad-option`` naming
-        the option), start the table's task, answer ``table-created``."""
+        the option; ``seat_move_times`` one entry per seat), start the table's task, answer
+        ``table-created``."""
         try:
             game_cls = get_game(game_id)
             checked = game_cls.validate_options(options)
@@ -82,9 +84,14 @@ class Lobby:
             where = f"create-table.options.{e.field}: " if code == "bad-option" and e.field else ""
             conn.error(code, f"{where}{e.reason}", "create-table")
             return None
+        if seat_move_times is not None and len(seat_move_times) != checked["players"]:
+            conn.error("bad-option", f"create-table.seat_move_times: {len(seat_move_times)} entries for "
+                                     f"{checked['players']} seats", "create-table")
+            return None
         table_id = f"{self.run}-t{self._next}"
         self._next += 1
-        table = Table(self, table_id, game_cls, checked, seed=seed, games=games, move_time=move_time)
+        table = Table(self, table_id, game_cls, checked, seed=seed, games=games, move_time=move_time,
+                      seat_move_times=seat_move_times)
         self.tables[table_id] = table
         self.nursery.start_soon(table.run, name=f"table {table_id}")
         conn.send({"type": "table-created", "table": table.info()})

@@ -86,7 +86,7 @@ class Table:
     """A table of ``game_cls`` with validated ``options``.
 
     ``seed``: seed of the first game (None: drawn per game); ``games``: games before closing;
-    ``move_time``: seconds per decision.
+    ``move_time``: seconds per decision; ``seat_move_times``: a seat's own, where not None.
     """
 
     def __init__(
@@ -99,6 +99,7 @@ class Table:
         seed: int | None,
         games: int,
         move_time: float,
+        seat_move_times: tuple[float | None, ...] | None = None,
     ) -> None:
         self.lobby = lobby
         self.id = table_id
@@ -107,6 +108,7 @@ class Table:
         self.base_seed = seed
         self.games = games
         self.move_time = move_time
+        self.seat_move_times = tuple(seat_move_times or ())
         self.seats = [Seat(i) for i in range(self.options["players"])]
         self.spectators: set[Connection] = set()
         self.state = "waiting"
@@ -199,7 +201,8 @@ class Table:
         seat = game.to_act
         assert seat is not None
         self.request_id += 1
-        self.pending = Pending(self.request_id, seat, Deadline(self.move_time))
+        own = self.seat_move_times[seat] if seat < len(self.seat_move_times) else None
+        self.pending = Pending(self.request_id, seat, Deadline(self.move_time if own is None else own))
         self._send_request()
 
     def _send_request(self) -> None:

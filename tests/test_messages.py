@@ -47,7 +47,8 @@ TABLE = {
 SAMPLES: dict[str, dict] = {
     "hello": {"type": "hello", "version": 1, "name": "ana", "role": "player"},
     "list-tables": {"type": "list-tables"},
-    "create-table": {"type": "create-table", "game": "quinze", "options": {"players": 2}, "seed": 7, "games": 2, "move_time": 12.5},
+    "create-table": {"type": "create-table", "game": "quinze", "options": {"players": 2}, "seed": 7, "games": 2, "move_time": 12.5,
+                     "seat_move_times": [None, 3.0]},
     "join": {"type": "join", "table": "t1", "seat": None, "token": "abc"},
     "leave": {"type": "leave", "table": "t1"},
     "spectate": {"type": "spectate", "table": "t1"},
@@ -155,6 +156,7 @@ def test_nested_records_are_values() -> None:
         ({"type": "create-table", "game": "quinze", "seed": 2**63}, "create-table.seed", "at most"),
         ({"type": "create-table", "game": "quinze", "move_time": 0}, "create-table.move_time", "more than 0"),
         ({"type": "create-table", "game": "quinze", "move_time": "5"}, "create-table.move_time", "number of seconds"),
+        ({"type": "create-table", "game": "quinze", "seat_move_times": [0]}, "create-table.seat_move_times[0]", "more than 0"),
         ({"type": "create-table", "game": "quinze", "options": {"x": b"\x00"}}, "create-table.options.x", "plain data"),
         ({"type": "action", "table": "t1", "request": 1, "action": {"hand": []}}, "action.action.type", "missing"),
         ({"type": "action", "table": "t1", "request": 1.0, "action": {"type": "end"}}, "action.request", "integer"),

@@ -7,6 +7,8 @@
   time per decision of whole games on the real server.
 - :func:`match_throughput`: games per second of a match between ``examples/bots/random_bot.py``
   and ``examples/bots/greedy_bot.py`` at concurrency 2 (embedded server, log written).
+- ``tournament``: the scheduling and statistics cost of ``quinze tournament`` per game as a share
+  of a built-in game (:mod:`quinze_cli.bench.tournament`; target <= 1%).
 
 Every figure is measured on this machine, in seconds or per second, and never asserted.
 Both functions are synchronous (each runs its own ``trio.run``).
@@ -304,9 +306,12 @@ def match_throughput(*, games: int = 20, concurrency: int = 2, seed: int = 1) ->
 def run_match_bench(*, quick: bool = False) -> dict[str, Any]:
     """Both figures: ``{"chain": chain_overhead(...), "match": match_throughput(...)}``;
     ``quick`` shrinks the budgets to a smoke run of a few seconds."""
+    from quinze_cli.bench.tournament import tournament_overhead
+
     return {
         "chain": chain_overhead(games=1 if quick else 6, rounds=300 if quick else 3000, chunk=50 if quick else 100),
         "match": match_throughput(games=4 if quick else 20),
+        "tournament": tournament_overhead(games=200 if quick else 2000, sample_games=2 if quick else 10),
     }
 
 
@@ -316,7 +321,7 @@ def table_rows(figures: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     (``met``: ``"yes"``/``"no"``, empty without a target)."""
     c, m = figures["chain"], figures["match"]
     met = c.get("met", c["ratio"] <= c["target_ratio"])
-    return [
+    rows = [
         (f"bot chain: one move, µs (median of {c['rounds']}, {c['request_bytes']}-byte request)", f"{c['move_us']}", "", ""),
         ("bare transport: TCP echo + pipe echo, µs", f"{c['tcp_echo_us']} + {c['pipe_echo_us']}", "", ""),
         ("bot chain / bare transport", f"{c['ratio']}x", f"<= {c['target_ratio']:g}x", "yes" if met else "no"),
@@ -325,6 +330,15 @@ def table_rows(figures: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         (f"quinze match, 2 example Python bots, concurrency {m['concurrency']}: games/s",
          f"{m['games_per_second']} ({m['decisions_per_second']} decisions/s)", "", ""),
     ]
+    t = figures.get("tournament")
+    if t:
+        rows += [
+            (f"tournament: scheduling + stats per game, {t['bots']} bots, {t['games']} games, ms "
+             f"(a built-in game: {t['game_ms']} ms)", f"{t['overhead_ms']} ({t['share']:.2%})",
+             f"<= {t['target_share']:.0%}", "yes" if t["met"] else "no"),
+            ("tournament: journal line per game (fsynced), ms", f"{t['journal_ms']} ({t['journal_share']:.2%})", "", ""),
+        ]
+    return rows
 
 
 if __name__ == "__main__":  # pragma: no cover - manual run

@@ -45,6 +45,11 @@ class BotTotals:
     forfeits: Counter[str] = field(default_factory=Counter)
     per_game: list[float] = field(default_factory=list)
     scores: list[float] = field(default_factory=list)
+    think: float = 0.0
+    """Seconds its programs took over their answers (wall clock: the one figure that differs
+    between two runs of the same match)."""
+    moves: int = 0
+    max_think: float = 0.0
 
     def add(self, pts: float, scores: Sequence[float]) -> None:
         self.games += 1
@@ -87,6 +92,9 @@ class BotTotals:
             "game_score": round(game_score, 6),
             "game_score_mean": round(game_score / n if n else 0.0, 6),
             "forfeits": dict(sorted(self.forfeits.items())),
+            "time": {"seconds": round(self.think, 3), "moves": self.moves,
+                     "mean": round(self.think / self.moves, 6) if self.moves else None,
+                     "max": round(self.max_think, 6)},
         }
 
 
@@ -121,12 +129,14 @@ class MatchStats:
         """Two bots: the first bot's score in each complete unit (game or deal group)."""
 
     def add_game(self, seat_bots: Sequence[int], points: Sequence[float], forfeits: Sequence[tuple[int, str]],
-                 scores: Sequence[float] = (), *, index: int | None = None, deal: Any = None) -> None:
+                 scores: Sequence[float] = (), *, index: int | None = None, deal: Any = None,
+                 think: Sequence[tuple[float, int, float]] = ()) -> None:
         """Count one game: ``seat_bots[s]`` is the bot index at seat ``s``, ``points[s]`` that
         seat's points, ``forfeits`` the ``(bot index, kind)`` of each bot failure in it,
         ``scores[s]`` the seat's game score (``Result.scores``; may be empty); ``index`` its
         place in the schedule (default: the order of arrival) and ``deal`` its deal group key
-        (the seed; games of one group share it; default: the game alone)."""
+        (the seed; games of one group share it; default: the game alone); ``think[s]`` the
+        seat's ``(seconds, answers, longest answer)``."""
         if index is None:
             index = self.games
         self.games += 1
@@ -140,6 +150,11 @@ class MatchStats:
             self.bots[bot].add(pts, got_scores.get(bot, ()))
         for bot, kind in forfeits:
             self.bots[bot].forfeits[kind] += 1
+        for seat, (seconds, moves, longest) in enumerate(think):
+            t = self.bots[seat_bots[seat]]
+            t.think += seconds
+            t.moves += moves
+            t.max_think = max(t.max_think, longest)
         self.records.append((index, tuple(seat_bots), tuple(float(p) for p in points), tuple(float(s) for s in scores)))
         if len(self.bots) == 2:
             first = got.get(0, 0.0)

@@ -1,0 +1,355 @@
+"""``quinze tournament BOT BOT BOT...``: an event between many bots, with ratings, a crosstable and
+resume after a crash.
+
+The settings come from the command line and ``--config FILE.toml`` (:mod:`quinze_cli.tournament`),
+the schedule from :mod:`quinze_cli.schedule`, the games are played by the runner of ``quinze
+match`` (:class:`quinze_cli.matchrun.MatchRunner`: the same records in the log, ``quinze replay``
+reads them) and each finished game goes to the journal (:mod:`quinze_cli.journal`). Everything of
+one event is in its directory ``<log-dir>/tournament-<time>/``: ``games.jsonl`` (the log),
+``journal.jsonl``, ``stderr/``; ``--resume DIR`` takes that directory.
+
+Exit status: 0 after a complete event; 1 when it had to stop (a bot failing beyond its restarts,
+the server lost) or for bad input (a journal that does not match); 2 for usage errors; 130 after
+Ctrl-C (bots stopped, finished games in the log and the journal: ``--resume`` goes on).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import signal
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import trio
+import typer
+from rich.console import Console, Group
+from rich.live import Live
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from quinze_cli.commands.match import EXIT_INTERRUPTED, check_writable
+from quinze_cli.commands.tournament_view import event_data, print_summary, standings_table
+from quinze_cli.errors import EXIT_USAGE, fail
+from quinze_cli.journal import Journal, JournalError, differences, player_names, reconcile_log
+from quinze_cli.matchrun import SEED_MAX, GameReport, GamePlan, MatchConfig, MatchError, MatchRunner, validate_options
+from quinze_cli.options import option_pairs
+from quinze_cli.relay import Failure
+from quinze_cli.results import lower_is_better
+from quinze_cli.schedule import FORMATS, Schedule, build_schedule
+from quinze_cli.tournament import EventSettings, TournamentStats, bot_settings, load_config, make_bots, parse_entry
+
+__all__ = ["register"]
+
+
+def resolve(given: dict[str, Any], bots: list[str], config: Optional[Path], base: dict[str, Any] | None) -> dict[str, Any]:
+    """The event's raw settings: the command line's ``given`` values over ``--config``'s over
+    ``base`` (the journal's, on resume) over the defaults. Exits through :func:`fail`."""
+    data: dict[str, Any] = dict(base or {})
+    if config is not None:
+        try:
+            file = load_config(config)
+        except ValueError as err:
+            fail(f"--config {err}", EXIT_USAGE)
+        if "games_per_pairing" in file or "rounds" in file:
+            data.pop("games_per_pairing", None)
+            data.pop("rounds", None)
+        data.update(file)
+    entries: list[dict[str, Any]] = list(data.get("bots") or [])
+    if bots:
+        if base is not None and config is None:
+            entries = []
+        try:
+            entries += [parse_entry(b) for b in bots]
+        except ValueError as err:
+            fail(f"BOT: {err}", EXIT_USAGE)
+    data["bots"] = entries
+    if "games_per_pairing" in given or "rounds" in given:
+        data.pop("games_per_pairing", None)
+        data.pop("rounds", None)
+    data.update(given)
+    return data
+
+
+def settle(data: dict[str, Any]) -> tuple[EventSettings, MatchConfig, Schedule, list[float | None]]:
+    """Check the raw settings; the event's settings, match config (log dir set later) and schedule."""
+    game = str(data.get("game") or "quinze")
+    fmt = str(data.get("format") or "round-robin")
+    if fmt not in FORMATS:
+        fail(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}", EXIT_USAGE)
+    try:
+        specs, times = make_bots(data["bots"], game)
+    except ValueError as err:
+        fail(f"BOT {err}", EXIT_USAGE)
+    if len(specs) < 2:
+        fail(f"a tournament needs at least two bots (BOT BOT [BOT...] or [[bots]] in --config), got {len(specs)}",
+             EXIT_USAGE)
+    per_pairing, rounds = data.get("games_per_pairing"), data.get("rounds")
+    if per_pairing is not None and rounds is not None:
+        fail("--games-per-pairing and --rounds say the same thing: give one", EXIT_USAGE)
+    if fmt == "free-for-all" and per_pairing is not None:
+        fail("--games-per-pairing is for round-robin and gauntlet; free-for-all is played in --rounds", EXIT_USAGE)
+    for key, value in (("--games-per-pairing", per_pairing), ("--rounds", rounds)):
+        if value is not None and (not isinstance(value, int) or value < 1):
+            fail(f"{key} must be at least 1, got {value}", EXIT_USAGE)
+    if per_pairing is None and rounds is None:
+        if fmt == "free-for-all":
+            rounds = 1
+        else:
+            per_pairing = 10
+    seats = data.get("seats")
+    if seats is None:
+        seats = len(specs) if fmt == "free-for-all" else 2
+    concurrency = int(data.get("concurrency") or 1)
+    if concurrency < 1:
+        fail(f"--concurrency must be at least 1, got {concurrency}", EXIT_USAGE)
+    move_time = data.get("move_time")
+    if move_time is not None and not float(move_time) > 0:
+        fail(f"--move-time must be positive seconds, got {move_time}", EXIT_USAGE)
+    raw = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
+    try:
+        options = validate_options(game, raw, seats, 2 if fmt != "free-for-all" else seats)
+    except Exception as err:  # noqa: BLE001 - GameError or ValueError, both named
+        fail(f"--seats/--option: {getattr(err, 'reason', None) or err}", EXIT_USAGE)
+    duplicate = bool(data.get("duplicate", True))
+    seed = data.get("seed")
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    if not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
+        fail(f"--seed must be in 0 .. 2**63-1, got {seed}", EXIT_USAGE)
+    try:
+        schedule = build_schedule(fmt, len(specs), seats=options["players"], seed=seed, duplicate=duplicate,
+                                  per_pairing=per_pairing, rounds=rounds)
+    except ValueError as err:
+        fail(f"--format {fmt}: {err}", EXIT_USAGE)
+    if schedule.last_seed > SEED_MAX:
+        fail(f"--seed {seed} with {schedule.games} games goes past the largest seed 2**63-1", EXIT_USAGE)
+    wire = str(data.get("wire") or "json")
+    if wire not in ("json", "msgpack"):
+        fail(f"--wire must be json or msgpack, got {wire!r}", EXIT_USAGE)
+    settings = EventSettings(game=game, format=fmt, bots=bot_settings(specs, times), seats=options["players"],
+                             options={k: v for k, v in options.items()}, duplicate=duplicate, seed=seed,
+                             per_pairing=per_pairing, rounds=rounds, move_time=None if move_time is None else float(move_time),
+                             games=schedule.games, extra={"wire": wire})
+    config = MatchConfig(game=game, bots=specs, games=schedule.games, seed=seed, options=options, log_dir=Path("."),
+                         concurrency=concurrency, move_time=settings.move_time, duplicate=duplicate, wire=wire,
+                         max_restarts=int(data.get("max_restarts", 3)), bot_move_times=tuple(times))
+    return settings, config, schedule, times
+
+
+def _entry(report: GameReport) -> dict[str, Any]:
+    result = report.game_over.result
+    return {
+        "index": report.plan.index, "seed": report.plan.seed, "seat_bots": list(report.plan.seat_bots),
+        "points": result.get("points", []), "scores": result.get("scores", []),
+        "forfeits": [[b, f.kind] for b, f in report.failures],
+        "failures": [{"bot": b, **f.to_data()} for b, f in report.failures],
+        "think": [list(t) for t in report.think],
+    }
+
+
+def _count(stats: TournamentStats, entry: dict[str, Any]) -> None:
+    stats.add_game(entry["seat_bots"], entry["points"], [tuple(f) for f in entry["forfeits"]], entry["scores"],
+                   index=entry["index"], deal=entry["seed"], think=[tuple(t) for t in entry.get("think", [])])
+
+
+class _Quiet:
+    """Stands in for rich's Live when stderr is not a terminal (a pipe, a file): no display."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def update(self, _: Any) -> None:
+        pass
+
+    def __enter__(self) -> "_Quiet":
+        return self
+
+    def __exit__(self, *_: Any) -> None:
+        pass
+
+
+async def _run(runner: MatchRunner, journal: Journal, total: int, done: int, err: Console,
+               failures: list[dict[str, Any]]) -> tuple[str | None, bool]:
+    progress = Progress(TextColumn("[bold]tournament[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                        console=err, transient=False)
+    task = progress.add_task("", total=total, completed=done)
+    stats = runner.stats
+    assert isinstance(stats, TournamentStats)
+    game = runner.config.game
+    live: Any = Live(Group(progress, standings_table(stats, final=False, top=12, game=game)), console=err,
+                     refresh_per_second=4, transient=True, redirect_stdout=False, redirect_stderr=False) \
+        if err.is_terminal else _Quiet(err)
+    shown = [0.0]
+
+    async def on_game(report: GameReport) -> None:
+        entry = _entry(report)
+        journal.append(entry)
+        for f in entry["failures"]:
+            failures.append({"game": report.plan.index + 1, **f})
+        progress.update(task, advance=1)
+        now = trio.current_time()
+        if now - shown[0] >= 0.25 and isinstance(live, Live):  # the standings at most 4 times a second
+            shown[0] = now
+            live.update(Group(progress, standings_table(stats, final=False, top=12, game=game)))
+
+    async def on_failure(bot: str, plan: GamePlan, failure: Failure) -> None:
+        live.console.print(f"[yellow]game {plan.index + 1}[/]: {escape(bot)} (seat {failure.seat}) forfeits: "
+                           f"{escape(failure.describe())}", markup=True, highlight=False)
+
+    runner.on_game = on_game
+    runner.on_failure = on_failure
+    state: dict[str, Any] = {"error": None, "interrupted": False}
+    with live:
+        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+            async with trio.open_nursery() as nursery:
+
+                async def watch() -> None:
+                    async for _ in signals:
+                        state["interrupted"] = True
+                        runner.fast_stop = True
+                        runner.kill_all()
+                        nursery.cancel_scope.cancel()
+                        return
+
+                async def main() -> None:
+                    try:
+                        await runner.run()
+                    except MatchError as e:
+                        state["error"] = str(e)
+                    finally:
+                        nursery.cancel_scope.cancel()
+
+                nursery.start_soon(watch)
+                nursery.start_soon(main)
+    return state["error"], state["interrupted"]
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("tournament")
+    def tournament(
+        bots: Annotated[Optional[list[str]], typer.Argument(help="Bots: builtin:NAME, a quoted command line, or \"name=N cmd=C args=A movetime=S seed=N\".", show_default=False)] = None,
+        game: Annotated[Optional[str], typer.Option(help="Game id: quinze, quatorze or quinze-classique (default quinze).", show_default=False)] = None,
+        format: Annotated[Optional[str], typer.Option("--format", help="round-robin (default), gauntlet (the first bot against each other) or free-for-all.", show_default=False)] = None,
+        games_per_pairing: Annotated[Optional[int], typer.Option("--games-per-pairing", help="Games per pair of bots (round-robin, gauntlet; default 10, rounded up to whole seat rotations).", show_default=False)] = None,
+        rounds: Annotated[Optional[int], typer.Option("--rounds", help="Rounds: a table per pairing, or (free-for-all) the tables in which every bot plays once.", show_default=False)] = None,
+        seats: Annotated[Optional[int], typer.Option(help="Seats per table (default 2; free-for-all: one per bot).", show_default=False)] = None,
+        duplicate: Annotated[Optional[bool], typer.Option("--duplicate/--no-duplicate", help="Play each deal once per seat rotation (default: yes).", show_default=False)] = None,
+        concurrency: Annotated[Optional[int], typer.Option(help="Games played at the same time (default 1).", show_default=False)] = None,
+        seed: Annotated[Optional[int], typer.Option(help="Seed of the first deal (default: drawn).", show_default=False)] = None,
+        move_time: Annotated[Optional[float], typer.Option("--move-time", help="Seconds per decision (default: the server's, 60); a bot's movetime wins.", show_default=False)] = None,
+        log_dir: Annotated[Path, typer.Option("--log-dir", help="Where the event's directory tournament-<time>/ goes.")] = Path("logs"),
+        json_file: Annotated[Optional[str], typer.Option("--json", help="Also write the results as JSON to FILE ('-': stdout, the tables then go to stderr).", show_default=False)] = None,
+        config: Annotated[Optional[Path], typer.Option("--config", help="A TOML file describing the event (bots, format, options...).", show_default=False)] = None,
+        resume: Annotated[Optional[Path], typer.Option("--resume", help="Go on with the event in this directory: play only the missing games.", show_default=False)] = None,
+        option: Annotated[Optional[list[str]], typer.Option("--option", help="Table option KEY=VALUE (repeatable).", show_default=False)] = None,
+        max_restarts: Annotated[Optional[int], typer.Option("--max-restarts", help="Restarts allowed per bot program (default 3).", show_default=False)] = None,
+    ) -> None:
+        """Play a tournament between bots: standings with ratings, a crosstable, forfeits and time per bot."""
+        given: dict[str, Any] = {k: v for k, v in {
+            "game": game, "format": format, "games_per_pairing": games_per_pairing, "rounds": rounds, "seats": seats,
+            "duplicate": duplicate, "seed": seed, "move_time": move_time, "max_restarts": max_restarts,
+        }.items() if v is not None}
+        if option:
+            given["options"] = option_pairs(option)
+        old: Journal | None = None
+        if resume is not None:
+            try:
+                old = Journal.resume(resume / "journal.jsonl", "tournament")
+            except JournalError as err:
+                fail(f"--resume {resume}: {err}")
+            base = _base_from_journal(old.settings)
+            data = resolve(given, bots or [], config, base)
+        else:
+            data = resolve(given, bots or [], config, None)
+        if concurrency is not None:
+            data["concurrency"] = concurrency
+        settings, cfg, schedule, _ = settle(data)
+        if old is not None:
+            diff = differences(old.settings, settings.to_data())
+            if diff:
+                old.close()
+                fail(f"--resume {resume}: the settings differ from the journal's: " + "; ".join(diff))
+        out_console = Console(stderr=json_file == "-", highlight=False)
+        err = Console(stderr=True, highlight=False)
+        if json_file not in (None, "-"):
+            check_writable(Path(json_file), "--json")
+        if old is not None:
+            assert resume is not None
+            event_dir = resume
+            journal = old
+        else:
+            stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+            event_dir = Path(data.get("log_dir") or log_dir) / f"tournament-{stamp}"
+            try:
+                event_dir.mkdir(parents=True)
+                journal = Journal.create(event_dir / "journal.jsonl", "tournament", settings.to_data())
+            except OSError as e:
+                fail(f"--log-dir {event_dir}: {e.strerror or e}")
+        cfg.log_dir = event_dir
+        names = [b.name for b in cfg.bots]
+        stats = TournamentStats([(b.name, b.spec) for b in cfg.bots], seats=cfg.seats, group=schedule.per_table,
+                                lower_is_better=lower_is_better(cfg.game))
+        failures: list[dict[str, Any]] = []
+        done: set[int] = set()
+        for entry in sorted(journal.entries, key=lambda e: e["index"]):
+            _count(stats, entry)
+            done.add(entry["index"])
+            failures += [{"game": entry["index"] + 1, **f} for f in entry.get("failures", [])]
+        log_path = event_dir / "games.jsonl"
+        if old is not None:
+            keep = {(e["seed"], player_names(names, e["seat_bots"])) for e in journal.entries}
+            kept, dropped = reconcile_log(log_path, keep)
+            err.print(f"resuming {event_dir}: {len(done)} of {schedule.games} games done"
+                      + (f" ({dropped} unfinished or unrecorded game(s) dropped from the log, to be played again)" if dropped else ""))
+        missing = [p for p in schedule.plans if p.index not in done]
+        runner = MatchRunner(cfg, plans=missing, stats=stats)
+        runner.log_path = log_path
+        runner.stderr_dir = event_dir / "stderr"
+        err.print(f"{cfg.game} {settings.format}: {len(names)} bots, {schedule.games} games at {cfg.seats} seats"
+                  f"{' (duplicate)' if cfg.duplicate else ''}, seed {cfg.seed}; event directory {event_dir}")
+        error, interrupted = None, False
+        if missing:
+            error, interrupted = trio.run(_run, runner, journal, schedule.games, len(done), err, failures)
+        journal.close()
+        failures.sort(key=lambda f: (f["game"], f.get("seat", 0)))
+        doc = event_data(settings, schedule, stats, event_dir, failures, runner.log_problems, error, interrupted)
+        if stats.games:
+            print_summary(out_console, stats, cfg.game, doc)
+        if json_file == "-":
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+        elif json_file is not None:
+            try:
+                Path(json_file).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+            except OSError as e:
+                fail(f"--json {json_file}: {e.strerror or e}")
+        if interrupted:
+            err.print(f"interrupted after {stats.games} of {schedule.games} game(s); go on with: "
+                      f"quinze tournament --resume {event_dir}")
+            raise typer.Exit(EXIT_INTERRUPTED)
+        if error is not None:
+            fail(f"the tournament stopped after {stats.games} game(s): {error}; go on with --resume {event_dir}")
+
+
+def _base_from_journal(s: dict[str, Any]) -> dict[str, Any]:
+    """The journal's settings in the shape of raw settings (:func:`resolve`)."""
+    bots = []
+    for b in s.get("bots", []):
+        entry: dict[str, Any] = {"name": b["name"], "cmd": b["cmd"]}
+        cmd = b["cmd"]
+        if " seed=" in cmd and cmd.startswith("builtin:"):
+            entry["cmd"], _, seed = cmd.partition(" seed=")
+            entry["seed"] = seed
+        if b.get("movetime") is not None:
+            entry["movetime"] = b["movetime"]
+        bots.append(entry)
+    base = {k: s.get(k) for k in ("game", "format", "seats", "duplicate", "seed", "move_time", "wire")}
+    base["options"] = s.get("options") or {}
+    base["bots"] = bots
+    if s.get("rounds") is not None:
+        base["rounds"] = s["rounds"]
+    else:
+        base["games_per_pairing"] = s.get("games_per_pairing")
+    return base

@@ -1,0 +1,193 @@
+"""The journal of a tournament: what was asked and which games are finished, so that ``--resume``
+after a crash, ``kill -9`` or Ctrl-C plays only the games still missing.
+
+``journal.jsonl`` sits beside the event's game log (``games.jsonl``) in the event directory. Its
+first line is ``{"journal": 1, "kind": "tournament", "settings": {...}}`` (everything that decides
+the games: see :class:`quinze_cli.tournament.EventSettings`); then one line per finished game, in
+the order they finished: ``{"index", "seed", "seat_bots", "points", "scores", "forfeits",
+"think", "failures"}``. Each line is written whole, flushed and fsynced right after the game's
+records are in the log, so after any stop the journal names exactly the games that count.
+
+On resume (:func:`reconcile_log`) the log is cut back to the games the journal names: a game that
+reached the log but not the journal (stopped between the two writes), a game cut mid-record, or a
+duplicate is dropped from the log, and played again; the resumed event's log then holds each
+game of the schedule exactly once, as an uninterrupted run's does. An incomplete last journal
+line (stopped mid-write) is ignored and cut off.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+__all__ = ["JOURNAL", "Journal", "JournalError", "differences", "player_names", "reconcile_log"]
+
+JOURNAL = 1
+"""The journal format version."""
+
+
+class JournalError(Exception):
+    """The journal cannot be used (missing, unreadable, another format or kind)."""
+
+
+def _fsync_append(fh: TextIO, text: str) -> None:
+    fh.write(text)
+    fh.flush()
+    os.fsync(fh.fileno())
+
+
+class Journal:
+    """An open journal (append only). Make one with :meth:`create` or :meth:`resume`."""
+
+    def __init__(self, path: Path, settings: dict[str, Any], entries: list[dict[str, Any]], fh: TextIO) -> None:
+        self.path = path
+        self.settings = settings
+        self.entries = entries
+        """The finished games read back on resume (empty for a new journal)."""
+        self._fh = fh
+
+    @classmethod
+    def create(cls, path: Path, kind: str, settings: Mapping[str, Any]) -> "Journal":
+        """A new journal at ``path`` (which must not exist: ``FileExistsError``)."""
+        fh = open(path, "x", encoding="utf-8")
+        _fsync_append(fh, json.dumps({"journal": JOURNAL, "kind": kind, "settings": settings}) + "\n")
+        return cls(path, dict(settings), [], fh)
+
+    @classmethod
+    def resume(cls, path: Path, kind: str) -> "Journal":
+        """Read an existing journal and open it for more games. Raises :class:`JournalError`."""
+        settings, entries, good = read_journal(path, kind)
+        with open(path, "r+", encoding="utf-8") as fix:
+            fix.truncate(good)  # a line cut mid-write is dropped
+        fh = open(path, "a", encoding="utf-8")
+        return cls(path, settings, entries, fh)
+
+    def append(self, entry: Mapping[str, Any]) -> None:
+        """Add one finished game, flushed and fsynced."""
+        _fsync_append(self._fh, json.dumps(entry, separators=(",", ":")) + "\n")
+
+    def close(self) -> None:
+        self._fh.close()
+
+
+def read_journal(path: Path, kind: str) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
+    """``(settings, entries, length of the good part in bytes)``. Raises :class:`JournalError`."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise JournalError(f"no journal at {path} (is it the directory of a {kind}?)") from None
+    except OSError as err:
+        raise JournalError(f"{path}: {err.strerror or err}") from None
+    lines = raw.split(b"\n")
+    good = 0
+    header: dict[str, Any] | None = None
+    entries: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    for i, line in enumerate(lines):
+        if i == len(lines) - 1:
+            break  # after the last newline: empty, or a line cut mid-write
+        try:
+            data = json.loads(line)
+        except ValueError:
+            if header is None:
+                raise JournalError(f"{path}: line 1 is not a journal header") from None
+            raise JournalError(f"{path}: line {i + 1} is not JSON (the journal was changed by hand?)") from None
+        if header is None:
+            if not isinstance(data, dict) or data.get("journal") != JOURNAL or data.get("kind") != kind:
+                raise JournalError(f"{path}: not a {kind} journal of format {JOURNAL}")
+            header = data
+        elif isinstance(data, dict) and isinstance(data.get("index"), int):
+            if data["index"] not in seen:
+                seen.add(data["index"])
+                entries.append(data)
+        else:
+            raise JournalError(f"{path}: line {i + 1} is not a game entry")
+        good += len(line) + 1
+    if header is None:
+        raise JournalError(f"{path}: empty journal (the {kind} stopped before it began: start it anew)")
+    return dict(header.get("settings") or {}), entries, good
+
+
+def differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
+    """The settings that differ, in words: ``"seed: 7 in the journal, 8 now"``; bots one by one."""
+    out = []
+    for key in sorted(set(old) | set(new)):
+        a, b = old.get(key), new.get(key)
+        if a == b:
+            continue
+        if key == "bots" and isinstance(a, list) and isinstance(b, list):
+            if len(a) != len(b):
+                out.append(f"bots: {len(a)} in the journal ({', '.join(x.get('name', '?') for x in a)}), "
+                           f"{len(b)} now ({', '.join(x.get('name', '?') for x in b)})")
+                continue
+            for n, (x, y) in enumerate(zip(a, b), 1):
+                for k in sorted(set(x) | set(y)):
+                    if x.get(k) != y.get(k):
+                        out.append(f"bot {n} {k}: {json.dumps(x.get(k))} in the journal, {json.dumps(y.get(k))} now")
+            continue
+        out.append(f"{key}: {json.dumps(a)} in the journal, {json.dumps(b)} now")
+    return out
+
+
+def player_names(names: Sequence[str], seat_bots: Iterable[int]) -> tuple[str, ...]:
+    """The player names a game's log header shows for this seating: the bot's name, ``#2``,
+    ``#3``... for its second, third program at the table (as :class:`MatchRunner` names them)."""
+    counts: dict[int, int] = {}
+    out = []
+    for b in seat_bots:
+        k = counts.get(b, 0)
+        counts[b] = k + 1
+        out.append(names[b] if k == 0 else f"{names[b]}#{k + 1}")
+    return tuple(out)
+
+
+def reconcile_log(log: Path, keep: set[tuple[int, tuple[str, ...]]]) -> tuple[int, int]:
+    """Cut the game log back to the games in ``keep`` (``(seed, player names)`` of the journal's
+    games), each once, complete; rewritten atomically (a temporary file, fsynced, renamed).
+    Returns ``(games kept, games dropped)``; no log: ``(0, 0)``."""
+    if not log.exists():
+        return 0, 0
+    kept_lines: list[bytes] = []
+    kept = dropped = 0
+    seen: set[tuple[int, tuple[str, ...]]] = set()
+    game: list[bytes] = []
+    key: tuple[int, tuple[str, ...]] | None = None
+    for line in log.read_bytes().split(b"\n"):
+        try:
+            data = json.loads(line) if line.strip() else None
+        except ValueError:
+            data = None  # a record cut mid-write: its game is dropped
+        if not isinstance(data, dict):
+            if line.strip() and game:
+                dropped += 1
+                game, key = [], None
+            continue
+        if data.get("record") == "header":
+            if game:
+                dropped += 1
+            game = [line]
+            key = (data.get("seed"), tuple(data.get("players") or ()))
+            continue
+        if key is None:
+            continue
+        game.append(line)
+        if data.get("record") == "result":
+            if key in keep and key not in seen:
+                seen.add(key)
+                kept_lines += game
+                kept += 1
+            else:
+                dropped += 1
+            game, key = [], None
+    if game:
+        dropped += 1
+    tmp = log.with_name(log.name + ".tmp")
+    with open(tmp, "wb") as fh:
+        fh.write(b"".join(line + b"\n" for line in kept_lines))
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, log)
+    return kept, dropped

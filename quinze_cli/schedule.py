@@ -1,0 +1,184 @@
+"""Tournament schedules (``quinze tournament``): which bots play which game, at which seats, with
+which seed.
+
+Every schedule is a list of *tables*, each a group of bots played over ``R`` games, one per
+distinct seat rotation (:func:`quinze_cli.matchrun.rotations`: two for two bots, ``K`` for ``K``
+bots at ``K`` seats), so within a table every bot holds every seat equally often. With
+``duplicate`` the ``R`` games of a table replay one deal (the same seed); without, each game has
+its own seed.
+
+- ``round-robin``: every pair of bots meets, ``per_pairing`` games each (two bots at ``seats``
+  seats, dealt in rotation as in ``quinze match``);
+- ``gauntlet``: the first bot against each of the others, ``per_pairing`` games each;
+- ``free-for-all``: tables of ``K = seats`` bots drawn from the ``N``. A *round* is the smallest
+  number of tables in which every bot plays equally often (``lcm(N, K) / K`` tables); the tables
+  are chosen greedily, each time the ``K`` bots that played least, then met least (the best of
+  24 seeded random greedy draws), so meetings stay as even as the numbers allow (:func:`evenness` says how
+  even).
+
+Seeds: in the pairings formats deal ``k`` of every pairing has seed ``seed + k``: all pairings
+play the same deals (with ``duplicate``; deal ``k`` is then the ``k``-th table of a pairing).
+In free-for-all, table ``t`` plays deal ``seed + t`` (duplicate) or ``seed + t·R + r``. The games
+are interleaved (deal 0 of every pairing, then deal 1...) so that standings grow evenly.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+from typing import Any
+
+from quinze_cli.matchrun import GamePlan, rotations
+
+__all__ = ["FORMATS", "Schedule", "build_schedule", "evenness"]
+
+FORMATS = ("round-robin", "gauntlet", "free-for-all")
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """The games of an event in order (``plans[i].index == i``), and the tables they form."""
+
+    plans: list[GamePlan]
+    tables: int
+    per_table: int
+    """Games per table (the seat rotations)."""
+
+    @property
+    def games(self) -> int:
+        return len(self.plans)
+
+    @property
+    def last_seed(self) -> int:
+        return max((p.seed for p in self.plans), default=0)
+
+
+def _table_games(group: Sequence[int], seats: int, seed_of: Any, plans: list[GamePlan]) -> None:
+    deals = rotations(len(group), seats)
+    for r, deal in enumerate(deals):
+        plans.append(GamePlan(len(plans), seed_of(r), tuple(group[b] for b in deal)))
+
+
+def build_schedule(fmt: str, bots: int, *, seats: int, seed: int, duplicate: bool, per_pairing: int | None = None,
+                   rounds: int | None = None) -> Schedule:
+    """The schedule of an event (see the module docstring). ``per_pairing`` (games per pairing,
+    pairings formats) or ``rounds`` (every format: a pairing's round is one table) says how long;
+    ``per_pairing`` is rounded up to whole tables. Raises ``ValueError`` (unknown format, fewer
+    than two bots, free-for-all tables bigger than the number of bots or smaller than 2)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")
+    if bots < 2:
+        raise ValueError(f"a tournament needs at least two bots, got {bots}")
+    plans: list[GamePlan] = []
+    if fmt in ("round-robin", "gauntlet"):
+        pairs = list(combinations(range(bots), 2)) if fmt == "round-robin" else [(0, j) for j in range(1, bots)]
+        per_table = len(rotations(2, seats))
+        if rounds is None:
+            rounds = -(-(per_pairing or per_table) // per_table)
+        for k in range(rounds):
+            for pair in pairs:
+                if duplicate:
+                    _table_games(pair, seats, lambda r, k=k: seed + k, plans)
+                else:
+                    _table_games(pair, seats, lambda r, k=k: seed + k * per_table + r, plans)
+        return Schedule(plans, rounds * len(pairs), per_table)
+    k_seats = seats
+    if not 2 <= k_seats <= bots:
+        raise ValueError(f"free-for-all tables of {k_seats} seats need between 2 and {bots} seats (the bots)")
+    per_table = len(rotations(k_seats, k_seats))
+    per_round = math.lcm(bots, k_seats) // k_seats
+    tables = per_round * (rounds or 1)
+    rng = random.Random(seed)
+    played = [0] * bots
+    met = [[0] * bots for _ in range(bots)]
+    for t in range(tables):
+        group = _pick(bots, k_seats, played, met, rng)
+        for b in group:
+            played[b] += 1
+        for a, b in combinations(group, 2):
+            met[a][b] += 1
+            met[b][a] += 1
+        if duplicate:
+            _table_games(group, k_seats, lambda r, t=t: seed + t, plans)
+        else:
+            _table_games(group, k_seats, lambda r, t=t: seed + t * per_table + r, plans)
+    return Schedule(plans, tables, per_table)
+
+
+def _meet_cost(group: Sequence[int], met: list[list[int]]) -> int:
+    return sum((met[a][b] + 1) ** 2 for a, b in combinations(group, 2))
+
+
+def _pick(bots: int, k: int, played: Sequence[int], met: list[list[int]], rng: random.Random,
+          tries: int = 6) -> list[int]:
+    """``k`` bots for the next table, among those that played least: of ``tries`` seeded random
+    greedy draws (each adding the bot with the fewest games, then the fewest meetings with those
+    already chosen), each improved by swapping in a bot outside with as many games while that
+    lowers the sum of (meetings + 1)², the cheapest. The group is in the order picked (its seat
+    deal)."""
+    best: tuple[tuple[int, int], list[int]] | None = None
+    for _ in range(tries):
+        order = list(range(bots))
+        rng.shuffle(order)
+        group: list[int] = []
+        total = [0] * bots
+        while len(group) < k:
+            pick = min((b for b in order if b not in group), key=lambda b: (played[b], total[b]))
+            group.append(pick)
+            row = met[pick]
+            for b in range(bots):
+                total[b] += row[b]
+        _improve(group, bots, played, met)
+        cost = (sum(played[b] for b in group), _meet_cost(group, met))
+        if best is None or cost < best[0]:
+            best = (cost, group)
+    assert best is not None
+    return best[1]
+
+
+def _improve(group: list[int], bots: int, played: Sequence[int], met: list[list[int]]) -> None:
+    """Swap a bot of the group for one outside that played as often, while that lowers the
+    meeting cost (pairs not met yet are taken first)."""
+    for _ in range(2 * len(group)):
+        best: tuple[int, int, int] | None = None
+        for i, a in enumerate(group):
+            others = [g for g in group if g != a]
+            now = sum(met[a][g] for g in others)
+            for b in range(bots):
+                if b in group or played[b] != played[a]:
+                    continue
+                gain = sum(met[b][g] for g in others) - now
+                if gain < 0 and (best is None or gain < best[0]):
+                    best = (gain, i, b)
+        if best is None:
+            return
+        group[best[1]] = best[2]
+
+
+def evenness(schedule: Schedule, bots: int) -> dict[str, Any]:
+    """How even a schedule is: games per bot (min, max), games per bot and seat (min, max), and
+    the number of games each pair of bots shares a table (min, max over all pairs)."""
+    games: Counter[int] = Counter()
+    seat: Counter[tuple[int, int]] = Counter()
+    pairs: Counter[tuple[int, int]] = Counter()
+    for p in schedule.plans:
+        present = sorted(set(p.seat_bots))
+        for b in present:
+            games[b] += 1
+        for s, b in enumerate(p.seat_bots):
+            seat[(b, s)] += 1
+        for a, b in combinations(present, 2):
+            pairs[(a, b)] += 1
+    seats = len(schedule.plans[0].seat_bots) if schedule.plans else 0
+    all_pairs = [pairs[(a, b)] for a, b in combinations(range(bots), 2)]
+    seat_counts = [seat[(b, s)] for b in range(bots) for s in range(seats) if games[b]]
+    per_bot = [games[b] for b in range(bots)]
+    return {
+        "games_per_bot": [min(per_bot), max(per_bot)],
+        "games_per_seat": [min(seat_counts, default=0), max(seat_counts, default=0)],
+        "meetings_per_pair": [min(all_pairs, default=0), max(all_pairs, default=0)],
+    }
