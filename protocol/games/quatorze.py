@@ -88,6 +88,9 @@ PACKET_SIZES = (5, 4, 3, 2)
 """Sizes of each seat's packets in the order they are taken up (RULES.md §3 "Set-up")."""
 
 PHASES = ("draw", "combine", "substitute", "over")
+_DRAW_STOCK, _DRAW_DISCARD = Draw("stock"), Draw("discard")
+_DISCARDS = tuple(Discard(c) for c in range(54))
+"""Actions are immutable values: the legal lists reuse these instead of building new ones."""
 
 
 @register_game
@@ -219,15 +222,15 @@ class QuatorzeGame(Game):
         if self.phase == "draw":
             out: list[Action] = []
             if self.stock:
-                out.append(Draw("stock"))
+                out.append(_DRAW_STOCK)
             if self.discard:
-                out.append(Draw("discard"))
+                out.append(_DRAW_DISCARD)
             return out
         hand = self.hands[self.seat]
         acts: list[Action] = list(combinations(hand)) if self.phase == "combine" else []
         if self.substitutions < self.options["max_substitutions"]:
             acts.extend(substitutions(hand, self.table))
-        acts.extend(Discard(c) for c in dict.fromkeys(hand))  # the hand is kept in canonical order
+        acts.extend(_DISCARDS[c] for c in dict.fromkeys(hand))  # the hand is kept in canonical order
         return acts
 
     def parse_action(self, data: Mapping[str, Any]) -> Action:

@@ -90,7 +90,7 @@ def register(app: typer.Typer) -> None:
             spec = LocalSpec(game=game, options=options, opponents=bots, seed=seed, move_time=move_time,
                              log_dir=None if no_log else (log_dir or DEFAULT_LOG_DIR))
         elif option or seed is not None or move_time is not None or log_dir is not None or no_log or level is not None:
-            fail("--option, --seed, --move-time, --log-dir, --no-log and --level go with --local (create tables from the "
+            fail("--option, --seed, --move-time, --log-dir, --level and --no-log go with --local (create tables from the "
                  "lobby)", EXIT_USAGE)
         if log_dir is not None and no_log:
             fail("--log-dir and --no-log: choose one", EXIT_USAGE)
