@@ -1,16 +1,49 @@
-"""``--option KEY=VALUE`` pairs, read the same way by every command (match, bot, selfplay, play).
+"""Options read the same way by every command (match, bot, selfplay, play, replay).
 
-Values stay text here; each game's option specs convert and check them
-(:meth:`protocol.game.Game.validate_options`).
+- ``--option KEY=VALUE`` pairs: values stay text here; each game's option specs convert and check
+  them (:meth:`protocol.game.Game.validate_options`);
+- ``--seed``: one rule everywhere (:func:`check_seed`): 0 .. 2**63-1, the seeds the server draws,
+  the later games' seeds (game i uses seed + i) included;
+- ``--move-time``: positive, finite seconds (:func:`check_move_time`);
+- a file name ``-`` means standard output (or standard input for a file that is read).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 from quinze_cli.errors import EXIT_USAGE, fail
 
-__all__ = ["option_pairs", "parse_option_pairs"]
+__all__ = ["SEED_MAX", "STDIO", "check_move_time", "check_seed", "option_pairs", "parse_option_pairs", "seed_problem"]
+
+SEED_MAX = 2**63 - 1
+"""The largest game seed: seeds are 0 .. 2**63-1, the range the server draws from."""
+STDIO = "-"
+"""A file name meaning standard output (or standard input for a file that is read)."""
+
+
+def seed_problem(seed: int, games: int = 1, option: str = "--seed") -> str | None:
+    """Why ``seed`` cannot seed ``games`` games (game i uses ``seed + i``), or None when it can."""
+    if 0 <= seed and seed + games - 1 <= SEED_MAX:
+        return None
+    later = f", less the {games - 1} later games (game i uses {option} + i)" if games > 1 and seed >= 0 else ""
+    return f"{option} must be in 0 .. 2**63-1 ({SEED_MAX}), the seeds the server draws{later}; got {seed}"
+
+
+def check_seed(seed: int | None, games: int = 1, option: str = "--seed") -> None:
+    """:func:`seed_problem` for a command: a seed out of range ends it with exit 2 (None passes)."""
+    if seed is not None:
+        problem = seed_problem(seed, games, option)
+        if problem is not None:
+            fail(problem, EXIT_USAGE)
+
+
+def check_move_time(value: float | None, option: str = "--move-time") -> None:
+    """A time per decision must be positive, finite seconds: else exit 2 naming ``option``
+    (None passes: the server's default)."""
+    if value is not None and not (value > 0 and math.isfinite(value)):
+        fail(f"{option} must be positive, finite seconds, got {value}", EXIT_USAGE)
 
 
 def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:

@@ -6,6 +6,7 @@ Every duration is in seconds (float). ``port=0`` asks the system for a free port
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -47,8 +48,8 @@ class ServerConfig:
 
     def __post_init__(self) -> None:
         for name in ("move_time", "heartbeat", "send_timeout"):
-            if not getattr(self, name) > 0:
-                raise ValueError(f"{name} must be positive seconds, got {getattr(self, name)!r}")
+            if not 0 < getattr(self, name) < math.inf:
+                raise ValueError(f"{name} must be positive, finite seconds, got {getattr(self, name)!r}")
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port must be 0..65535, got {self.port}")
         if self.send_queue < 1:

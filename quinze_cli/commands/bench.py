@@ -29,6 +29,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from quinze_cli.bench.cluster import run_cluster_bench
+from quinze_cli.bench.cluster import table_rows as cluster_rows
 from quinze_cli.bench.engine import run_engine_bench
 from quinze_cli.bench.load import goal_rows as load_goal_rows
 from quinze_cli.bench.load import parse_sizes, run_load_bench
@@ -39,9 +41,10 @@ from quinze_cli.bench.server import run_server_bench
 from quinze_cli.bench.server import table_rows as server_rows
 from quinze_cli.errors import EXIT_USAGE, fail
 
-SECTIONS = ("engine", "server", "match", "load")
+SECTIONS = ("engine", "server", "match", "load", "cluster")
 DEFAULT_SECTIONS = ("engine", "server", "match")
-"""What runs without ``--only`` (the load bench takes minutes: only on request)."""
+"""What runs without ``--only``: the load bench takes minutes and the cluster one starts Dask
+processes, so they run only on request."""
 
 MET = {"yes": "[green]yes[/]", "no": "[bold red]no[/]", "": ""}
 """The "met" cell of a table, styled."""
@@ -65,7 +68,7 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
         quick: Annotated[bool, typer.Option("--quick", help="Small budgets: a smoke run in seconds.")] = False,
         only: Annotated[
-            Optional[list[str]], typer.Option("--only", help="Run only this section: engine, server, match or load (repeatable).")
+            Optional[list[str]], typer.Option("--only", help="Run only this section: engine, server, match, load or cluster (repeatable; load and cluster run only when named).")
         ] = None,
         load_sizes: Annotated[
             Optional[str], typer.Option("--load-sizes", help="Load sizes TABLES/CONNECTIONS[@THINK_MS], comma-separated "
@@ -115,7 +118,7 @@ def register(app: typer.Typer) -> None:
                 fail(f"--anchor: {e}", EXIT_USAGE)
             engine_run = functools.partial(run_engine_bench, anchor=reference)
         for name, run in (("engine", engine_run), ("server", run_server_bench), ("match", run_match_bench),
-                          ("load", run_load)):
+                          ("load", run_load), ("cluster", run_cluster_bench)):
             if name in sections:
                 figures[name] = _measure(err, name, run, quick)
         if as_json:
@@ -124,7 +127,7 @@ def register(app: typer.Typer) -> None:
         if "engine" in figures:
             show(figures["engine"])
         console = Console()
-        for name, rows in (("server", server_rows), ("match", match_rows)):
+        for name, rows in (("server", server_rows), ("match", match_rows), ("cluster", cluster_rows)):
             if name in figures:
                 t = Table(title=name)
                 t.add_column("figure")

@@ -37,8 +37,7 @@ from quinze_cli.botproc import BotError, BotProcess
 from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
 from quinze_cli.client import ClientError, Connection, connect, parse_address
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
-from quinze_cli.matchrun import SEED_MAX
-from quinze_cli.options import parse_option_pairs
+from quinze_cli.options import check_move_time, check_seed, parse_option_pairs
 from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
 
 EXIT_INTERRUPTED = 130
@@ -155,14 +154,17 @@ async def _relay(args: dict[str, Any], host: str, port: int, out: Console, err: 
                 raise _Stop(str(e)) from None
             out.print(table, highlight=False)
             out.file.flush()
+        relay = SeatRelay(conn, endpoint, on_failure=on_failure, on_outcome=on_outcome)
+        try:
+            joined = await relay.join(table, args["seat"])  # the program starts only once seated
+            seated = table
+        except RelayError as e:
+            raise _Stop(str(e)) from None
         try:
             await endpoint.start(nursery)
         except BotError as e:
             raise _Stop(f"cannot start the bot: {e.detail}") from None
-        relay = SeatRelay(conn, endpoint, on_failure=on_failure, on_outcome=on_outcome)
         try:
-            joined = await relay.join(table, args["seat"])
-            seated = table
             err.print(f"seated at table {table}, seat {joined.seat}" +
                       (f" (bot stderr: {endpoint.stderr_path})" if getattr(endpoint, "stderr_path", None) else ""),
                       highlight=False)
@@ -242,12 +244,8 @@ def register(app: typer.Typer) -> None:
             fail(f"--wire must be json or msgpack, got {wire!r}", EXIT_USAGE)
         if games < 1:
             fail(f"--games must be at least 1, got {games}", EXIT_USAGE)
-        if move_time is not None and not move_time > 0:
-            fail(f"--move-time must be positive seconds, got {move_time}", EXIT_USAGE)
-        if seed is not None and not 0 <= seed <= SEED_MAX - (games - 1):
-            fail(f"--seed must be in 0 .. 2**63-1 ({SEED_MAX}), the seeds the server draws"
-                 + (f", less the {games - 1} later games (game n uses --seed + n - 1)" if games > 1 else "")
-                 + f"; got {seed}", EXIT_USAGE)
+        check_move_time(move_time)
+        check_seed(seed, games)
         if seat is not None and seat < 0:
             fail(f"--seat must be 0 or more, got {seat}", EXIT_USAGE)
         if table is not None and (option or seed is not None or move_time is not None or games != 1):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import secrets
+import shutil
 import signal
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -28,8 +29,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from protocol.game import GameError, get_game
 from quinze_cli.client import parse_address
+from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
-from quinze_cli.options import option_pairs
+from quinze_cli.options import SEED_MAX, STDIO, check_move_time, check_seed, option_pairs
 from quinze_cli.matchrun import (
     BotSpec,
     GamePlan,
@@ -37,7 +39,6 @@ from quinze_cli.matchrun import (
     MatchConfig,
     MatchError,
     MatchRunner,
-    SEED_MAX,
     iter_schedule,
     last_seed,
     parse_bot_spec,
@@ -77,8 +78,7 @@ def build_config(
         fail(f"--games must be at least 1, got {games}", EXIT_USAGE)
     if concurrency < 1:
         fail(f"--concurrency must be at least 1, got {concurrency}", EXIT_USAGE)
-    if move_time is not None and not move_time > 0:
-        fail(f"--move-time must be positive seconds, got {move_time}", EXIT_USAGE)
+    check_move_time(move_time)
     if max_restarts < 0:
         fail(f"--max-restarts must be 0 or more, got {max_restarts}", EXIT_USAGE)
     if wire not in ("json", "msgpack"):
@@ -93,6 +93,8 @@ def build_config(
     except GameError as err:
         if err.field == "players" and seats is not None:
             fail(f"--seats: {err.reason}", EXIT_USAGE)
+        if err.field == "players" and "players" not in raw:  # one seat per bot, by default
+            fail(f"{len(bots)} bots need {len(bots)} seats, but {game} players: {err.reason}", EXIT_USAGE)
         fail_game_error(err, "--option")
     except ValueError as err:
         fail(str(err), EXIT_USAGE)
@@ -110,14 +112,16 @@ def build_config(
             specs.append(parse_bot_spec(text, game, [s.name for s in specs]))
         except ValueError as err:
             fail(f"BOT {text!r}: {err}")
+        problem = program_problem(specs[-1].argv)
+        if problem is not None:  # before the match starts: no results file, no stderr folder
+            fail(f"BOT {text!r}: {problem}")
     address = None
     if server is not None:
         try:
             address = parse_address(server)
         except ValueError as err:
             fail(f"--server: {err}", EXIT_USAGE)
-    if seed is not None and not 0 <= seed <= SEED_MAX:
-        fail(f"--seed must be in 0 .. 2**63-1 ({SEED_MAX}), the seeds the server draws; got {seed}", EXIT_USAGE)
+    check_seed(seed)
     if seed is None:
         seed = secrets.randbelow(2**31)
     seats_n = options["players"]
@@ -138,6 +142,23 @@ def build_config(
     )
 
 
+SCRIPT_SUFFIXES = (".py", ".js", ".rb", ".sh", ".pl")
+"""Arguments of a bot command taken as the script it runs (checked to exist before a match)."""
+
+
+def program_problem(argv: tuple[str, ...] | list[str]) -> str | None:
+    """Why the bot command ``argv`` cannot start (a program not found or not executable, a script
+    file that does not exist, relative to the current folder), or None (also for a built-in)."""
+    if not argv:
+        return None
+    if shutil.which(argv[0]) is None:
+        return f"cannot start {argv[0]!r}: not an executable program (not found on PATH, or not executable)"
+    for arg in argv[1:]:
+        if not arg.startswith("-") and arg.endswith(SCRIPT_SUFFIXES) and not Path(arg).is_file():
+            return f"no file {arg!r} (relative to {Path.cwd()})"
+    return None
+
+
 def check_writable(path: Path, option: str) -> None:
     """Exit 1 (before any game) unless ``path`` can be written: an existing directory to hold
     it, and the file itself writable when it exists. Nothing is created."""
@@ -150,7 +171,8 @@ def check_writable(path: Path, option: str) -> None:
         fail(f"{option} {path}: not writable")
 
 
-async def _run(config: MatchConfig, out: Console, err: Console) -> tuple[MatchRunner, str | None, bool]:
+async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | None = None,
+               shard_size: int = 24) -> tuple[MatchRunner, str | None, bool]:
     """Run the match with a progress bar; returns (runner, error message or None, interrupted)."""
     failures: list[dict[str, Any]] = []
     progress = Progress(
@@ -168,7 +190,7 @@ async def _run(config: MatchConfig, out: Console, err: Console) -> tuple[MatchRu
     async def on_game(report: GameReport) -> None:
         progress.update(task, advance=1, description=runner.stats.running_score())
 
-    runner = MatchRunner(config, on_game=on_game, on_failure=on_failure)
+    runner = make_runner(config, cluster, shard_size, on_game=on_game, on_failure=on_failure)
     runner.failures = failures  # type: ignore[attr-defined]
     state: dict[str, Any] = {"error": None, "interrupted": False}
     with progress:
@@ -234,7 +256,7 @@ def register(app: typer.Typer) -> None:
         concurrency: Annotated[int, typer.Option(help="Games played at the same time.")] = 1,
         move_time: Annotated[Optional[float], typer.Option("--move-time", help="Seconds per decision (default: the server's, 60).")] = None,
         log_dir: Annotated[Path, typer.Option("--log-dir", help="Where the match log (match-<time>.jsonl) and bot stderr go.")] = Path("logs"),
-        json_file: Annotated[Optional[Path], typer.Option("--json", help="Also write the results as JSON to FILE.")] = None,
+        json_file: Annotated[Optional[Path], typer.Option("--json", help="Also write the results as JSON to FILE (- for stdout: the JSON alone there, the tables on stderr).")] = None,
         server: Annotated[Optional[str], typer.Option(help="Play on this server (HOST:PORT); default: an embedded one.")] = None,
         duplicate: Annotated[bool, typer.Option("--duplicate", help="Replay each deal with the seats rotated (all rotations).")] = False,
         seats: Annotated[Optional[int], typer.Option(help="Seats per table (default: one per bot); dealt to the bots in rotation.")] = None,
@@ -242,6 +264,8 @@ def register(app: typer.Typer) -> None:
         wire: Annotated[str, typer.Option(help="How bot programs are spoken to: json (lines) or msgpack (frames).")] = "json",
         max_restarts: Annotated[int, typer.Option("--max-restarts", help="Restarts allowed per bot program before the match stops.")] = 3,
         debug: Annotated[bool, typer.Option("--debug", help="Log every message to and from the bots and the server on stderr.")] = False,
+        cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on this Dask scheduler's workers (pip install 'quinze[cluster]'); the log and the statistics stay here.")] = None,
+        shard_size: Annotated[int, typer.Option("--shard-size", metavar="N", help="With --cluster: games per Dask task.")] = 24,
         sprt: Annotated[Optional[str], typer.Option("--sprt", help="Play until this sequential test decides: elo0=0,elo1=5[,alpha=0.05,beta=0.05] (two bots).", show_default=False)] = None,
     ) -> None:
         """Play a match between bots and print the score (per bot: games, wins, points, forfeits; Elo for two bots)."""
@@ -252,7 +276,10 @@ def register(app: typer.Typer) -> None:
             server=server, duplicate=duplicate, seats=seats, option=option or [], wire=wire, max_restarts=max_restarts,
             sprt=sprt,
         )
-        if json_file is not None:
+        if cluster is not None:
+            check_cluster(cluster, server, shard_size)
+        json_stdout = json_file is not None and str(json_file) == STDIO  # --json -: the JSON alone on stdout
+        if json_file is not None and not json_stdout:
             check_writable(json_file, "--json")
         try:
             log_dir.mkdir(parents=True, exist_ok=True)
@@ -262,11 +289,11 @@ def register(app: typer.Typer) -> None:
             from quinze_cli.commands.bot import enable_debug
 
             enable_debug()
-        out = Console(highlight=False)
+        out = Console(highlight=False, stderr=json_stdout)
         err = Console(stderr=True, highlight=False)
         names = ", ".join(b.name for b in config.bots)
         err.print(f"{config.game}: {config.games} game(s) between {names}, {config.seats} seats, seed {config.seed}")
-        runner, error, interrupted = trio.run(_run, config, out, err)
+        runner, error, interrupted = trio.run(_run, config, out, err, cluster, shard_size)
         if runner.stats.games or error is None:
             print_results(out, runner.stats, config.game)
             line = elo_line(runner.stats)
@@ -278,7 +305,9 @@ def register(app: typer.Typer) -> None:
             if ratings:
                 print_table(out, ratings_table(ratings))
             out.print(f"log: {runner.log_path}" if runner.log_written else "log: none (no game finished)", soft_wrap=True)
-        if json_file is not None:
+        if json_stdout:
+            typer.echo(json.dumps(summary_data(config, runner, error, interrupted), indent=2))
+        elif json_file is not None:
             try:
                 json_file.write_text(json.dumps(summary_data(config, runner, error, interrupted), indent=2) + "\n", encoding="utf-8")
             except OSError as e:

@@ -22,7 +22,7 @@ import typer
 
 from protocol.game import GameError, get_game
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
-from quinze_cli.options import option_pairs
+from quinze_cli.options import check_move_time, check_seed, option_pairs
 
 
 def register(app: typer.Typer) -> None:
@@ -74,18 +74,28 @@ def register(app: typer.Typer) -> None:
                 cls = get_game(game)
             except GameError as err:
                 fail_game_error(err, "--game")
+            check_move_time(move_time)
+            check_seed(seed)
             raw = option_pairs(option)
             if level is not None and level not in LEVELS:
                 fail(f"--level: {level!r} is not one of {', '.join(LEVELS)}", EXIT_USAGE)
+            wanted = _players_option(raw, cls)
             try:
-                bots = parse_opponents(game, opponents if opponents is not None else default_opponents(game, level or "normal"))
+                bots = parse_opponents(game, opponents if opponents is not None else
+                                       default_opponents(game, None if wanted is None else wanted - 1, level or "normal"))
             except LocalError as err:
                 fail(str(err), EXIT_USAGE)
             bots = apply_level(bots, level or "normal")
+            if wanted is not None and opponents is not None and wanted != 1 + len(bots):
+                fail(f"--option players={wanted} and --opponents ({len(bots)} bot(s), so {1 + len(bots)} players) "
+                     "disagree: give one of them (a local table has your seat and one per opponent)", EXIT_USAGE)
             raw["players"] = str(1 + len(bots))
             try:
                 options = cls.validate_options(raw)
             except GameError as err:
+                if err.field == "players" and wanted is None:  # the number came from --opponents
+                    fail(f"--opponents: {len(bots)} bot(s) make {1 + len(bots)} players, but {game} players: "
+                         f"{err.reason}", EXIT_USAGE)
                 fail_game_error(err, "--option")
             spec = LocalSpec(game=game, options=options, opponents=bots, seed=seed, move_time=move_time,
                              log_dir=None if no_log else (log_dir or DEFAULT_LOG_DIR))
@@ -98,3 +108,14 @@ def register(app: typer.Typer) -> None:
         code = run_play(opts, language, spec)
         if code:
             raise typer.Exit(code)
+
+
+def _players_option(raw: dict[str, str], cls: type) -> int | None:
+    """``--option players=N`` of ``quinze play --local`` as a number (it sets how many default
+    opponents are seated), None when not given; a value the game refuses is a usage error."""
+    if "players" not in raw:
+        return None
+    try:
+        return int(cls.validate_options({"players": raw["players"]})["players"])
+    except GameError as err:
+        fail_game_error(err, "--option")

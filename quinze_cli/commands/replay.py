@@ -27,6 +27,7 @@ is shown as far as it goes, marked incomplete. A missing file, or a file with no
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -38,6 +39,7 @@ from rich.text import Text
 from protocol.game import GameError, get_game
 from protocol.replaylog import LoggedGame, LogReadResult, read_log, verify
 from quinze_cli.errors import fail, stderr
+from quinze_cli.options import STDIO
 from quinze_cli.narrate import Names, narrate_event, result_lines, seat_event
 
 MAX_WARNINGS = 10
@@ -50,7 +52,7 @@ def load(path: Path) -> tuple[list[LoggedGame], LogReadResult]:
     """Every game of the log at ``path`` (complete and cut short, in file order) and what
     :func:`read_log` found. Fails (exit 1) when the file cannot be read or holds no game."""
     try:
-        data = path.read_bytes()
+        data = sys.stdin.buffer.read() if str(path) == STDIO else path.read_bytes()
     except FileNotFoundError:
         fail(f"{path}: no such file")
     except IsADirectoryError:
@@ -232,7 +234,7 @@ def tell_game(number: int, game: LoggedGame, seat: int | None, out: Console) -> 
 def register(app: typer.Typer) -> None:
     @app.command("replay")
     def replay(
-        log: Annotated[Path, typer.Argument(help="A replay log (JSON Lines, as written by quinze serve or quinze match).", show_default=False)],
+        log: Annotated[Path, typer.Argument(help="A replay log (JSON Lines, as written by quinze serve or quinze match); - for standard input.", show_default=False)],
         game: Annotated[Optional[int], typer.Option("--game", help="Only game N of the file (1 = the first).")] = None,
         seat: Annotated[Optional[int], typer.Option("--seat", help="Tell the game as seat S saw it (its own private cards only).")] = None,
         check: Annotated[bool, typer.Option("--verify", help="Re-simulate each game from its seed and actions; exit 1 at a divergence.")] = False,

@@ -37,7 +37,7 @@ from rich.table import Table
 from protocol.game import GameError, get_bot, get_game
 from quinze_cli.bench.engine import play
 from quinze_cli.errors import fail_game_error
-from quinze_cli.options import option_pairs
+from quinze_cli.options import check_seed, option_pairs
 
 EXIT_INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT)."""
@@ -117,6 +117,7 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     ) -> None:
         """Play GAMES games between built-in bots and summarise the results (Ctrl-C: summary so far)."""
+        check_seed(seed, games)
         err_console = Console(stderr=True, highlight=False)
         interrupted = threading.Event()
 

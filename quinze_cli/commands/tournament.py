@@ -30,6 +30,7 @@ from rich.live import Live
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.commands.match import EXIT_INTERRUPTED, check_writable
 from quinze_cli.commands.tournament_view import event_data, print_summary, standings_table
 from quinze_cli.errors import EXIT_USAGE, fail
@@ -246,6 +247,8 @@ def register(app: typer.Typer) -> None:
         resume: Annotated[Optional[Path], typer.Option("--resume", help="Go on with the event in this directory: play only the missing games.", show_default=False)] = None,
         option: Annotated[Optional[list[str]], typer.Option("--option", help="Table option KEY=VALUE (repeatable).", show_default=False)] = None,
         max_restarts: Annotated[Optional[int], typer.Option("--max-restarts", help="Restarts allowed per bot program (default 3).", show_default=False)] = None,
+        cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on this Dask scheduler's workers (pip install 'quinze[cluster]'; docs/scale.md).", show_default=False)] = None,
+        shard_size: Annotated[int, typer.Option("--shard-size", metavar="N", help="With --cluster: games per Dask task.")] = 24,
     ) -> None:
         """Play a tournament between bots: standings with ratings, a crosstable, forfeits and time per bot."""
         given: dict[str, Any] = {k: v for k, v in {
@@ -305,7 +308,9 @@ def register(app: typer.Typer) -> None:
             err.print(f"resuming {event_dir}: {len(done)} of {schedule.games} games done"
                       + (f" ({dropped} unfinished or unrecorded game(s) dropped from the log, to be played again)" if dropped else ""))
         missing = [p for p in schedule.plans if p.index not in done]
-        runner = MatchRunner(cfg, plans=missing, stats=stats)
+        if cluster is not None:
+            check_cluster(cluster, None, shard_size)
+        runner = make_runner(cfg, cluster, shard_size, plans=missing, stats=stats)
         runner.log_path = log_path
         runner.stderr_dir = event_dir / "stderr"
         err.print(f"{cfg.game} {settings.format}: {len(names)} bots, {schedule.games} games at {cfg.seats} seats"

@@ -41,18 +41,21 @@ LEVELS = {"easy": "mcts-easy", "normal": "mcts", "hard": "mcts-hard"}
 their iteration budgets) plays in the default opponents, and replaces ``mcts`` in ``--opponents``."""
 
 
-def default_opponents(game: str, level: str = "normal") -> str:
+def default_opponents(game: str, count: int | None = None, level: str = "normal") -> str:
     """The ``--opponents`` used when none are given: the search bot at ``level``
     (:data:`LEVELS`: ``builtin:mcts`` for ``normal``) and the game's best other built-in bot
     (:data:`BEST_BOTS`, else its first bot that is not ``random``), e.g.
     ``"builtin:mcts,builtin:greedy"`` for ``quinze``, ``"builtin:mcts-hard,builtin:threshold"``
-    for ``quinze-classique`` at ``hard``. Raises :class:`protocol.game.UnknownGame` for an unknown
-    game, KeyError for an unknown level."""
+    for ``quinze-classique`` at ``hard``; with ``count`` (from ``--option players=N``: N - 1
+    opponents) the two taken in turn, ``count`` bots in all. Raises
+    :class:`protocol.game.UnknownGame` for an unknown game, KeyError for an unknown level."""
     names = bot_names(game)
     search = LEVELS[level]
     others = [n for n in names if n != "random" and not n.startswith("mcts")]
     best = next((n for n in BEST_BOTS if n in names), others[0] if others else None)
     chosen = [n for n in (search, best if best is not None else "random") if n in names]
+    if count is not None:
+        chosen = [chosen[i % len(chosen)] for i in range(count)]
     return ",".join(BUILTIN_PREFIX + n for n in chosen)
 
 
@@ -117,7 +120,7 @@ async def start_local(
     from server.app import run_server
     from server.config import ServerConfig
 
-    config = ServerConfig(host=HOST, port=0, log_dir=log_dir, **({"move_time": move_time} if move_time else {}))
+    config = ServerConfig(host=HOST, port=0, log_dir=log_dir, **({"move_time": move_time} if move_time is not None else {}))
     port = await nursery.start(run_server, config)
     opts = dict(options)
     opts["players"] = 1 + len(opponents)

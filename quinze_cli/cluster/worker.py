@@ -1,0 +1,158 @@
+"""The worker side of a cluster match: :func:`play_shard`, run by Dask on a worker.
+
+A shard is a list of :class:`~quinze_cli.matchrun.GamePlan` (index, seed, seat → bot). The
+worker plays them with the ordinary :class:`~quinze_cli.matchrun.MatchRunner` (its own embedded
+server on 127.0.0.1, its own bot processes, concurrency 1: a worker's parallelism is its number
+of Dask threads or processes), and instead of writing a log it sends each finished game to the
+driver as ``(index, log text, report)`` (the game's JSON Lines, zlib-compressed) through the run's Dask queue. Nothing is written on the
+worker but the bots' stderr, in a temporary folder removed at the end.
+
+The driver's stop (an SPRT decision, Ctrl-C, a failed shard) is a Dask event that the shard
+polls every half second; on it the shard's bots are killed and the task ends. The bot programs
+die with the worker process too (parent-death signal), so a killed worker leaves none behind.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import zlib
+
+import trio
+
+from protocol.replaylog import dumps_records
+from quinze_cli.cluster import load_distributed
+from quinze_cli.matchrun import GamePlan, GameReport, MatchConfig, MatchError, MatchRunner
+from quinze_cli.relay import GameOutcome
+
+__all__ = ["ShardRunner", "check_commands", "code_fingerprint", "play_shard", "queue_name", "stop_name"]
+
+STOP_POLL = 0.5
+"""Seconds between two looks at the run's stop event."""
+
+
+def queue_name(run_id: str) -> str:
+    """The Dask queue that carries one run's finished games to the driver."""
+    return f"quinze-games-{run_id}"
+
+
+def stop_name(run_id: str) -> str:
+    """The Dask event that tells one run's shards to stop."""
+    return f"quinze-stop-{run_id}"
+
+
+class ShardRunner(MatchRunner):
+    """A :class:`MatchRunner` that plays only ``plans`` and hands each finished game to
+    ``deliver(index, records, report)`` (awaited) instead of appending it to a log file."""
+
+    def __init__(self, config: MatchConfig, plans: list[GamePlan], deliver: Any) -> None:
+        super().__init__(config, on_game=self._delivered)
+        self.plans = iter(plans)
+        self._deliver = deliver
+        self._records_by_table: dict[str, list[dict[str, Any]]] = {}
+
+    def _write_game(self, outcome: GameOutcome) -> None:
+        over = outcome.game_over
+        assert over is not None
+        self._records_by_table[over.table] = self._records(outcome, _now())
+
+    async def _delivered(self, report: GameReport) -> None:
+        records = self._records_by_table.pop(report.table, None)
+        if records is None:  # the engine refused the server's actions: reported as a log problem
+            raise MatchError(f"game {report.plan.index + 1} could not be logged: {'; '.join(self.log_problems)}")
+        await self._deliver(report.plan.index, records, report)
+
+
+def _now() -> Any:
+    from datetime import datetime, timezone
+
+    return datetime.now(timezone.utc)
+
+
+def play_shard(config: MatchConfig, plans: list[GamePlan], run_id: str) -> list[int]:
+    """Play ``plans`` on this worker; each finished game goes to the run's queue. Returns the
+    indexes of the games played. Raises :class:`MatchError` (a bot failing beyond its restarts,
+    a bot command missing here: the message names the worker)."""
+    distributed = load_distributed()
+    queue = distributed.Queue(queue_name(run_id))
+    stop = distributed.Event(stop_name(run_id))
+    here = _worker_address(distributed)
+    scratch = Path(tempfile.mkdtemp(prefix="quinze-shard-"))
+    local = dataclasses.replace(config, log_dir=scratch, server=None, concurrency=1)
+    played: list[int] = []
+
+    async def deliver(index: int, records: list[dict[str, Any]], report: GameReport) -> None:
+        packed = zlib.compress(dumps_records(records).encode("utf-8"), 6)
+        await trio.to_thread.run_sync(queue.put, (index, packed, report))
+        played.append(index)
+
+    async def main() -> None:
+        runner = ShardRunner(local, plans, deliver)
+        async with trio.open_nursery() as nursery:
+
+            async def watch_stop() -> None:
+                while True:
+                    if await trio.to_thread.run_sync(stop.is_set):
+                        runner.fast_stop = True
+                        runner.kill_all()
+                        nursery.cancel_scope.cancel()
+                        return
+                    await trio.sleep(STOP_POLL)
+
+            nursery.start_soon(watch_stop)
+            try:
+                await runner.run()
+            except MatchError as err:
+                raise MatchError(f"on worker {here}: {err}") from None
+            nursery.cancel_scope.cancel()
+
+    try:
+        trio.run(main)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return played
+
+
+def check_commands(argvs: list[list[str]]) -> list[str]:
+    """On a worker: the bot programs of ``argvs`` (first word of each) it cannot find, as text
+    (empty when all are there). Used by the driver before any game."""
+    missing = []
+    for argv in argvs:
+        program = argv[0]
+        if shutil.which(program) is None:
+            missing.append(program)
+            continue
+        for word in argv[1:]:  # a script named on the command line must exist too
+            if Path(word).suffix in (".py", ".js", ".rb", ".sh", ".pl") and not Path(word).exists():
+                missing.append(word)
+    return missing
+
+
+def code_fingerprint() -> str:
+    """``"quinze 0.1.0 <12 hex>"``: the version and a SHA-256 of the sources of the three packages
+    as installed here. Driver and workers must agree: a worker on other code would deal or judge
+    games differently (or fail to read the shard)."""
+    import hashlib
+
+    import protocol
+    import quinze_cli
+    import server
+
+    digest = hashlib.sha256()
+    for package in (protocol, server, quinze_cli):
+        root = Path(package.__file__).parent
+        for path in sorted(root.rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+    return f"quinze {protocol.__version__} {digest.hexdigest()[:12]}"
+
+
+def _worker_address(distributed: Any) -> str:
+    try:
+        return str(distributed.get_worker().address)
+    except ValueError:
+        return "(not on a worker)"

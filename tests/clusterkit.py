@@ -1,0 +1,69 @@
+"""Real Dask schedulers and workers on 127.0.0.1 for the cluster tests.
+
+``.ci/run`` starts one scheduler and two workers before the suite and gives the address in
+``QUINZE_TEST_SCHEDULER``; run alone, the tests start their own (:class:`LocalCluster` below, with
+the ``dask`` commands of this environment) and stop them by pid.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BIN = Path(sys.executable).parent
+DASK = str(BIN / "dask")
+QUINZE = str(BIN / "quinze")
+
+
+class LocalCluster:
+    """A scheduler on a free loopback port and ``workers`` worker processes (one thread each,
+    no nanny, so a SIGKILL really loses the worker). :meth:`add_worker` starts one more."""
+
+    def __init__(self, workers: int = 2) -> None:
+        self.dir = Path(tempfile.mkdtemp(prefix="quinze-dask-"))
+        self.procs: list[subprocess.Popen[bytes]] = []
+        info = self.dir / "scheduler.json"
+        self.scheduler = self._spawn([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                                      "--scheduler-file", str(info)], "scheduler")
+        deadline = time.monotonic() + 60
+        while not info.exists() or not info.read_text().strip():
+            if time.monotonic() > deadline or self.scheduler.poll() is not None:
+                self.close()
+                raise RuntimeError(f"the dask scheduler did not start: {(self.dir / 'scheduler.log').read_text()[-2000:]}")
+            time.sleep(0.1)
+        self.address = json.loads(info.read_text())["address"]
+        self.workers = [self.add_worker(wait=False) for _ in range(workers)]
+        self.wait_for(workers)
+
+    def _spawn(self, argv: list[str], name: str) -> subprocess.Popen[bytes]:
+        log = open(self.dir / f"{name}.log", "wb")
+        proc = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT, cwd=Path(__file__).resolve().parents[1],
+                                start_new_session=True)
+        self.procs.append(proc)
+        return proc
+
+    def add_worker(self, *, wait: bool = True) -> subprocess.Popen[bytes]:
+        proc = self._spawn([DASK, "worker", self.address, "--nthreads", "1", "--no-nanny", "--no-dashboard",
+                            "--host", "127.0.0.1"], f"worker{len(self.procs)}")
+        if wait:
+            self.wait_for(len([p for p in self.procs[1:] if p.poll() is None]))
+        return proc
+
+    def wait_for(self, n: int, timeout: float = 60) -> None:
+        """Wait until the scheduler knows ``n`` workers."""
+        from distributed import Client
+
+        with Client(self.address, timeout=timeout, set_as_default=False) as client:
+            client.wait_for_workers(n, timeout=timeout)
+
+    def close(self) -> None:
+        for proc in reversed(self.procs):
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()

@@ -1,0 +1,266 @@
+"""``quinze match --cluster``: real Dask scheduler and worker processes on 127.0.0.1, the real
+``quinze`` command, real bot programs, real log files (quinze_cli/cluster, docs/scale.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("distributed")
+
+from clusterkit import QUINZE, LocalCluster  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+VOLATILE = ("salt", "commitment", "started", "ended", "table", "number")
+"""Header fields that differ between two runs of the same match (the server's salt, clocks,
+table names): everything else must be equal record by record."""
+
+
+@pytest.fixture(scope="module")
+def scheduler() -> Iterator[str]:
+    given = os.environ.get("QUINZE_TEST_SCHEDULER")
+    if given:  # .ci/run's scheduler: wait for its two workers
+        from distributed import Client
+
+        with Client(given, timeout=60, set_as_default=False) as client:
+            client.wait_for_workers(2, timeout=60)
+        yield given
+        return
+    cluster = LocalCluster(2)
+    try:
+        yield cluster.address
+    finally:
+        cluster.close()
+
+
+def run(*args: str, timeout: float = 240, **kw: Any) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([QUINZE, *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT, **kw)
+
+
+def games_by_deal(log_dir: Path) -> dict[tuple[int, tuple[str, ...]], list[dict[str, Any]]]:
+    """The games of the one log in ``log_dir``, keyed by (seed, seat names), volatile fields out."""
+    (log,) = [log_dir / "games.jsonl"] if (log_dir / "games.jsonl").exists() else sorted(log_dir.glob("*.jsonl"))
+    out: dict[tuple[int, tuple[str, ...]], list[dict[str, Any]]] = {}
+    current: list[dict[str, Any]] = []
+    for line in log.read_text().splitlines():
+        record = json.loads(line)
+        for key in VOLATILE:
+            record.pop(key, None)
+        if record["record"] == "header":
+            current = []
+            key2 = (record["seed"], tuple(record["players"]))
+            assert key2 not in out, f"game {key2} logged twice"
+            out[key2] = current
+        current.append(record)
+    return out
+
+
+def untimed(bots: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per-bot totals without the time the bots took (the machines' business, not the games')."""
+    return [{k: v for k, v in b.items() if k != "time"} for b in bots]
+
+
+def test_a_cluster_match_equals_the_local_match_record_by_record(scheduler: str, tmp_path: Path) -> None:
+    common = ["match", "builtin:greedy", "builtin:random", "--games", "40", "--seed", "11"]
+    local = run(*common, "--log-dir", str(tmp_path / "local"), "--json", str(tmp_path / "local.json"))
+    assert local.returncode == 0, local.stderr
+    far = run(*common, "--cluster", scheduler, "--shard-size", "6", "--log-dir", str(tmp_path / "far"),
+              "--json", str(tmp_path / "far.json"))
+    assert far.returncode == 0, far.stderr
+    a, b = games_by_deal(tmp_path / "local"), games_by_deal(tmp_path / "far")
+    assert len(a) == len(b) == 40
+    assert a == b
+    ja, jb = (json.loads((tmp_path / f).read_text()) for f in ("local.json", "far.json"))
+    assert untimed(ja["bots"]) == untimed(jb["bots"]) and ja["elo"] == jb["elo"] and jb["complete"]
+    # the log verifies like any other
+    verify = run("replay", str(next((tmp_path / "far").glob("*.jsonl"))), "--verify")
+    assert verify.returncode == 0, verify.stdout + verify.stderr
+
+
+def test_a_bot_program_plays_through_the_cluster(scheduler: str, tmp_path: Path) -> None:
+    got = run("match", f"{sys.executable} examples/bots/random_bot.py", "builtin:greedy", "--games", "6", "--seed", "3",
+              "--cluster", scheduler, "--shard-size", "2", "--log-dir", str(tmp_path / "logs"),
+              "--json", str(tmp_path / "r.json"))
+    assert got.returncode == 0, got.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["played"] == 6 and data["complete"]
+    assert len(games_by_deal(tmp_path / "logs")) == 6
+
+
+def test_a_worker_killed_mid_match_loses_no_game_and_counts_none_twice(tmp_path: Path) -> None:
+    cluster = LocalCluster(1)  # one worker, so the one we kill surely holds shards
+    try:
+        victim = cluster.workers[0]
+        proc = subprocess.Popen(
+            [QUINZE, "match", "builtin:greedy", "builtin:random", "--games", "30", "--seed", "21", "--shard-size", "3",
+             "--cluster", cluster.address, "--log-dir", str(tmp_path / "far"), "--json", str(tmp_path / "far.json")],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while True:  # wait until the victim has delivered some games
+            logs = list((tmp_path / "far").glob("*.jsonl"))
+            if logs and logs[0].read_text().count('"record":"header"') >= 4:
+                break
+            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            time.sleep(0.05)
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.wait()
+        cluster.add_worker()  # the lost shards run again here
+        out, err = proc.communicate(timeout=240)
+        assert proc.returncode == 0, err
+    finally:
+        cluster.close()
+    local = run("match", "builtin:greedy", "builtin:random", "--games", "30", "--seed", "21",
+                "--log-dir", str(tmp_path / "local"), "--json", str(tmp_path / "local.json"))
+    assert local.returncode == 0, local.stderr
+    assert games_by_deal(tmp_path / "far") == games_by_deal(tmp_path / "local")
+    far = json.loads((tmp_path / "far.json").read_text())
+    assert far["played"] == 30 and untimed(far["bots"]) == untimed(json.loads((tmp_path / "local.json").read_text())["bots"])
+
+
+def test_a_bot_command_missing_on_the_workers_is_named_before_any_game(scheduler: str, tmp_path: Path) -> None:
+    got = run("match", "builtin:greedy", "no-such-bot-program --fast", "--games", "4", "--cluster", scheduler,
+              "--log-dir", str(tmp_path))
+    assert got.returncode == 1
+    assert "'no-such-bot-program' not found on worker tcp://127.0.0.1:" in got.stderr
+    assert not list(tmp_path.glob("*.jsonl"))
+    got = run("match", "builtin:greedy", f"{sys.executable} examples/bots/no_such_bot.py", "--games", "4",
+              "--cluster", scheduler, "--log-dir", str(tmp_path))
+    assert got.returncode == 1 and "no_such_bot.py" in got.stderr
+
+
+def test_ctrl_c_stops_the_shards_and_leaves_no_bot_process_on_the_workers(scheduler: str, tmp_path: Path) -> None:
+    marker = f"quinze-cluster-test-{os.getpid()}"
+    bot = f"{sys.executable} examples/bots/random_bot.py {marker}"
+    proc = subprocess.Popen([QUINZE, "match", bot, "builtin:greedy", "--games", "400", "--shard-size", "4",
+                             "--cluster", scheduler, "--log-dir", str(tmp_path)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while not (list(tmp_path.glob("*.jsonl")) and _bot_pids(marker, proc.pid)):
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    games = sum(1 for line in next(tmp_path.glob("*.jsonl")).read_text().splitlines() if '"record":"header"' in line)
+    assert 0 < games < 400
+    deadline = time.monotonic() + 10  # the shards see the stop within a poll, then stop their bots
+    while _bot_pids(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _bot_pids(marker) == []
+
+
+def test_without_dask_the_option_says_how_to_get_it(tmp_path: Path) -> None:
+    code = ("import sys; sys.modules['distributed'] = None\n"
+            "from quinze_cli.app import main; sys.argv = ['quinze'] + sys.argv[1:]; main()")
+    got = subprocess.run([sys.executable, "-c", code, "match", "builtin:greedy", "builtin:random", "--games", "2",
+                          "--cluster", "tcp://127.0.0.1:9", "--log-dir", str(tmp_path)],
+                         capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert got.returncode == 1
+    assert "pip install 'quinze[cluster]'" in got.stderr
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--server", "127.0.0.1:1"], "--cluster and --server"),
+    (["--shard-size", "0"], "--shard-size must be at least 1"),
+])
+def test_cluster_usage_errors(args: list[str], message: str, tmp_path: Path) -> None:
+    got = run("match", "builtin:greedy", "builtin:random", "--cluster", "tcp://127.0.0.1:9", *args,
+              "--log-dir", str(tmp_path))
+    assert got.returncode == 2 and message in got.stderr
+
+
+def test_an_unreachable_scheduler_is_a_clear_error(tmp_path: Path) -> None:
+    got = run("match", "builtin:greedy", "builtin:random", "--games", "2", "--cluster", "tcp://127.0.0.1:9",
+              "--log-dir", str(tmp_path), timeout=120)
+    assert got.returncode == 1
+    assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in got.stderr
+
+
+def _bot_pids(marker: str, *exclude: int) -> list[int]:
+    """Processes whose command line holds ``marker`` (the bot programs), but ``exclude``."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    pids.append(int(entry.name))
+            except OSError:
+                pass
+    return [p for p in pids if p != os.getpid() and p not in exclude]
+
+
+def test_an_sprt_decision_stops_the_cluster_match_and_its_shards(scheduler: str, tmp_path: Path) -> None:
+    got = run("match", "builtin:greedy", "builtin:random", "--sprt", "elo0=0,elo1=50", "--seed", "4", "--shard-size", "4",
+              "--cluster", scheduler, "--log-dir", str(tmp_path / "logs"), "--json", str(tmp_path / "r.json"))
+    assert got.returncode == 0, got.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["sprt"]["result"] == "H1" and data["complete"]
+    assert data["played"] == data["sprt"]["decided_at"] < 100
+    assert len(games_by_deal(tmp_path / "logs")) == data["played"]  # nothing after the decision is logged
+    from distributed import Client
+
+    with Client(scheduler, timeout=30, set_as_default=False) as client:  # no shard of it goes on playing
+        deadline = time.monotonic() + 10
+        while any(client.processing().values()) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not any(client.processing().values())
+
+
+def _event(doc_path: Path) -> dict[str, Any]:
+    """A tournament's JSON without what differs between two runs of it (time use, paths)."""
+    doc = json.loads(doc_path.read_text())
+    for key in ("dir", "log"):
+        doc.pop(key, None)
+    doc["standings"] = untimed(doc["standings"])
+    return doc
+
+
+def test_a_cluster_tournament_killed_and_resumed_equals_the_local_one(scheduler: str, tmp_path: Path) -> None:
+    bots = ["builtin:greedy", "builtin:random", "name=r2 cmd=builtin:random seed=3"]
+    common = ["tournament", *bots, "--games-per-pairing", "6", "--seed", "7"]
+    local = run(*common, "--log-dir", str(tmp_path / "local"), "--json", str(tmp_path / "local.json"))
+    assert local.returncode == 0, local.stderr
+    proc = subprocess.Popen([QUINZE, *common, "--cluster", scheduler, "--shard-size", "2",
+                             "--log-dir", str(tmp_path / "far"), "--json", str(tmp_path / "far.json")],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while True:  # kill -9 the driver once a few games are in the journal
+        journals = list((tmp_path / "far").glob("tournament-*/journal.jsonl"))
+        if journals and len(journals[0].read_text().splitlines()) >= 5:
+            break
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.02)
+    proc.kill()
+    proc.wait()
+    event = journals[0].parent
+    again = run("tournament", "--resume", str(event), "--cluster", scheduler, "--json", str(tmp_path / "far.json"))
+    assert again.returncode == 0, again.stderr
+    assert "resuming" in again.stderr
+    assert _event(tmp_path / "far.json") == _event(tmp_path / "local.json")
+    (local_event,) = (tmp_path / "local").glob("tournament-*")
+    assert games_by_deal(event) == games_by_deal(local_event)
+
+
+def test_a_bot_failing_beyond_its_restarts_stops_the_cluster_match(scheduler: str, tmp_path: Path) -> None:
+    marker = f"quinze-cluster-crash-{os.getpid()}"
+    got = run("match", f"{sys.executable} tests/bots/exit_midgame.py 2 {marker}", "builtin:greedy", "--games", "200",
+              "--max-restarts", "1", "--shard-size", "4", "--cluster", scheduler, "--log-dir", str(tmp_path),
+              "--json", str(tmp_path / "r.json"))
+    assert got.returncode == 1
+    assert "failed again after 1 restart(s)" in got.stderr and "on worker tcp://127.0.0.1:" in got.stderr
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert not data["complete"] and data["played"] < 200
+    deadline = time.monotonic() + 10
+    while _bot_pids(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert _bot_pids(marker) == []
