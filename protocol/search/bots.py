@@ -25,7 +25,6 @@ from protocol.game import Action, Bot, GameError, register_bot, register_budgete
 from protocol.rng import Rng
 from protocol.search.determinize import Knowledge, determinizer, knowledge_for
 from protocol.search.ismcts import search
-from protocol.search.models import model_for
 
 __all__ = ["LEVELS", "MctsBot", "parse_budget"]
 
@@ -65,6 +64,8 @@ class MctsBot(Bot):
         self.rng = Rng(seed)
         self.iterations = iterations
         self.seconds = seconds
+        from protocol.search.models import model_for  # here: protocol.games imports this module
+
         self.model = model_for(game_id)
         self.know: Knowledge | None = None
         self._pending: list[Mapping[str, Any]] = []

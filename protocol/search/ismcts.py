@@ -10,7 +10,8 @@ One tree for the searching seat's information set. Each iteration:
    :attr:`GameModel.opponents_in_tree`), among the children whose action is legal in it,
    the one maximising UCB1 with availability counts
    (``mean + c * sqrt(ln(available) / visits)``), until a node has a legal action not tried yet;
-3. expand that action (one new node);
+3. expand that action (one new node; with a progressive bias, :attr:`GameModel.bias`, the
+   game's rule of thumb is tried first and favoured while its node has few visits);
 4. play out to the horizon with the game's rollout policy (:class:`GameModel`);
 5. back up: each node adds the reward of the seat that chose its action (rewards in 0..1).
 
@@ -72,6 +73,10 @@ class GameModel:
 
     max_steps = 400
     """A playout stops after this many decisions (then ``rewards`` judges the state)."""
+    bias = 0.0
+    """Progressive bias (Chaslot et al. 2008) towards the first of :meth:`actions`, which is then
+    the rule of thumb's choice: ``bias / (visits + 1)`` is added to its UCB value, and untried
+    actions are expanded in order. 0: none (untried actions in random order)."""
     opponents_in_tree = False
     """False: the other seats' moves are played by :meth:`rollout` (which sees their cards in the
     determinization) and the tree holds only the searching seat's decisions. True: they are tree
@@ -127,6 +132,7 @@ def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
     n = 0
     me: int | None = None
     in_tree = model.opponents_in_tree
+    bias = model.bias
     start: Any = _UNSET
     while n < iterations:
         if n and deadline is not None and deadline():
@@ -152,7 +158,7 @@ def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
             children = node.children
             untried = [a for a in legal if a not in children]
             if untried:
-                a = _uniform(untried, rng)
+                a = untried[0] if bias else _uniform(untried, rng)
                 for b in legal:
                     ch = children.get(b)
                     if ch is not None:
@@ -164,10 +170,13 @@ def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
                 break
             best = None
             best_v = -1.0
+            first = legal[0]
             for b in legal:
                 ch = children[b]
                 ch.avail += 1
                 v = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                if bias and b == first:
+                    v += bias / (ch.visits + 1)
                 if v > best_v:
                     best, best_v = b, v
             node = children[best]

@@ -27,9 +27,6 @@ from protocol.search.ismcts import GameModel, _uniform
 __all__ = ["MODELS", "model_for"]
 
 
-from protocol.games.quinze_legal import CARD_POINTS as _QUINZE_POINTS  # noqa: E402
-
-
 def _squash(d: float, scale: float) -> float:
     return 0.5 + 0.5 * d / (abs(d) + scale)
 
@@ -53,7 +50,9 @@ class QuinzeModel(GameModel):
         if g.deal_no != start:
             scores = g.history[-1]["scores"]
         else:
-            scores = [sum(_QUINZE_POINTS[c] for c in h) for h in g.hands]
+            from protocol.games.quinze_legal import CARD_POINTS
+
+            scores = [sum(CARD_POINTS[c] for c in h) for h in g.hands]
         total = sum(scores)
         return [_squash((total - scores[s]) / (n - 1) - scores[s], 20.0) for s in range(n)]
 
@@ -65,7 +64,7 @@ class QuinzeModel(GameModel):
             return legal[0]
         if rng.next64() & 3 == 0:
             return _uniform(legal, rng)
-        pts = _QUINZE_POINTS
+        from protocol.games.quinze_legal import CARD_POINTS as pts
         best, key = legal[0], (-1, 0, 0)
         for a in legal:
             kind = a[0]
@@ -87,13 +86,40 @@ class QuatorzeModel(GameModel):
 
     max_steps = 200
     rounds = 1
+    bias = 0.1
 
     def actions(self, g: Any) -> list[Action]:
-        """The legal actions but the substitutions ``between`` and ``hand-for-two`` (they leave
-        the hand as large or larger; searching them spreads a small budget over moves that
-        rarely pay)."""
+        """The moves worth searching, a subset of the legal ones, ordered best first by the rule
+        of thumb: when a combination can be laid, those that let the most cards be laid this turn
+        (as the built-in ``greedy`` counts them); else the two-for-one substitutions (one card
+        fewer) and the discards of cards that belong to no combination of the hand (all
+        discards when every card belongs to one). Draws as listed. The substitutions that keep
+        or grow the hand (``between``, ``hand-for-two``) are not searched."""
+        from protocol.games.quatorze_actions import VALUES
+        from protocol.games.quatorze_bots import _most_laid
+        from protocol.games.quatorze_legal import combinations
+
         legal = g.legal_actions()
-        out = [a for a in legal if type(a).__name__ != "Substitute" or a.kind == "two-for-one"]
+        if g.phase == "draw":
+            return legal
+        hand = g.hands[g.seat]
+        combines = [a for a in legal if type(a).__name__ == "Combine"]
+        if combines:
+            def laid(a: Any) -> int:
+                left = list(hand)
+                for c in a.cards:
+                    left.remove(c)
+                return len(a.cards) + _most_laid(tuple(sorted(VALUES[c] for c in left)))
+
+            scored = [(laid(a), a) for a in combines]
+            top = max(k for k, _ in scored)
+            return [a for k, a in scored if k == top]
+        sheds = [a for a in legal if type(a).__name__ == "Substitute" and a.kind == "two-for-one"]
+        discards = [a for a in legal if type(a).__name__ == "Discard"]
+        useful = {c for a in combinations(hand) for c in a.cards}
+        spare = [a for a in discards if a.card not in useful] or discards
+        spare.sort(key=lambda a: -VALUES[a.card])
+        out = sheds + spare
         return out or legal
 
     def start(self, g: Any) -> Any:
@@ -118,26 +144,9 @@ class QuatorzeModel(GameModel):
                 return _DRAW_DISCARD if (bits >> need) & 1 else _DRAW_STOCK
             return _DRAW_STOCK if g.stock else _DRAW_DISCARD
         legal = self.actions(g)
-        if len(legal) == 1:
-            return legal[0]
-        if rng.below(5) == 0:
-            return _uniform(legal, rng)
-        best, key = None, -1
-        shed = None
-        high, high_v = None, -1
-        for a in legal:
-            t = type(a).__name__
-            if t == "Combine":
-                if len(a.cards) > key:
-                    best, key = a, len(a.cards)
-            elif t == "Substitute":
-                if shed is None and a.kind == "two-for-one":
-                    shed = a
-            elif t == "Discard":
-                v = VALUES[a.card]
-                if v > high_v:
-                    high, high_v = a, v
-        return best or shed or high or legal[-1]
+        if len(legal) == 1 or rng.below(5):
+            return legal[0]  # the rule of thumb's first choice (see actions)
+        return _uniform(legal, rng)
 
     def rewards(self, g: Any, start: Any) -> Sequence[float]:
         res = g.result()
