@@ -57,6 +57,9 @@ class MctsBot(Bot):
     """SO-ISMCTS with ``iterations`` per decision (and, if given, at most ``seconds``)."""
 
     needs_view = True
+    searches = True
+    """A decision takes long (up to the budget): callers with an event loop run ``choose`` in a
+    worker thread (quinze_cli.builtin)."""
 
     def __init__(self, game_id: str, seed: int = 0, iterations: int = LEVELS["normal"],
                  seconds: float | None = None) -> None:
