@@ -28,6 +28,7 @@ and :class:`protocol.game.Event`). ``ping``, ``pong`` and ``bye`` go both ways.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -119,13 +120,24 @@ __all__ = [
 PROTOCOL_VERSION = 1
 """The version a client states in ``hello`` and the server in ``welcome`` (PROTOCOL.md, "Versions")."""
 
-def commitment(seed: int, salt: str) -> str:
+def commitment(seed: int, salt: str, position: Mapping[str, Any] | None = None) -> str:
     """The seed commitment sent in ``game-start``: hex SHA-256 (64 lower-case digits) of
-    ``f"{seed}:{salt}"`` encoded as ASCII (PROTOCOL.md, "Game start").
+    ``f"{seed}:{salt}"`` encoded as ASCII (PROTOCOL.md, "Game start"); for a game started from a
+    ``position`` (``create-table.position``), of ``f"{seed}:{salt}:{canonical}"`` with
+    ``canonical`` the position as compact JSON with sorted keys (:func:`canonical_position`,
+    UTF-8), so the commitment covers the position and the seed of the rest of the game.
 
     Raises ``ValueError`` if ``salt`` is not ASCII.
     """
-    return hashlib.sha256(f"{seed}:{salt}".encode("ascii")).hexdigest()
+    text = f"{seed}:{salt}".encode("ascii")
+    if position is not None:
+        text += b":" + canonical_position(position).encode("utf-8")
+    return hashlib.sha256(text).hexdigest()
+
+
+def canonical_position(position: Mapping[str, Any]) -> str:
+    """A position as the commitment hashes it: JSON, keys sorted, no spaces, non-ASCII kept."""
+    return json.dumps(position, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 class Message(Value):
@@ -199,6 +211,10 @@ class CreateTable(Message):
     - ``seat_move_times`` (list of float | None, one per seat, or None): a seat's own time for
       each decision, where not None (a tournament's per-bot move times); ``bad-option`` when it
       does not have one entry per seat.
+    - ``position`` (map | None): every game of the table starts from this position (the
+      ``quinze legal`` format, docs/positions.md) instead of a new deal; its ``rng`` is replaced
+      by the game's seed (what is random from there on); ``options`` must be empty or the
+      position's. ``bad-option`` naming the field when it cannot be loaded.
     """
 
     type: ClassVar[str] = "create-table"
@@ -209,6 +225,7 @@ class CreateTable(Message):
     games: int = 1
     move_time: float | None = None
     seat_move_times: tuple[float | None, ...] | None = None
+    position: dict[str, Any] | None = None
     _checks: ClassVar[dict[str, Check]] = {
         "game": GAME_ID,
         "options": map_field,
@@ -216,6 +233,7 @@ class CreateTable(Message):
         "games": int_field(1, 1_000_000),
         "move_time": nullable(move_time_field),
         "seat_move_times": nullable(list_field(nullable(move_time_field), 64)),
+        "position": nullable(map_field),
     }
 
 

@@ -120,13 +120,17 @@ def differences(old: Mapping[str, Any], new: Mapping[str, Any]) -> list[str]:
             continue
         if key == "bots" and isinstance(a, list) and isinstance(b, list):
             if len(a) != len(b):
-                out.append(f"bots: {len(a)} in the journal ({', '.join(x.get('name', '?') for x in a)}), "
-                           f"{len(b)} now ({', '.join(x.get('name', '?') for x in b)})")
+                def names(xs: list[Any]) -> str:
+                    return ", ".join(str(x.get("name", "?")) if isinstance(x, dict) else str(x) for x in xs)
+                out.append(f"bots: {len(a)} in the journal ({names(a)}), {len(b)} now ({names(b)})")
                 continue
             for n, (x, y) in enumerate(zip(a, b), 1):
-                for k in sorted(set(x) | set(y)):
-                    if x.get(k) != y.get(k):
-                        out.append(f"bot {n} {k}: {json.dumps(x.get(k))} in the journal, {json.dumps(y.get(k))} now")
+                if isinstance(x, dict) and isinstance(y, dict):
+                    for k in sorted(set(x) | set(y)):
+                        if x.get(k) != y.get(k):
+                            out.append(f"bot {n} {k}: {json.dumps(x.get(k))} in the journal, {json.dumps(y.get(k))} now")
+                elif x != y:
+                    out.append(f"bots: bot {n} is {json.dumps(x)} in the journal, {json.dumps(y)} now")
             continue
         out.append(f"{key}: {json.dumps(a)} in the journal, {json.dumps(b)} now")
     return out

@@ -105,6 +105,8 @@ class GamePlan:
     index: int
     seed: int
     seat_bots: tuple[int, ...]
+    position: int | None = None
+    """The game starts from ``MatchConfig.positions[position]`` (None: a new deal)."""
 
 
 def rotations(bots: int, seats: int) -> list[tuple[int, ...]]:
@@ -124,18 +126,23 @@ def last_seed(seed: int, games: int, rotations_: int, *, duplicate: bool = False
     return seed + (games // rotations_ - 1 if duplicate else games - 1)
 
 
-def iter_schedule(bots: int, seats: int, games: int, seed: int, *, duplicate: bool = False) -> Iterator[GamePlan]:
+def iter_schedule(bots: int, seats: int, games: int, seed: int, *, duplicate: bool = False,
+                  positions: int = 0) -> Iterator[GamePlan]:
     """The games of a match, one at a time (a generator: ``--games 100000000`` starts at once and
-    holds one plan in memory). Raises ``ValueError`` (when called, not lazily) for a duplicate
-    match whose number of games is not a multiple of the number of distinct rotations."""
+    holds one plan in memory). With ``positions`` (their number; ``duplicate`` required) deal group
+    ``g`` starts from position ``g mod positions``. Raises ``ValueError`` (when called, not lazily)
+    for a duplicate match whose number of games is not a multiple of the number of distinct
+    rotations."""
     deals = rotations(bots, seats)
+    if positions and not duplicate:
+        raise ValueError("positions are played once per seat rotation: duplicate is required")
     if duplicate and games % len(deals):
         raise ValueError(f"--duplicate plays each deal once per seat rotation: --games must be a multiple of {len(deals)}")
 
     def plans() -> Iterator[GamePlan]:
         for i in range(games):
             rotation, shuffle = (i % len(deals), i // len(deals)) if duplicate else (i % len(deals), i)
-            yield GamePlan(i, seed + shuffle, deals[rotation])
+            yield GamePlan(i, seed + shuffle, deals[rotation], shuffle % positions if positions else None)
 
     return plans()
 
@@ -163,6 +170,9 @@ class MatchConfig:
     max_restarts: int = 3
     server: tuple[str, int] | None = None
     stderr_cap: int = 1_048_576
+    positions: tuple[dict[str, Any], ...] = ()
+    """Positions the games start from (``--positions``; :attr:`GamePlan.position` indexes them),
+    sent as ``create-table.position``."""
     bot_move_times: tuple[float | None, ...] = ()
     """Per bot (index into ``bots``): its own seconds per decision (None: ``move_time``); sent as
     the table's ``seat_move_times`` (PROTOCOL.md ``create-table``)."""
@@ -235,7 +245,8 @@ class MatchRunner:
         self.stopping = False
         """Set when the sequential test has decided: no new game starts, running ones finish."""
         self.plans = iter(plans) if plans is not None else \
-            iter_schedule(len(config.bots), config.seats, config.games, config.seed, duplicate=config.duplicate)
+            iter_schedule(len(config.bots), config.seats, config.games, config.seed, duplicate=config.duplicate,
+                          positions=len(config.positions))
         """The games still to play (a generator shared by the concurrency slots)."""
         stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
         self.log_path = config.log_dir / f"match-{stamp}.jsonl"
@@ -335,6 +346,9 @@ class MatchRunner:
                                "seed": plan.seed, "games": 1}
         if self.config.move_time is not None:
             msg["move_time"] = self.config.move_time
+        if plan.position is not None:
+            msg["position"] = self.config.positions[plan.position]
+            msg["options"] = {}  # the position's own
         own = self.config.bot_move_times
         if any(t is not None for t in own):
             msg["seat_move_times"] = [own[b] if b < len(own) else None for b in plan.seat_bots]
@@ -392,7 +406,7 @@ class MatchRunner:
         over = next((o for o in outcomes if o is not None and o.game_over is not None), None)
         if over is None:
             raise MatchError(f"table {table} closed before its game ended")
-        self._write_game(over)
+        self._write_game(over, self.config.positions[plan.position] if plan.position is not None else None)
         think = [(o.think, o.moves, o.max_think) if o is not None else (0.0, 0, 0.0) for o in outcomes]
         await self._count_game(GameReport(plan, table, over.game_over, failures, think))
 
@@ -483,13 +497,13 @@ class MatchRunner:
 
     # ------------------------------------------------------------------ the log
 
-    def _write_game(self, outcome: GameOutcome) -> None:
+    def _write_game(self, outcome: GameOutcome, position: dict[str, Any] | None = None) -> None:
         """Append the game's records to the match log, flushed and fsynced."""
         over, start = outcome.game_over, outcome.game_start
         assert over is not None and start is not None
         now = datetime.now(timezone.utc)
         try:
-            records = self._records(outcome, now)
+            records = self._records(outcome, now, position)
         except (LogError, GameError) as err:  # the engine disagrees with the server: keep playing
             self.log_problems.append(f"game at table {over.table} not logged: {err}")
             log.error("%s", self.log_problems[-1])
@@ -508,7 +522,7 @@ class MatchRunner:
         self._log.flush()
         os.fsync(self._log.fileno())
 
-    def _records(self, outcome: GameOutcome, now: datetime) -> list[dict[str, Any]]:
+    def _records(self, outcome: GameOutcome, now: datetime, position: dict[str, Any] | None = None) -> list[dict[str, Any]]:
         over, start = outcome.game_over, outcome.game_start
         assert over is not None and start is not None
         return game_records(
@@ -524,6 +538,7 @@ class MatchRunner:
             ended=outcome.ended or now,
             forfeit=over.forfeit.to_data() if over.forfeit is not None else None,
             result=over.result,
+            position=position,
         )
 
 

@@ -18,7 +18,8 @@ its own seed.
 
 Seeds: in the pairings formats deal ``k`` of every pairing has seed ``seed + k``: all pairings
 play the same deals (with ``duplicate``; deal ``k`` is then the ``k``-th table of a pairing).
-In free-for-all, table ``t`` plays deal ``seed + t`` (duplicate) or ``seed + t·R + r``. The games
+In free-for-all, table ``t`` plays deal ``seed + t`` (duplicate) or ``seed + t·R + r``. With
+``positions`` (their number) deal ``k`` (table ``t``) starts from position ``k mod positions``. The games
 are interleaved (deal 0 of every pairing, then deal 1...) so that standings grow evenly.
 """
 
@@ -57,14 +58,14 @@ class Schedule:
         return max((p.seed for p in self.plans), default=0)
 
 
-def _table_games(group: Sequence[int], seats: int, seed_of: Any, plans: list[GamePlan]) -> None:
+def _table_games(group: Sequence[int], seats: int, seed_of: Any, plans: list[GamePlan], position: int | None = None) -> None:
     deals = rotations(len(group), seats)
     for r, deal in enumerate(deals):
-        plans.append(GamePlan(len(plans), seed_of(r), tuple(group[b] for b in deal)))
+        plans.append(GamePlan(len(plans), seed_of(r), tuple(group[b] for b in deal), position))
 
 
 def build_schedule(fmt: str, bots: int, *, seats: int, seed: int, duplicate: bool, per_pairing: int | None = None,
-                   rounds: int | None = None) -> Schedule:
+                   rounds: int | None = None, positions: int = 0) -> Schedule:
     """The schedule of an event (see the module docstring). ``per_pairing`` (games per pairing,
     pairings formats) or ``rounds`` (every format: a pairing's round is one table) says how long;
     ``per_pairing`` is rounded up to whole tables. Raises ``ValueError`` (unknown format, fewer
@@ -73,6 +74,8 @@ def build_schedule(fmt: str, bots: int, *, seats: int, seed: int, duplicate: boo
         raise ValueError(f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")
     if bots < 2:
         raise ValueError(f"a tournament needs at least two bots, got {bots}")
+    if positions and not duplicate:
+        raise ValueError("positions are played once per seat rotation: --no-duplicate does not go with them")
     plans: list[GamePlan] = []
     if fmt in ("round-robin", "gauntlet"):
         pairs = list(combinations(range(bots), 2)) if fmt == "round-robin" else [(0, j) for j in range(1, bots)]
@@ -82,7 +85,7 @@ def build_schedule(fmt: str, bots: int, *, seats: int, seed: int, duplicate: boo
         for k in range(rounds):
             for pair in pairs:
                 if duplicate:
-                    _table_games(pair, seats, lambda r, k=k: seed + k, plans)
+                    _table_games(pair, seats, lambda r, k=k: seed + k, plans, k % positions if positions else None)
                 else:
                     _table_games(pair, seats, lambda r, k=k: seed + k * per_table + r, plans)
         return Schedule(plans, rounds * len(pairs), per_table)
@@ -103,7 +106,7 @@ def build_schedule(fmt: str, bots: int, *, seats: int, seed: int, duplicate: boo
             met[a][b] += 1
             met[b][a] += 1
         if duplicate:
-            _table_games(group, k_seats, lambda r, t=t: seed + t, plans)
+            _table_games(group, k_seats, lambda r, t=t: seed + t, plans, t % positions if positions else None)
         else:
             _table_games(group, k_seats, lambda r, t=t: seed + t * per_table + r, plans)
     return Schedule(plans, tables, per_table)

@@ -11,7 +11,8 @@ own seed). In a TOML file each ``[[bots]]`` table has the same keys (``args`` a 
 
 **The TOML file** (``--config``) describes the whole event: ``game``, ``format``, ``bots``,
 ``games_per_pairing`` or ``rounds``, ``seats``, ``duplicate``, ``concurrency``, ``seed``,
-``move_time``, ``log_dir``, ``options`` (a table of table options), ``max_restarts``, ``wire``.
+``move_time``, ``log_dir``, ``options`` (a table of table options), ``max_restarts``, ``wire``,
+``positions`` (a file of positions, as ``--positions``).
 Options given on the command line win over the file's; bots on the command line come after the
 file's.
 """
@@ -34,7 +35,7 @@ __all__ = ["CONFIG_KEYS", "ENTRY_KEYS", "TournamentStats", "load_config", "make_
 
 ENTRY_KEYS = ("name", "cmd", "args", "movetime", "seed")
 CONFIG_KEYS = ("game", "format", "bots", "games_per_pairing", "rounds", "seats", "duplicate", "concurrency",
-               "seed", "move_time", "log_dir", "options", "max_restarts", "wire")
+               "seed", "move_time", "log_dir", "options", "max_restarts", "wire", "positions")
 
 
 def parse_entry(text: str) -> dict[str, Any]:

@@ -96,11 +96,13 @@ class Server:
         elif t == "ping":
             conn.send({"type": "pong", "nonce": msg.nonce})
         elif t == "list-tables":
-            conn.send({"type": "tables", "tables": self.lobby.infos()})
+            listing = self.lobby.tables_frame()  # encoded once for every asker until a table changes
+            if listing is not None:
+                conn.send_frame(listing)
         elif t == "create-table":
             move_time = self.config.move_time if msg.move_time is None else msg.move_time
             self.lobby.create(conn, msg.game, msg.options, seed=msg.seed, games=msg.games, move_time=move_time,
-                              seat_move_times=msg.seat_move_times)
+                              seat_move_times=msg.seat_move_times, position=msg.position)
         elif t == "join":
             self.lobby.table_for(conn, msg.table, t).handle_join(conn, msg.seat, msg.token)
         elif t == "leave":

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from protocol.errors import ProtocolError
-from protocol.framing import encode_frame
+from server import wire
 from protocol.game import GameError, get_game
 from server.config import ServerConfig
 from server.logs import new_run_id
@@ -26,6 +26,9 @@ if TYPE_CHECKING:
     from server.connection import Connection
 
 log = logging.getLogger("quinze.server")
+
+
+_TABLES_HEAD = wire.map_header(2) + wire.pack("type") + wire.pack("tables") + wire.pack("tables")
 
 
 class Lobby:
@@ -41,18 +44,33 @@ class Lobby:
         """This server run's id: the prefix of its table ids, written in every log header."""
         self.stopping = False
         """Set when the server shuts down: no table starts another game (see ``server.app``)."""
+        self._listing: bytes | None = None  # the tables frame, until a table changes
+
+    def listing_changed(self) -> None:
+        """A table was created, forgotten, or changed what its TableInfo shows."""
+        self._listing = None
 
     def encode(self, msg: dict[str, Any]) -> bytes | None:
         """``msg`` as one frame; None (and logged) if it cannot be encoded or is over ``max_frame``."""
         try:
-            return encode_frame(msg, max_frame=self.config.max_frame)
+            body = wire.pack(msg)
         except Exception:
             log.exception("cannot encode a %s message", msg.get("type"))
             return None
+        return wire.frame(body, self.config.max_frame, str(msg.get("type")))
 
     def infos(self) -> list[dict[str, Any]]:
         """TableInfo of every listed table, in order of creation."""
         return [t.info() for t in self.tables.values()]
+
+    def tables_frame(self) -> bytes | None:
+        """The frame of ``{"type": "tables", "tables": infos()}``, joined from each table's encoded
+        TableInfo and kept until a table changes (lobby listings are frequent, changes rarer)."""
+        if self._listing is None:
+            tables = self.tables.values()
+            body = _TABLES_HEAD + wire.array_header(len(tables)) + b"".join(t.info_body() for t in tables)
+            self._listing = wire.frame(body, self.config.max_frame, "tables")
+        return self._listing
 
     def table_for(self, conn: Connection, table_id: str, ref: str) -> Table:
         """The table ``table_id``. Raises ``ProtocolError("unknown-table")``."""
@@ -71,12 +89,25 @@ class Lobby:
         games: int,
         move_time: float,
         seat_move_times: tuple[float | None, ...] | None = None,
+        position: Mapping[str, Any] | None = None,
     ) -> Table | None:
         """``create-table``: check the game and options (``unknown-game``, ``bad-option`` naming
         the option; ``seat_move_times`` one entry per seat), start the table's task, answer
         ``table-created``."""
         try:
             game_cls = get_game(game_id)
+            if position is not None:
+                try:
+                    start = game_cls.from_position(position)
+                except GameError as e:
+                    where = f".{e.field}" if e.field else ""
+                    conn.error("bad-option", f"create-table.position{where}: {e.reason}", "create-table")
+                    return None
+                if options and game_cls.validate_options(options) != start.options:
+                    conn.error("bad-option", "create-table.options: not the position's options (give none, or the same)",
+                               "create-table")
+                    return None
+                options = start.options
             checked = game_cls.validate_options(options)
             game_cls.new(checked, 0)  # options the game refuses only together fail here, not at the table
         except GameError as e:
@@ -91,8 +122,9 @@ class Lobby:
         table_id = f"{self.run}-t{self._next}"
         self._next += 1
         table = Table(self, table_id, game_cls, checked, seed=seed, games=games, move_time=move_time,
-                      seat_move_times=seat_move_times)
+                      seat_move_times=seat_move_times, position=position)
         self.tables[table_id] = table
+        self.listing_changed()
         self.nursery.start_soon(table.run, name=f"table {table_id}")
         conn.send({"type": "table-created", "table": table.info()})
         log.info("table %s created by %s: %s, %d players, %d game(s)", table_id, conn.name, game_id, checked["players"], games)
@@ -103,6 +135,7 @@ class Lobby:
         self._closed.append(table.id)
         while len(self._closed) > self.config.closed_tables_kept:
             self.tables.pop(self._closed.popleft(), None)
+        self.listing_changed()
 
     def dropped(self, conn: Connection) -> None:
         """``conn`` is gone: every table it sat at or watched is told."""

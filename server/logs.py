@@ -102,6 +102,7 @@ async def write_game(
     started: str,
     run: str | None = None,
     aborted: str | None = None,
+    position: Mapping[str, Any] | None = None,
 ) -> None:
     """Append one finished game to ``<log_dir>/<table>.jsonl``, fsynced before returning;
     ``aborted``: why a game stopped before its end (its result is then the aborted one).
@@ -122,6 +123,7 @@ async def write_game(
         result=None if aborted is not None else result,
         aborted=aborted,
         run=run,
+        position=position,
     )
     try:
         await trio.to_thread.run_sync(_write_game, path, kwargs)

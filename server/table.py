@@ -39,9 +39,12 @@ import trio
 
 from protocol.game import Event, Game, GameError
 from protocol.messages import commitment
+from protocol.replaylog import start_game
 from protocol.replaylog import aborted_result, forfeit_result
 from server.clock import Deadline
 from server.logs import utc_now, write_game
+from server.wire import Records, TableWire, joined_map, pack
+from server.wire import frame as wire_frame
 
 if TYPE_CHECKING:
     from server.connection import Connection
@@ -100,8 +103,11 @@ class Table:
         games: int,
         move_time: float,
         seat_move_times: tuple[float | None, ...] | None = None,
+        position: Mapping[str, Any] | None = None,
     ) -> None:
         self.lobby = lobby
+        self.position = dict(position) if position is not None else None
+        """Every game starts from this position (``create-table.position``), or None."""
         self.id = table_id
         self.game_cls = game_cls
         self.options = dict(options)
@@ -117,7 +123,8 @@ class Table:
         self.game: Game | None = None
         self.pending: Pending | None = None
         self.forfeit: tuple[int, str] | None = None
-        self.actions: list[dict[str, Any]] = []
+        self.records = Records()
+        """The actions of the game in progress (or the last one), encoded (see ``server.wire``)."""
         self.players: list[str] = []
         self.seed = 0
         self.salt = ""
@@ -125,6 +132,13 @@ class Table:
         self.aborted: str | None = None
         self._announced = False
         self._changed = trio.Event()
+        self.wire = TableWire(table_id, lobby.config.max_frame)
+        self._info: bytes | None = None
+
+    @property
+    def actions(self) -> list[dict[str, Any]]:
+        """The actions of the game in progress (or the last one): ``[{"seat", "action"}]``."""
+        return self.records.data()
 
     # ------------------------------------------------------------------ info
 
@@ -142,6 +156,18 @@ class Table:
             "spectators": len(self.spectators),
         }
 
+    def info_body(self) -> bytes:
+        """:meth:`info` encoded (msgpack), kept until the table changes (:meth:`_touch`)."""
+        if self._info is None:
+            self._info = pack(self.info())
+        return self._info
+
+    def _touch(self) -> None:
+        """Something :meth:`info` shows may change: forget its encoding and the lobby's listing.
+        Called before every change of the seats, the spectators, the state or the game number."""
+        self._info = None
+        self.lobby.listing_changed()
+
     def seat_of(self, conn: Connection) -> Seat | None:
         for s in self.seats:
             if s.conn is conn:
@@ -150,11 +176,8 @@ class Table:
 
     # ------------------------------------------------------------------ sending
 
-    def _to_all(self, msg: dict[str, Any]) -> None:
-        """``msg`` to every seat and spectator, encoded once."""
-        frame = self.lobby.encode(msg)
-        if frame is None:
-            return
+    def _to_all_frame(self, frame: bytes) -> None:
+        """One encoded message to every seat and spectator."""
         for s in self.seats:
             if s.conn is not None:
                 s.conn.send_frame(frame)
@@ -162,14 +185,28 @@ class Table:
             c.send_frame(frame)
 
     def _events(self, events: list[Event]) -> None:
-        """Each event to each seat as it may see it (``Event.for_seat``), to spectators as public."""
-        tid = self.id
+        """Each event to each seat as it may see it (``Event.for_seat``), to spectators as public.
+        Encoded once for all who see the same: the public form, and each private one."""
+        event = self.wire.event
         for ev in events:
+            private = ev.private
+            public: bytes | None = None
+            made = False
             for s in self.seats:
-                if s.conn is not None:
-                    s.conn.send({"type": "event", "table": tid, "event": ev.for_seat(s.index)})
+                conn = s.conn
+                if conn is None:
+                    continue
+                if s.index in private:
+                    f = event(ev.for_seat(s.index))
+                else:
+                    if not made:
+                        public, made = event(ev.for_seat(None)), True
+                    f = public
+                if f is not None:
+                    conn.send_frame(f)
             if self.spectators:
-                public = self.lobby.encode({"type": "event", "table": tid, "event": ev.for_seat(None)})
+                if not made:
+                    public, made = event(ev.for_seat(None)), True
                 if public is not None:
                     for c in list(self.spectators):
                         c.send_frame(public)
@@ -183,7 +220,7 @@ class Table:
             "seat": seat,
             "players": self.players,
             "options": self.options,
-            "commitment": commitment(self.seed, self.salt),
+            "commitment": commitment(self.seed, self.salt, self.position),
         }
 
     def _view(self, seat: int | None) -> dict[str, Any]:
@@ -252,14 +289,15 @@ class Table:
             self._close()
 
     async def _play_one(self) -> None:
+        self._touch()
         self.number += 1
         self.seed = self.base_seed + self.number - 1 if self.base_seed is not None else secrets.randbits(63)
         self.salt = secrets.token_hex(16)
         self.players = [s.name or "" for s in self.seats]
-        self.actions = []
+        self.records = Records()
         self.forfeit = None
         self._announced = False
-        game = self.game = self.game_cls.new(self.options, self.seed)
+        game = self.game = start_game(self.game_cls.id, self.options, self.seed, self.position)
         self.state = "playing"
         self.started = utc_now()
         log.info("table %s: game %d of %s starts (%s)", self.id, self.number, self.game_cls.id, ", ".join(self.players))
@@ -307,18 +345,19 @@ class Table:
             done = game.result()
             assert done is not None
             result, forfeit = done, None
-        self._to_all(
-            {
-                "type": "game-over",
-                "table": self.id,
-                "number": self.number,
-                "result": result.to_data(),
-                "forfeit": forfeit,
-                "seed": self.seed,
-                "salt": self.salt,
-                "actions": self.actions,
-            }
-        )
+        head = {
+            "type": "game-over",
+            "table": self.id,
+            "number": self.number,
+            "result": result.to_data(),
+            "forfeit": forfeit,
+            "seed": self.seed,
+            "salt": self.salt,
+        }
+        # The recorded actions are joined in as they were encoded: "actions" is the last key.
+        over = wire_frame(joined_map(head, "actions", self.records.packed()), self.lobby.config.max_frame, "game-over")
+        if over is not None:
+            self._to_all_frame(over)
         if self.aborted is not None:
             how = f"aborted ({self.aborted})"
         elif forfeit is not None:
@@ -338,12 +377,13 @@ class Table:
             seed=self.seed,
             salt=self.salt,
             players=self.players,
-            actions=self.actions,
+            actions=self.records.data(),
             result=result.to_data(),
             forfeit=forfeit,
             started=self.started,
             run=self.lobby.run,
             aborted=self.aborted,
+            position=self.position,
         )
 
     def abort(self, reason: str) -> dict[str, Any] | None:
@@ -364,8 +404,11 @@ class Table:
     def _close(self) -> None:
         if self.state == "closed":
             return
+        self._touch()
         self.state = "closed"
         self.pending = None
+        self.game = None  # a closed table stays listed a while: it keeps no game or records
+        self.records = Records()
         msg = {"type": "table-closed", "table": self.id}
         for s in self.seats:
             if s.conn is not None:
@@ -384,6 +427,7 @@ class Table:
 
     def handle_join(self, conn: Connection, seat: int | None, token: str | None) -> None:
         """``join``: take a free seat, or take back a held one with its token (PROTOCOL.md "Flow" 1 and 6, `join`)."""
+        self._touch()
         if self.state == "closed":
             conn.error("game-not-running", f"table {self.id} is closed", "join")
             return
@@ -447,6 +491,7 @@ class Table:
 
     def handle_spectate(self, conn: Connection) -> None:
         """``spectate``: watch with public information only; ``game-start`` then ``view`` (public) at once if a game runs."""
+        self._touch()
         if self.state == "closed":
             conn.error("game-not-running", f"table {self.id} is closed", "spectate")
             return
@@ -463,6 +508,7 @@ class Table:
 
     def handle_leave(self, conn: Connection) -> None:
         """``leave``: give up the seat (forfeiting a running game, kind ``"leave"``) or stop watching."""
+        self._touch()
         mine = self.seat_of(conn)
         if mine is not None:
             if self.state == "playing" and self.game is not None and not self.game.is_over and self.forfeit is None:
@@ -482,6 +528,7 @@ class Table:
     def dropped(self, conn: Connection) -> None:
         """``conn`` is gone: spectating stops; a seat is freed before the first game, else kept for
         a reconnect with its token (the clock keeps running)."""
+        self._touch()
         self.spectators.discard(conn)
         mine = self.seat_of(conn)
         if mine is None:
@@ -494,6 +541,7 @@ class Table:
 
     def handle_forfeit(self, conn: Connection, reason: str) -> None:
         """``forfeit``: the sender's seat concedes the running game with ``reason`` as its kind."""
+        self._touch()
         mine = self.seat_of(conn)
         if mine is None:
             conn.error("not-seated", f"you hold no seat at {self.id}", "forfeit")
@@ -538,9 +586,8 @@ class Table:
             log.exception("table %s: engine failed on %r", self.id, data)
             self._refuse(conn, request, "engine-error", f"{type(e).__name__}: {e}")
             return
-        played = action.to_data()
-        self.actions.append({"seat": mine.index, "action": played})
-        conn.send({"type": "accepted", "table": self.id, "request": request})
+        self.records.add(mine.index, action.to_data())
+        conn.send_frame(self.wire.accepted(request))
         self._events(events)
         self._next_request()
         if self.pending is None:  # the game is over: the table task takes it from here

@@ -152,7 +152,8 @@ def test_match_keeps_only_non_empty_stderr_files(tmp_path: Path) -> None:
     assert [p.name for p in folder.iterdir()] == ["flood_stderr-slot1.log"]  # the quiet bot's empty file is gone
     quiet = quinze("match", RANDOM_BOT, RANDOM_BOT, "--games", "1", "--seed", "3", "--log-dir", "quiet", cwd=tmp_path)
     assert quiet.returncode == 0, quiet.stderr
-    assert [p.name for p in (tmp_path / "quiet").iterdir()][0].endswith(".jsonl")
+    names = sorted(p.name for p in (tmp_path / "quiet").iterdir())  # the log and its journal (docs/match.md "Resume")
+    assert len(names) == 2 and names[0].endswith(".journal") and names[1].endswith(".jsonl")
     assert not list((tmp_path / "quiet").glob("*-stderr"))
 
 

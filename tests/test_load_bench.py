@@ -16,7 +16,8 @@ def test_a_tiny_load_run_plays_and_reports() -> None:
         assert 0 < s["rtt_ms"]["p50"] <= s["rtt_ms"]["p90"] <= s["rtt_ms"]["p99"] <= s["rtt_ms"]["max"]
         assert s["server_cpu_us_per_action"] > 0
         assert s["tracked_objects"] > 0 and s["gc"]["pauses"] >= 0
-        assert s["memory"]["rss_playing_mib"] > 0
+        assert s["memory"]["rss_playing_mib"] > 0 and s["memory"]["second_wave_growth_mib"] is not None
+        assert s["full_collection_ms"] >= 0 and s["gc"]["max_pause_cpu_ms"] >= 0
     assert fig["sizes"][0]["idle"] == 2 and fig["sizes"][1]["idle"] == 0
     assert fig["sizes"][0]["memory"]["idle_connection_kib"] is not None
     assert fig["fd_limit"] >= 2 * 6

@@ -48,7 +48,7 @@ SAMPLES: dict[str, dict] = {
     "hello": {"type": "hello", "version": 1, "name": "ana", "role": "player"},
     "list-tables": {"type": "list-tables"},
     "create-table": {"type": "create-table", "game": "quinze", "options": {"players": 2}, "seed": 7, "games": 2, "move_time": 12.5,
-                     "seat_move_times": [None, 3.0]},
+                     "seat_move_times": [None, 3.0], "position": {"game": "quinze"}},
     "join": {"type": "join", "table": "t1", "seat": None, "token": "abc"},
     "leave": {"type": "leave", "table": "t1"},
     "spectate": {"type": "spectate", "table": "t1"},

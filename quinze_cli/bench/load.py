@@ -17,7 +17,9 @@ process of its own (:mod:`quinze_cli.bench.load_server`). For each size ``TABLES
 4. memory (the server's resident set): per idle connection (growth when the idle connections
    arrived / their number), per table (growth when the tables started, playing, minus two
    connections' worth / tables), and after every table closed (players ``leave``, then
-   disconnect): what was returned of the tables' growth.
+   disconnect): what was returned of the tables' growth; then a second wave of as many tables
+   plays for the warm-up time: what it adds tells how much of the memory kept was reused;
+5. what one full collection costs at that size (forced after the window, not counted in it).
 
 The machine is often shared: absolute figures are noisy, the goals are ratios within one run
 (the load average is reported). Figures are measured, never asserted. ``server_tree`` runs the
@@ -306,6 +308,22 @@ async def _seat(a: _Client, b: _Client) -> None:
     await b.request({"type": "join", "table": table, "seat": 1}, "joined")
 
 
+async def _close_tables(run: _Run, players: list[_Client]) -> None:
+    """Seat 0 of each table leaves (the game is forfeited, the table closes: seat 0 gets
+    ``left``, seat 1 ``table-closed``); then every player disconnects."""
+    run.stopping = True
+    loop = asyncio.get_running_loop()
+    waits = []
+    for a, b in zip(players[::2], players[1::2]):
+        b.waiting["table-closed"] = fut = loop.create_future()
+        waits.append(fut)
+        waits.append(a.request({"type": "leave", "table": a.table}, "left"))
+    await asyncio.wait_for(asyncio.gather(*waits, return_exceptions=True), SETUP_TIMEOUT)
+    await _close_all(players)
+    await asyncio.sleep(1.0)
+    run.stopping = False
+
+
 async def _close_all(clients: list[_Client]) -> None:
     for c in clients:
         if c.transport is not None:
@@ -340,19 +358,16 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         run.measuring = False
         elapsed, client_cpu = time.perf_counter() - t0, time.process_time() - c0
         end = await server.ask("stats")
-        tracked = (await server.ask("objects"))["tracked"]
+        objects = await server.ask("objects")
         playing = await server.ask("stats")
-        run.stopping = True  # each table's seat 0 leaves: the game is forfeited, the table closes
-        loop = asyncio.get_running_loop()
-        waits = []
-        for a, b in zip(players[::2], players[1::2]):  # seat 0 gets left, seat 1 table-closed
-            b.waiting["table-closed"] = fut = loop.create_future()
-            waits.append(fut)
-            waits.append(a.request({"type": "leave", "table": a.table}, "left"))
-        await asyncio.wait_for(asyncio.gather(*waits, return_exceptions=True), SETUP_TIMEOUT)
-        await _close_all(players)
-        await asyncio.sleep(1.0)
+        await _close_tables(run, players)
         closed = await server.ask("stats")
+        # A second wave of as many tables: how much of the memory kept by the process is reused.
+        again = await asyncio.wait_for(_connect(server, run, [f"q{i}" for i in range(2 * size.tables)]), SETUP_TIMEOUT)
+        await asyncio.wait_for(asyncio.gather(*(_seat(again[2 * i], again[2 * i + 1]) for i in range(size.tables))), SETUP_TIMEOUT)
+        await asyncio.sleep(warmup)
+        second = await server.ask("stats")
+        await _close_tables(run, again)
         await _close_all(idle)
     cpu = end["cpu_s"] - start["cpu_s"]
     per_conn = (lobby["rss_bytes"] - base["rss_bytes"]) / size.idle if size.idle else None
@@ -378,7 +393,9 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         "gc": end["gc"],
         "collector": end["collector"],
         "threshold": end["threshold"],
-        "tracked_objects": tracked,
+        "tracked_objects": objects["tracked"],
+        "full_collection_ms": objects["full_ms"],
+        "full_collection_cpu_ms": objects["full_cpu_ms"],
         "memory": {
             "rss_start_mib": round(base["rss_bytes"] / 2**20, 1),
             "idle_connection_kib": round(per_conn / 1024, 1) if per_conn is not None else None,
@@ -387,6 +404,8 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
             "rss_after_close_mib": round(closed["rss_bytes"] / 2**20, 1),
             "returned_mib": round(returned / 2**20, 1),
             "returned_share": round(returned / grown, 2) if grown > 0 else None,
+            "second_wave_growth_mib": round((second["rss_bytes"] - closed["rss_bytes"]) / 2**20, 1),
+            "reused_share": round(1 - (second["rss_bytes"] - closed["rss_bytes"]) / grown, 2) if grown > 0 else None,
         },
         "pings": run.pings,
         "errors": run.error_count,
@@ -455,18 +474,25 @@ def table_rows(fig: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         share = "" if m["returned_share"] is None else f" ({m['returned_share']:.0%})"
         return f"{m['rss_playing_mib']:g} → {m['rss_after_close_mib']:g}{share}"
 
+    def reuse(m: dict[str, Any]) -> str:
+        share = "" if m["reused_share"] is None else f" ({m['reused_share']:.0%})"
+        return f"{m['second_wave_growth_mib']:g}{share}"
+
     figures = [
         ("actions/s", lambda r: f"{r['actions_per_s']:,.0f}"),
         ("round trip ms p50 / p90", lambda r: f"{r['rtt_ms']['p50']} / {r['rtt_ms']['p90']}"),
         ("round trip ms p99 / max", lambda r: f"{r['rtt_ms']['p99']} / {r['rtt_ms']['max']}"),
         ("server CPU per action, µs", lambda r: f"{r['server_cpu_us_per_action']}"),
         ("server / generator CPU (share of a core)", lambda r: f"{r['server_cpu_share']:.0%} / {r['generator_cpu_share']:.0%}"),
-        ("longest collector pause ms (generation)", lambda r: f"{r['gc']['max_pause_ms']:.1f} ({r['gc']['max_pause_gen']})"),
+        ("longest collector pause ms wall / CPU (generation)",
+         lambda r: f"{r['gc']['max_pause_ms']:.1f} / {r['gc']['max_pause_cpu_ms']:.1f} ({r['gc']['max_pause_gen']})"),
         ("collections in the window / their total ms", lambda r: f"{r['gc']['pauses']} / {r['gc']['total_ms']:.0f}"),
         ("objects tracked by the collector", lambda r: f"{r['tracked_objects']:,}"),
+        ("a full collection then, ms wall / CPU", lambda r: f"{r['full_collection_ms']} / {r['full_collection_cpu_ms']}"),
         ("memory KiB per idle connection", lambda r: conn(r["memory"])),
         ("memory KiB per table", lambda r: f"{r['memory']['table_kib']:g}"),
         ("RSS MiB playing → after close (returned)", lambda r: back(r["memory"])),
+        ("RSS growth MiB of a second wave of tables (reused)", lambda r: reuse(r["memory"])),
         ("lobby listing p99 ms (listings)", lambda r: f"{r['listing_ms']['p99']} ({r['listing_ms']['n']})"),
         ("errors", lambda r: f"{r['errors']}"),
     ]

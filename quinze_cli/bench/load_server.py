@@ -11,15 +11,23 @@ heartbeat of 10 s), prints the port on one line of stdout, then answers one JSON
 line read on stdin:
 
 - ``stats``: ``{"cpu_s", "rss_bytes", "gc": {"max_pause_ms", "max_pause_gen", "pauses",
-  "total_ms", "by_gen": {"0": {"n", "max_ms", "total_ms"}, ...}}, "threshold", "frozen",
+  "total_ms", "max_pause_cpu_ms", "by_gen": {"0": {"n", "max_ms", "total_ms"}, ...}}, "threshold",
+  "frozen",
   "collector"}``; CPU is the process's user + system time in seconds, ``rss_bytes`` the resident
   set now (``/proc/self/statm``, else the peak from ``getrusage``); the collector figures count
-  the pauses since the previous ``stats`` (each collection is timed by a ``gc.callbacks`` hook).
-- ``objects``: ``{"tracked": n}``, the objects the cyclic collector tracks now (costs one walk).
+  the pauses since the previous ``stats`` (each collection is timed by a ``gc.callbacks`` hook, in
+  wall-clock time, what clients wait, and in the thread's CPU time, ``max_pause_cpu_ms``, what the
+  collector itself costs when the machine is shared).
+- ``objects``: ``{"tracked": n, "full_ms", "full_cpu_ms"}``: the objects the cyclic collector
+  tracks now, and the time (wall, CPU) of one full collection run then (a forced ``gc.collect()``,
+  not counted in the pauses of the next ``stats``).
+- ``types``: the 25 most numerous types among them (``{name: count}``), for diagnosis.
 - ``quit``: exit at once.
 
 The collector is tuned as ``quinze serve`` tunes it (:func:`server.collector.tune`, when the
 measured tree has it), unless ``--stock-gc``: ``collector`` says which (``"tuned"`` or ``"stock"``).
+For experiments, ``QUINZE_BENCH_GC_THRESHOLDS=A,B,C`` in the environment tunes with those thresholds,
+and ``QUINZE_BENCH_PROFILE=FILE`` profiles the server (cProfile statistics written to FILE on ``quit``).
 """
 
 from __future__ import annotations
@@ -32,17 +40,18 @@ import sys
 import time
 from typing import Any
 
-_start = 0.0
+_start = [0.0, 0.0]
 _gens: dict[int, list[float]] = {}
-_max = [0.0, -1]
+_max = [0.0, -1, 0.0]
+_profile: Any = None
 
 
 def _gc_hook(phase: str, info: dict[str, Any]) -> None:
-    global _start
     if phase == "start":
-        _start = time.perf_counter()
+        _start[0], _start[1] = time.perf_counter(), time.thread_time()
         return
-    d = time.perf_counter() - _start
+    d = time.perf_counter() - _start[0]
+    cpu = time.thread_time() - _start[1]
     g = info.get("generation", 2)
     s = _gens.setdefault(g, [0, 0.0, 0.0])
     s[0] += 1
@@ -50,6 +59,7 @@ def _gc_hook(phase: str, info: dict[str, Any]) -> None:
     s[2] += d
     if d > _max[0]:
         _max[0], _max[1] = d, g
+    _max[2] = max(_max[2], cpu)
 
 
 def _rss() -> int:
@@ -69,6 +79,7 @@ def _stats(collector: str) -> dict[str, Any]:
         "gc": {
             "max_pause_ms": round(_max[0] * 1e3, 3),
             "max_pause_gen": _max[1],
+            "max_pause_cpu_ms": round(_max[2] * 1e3, 3),
             "pauses": sum(s[0] for s in _gens.values()),
             "total_ms": round(sum(s[2] for s in _gens.values()) * 1e3, 3),
             "by_gen": by_gen,
@@ -78,7 +89,7 @@ def _stats(collector: str) -> dict[str, Any]:
         "collector": collector,
     }
     _gens.clear()
-    _max[0], _max[1] = 0.0, -1
+    _max[0], _max[1], _max[2] = 0.0, -1, 0.0
     return out
 
 
@@ -88,15 +99,19 @@ def main(argv: list[str]) -> None:
     from server.app import run_server
     from server.config import ServerConfig
 
+    import server
+
     collector = "stock"
-    if "--stock-gc" not in argv:
-        try:
-            from server.collector import tune
-        except ImportError:  # a tree from before the collector was tuned
-            pass
+    # Only the measured tree's own tuning (an editable install could supply another tree's module).
+    if "--stock-gc" not in argv and os.path.isfile(os.path.join(os.path.dirname(server.__file__), "collector.py")):
+        from server.collector import tune
+
+        override = os.environ.get("QUINZE_BENCH_GC_THRESHOLDS")  # experiments: "A,B,C"
+        if override:
+            tune(tuple(int(x) for x in override.split(",")))  # type: ignore[arg-type]
         else:
             tune()
-            collector = "tuned"
+        collector = "tuned"
     gc.callbacks.append(_gc_hook)
 
     async def control(nursery: trio.Nursery) -> None:
@@ -114,8 +129,27 @@ def main(argv: list[str]) -> None:
                 if cmd == "stats":
                     reply: dict[str, Any] = _stats(collector)
                 elif cmd == "objects":
-                    reply = {"tracked": len(gc.get_objects())}
+                    tracked = len(gc.get_objects())
+                    t0, c0 = time.perf_counter(), time.thread_time()
+                    gc.collect()  # what a full collection costs now (not counted in the pauses)
+                    full, full_cpu = time.perf_counter() - t0, time.thread_time() - c0
+                    _gens.clear()
+                    _max[0], _max[1], _max[2] = 0.0, -1, 0.0
+                    reply = {"tracked": tracked, "full_ms": round(full * 1e3, 2), "full_cpu_ms": round(full_cpu * 1e3, 2)}
+                elif cmd == "trim":  # a diagnosis: what glibc gives back when asked
+                    import ctypes
+
+                    ctypes.CDLL("libc.so.6").malloc_trim(0)
+                    reply = {"rss_bytes": _rss()}
+                elif cmd == "types":  # a diagnosis: the most numerous tracked types
+                    import collections
+
+                    counts = collections.Counter(type(o).__name__ for o in gc.get_objects())
+                    reply = dict(counts.most_common(25))
                 elif cmd == "quit":
+                    if _profile is not None:
+                        _profile.disable()
+                        _profile.dump_stats(os.environ["QUINZE_BENCH_PROFILE"])
                     os._exit(0)
                 else:
                     reply = {"error": f"unknown command {cmd!r}"}
@@ -129,6 +163,12 @@ def main(argv: list[str]) -> None:
             print(port, flush=True)
             nursery.start_soon(control, nursery)
 
+    global _profile
+    if os.environ.get("QUINZE_BENCH_PROFILE"):  # diagnosis: cProfile the server, stats written on quit
+        import cProfile
+
+        _profile = cProfile.Profile()
+        _profile.enable()
     try:
         trio.run(serve)
     except KeyboardInterrupt:

@@ -37,8 +37,9 @@ from quinze_cli.relay import SeatRelay
 
 __all__ = ["CHAIN_TARGET_RATIO", "chain_overhead", "match_throughput", "run_match_bench"]
 
-ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = ROOT / "examples" / "bots"
+EXAMPLES = Path(__file__).resolve().with_name("bots")
+"""The example bots ``random_bot.py`` and ``greedy_bot.py``, shipped in the package (links to
+``examples/bots/`` in the source tree) so an installed ``quinze bench`` finds them."""
 CHAIN_TARGET_RATIO = 2.0
 
 _ECHO = "import sys\nfor line in sys.stdin.buffer:\n    sys.stdout.buffer.write(line)\n    sys.stdout.buffer.flush()\n"

@@ -19,8 +19,12 @@ says how long the run takes, and on a terminal a spinner shows the section being
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
+import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -54,12 +58,52 @@ def _met(met: bool | None) -> str:
     return "" if met is None else MET["yes" if met else "no"]
 
 
+SECTION_LIMIT = {"quick": 120.0, "full": 600.0, "load": 3600.0}
+"""Seconds a section may take (``--quick``, a full run, the load section): past that the section
+is reported as not finished and the others go on, so ``quinze bench`` always ends."""
+
+
+LIMIT_ENV = "QUINZE_BENCH_SECTION_LIMIT"
+"""Environment variable overriding every section's limit, in seconds (tests use a tiny one)."""
+
+
+def _limit(name: str, quick: bool) -> float:
+    if os.environ.get(LIMIT_ENV):
+        return float(os.environ[LIMIT_ENV])
+    return SECTION_LIMIT["quick"] if quick else SECTION_LIMIT["load" if name == "load" else "full"]
+
+
 def _measure(err: Console, name: str, run: Callable[..., Any], quick: bool) -> Any:
-    """``run(quick=quick)`` under a spinner naming the section (only on a terminal)."""
-    if not err.is_terminal:
-        return run(quick=quick)
-    with err.status(f"bench: measuring the {name}..."):
-        return run(quick=quick)
+    """``run(quick=quick)`` under a spinner naming the section (only on a terminal), bounded by
+    :data:`SECTION_LIMIT`: a section that fails or does not finish in time gives
+    ``{"error": "..."}`` (said on stderr) instead of its figures; one still running is left
+    behind (see :data:`_stuck`)."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["figures"] = run(quick=quick)
+        except Exception as e:  # noqa: BLE001 - one section failing must not hide the others
+            box["error"] = f"failed: {type(e).__name__}: {e}"
+
+    limit = _limit(name, quick)
+    worker = threading.Thread(target=target, name=f"bench {name}", daemon=True)
+    status = err.status(f"bench: measuring the {name}...") if err.is_terminal else contextlib.nullcontext()
+    with status:
+        worker.start()
+        worker.join(limit)
+    if worker.is_alive():
+        _stuck.append(name)
+        box["error"] = f"did not finish within {limit:g} s: stopped"
+    if "error" in box:
+        err.print(f"bench: the {name} section {box['error']}")
+        return {"error": box["error"]}
+    return box["figures"]
+
+
+_stuck: list[str] = []
+"""Sections left running past their limit: the command then ends with ``os._exit`` (a thread
+cannot be stopped; bot programs die with the process)."""
 
 
 def register(app: typer.Typer) -> None:
@@ -121,24 +165,41 @@ def register(app: typer.Typer) -> None:
                           ("load", run_load), ("cluster", run_cluster_bench)):
             if name in sections:
                 figures[name] = _measure(err, name, run, quick)
-        if as_json:
-            typer.echo(json.dumps(figures, sort_keys=True))
-            return
-        if "engine" in figures:
-            show(figures["engine"])
-        console = Console()
-        for name, rows in (("server", server_rows), ("match", match_rows), ("cluster", cluster_rows)):
-            if name in figures:
-                t = Table(title=name)
-                t.add_column("figure")
-                t.add_column("value", justify="right")
-                t.add_column("target", justify="right")
-                t.add_column("met", justify="center")
-                for figure, value, target, met in rows(figures[name]):
-                    t.add_row(figure, value, target, MET[met])
-                console.print(t)
-        if "load" in figures:
-            show_load(figures["load"], console)
+        try:
+            _report(figures, as_json)
+        finally:
+            if _stuck:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(1)
+        if any("error" in f for f in figures.values() if isinstance(f, dict)):
+            raise typer.Exit(1)
+
+
+def _report(figures: dict[str, Any], as_json: bool) -> None:
+    """The figures as JSON or as tables (a section that did not finish: one line saying so)."""
+    if as_json:
+        typer.echo(json.dumps(figures, sort_keys=True))
+        return
+    console = Console()
+    for name, fig in figures.items():
+        if isinstance(fig, dict) and "error" in fig:
+            console.print(f"{name}: no figures ({fig['error']})", highlight=False)
+    figures = {k: v for k, v in figures.items() if not (isinstance(v, dict) and "error" in v)}
+    if "engine" in figures:
+        show(figures["engine"])
+    for name, rows in (("server", server_rows), ("match", match_rows), ("cluster", cluster_rows)):
+        if name in figures:
+            t = Table(title=name)
+            t.add_column("figure")
+            t.add_column("value", justify="right")
+            t.add_column("target", justify="right")
+            t.add_column("met", justify="center")
+            for figure, value, target, met in rows(figures[name]):
+                t.add_row(figure, value, target, MET[met])
+            console.print(t)
+    if "load" in figures:
+        show_load(figures["load"], console)
 
 
 def run_anchor(command: str, quick: bool) -> dict[str, Any]:

@@ -32,6 +32,7 @@ from quinze_cli.client import parse_address
 from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
 from quinze_cli.options import SEED_MAX, STDIO, check_move_time, check_seed, option_pairs
+from quinze_cli.positions import load_positions
 from quinze_cli.matchrun import (
     BotSpec,
     GamePlan,
@@ -47,6 +48,10 @@ from quinze_cli.matchrun import (
 )
 from quinze_cli.relay import Failure
 from quinze_cli.results import GAME_SCORE, elo_line, print_results, print_table, ratings_table, results_table
+from quinze_cli.journal import Journal, JournalError, differences
+from quinze_cli.matchjournal import cut_log, game_entry, journal_path, match_settings, open_resume, replay_entries
+from quinze_cli.results import lower_is_better
+from quinze_cli.stats import MatchStats
 from quinze_cli.stats.sprt import parse_sprt
 
 __all__ = ["GAME_SCORE", "build_config", "elo_line", "print_results", "register", "results_table", "summary_data"]
@@ -70,10 +75,27 @@ def build_config(
     wire: str,
     max_restarts: int,
     sprt: str | None = None,
+    positions: Path | None = None,
 ) -> MatchConfig:
-    """Check the command line and build the match (exits through :func:`fail` on bad input)."""
+    """Check the command line and build the match (exits through :func:`fail` on bad input).
+    With ``positions`` (``--positions FILE``) the games start from them, each once per seat
+    rotation (duplicate implied); ``games`` 0 then means one per position and rotation."""
+    starts: list[dict[str, Any]] = []
+    if positions is not None:
+        try:
+            starts = load_positions(positions, game)
+        except (ValueError, GameError) as err:
+            fail(f"--positions {err}")
+        duplicate = True
+        players = {int(p.get("options", {}).get("players", 0)) for p in starts}
+        if len(players) != 1:
+            fail(f"--positions {positions}: the positions must all have the same number of seats, got {sorted(players)}")
+        if seats is None and "players" not in " ".join(option):
+            seats = players.pop()
     if len(bots) < 2:
         fail("a match needs at least two bots (BOT BOT [BOT...])", EXIT_USAGE)
+    if games == 0 and starts:
+        games = len(starts) * len(rotations(len(bots), seats if seats is not None else len(bots)))
     if games < 1:
         fail(f"--games must be at least 1, got {games}", EXIT_USAGE)
     if concurrency < 1:
@@ -112,9 +134,6 @@ def build_config(
             specs.append(parse_bot_spec(text, game, [s.name for s in specs]))
         except ValueError as err:
             fail(f"BOT {text!r}: {err}")
-        problem = program_problem(specs[-1].argv)
-        if problem is not None:  # before the match starts: no results file, no stderr folder
-            fail(f"BOT {text!r}: {problem}")
     address = None
     if server is not None:
         try:
@@ -125,20 +144,24 @@ def build_config(
     if seed is None:
         seed = secrets.randbelow(2**31)
     seats_n = options["players"]
+    for n, p in enumerate(starts, 1):
+        if int(p.get("options", {}).get("players", 0)) != seats_n:
+            fail(f"--positions {positions}: position {n} has {p.get('options', {}).get('players')} seats, "
+                 f"the match {seats_n}")
     per_deal = len(rotations(len(specs), seats_n))
     if duplicate and games % per_deal:
         rounded = -(-games // per_deal) * per_deal
         Console(stderr=True, highlight=False).print(
             f"note: --duplicate plays each deal once per seat rotation ({per_deal}): {games} games rounded up to {rounded}")
         games = rounded
-    iter_schedule(len(specs), seats_n, games, seed, duplicate=duplicate)  # checks only: the plans come lazily
+    iter_schedule(len(specs), seats_n, games, seed, duplicate=duplicate, positions=len(starts))  # checks only
     if last_seed(seed, games, per_deal, duplicate=duplicate) > SEED_MAX:
         fail(f"--seed {seed} with {games} games goes past the largest seed 2**63-1 ({SEED_MAX}): "
              "game i uses --seed + i", EXIT_USAGE)
     return MatchConfig(
         game=game, bots=specs, games=games, seed=seed, options=options, log_dir=log_dir, concurrency=concurrency,
         move_time=move_time, duplicate=duplicate, wire=wire, max_restarts=max_restarts, server=address,
-        sprt=sprt_spec,
+        sprt=sprt_spec, positions=tuple(starts),
     )
 
 
@@ -172,9 +195,10 @@ def check_writable(path: Path, option: str) -> None:
 
 
 async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | None = None,
-               shard_size: int = 24) -> tuple[MatchRunner, str | None, bool]:
-    """Run the match with a progress bar; returns (runner, error message or None, interrupted)."""
-    failures: list[dict[str, Any]] = []
+               shard_size: int = 24, resumed: Resumed | None = None) -> tuple[MatchRunner, str | None, bool]:
+    """Run the match with a progress bar, each finished game journaled; returns (runner, error
+    message or None, interrupted). ``resumed``: go on with that match (its games so far counted)."""
+    failures: list[dict[str, Any]] = list(resumed.failures) if resumed else []
     progress = Progress(
         TextColumn("[bold]match[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
         TextColumn("{task.description}"), console=err, transient=False,
@@ -187,14 +211,30 @@ async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | N
 
     runner: MatchRunner
 
+    journal: Journal | None = resumed.journal if resumed else None
+
     async def on_game(report: GameReport) -> None:
+        nonlocal journal
+        if journal is None:  # made with the first finished game, as the log
+            journal = Journal.create(journal_path(runner.log_path), "match", match_settings(config))
+        journal.append(game_entry(report))
         progress.update(task, advance=1, description=runner.stats.running_score())
 
-    runner = make_runner(config, cluster, shard_size, on_game=on_game, on_failure=on_failure)
+    if resumed is not None:
+        plans = (p for p in iter_schedule(len(config.bots), config.seats, config.games, config.seed,
+                                          duplicate=config.duplicate) if p.index not in resumed.done)
+        runner = MatchRunner(config, on_game=on_game, on_failure=on_failure, plans=plans, stats=resumed.stats)
+        runner.log_path = resumed.log
+        runner.stderr_dir = resumed.log.with_name(resumed.log.name[: -len(".jsonl")] + "-stderr")
+        if resumed.stats.sprt is not None and resumed.stats.sprt.result is not None:
+            runner.stopping = True
+    else:
+        runner = make_runner(config, cluster, shard_size, on_game=on_game, on_failure=on_failure)
     runner.failures = failures  # type: ignore[attr-defined]
     state: dict[str, Any] = {"error": None, "interrupted": False}
     with progress:
-        task = progress.add_task(runner.stats.running_score(), total=config.games)
+        task = progress.add_task(runner.stats.running_score(), total=config.games,
+                                 completed=len(resumed.done) if resumed else 0)
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async with trio.open_nursery() as nursery:
 
@@ -216,12 +256,38 @@ async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | N
 
                 nursery.start_soon(watch)
                 nursery.start_soon(main)
+    if journal is not None:
+        journal.close()
     return runner, state["error"], state["interrupted"]
 
 
-def summary_data(config: MatchConfig, runner: MatchRunner, error: str | None, interrupted: bool) -> dict[str, Any]:
-    """The ``--json`` document: the match settings, per-bot totals, Elo, failures, the log path."""
+class Resumed:
+    """A match taken up again (``--resume``): its journal, log, the games done and their stats."""
+
+    def __init__(self, journal: Journal, log: Path, stats: MatchStats, done: set[int], failures: list[dict[str, Any]]) -> None:
+        self.journal, self.log, self.stats, self.done, self.failures = journal, log, stats, done, failures
+
+
+def _from_journal(ctx: typer.Context, settings: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    """The match's values on resume: those given on the command line, the journal's otherwise."""
+    given = {k for k in values if getattr(ctx.get_parameter_source(k), "name", "DEFAULT") not in ("DEFAULT", "DEFAULT_MAP")}
+    out = dict(values)
+    if "bots" not in given or not values["bots"]:
+        out["bots"] = list(settings.get("bots", []))
+    for key in ("game", "games", "seed", "duplicate", "move_time", "sprt"):
+        if key not in given:
+            out[key] = settings.get(key)
+    if "option" not in given and "seats" not in given:
+        out["option"] = [f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in (settings.get("options") or {}).items()]
+    return out
+
+
+def summary_data(config: MatchConfig, runner: MatchRunner, error: str | None, interrupted: bool,
+                 written: bool | None = None) -> dict[str, Any]:
+    """The ``--json`` document: the match settings, per-bot totals, Elo, failures, the log path
+    (``written``: whether the log exists; default: this run wrote to it)."""
     stats = runner.stats
+    written = runner.log_written if written is None else written
     return {
         "game": config.game,
         "games": config.games,
@@ -236,7 +302,7 @@ def summary_data(config: MatchConfig, runner: MatchRunner, error: str | None, in
         "duplicate": config.duplicate,
         "move_time": config.move_time,
         "concurrency": config.concurrency,
-        "log": str(runner.log_path) if runner.log_written else None,
+        "log": str(runner.log_path) if written else None,
         "bots": [b.to_data() for b in stats.bots],
         "elo": stats.elo(),
         "ratings": stats.ratings(),
@@ -249,7 +315,8 @@ def summary_data(config: MatchConfig, runner: MatchRunner, error: str | None, in
 def register(app: typer.Typer) -> None:
     @app.command("match")
     def match(
-        bots: Annotated[list[str], typer.Argument(help='Bots: quoted command lines ("python3 bot.py") or builtin:NAME.', show_default=False)],
+        ctx: typer.Context,
+        bots: Annotated[Optional[list[str]], typer.Argument(help='Bots: quoted command lines ("python3 bot.py") or builtin:NAME (on --resume: the journal\'s).', show_default=False)] = None,
         game: Annotated[str, typer.Option(help="Game id: quinze, quatorze or quinze-classique.")] = "quinze",
         games: Annotated[Optional[int], typer.Option(help="Number of games (default 10; with --sprt the most played, default 100000).", show_default=False)] = None,
         seed: Annotated[Optional[int], typer.Option(help="Seed of the first game (game i uses seed+i); default: drawn.")] = None,
@@ -267,17 +334,52 @@ def register(app: typer.Typer) -> None:
         cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on this Dask scheduler's workers (pip install 'quinze[cluster]'); the log and the statistics stay here.")] = None,
         shard_size: Annotated[int, typer.Option("--shard-size", metavar="N", help="With --cluster: games per Dask task.")] = 24,
         sprt: Annotated[Optional[str], typer.Option("--sprt", help="Play until this sequential test decides: elo0=0,elo1=5[,alpha=0.05,beta=0.05] (two bots).", show_default=False)] = None,
+        positions: Annotated[Optional[Path], typer.Option("--positions", help="Start the games from these positions (the quinze legal format, one per line), each once per seat rotation.", show_default=False)] = None,
+        resume: Annotated[Optional[Path], typer.Option("--resume", help="Go on with the match of this log (or its .journal): play only the missing games.", show_default=False)] = None,
     ) -> None:
         """Play a match between bots and print the score (per bot: games, wins, points, forfeits; Elo for two bots)."""
+        bots = bots or []
+        old: Journal | None = None
+        if resume is not None:
+            try:
+                old, resume_log = open_resume(resume)
+            except JournalError as e:
+                fail(f"--resume {resume}: {e}")
+            v = _from_journal(ctx, old.settings, {"bots": bots, "game": game, "games": games, "seed": seed,
+                                                  "duplicate": duplicate, "move_time": move_time, "sprt": sprt,
+                                                  "option": option, "seats": seats})
+            bots, game, games, seed, duplicate, move_time, sprt, option = (
+                v["bots"], v["game"], v["games"], v["seed"], bool(v["duplicate"]), v["move_time"], v["sprt"], v["option"])
+            log_dir = resume_log.parent
         if games is None:
-            games = 100_000 if sprt is not None else 10
+            games = 100_000 if sprt is not None else 0 if positions is not None else 10
         config = build_config(
             bots, game=game, games=games, seed=seed, concurrency=concurrency, move_time=move_time, log_dir=log_dir,
             server=server, duplicate=duplicate, seats=seats, option=option or [], wire=wire, max_restarts=max_restarts,
-            sprt=sprt,
+            sprt=sprt, positions=positions,
         )
+        resumed: Resumed | None = None
+        if old is not None:
+            diff = differences(old.settings, match_settings(config))
+            if diff:
+                old.close()
+                fail(f"--resume {resume}: the settings differ from the journal's: " + "; ".join(diff))
+            stats = MatchStats([(b.name, b.spec) for b in config.bots], group=config.group, sprt=config.sprt,
+                               seats=config.seats, lower_is_better=lower_is_better(config.game))
+            done = replay_entries(stats, old.entries)
+            cut_log(resume_log, old, [b.name for b in config.bots])
+            failures = [{"game": e["index"] + 1, **f} for e in sorted(old.entries, key=lambda e: e["index"])
+                        for f in e.get("failures", [])]
+            resumed = Resumed(old, resume_log, stats, done, failures)
         if cluster is not None:
-            check_cluster(cluster, server, shard_size)
+            if resumed is not None:
+                fail("--resume plays the missing games here: it does not go with --cluster", EXIT_USAGE)
+            check_cluster(cluster, server, shard_size)  # the workers check the bot programs there
+        else:
+            for spec in config.bots:
+                problem = program_problem(spec.argv)
+                if problem is not None:  # before the match starts: no results file, no stderr folder
+                    fail(f"BOT {spec.spec!r}: {problem}")
         json_stdout = json_file is not None and str(json_file) == STDIO  # --json -: the JSON alone on stdout
         if json_file is not None and not json_stdout:
             check_writable(json_file, "--json")
@@ -292,8 +394,10 @@ def register(app: typer.Typer) -> None:
         out = Console(highlight=False, stderr=json_stdout)
         err = Console(stderr=True, highlight=False)
         names = ", ".join(b.name for b in config.bots)
-        err.print(f"{config.game}: {config.games} game(s) between {names}, {config.seats} seats, seed {config.seed}")
-        runner, error, interrupted = trio.run(_run, config, out, err, cluster, shard_size)
+        err.print(f"{config.game}: {config.games} game(s) between {names}, {config.seats} seats, seed {config.seed}"
+                  + (f"; resuming: {len(resumed.done)} done" if resumed else ""))
+        runner, error, interrupted = trio.run(_run, config, out, err, cluster, shard_size, resumed)
+        written = runner.log_written or (resumed is not None and resumed.log.exists())
         if runner.stats.games or error is None:
             print_results(out, runner.stats, config.game)
             line = elo_line(runner.stats)
@@ -304,17 +408,18 @@ def register(app: typer.Typer) -> None:
             ratings = runner.stats.ratings()
             if ratings:
                 print_table(out, ratings_table(ratings))
-            out.print(f"log: {runner.log_path}" if runner.log_written else "log: none (no game finished)", soft_wrap=True)
+            out.print(f"log: {runner.log_path}" if written else "log: none (no game finished)", soft_wrap=True)
         if json_stdout:
-            typer.echo(json.dumps(summary_data(config, runner, error, interrupted), indent=2))
+            typer.echo(json.dumps(summary_data(config, runner, error, interrupted, written), indent=2))
         elif json_file is not None:
             try:
-                json_file.write_text(json.dumps(summary_data(config, runner, error, interrupted), indent=2) + "\n", encoding="utf-8")
+                json_file.write_text(json.dumps(summary_data(config, runner, error, interrupted, written), indent=2) + "\n", encoding="utf-8")
             except OSError as e:
                 fail(f"--json {json_file}: {e.strerror or e}")
         if interrupted:
-            if runner.log_written:
-                err.print(f"interrupted after {runner.stats.games} game(s); the finished games are in {runner.log_path}")
+            if written:
+                err.print(f"interrupted after {runner.stats.games} game(s); the finished games are in {runner.log_path}; "
+                          f"go on with: quinze match --resume {runner.log_path}")
             else:
                 err.print("interrupted: no game finished (no log written)")
             raise typer.Exit(EXIT_INTERRUPTED)

@@ -9,6 +9,9 @@ Both signals are received by :func:`trio.open_signal_receiver` for the whole run
 ``KeyboardInterrupt``: a KeyboardInterrupt raised in the middle of the server's own code (a table
 task, or the shutdown itself) could skip the cleanup and leave a shielded server playing on,
 deaf to further Ctrl-C.
+
+Before serving, the process's garbage collector is tuned for a long-running server
+(:func:`server.collector.tune`: start-up objects frozen, a larger young generation).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from rich.logging import RichHandler
 
 from quinze_cli.errors import EXIT_USAGE, fail
 from server.app import run_server
+from server.collector import tune as tune_collector
 from server.config import DEFAULT_HOST, DEFAULT_PORT, ServerConfig
 
 
@@ -104,6 +108,7 @@ def register(app: typer.Typer) -> None:
         logger = logging.getLogger("quinze.server")
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
+        tune_collector()  # this process is the server's: start-up is over, freeze it (server/collector.py)
         try:
             trio.run(_serve, config, console)
         except BaseException as e:  # noqa: BLE001 - an address that cannot be bound is a user error

@@ -35,8 +35,10 @@ from quinze_cli.commands.match import EXIT_INTERRUPTED, check_writable
 from quinze_cli.commands.tournament_view import event_data, print_summary, standings_table
 from quinze_cli.errors import EXIT_USAGE, fail
 from quinze_cli.journal import Journal, JournalError, differences, player_names, reconcile_log
+from quinze_cli.matchjournal import game_entry
 from quinze_cli.matchrun import SEED_MAX, GameReport, GamePlan, MatchConfig, MatchError, MatchRunner, validate_options
 from quinze_cli.options import option_pairs
+from quinze_cli.positions import load_positions, positions_digest
 from quinze_cli.relay import Failure
 from quinze_cli.results import lower_is_better
 from quinze_cli.schedule import FORMATS, Schedule, build_schedule
@@ -115,6 +117,16 @@ def settle(data: dict[str, Any]) -> tuple[EventSettings, MatchConfig, Schedule, 
     except Exception as err:  # noqa: BLE001 - GameError or ValueError, both named
         fail(f"--seats/--option: {getattr(err, 'reason', None) or err}", EXIT_USAGE)
     duplicate = bool(data.get("duplicate", True))
+    starts: list[dict[str, Any]] = []
+    if data.get("positions"):
+        try:
+            starts = load_positions(Path(str(data["positions"])), game)
+        except ValueError as err:
+            fail(f"--positions {err}")
+        for n, p in enumerate(starts, 1):
+            if int(p.get("options", {}).get("players", 0)) != options["players"]:
+                fail(f"--positions: position {n} has {p.get('options', {}).get('players')} seats, the tables "
+                     f"{options['players']} (--seats)")
     seed = data.get("seed")
     if seed is None:
         seed = secrets.randbelow(2**31)
@@ -122,7 +134,7 @@ def settle(data: dict[str, Any]) -> tuple[EventSettings, MatchConfig, Schedule, 
         fail(f"--seed must be in 0 .. 2**63-1, got {seed}", EXIT_USAGE)
     try:
         schedule = build_schedule(fmt, len(specs), seats=options["players"], seed=seed, duplicate=duplicate,
-                                  per_pairing=per_pairing, rounds=rounds)
+                                  per_pairing=per_pairing, rounds=rounds, positions=len(starts))
     except ValueError as err:
         fail(f"--format {fmt}: {err}", EXIT_USAGE)
     if schedule.last_seed > SEED_MAX:
@@ -133,22 +145,13 @@ def settle(data: dict[str, Any]) -> tuple[EventSettings, MatchConfig, Schedule, 
     settings = EventSettings(game=game, format=fmt, bots=bot_settings(specs, times), seats=options["players"],
                              options={k: v for k, v in options.items()}, duplicate=duplicate, seed=seed,
                              per_pairing=per_pairing, rounds=rounds, move_time=None if move_time is None else float(move_time),
-                             games=schedule.games, extra={"wire": wire})
+                             games=schedule.games,
+                             extra={"wire": wire, "positions": positions_digest(starts) if starts else None})
     config = MatchConfig(game=game, bots=specs, games=schedule.games, seed=seed, options=options, log_dir=Path("."),
                          concurrency=concurrency, move_time=settings.move_time, duplicate=duplicate, wire=wire,
-                         max_restarts=int(data.get("max_restarts", 3)), bot_move_times=tuple(times))
+                         max_restarts=int(data.get("max_restarts", 3)), bot_move_times=tuple(times),
+                         positions=tuple(starts))
     return settings, config, schedule, times
-
-
-def _entry(report: GameReport) -> dict[str, Any]:
-    result = report.game_over.result
-    return {
-        "index": report.plan.index, "seed": report.plan.seed, "seat_bots": list(report.plan.seat_bots),
-        "points": result.get("points", []), "scores": result.get("scores", []),
-        "forfeits": [[b, f.kind] for b, f in report.failures],
-        "failures": [{"bot": b, **f.to_data()} for b, f in report.failures],
-        "think": [list(t) for t in report.think],
-    }
 
 
 def _count(stats: TournamentStats, entry: dict[str, Any]) -> None:
@@ -186,7 +189,7 @@ async def _run(runner: MatchRunner, journal: Journal, total: int, done: int, err
     shown = [0.0]
 
     async def on_game(report: GameReport) -> None:
-        entry = _entry(report)
+        entry = game_entry(report)
         journal.append(entry)
         for f in entry["failures"]:
             failures.append({"game": report.plan.index + 1, **f})
@@ -249,11 +252,13 @@ def register(app: typer.Typer) -> None:
         max_restarts: Annotated[Optional[int], typer.Option("--max-restarts", help="Restarts allowed per bot program (default 3).", show_default=False)] = None,
         cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on this Dask scheduler's workers (pip install 'quinze[cluster]'; docs/scale.md).", show_default=False)] = None,
         shard_size: Annotated[int, typer.Option("--shard-size", metavar="N", help="With --cluster: games per Dask task.")] = 24,
+        positions: Annotated[Optional[Path], typer.Option("--positions", help="Start the deals from these positions (the quinze legal format, one per line), each once per seat rotation.", show_default=False)] = None,
     ) -> None:
         """Play a tournament between bots: standings with ratings, a crosstable, forfeits and time per bot."""
         given: dict[str, Any] = {k: v for k, v in {
             "game": game, "format": format, "games_per_pairing": games_per_pairing, "rounds": rounds, "seats": seats,
             "duplicate": duplicate, "seed": seed, "move_time": move_time, "max_restarts": max_restarts,
+            "positions": str(positions) if positions is not None else None,
         }.items() if v is not None}
         if option:
             given["options"] = option_pairs(option)

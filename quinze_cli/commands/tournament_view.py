@@ -57,7 +57,8 @@ def crosstable(stats: TournamentStats) -> Table:
             c = stats.cross[i][j]
             row.append("" if i == j else "-" if not c.games else f"{c.score / c.games:.2f}/{c.games}")
         rows.append(row)
-    return make_table("Crosstable (score/games, row against column)", ["Bot", *short], rows, left=("Bot",))
+    return make_table("Crosstable", ["Bot", *short], rows, left=("Bot",),
+                      caption="score/games of the row's bot against the column's at shared tables")
 
 
 def forfeits_and_time(stats: TournamentStats) -> Table:

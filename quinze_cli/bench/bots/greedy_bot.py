@@ -1,0 +1,1 @@
+../../../examples/bots/greedy_bot.py

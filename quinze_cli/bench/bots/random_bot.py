@@ -1,0 +1,1 @@
+../../../examples/bots/random_bot.py

@@ -1,0 +1,56 @@
+"""``--positions FILE`` of ``quinze match`` and ``quinze tournament``: games that start from given
+positions (the ``quinze legal`` format, docs/positions.md), one per line, as cutechess's
+``-openings`` does for chess. Each position is played once per seat rotation (a deal group);
+its generator state is replaced by the game's seed (``create-table.position``, PROTOCOL.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import Any
+
+from protocol.game import GameError, get_game
+from protocol.messages import canonical_position
+
+__all__ = ["load_positions", "positions_digest"]
+
+
+def load_positions(path: Path, game: str) -> list[dict[str, Any]]:
+    """The positions of ``path``: one JSON object per line (blank lines and lines starting with
+    ``#`` skipped), each loadable by ``game``. Raises ``ValueError`` naming the file, the line and
+    what is wrong (not JSON, another game, a field the game refuses), or a file without any."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise ValueError(f"{path}: {err.strerror or err}") from None
+    cls = get_game(game)
+    out: list[dict[str, Any]] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError as err:
+            raise ValueError(f"{path} line {n}: not JSON: {err}") from None
+        if not isinstance(data, dict):
+            raise ValueError(f"{path} line {n}: a position is a JSON object")
+        if data.get("game", game) != game:
+            raise ValueError(f"{path} line {n}: a position of {data.get('game')!r}, not {game!r}")
+        try:
+            cls.from_position(data)
+        except GameError as err:
+            where = f"{err.field}: " if err.field else ""
+            raise ValueError(f"{path} line {n}: {where}{err.reason}") from None
+        out.append(data)
+    if not out:
+        raise ValueError(f"{path}: no position in it (one JSON object per line)")
+    return out
+
+
+def positions_digest(positions: list[dict[str, Any]]) -> str:
+    """SHA-256 of the positions (canonical JSON, one per line): the journal's check that a resume
+    plays the same ones."""
+    text = "\n".join(canonical_position(p) for p in positions)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

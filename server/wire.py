@@ -1,0 +1,123 @@
+"""The server's frequent frames, assembled from encoded parts (PROTOCOL.md "Framing").
+
+msgpack writes a map as a header (its number of entries) followed by each key and value in
+order, so a message can be put together from the encodings of its parts, and those parts can be
+kept: the bytes are exactly those of ``msgpack.packb`` on a dict with the same keys in the same
+order. The server uses this to
+
+- encode each outgoing message once, whoever receives it (:class:`TableWire`: the fixed start of
+  a table's ``accepted`` and ``event`` messages);
+- keep a game's actions as one ``bytearray`` of encoded ``{"seat", "action"}`` maps
+  (:class:`Records`) instead of a list of dicts: a bytearray holds no references, so the cyclic
+  garbage collector never walks it, whatever the length of the game; ``game-over`` joins it
+  into its ``actions`` array as is;
+- keep each table's encoded TableInfo until the table changes (see ``server.lobby``).
+
+Everything here runs in the server's Trio thread (one shared :class:`msgpack.Packer`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import msgpack
+
+log = logging.getLogger("quinze.server")
+
+_packer = msgpack.Packer(use_bin_type=True)
+pack = _packer.pack
+"""``msgpack.packb(value, use_bin_type=True)`` (the encoding of :func:`protocol.framing.encode_frame`)."""
+
+
+def map_header(n: int) -> bytes:
+    """The header of a map of ``n`` entries."""
+    return _packer.pack_map_header(n)
+
+
+def array_header(n: int) -> bytes:
+    """The header of an array of ``n`` items."""
+    return _packer.pack_array_header(n)
+
+
+def frame(body: bytes, max_frame: int, what: str) -> bytes | None:
+    """``body`` behind its 4-byte big-endian length; None (and logged) if over ``max_frame`` bytes."""
+    if len(body) > max_frame:
+        log.error("cannot send a %s message: %d bytes exceed the frame limit of %d", what, len(body), max_frame)
+        return None
+    return len(body).to_bytes(4, "big") + body
+
+
+_TYPE = pack("type")
+_TABLE = pack("table")
+
+
+class TableWire:
+    """The encoded start of one table's ``accepted`` and ``event`` messages (built once per table)."""
+
+    __slots__ = ("_accepted", "_event", "max_frame")
+
+    def __init__(self, table_id: str, max_frame: int) -> None:
+        t = pack(table_id)
+        self._accepted = map_header(3) + _TYPE + pack("accepted") + _TABLE + t + pack("request")
+        self._event = map_header(3) + _TYPE + pack("event") + _TABLE + t + pack("event")
+        self.max_frame = max_frame
+
+    def accepted(self, request: int) -> bytes:
+        """The frame of ``{"type": "accepted", "table", "request"}``."""
+        body = self._accepted + pack(request)
+        return len(body).to_bytes(4, "big") + body
+
+    def event(self, data: Mapping[str, Any]) -> bytes | None:
+        """The frame of ``{"type": "event", "table", "event": data}`` (None if over the limit or unencodable)."""
+        try:
+            body = self._event + pack(data)
+        except Exception:
+            log.exception("cannot encode an event")
+            return None
+        return frame(body, self.max_frame, "event")
+
+
+_SEAT = map_header(2) + pack("seat")
+_ACTION = pack("action")
+
+
+class Records:
+    """The actions of one game, in order, as encoded ``{"seat": int, "action": data}`` maps.
+
+    ``len(records)`` is the number of actions; :meth:`packed` the msgpack array of them all (the
+    ``actions`` of ``game-over``); :meth:`data` the same decoded (for the replay log).
+    """
+
+    __slots__ = ("_buf", "_n")
+
+    def __init__(self) -> None:
+        self._buf = bytearray()
+        self._n = 0
+
+    def __len__(self) -> int:
+        return self._n
+
+    def add(self, seat: int, action: Mapping[str, Any]) -> None:
+        """Append one action (``action``: its data, ``Action.to_data()``). Raises TypeError for
+        data msgpack cannot encode (nothing is appended then)."""
+        self._buf += _SEAT + pack(seat) + _ACTION + pack(action)
+        self._n += 1
+
+    def packed(self) -> bytes:
+        """The msgpack array of every action's map."""
+        return array_header(self._n) + self._buf
+
+    def data(self) -> list[dict[str, Any]]:
+        """Every action as ``{"seat", "action"}`` data, in order."""
+        return msgpack.unpackb(self.packed(), raw=False)
+
+
+def joined_map(head: Mapping[str, Any], key: str, packed_value: bytes) -> bytes:
+    """The body of the map ``{**head, key: value}`` where ``packed_value`` is the encoded value."""
+    return map_header(len(head) + 1) + pack(head)[_header_size(len(head)):] + pack(key) + packed_value
+
+
+def _header_size(n: int) -> int:
+    return 1 if n < 16 else 3 if n < 65536 else 5

@@ -1,0 +1,82 @@
+"""Frames the server assembles from encoded parts (server/wire.py) are the bytes of the plain
+encoding, and the lobby listing it keeps encoded follows every change of the tables."""
+
+from __future__ import annotations
+
+import msgpack
+from hypothesis import given
+from hypothesis import strategies as st
+
+from protocol.framing import encode_frame
+from server.wire import Records, TableWire, joined_map
+from netclient import NetClient
+from serverkit import TOY, create, serving
+
+_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.text(max_size=20) | st.floats(allow_nan=False),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+@given(st.text(min_size=1, max_size=70), st.integers(0, 2**63 - 1), st.dictionaries(st.text(max_size=8), _values, max_size=6))
+def test_table_frames_are_the_plain_encoding(table: str, request: int, data: dict) -> None:
+    wire = TableWire(table, 1 << 20)
+    assert wire.accepted(request) == encode_frame({"type": "accepted", "table": table, "request": request})
+    assert wire.event(data) == encode_frame({"type": "event", "table": table, "event": data})
+
+
+@given(st.lists(st.tuples(st.integers(0, 7), st.dictionaries(st.text(max_size=8), _values, max_size=4)), max_size=40),
+       st.dictionaries(st.text(max_size=6), _values, max_size=20))
+def test_records_join_into_the_plain_encoding(actions: list, head: dict) -> None:
+    head.pop("actions", None)
+    records = Records()
+    for seat, action in actions:
+        records.add(seat, action)
+    plain = [{"seat": s, "action": a} for s, a in actions]
+    assert len(records) == len(actions)
+    assert records.packed() == msgpack.packb(plain, use_bin_type=True)
+    assert records.data() == msgpack.unpackb(msgpack.packb(plain, use_bin_type=True), raw=False)
+    assert joined_map(head, "actions", records.packed()) == msgpack.packb({**head, "actions": plain}, use_bin_type=True)
+
+
+def test_table_frames_over_the_limit_are_not_sent() -> None:
+    assert TableWire("t1", 64).event({"x": "y" * 100}) is None
+
+
+async def _listed(c: NetClient) -> list[dict]:
+    return (await c.request({"type": "list-tables"}, "tables"))["tables"]
+
+
+async def test_the_kept_listing_follows_every_change() -> None:
+    async with serving() as port:
+        a = await NetClient.connect(port, "ana")
+        b = await NetClient.connect(port, "bob")
+        c = await NetClient.connect(port, "cy")
+        assert await _listed(c) == []
+        t1 = await create(a, TOY, games=2)
+        first = await _listed(c)
+        assert [t["table"] for t in first] == [t1] and first[0]["state"] == "waiting"
+        assert await _listed(b) == first  # asked again: the same
+        await a.request({"type": "join", "table": t1, "seat": 0}, "joined")
+        assert [s["name"] for s in (await _listed(c))[0]["seats"]] == ["ana", None]
+        await c.request({"type": "spectate", "table": t1}, "spectating")
+        assert (await _listed(b))[0]["spectators"] == 1
+        await c.request({"type": "leave", "table": t1}, "left")
+        assert (await _listed(b))[0]["spectators"] == 0
+        t2 = await create(c, TOY)
+        assert [t["table"] for t in await _listed(c)] == [t1, t2]
+        await b.request({"type": "join", "table": t1, "seat": 1}, "joined")
+        await a.expect("action-request", table=t1)
+        now = (await _listed(c))[0]
+        assert now["state"] == "playing" and now["number"] == 1
+        assert [s["connected"] for s in now["seats"]] == [True, True]
+        await b.aclose()
+        while (await _listed(c))[0]["seats"][1]["connected"]:  # the server sees the drop soon
+            pass
+        await a.send({"type": "forfeit", "table": t1, "reason": "bored"})
+        await a.expect("table-closed", table=t1)
+        closed = await _listed(c)
+        assert closed[0]["state"] == "closed" and closed[1]["state"] == "waiting"
+        await a.aclose()
+        await c.aclose()
