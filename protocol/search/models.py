@@ -133,7 +133,7 @@ class QuatorzeModel(GameModel):
         pile's top when it makes 14 with some hand cards, else the stock; lay the biggest
         combination; a two-for-one substitution (one card fewer); else discard the highest card
         (never a substitution that grows the hand)."""
-        from protocol.games.quatorze_actions import VALUES, Discard, Draw
+        from protocol.games.quatorze_actions import VALUES
 
         if g.phase == "draw":
             if g.discard and g.stock:
@@ -173,7 +173,7 @@ class ClassiqueModel(GameModel):
         """Like the built-in ``threshold`` nine times in ten (else uniform over the searched
         actions): hit below 11, else stand; raise the minimum with 14 or 15; call or check
         unless far behind."""
-        from protocol.games.classique_actions import Call, Check, Fold, Hit, Pass, Raise, Stand
+        from protocol.games.classique_actions import Call, Check, Fold, Hit, Raise, Stand
         from protocol.games.classique_coup import value
 
         if rng.below(10) == 0:
