@@ -2,9 +2,10 @@
 
 Each game is a run of records, written together when the game ends:
 
-1. ``{"record": "header", "format": 1, "game": id, "number": n, "table": id, "options": {...},
-   "seed": int, "salt": str, "commitment": str, "players": [names], "software": str,
-   "started": ISO-8601 UTC}``
+1. ``{"record": "header", "format": 1, "game": id, "rules": int, "number": n, "table": id,
+   "options": {...}, "seed": int, "salt": str, "commitment": str, "players": [names],
+   "software": str, "started": ISO-8601 UTC}``; ``rules`` is the game's rules version
+   (:attr:`protocol.game.Game.rules_version`; a header without it is of version 1)
 2. ``{"record": "event", "event": Event.full()}`` for every event, full information, and
    ``{"record": "action", "seat": int, "action": {data}}`` for every action, interleaved in the
    order they happened (the events an action caused follow it);
@@ -51,6 +52,7 @@ __all__ = [
     "game_records",
     "iso_utc",
     "read_log",
+    "rules_needed",
     "state_at",
     "steps",
     "verify",
@@ -182,6 +184,7 @@ def game_records(
             "record": "header",
             "format": FORMAT,
             "game": game_id,
+            "rules": type(game).rules_version,
             "number": number,
             "table": table,
             "options": _plain(game.options),
@@ -433,7 +436,9 @@ class Divergence:
 
     - ``index``: record index within :attr:`LoggedGame.records` (0 = header);
     - ``line``: its line number in the file (None if unknown);
-    - ``what``: ``"commitment"``, ``"header"``, ``"event"``, ``"action"``, ``"result"``;
+    - ``what``: ``"commitment"``, ``"rules-version"`` (the log was made under another rules
+      version of its game: ``found`` is the log's, ``expected`` this software's; re-simulating
+      it here would prove nothing), ``"header"``, ``"event"``, ``"action"``, ``"result"``;
     - ``expected`` / ``found``: the re-simulated value and the logged one (None when absent);
     - ``reason``: in words.
     """
@@ -467,6 +472,18 @@ def _new_game(header: Mapping[str, Any]) -> Game:
     return start_game(header["game"], header["options"], header["seed"], header.get("position"))
 
 
+def rules_needed(header: Mapping[str, Any]) -> tuple[Any, int] | None:
+    """``(logged, current)`` rules versions when ``header`` records a rules version of its game
+    other than the one this software plays (``header.rules``, 1 when absent), else None (also for
+    an unknown game: :func:`verify` reports that)."""
+    try:
+        cls = get_game(header.get("game"))  # type: ignore[arg-type]
+    except GameError:
+        return None
+    logged = header.get("rules", 1)
+    return None if logged == cls.rules_version else (logged, cls.rules_version)
+
+
 def verify(logged: LoggedGame) -> Divergence | None:
     """Re-simulate ``logged`` from its header's game, options and seed and its actions, and
     return the FIRST divergence, or None if every record matches (a partial game is checked
@@ -475,6 +492,8 @@ def verify(logged: LoggedGame) -> Divergence | None:
     ``Event.full()``, every action played by the seat to act and accepted, no event missing or
     extra, and the result equal to the engine's (for a forfeit: the points, winners and reason
     of :func:`forfeit_result`; for an aborted game: the game not over and :func:`aborted_result`).
+    A log made under another rules version of its game (see :func:`rules_needed`) is not
+    re-simulated: the divergence, ``what == "rules-version"``, says which version it needs.
     """
     h = logged.header
     recs = logged.records or [h]
@@ -493,6 +512,11 @@ def verify(logged: LoggedGame) -> Divergence | None:
     if h.get("commitment") != expected_c:
         return div(0, "commitment", expected_c, h.get("commitment"),
                    "the commitment is not sha256(seed:salt)" + (":position" if position is not None else ""))
+    need = rules_needed(h)
+    if need is not None:
+        return div(0, "rules-version", need[1], need[0],
+                   f"made under {h.get('game')} rules version {need[0]}, this software plays version {need[1]} "
+                   f"(verify it with a release that plays version {need[0]})")
     try:
         game = _new_game(h)
     except (GameError, KeyError, TypeError) as e:

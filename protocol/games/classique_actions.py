@@ -1,9 +1,9 @@
-"""Actions of Le Quinze classique (game id ``quinze-classique``, RULES.md §2).
+"""Actions of Le Quinze classique (game id ``quinze-classique``, quinze_cli/rules/quinze-classique.md).
 
 Seven actions, each a small frozen value with ``to_data()``:
 
 ========  =================================================  ======================================
-type      data                                               when (RULES.md §2 "A coup")
+type      data                                               when (quinze_cli/rules/quinze-classique.md "A coup")
 ========  =================================================  ======================================
 pass      ``{"type": "pass"}``                               speaking round (step 2)
 stand     ``{"type": "stand"}``                              speaking round; own drawing turn (4)
@@ -45,7 +45,7 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Pass(Action):
-    """``pass``: out of this coup, the ante stays in the pot (RULES.md §2 step 2)."""
+    """``pass``: out of this coup, the ante stays in the pot (quinze_cli/rules/quinze-classique.md step 2)."""
 
     def to_data(self) -> dict[str, Any]:
         return {"type": "pass"}

@@ -1,9 +1,9 @@
-"""Le Quinze actions: ``fifteen``, ``place`` and ``end`` (RULES.md §1 "A turn").
+"""Le Quinze actions: ``fifteen``, ``place`` and ``end`` (quinze_cli/rules/quinze.md "A turn").
 
 Actions are small frozen values (tuple subclasses: hashable, comparable, cheap to build):
 
 - :class:`Fifteen` ``{"type": "fifteen", "hand": [cards], "table": [cards]}`` — make a fifteen
-  with these hand and table cards (RULES.md §1 "A fifteen", turn step 2).
+  with these hand and table cards (quinze_cli/rules/quinze.md "A fifteen", turn step 2).
 - :class:`Place` ``{"type": "place", "cards": [card]}`` or two face cards of the same rank
   (J, Q or K) — put them face up on the table (turn step 3, or the ``quick_place`` option, step 4).
 - :class:`End` ``{"type": "end"}`` — end the turn after at least one fifteen (or after the

@@ -1,14 +1,14 @@
 """What the search knows of each game: horizon, rewards, playout policy (docs/bots.md).
 
-Rewards are per seat in 0..1. A finished game gives its result's points (RULES.md: the share
+Rewards are per seat in 0..1. A finished game gives its result's points (the rules texts in quinze_cli/rules/: the share
 of the win). Otherwise each game judges the state where the playout stopped:
 
 - Le Quinze (``quinze``): the playout stops at the end of the deal; the reward grows with how
-  much better the seat's deal score is than the others' mean (lower is better, RULES.md §1
+  much better the seat's deal score is than the others' mean (lower is better, quinze_cli/rules/quinze.md
   "Scoring"): ``0.5 + 0.5 * d / (|d| + 20)``.
-- Le 14 (``quatorze``): the playout stops two rounds on (the game can last hundreds of turns);
-  the reward compares the seat's cards left with the best other seat's (RULES.md §3 "Score"):
-  ``0.5 + 0.5 * d / (|d| + 4)``.
+- Le 14 (``quatorze``): the playout stops one round on (the game can last hundreds of turns);
+  the reward compares the seat's cards left, less half of those the hand could lay at once,
+  with the best other seat's (quinze_cli/rules/quatorze.md "Score"): ``0.5 + 0.5 * d / (|d| + 4)``.
 - classique (``quinze-classique``): the playout stops at the end of the coup; the reward is the
   lead in chips over the best other seat then (the match goes to the most chips),
   ``0.5 + 0.5 * d / (|d| + 10 * ante)``. A raise is searched with three amounts: the minimum,
@@ -192,7 +192,8 @@ class ClassiqueModel(GameModel):
         if g.stakes[s] >= g.high:
             return Fold() if rr is None else Raise(amount=rr[0])
         ups = [sum(value(c) for c in g.face_up[p]) for p in range(g.players)]
-        beaten = any(ups[p] + 1 > total and ups[p] + 1 <= 15 for p in g.in_coup() if p != s)
+        rivals = [p for p in range(g.players) if p != s and g.status[p] in ("stand", "hit")]
+        beaten = any(ups[p] + 1 > total and ups[p] + 1 <= 15 for p in rivals)
         if total >= 11 or g.status[s] == "hit" or not beaten:
             return Call()
         return Fold()

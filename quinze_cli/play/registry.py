@@ -149,11 +149,18 @@ class GameUI:
         return []
 
     def hint(self, state: TableState) -> dict[str, Any] | None:
-        """What the search bot would play now (:func:`search_hint`), as action data; None when
-        the game has no built-in bot or nothing is to be played."""
+        """What the search bot would play now (:func:`search_hint`, falling back on the game's
+        ``hint_bot``), as action data; None when the game has no built-in bot or nothing is to
+        be played."""
+        from protocol.game import GameError, get_game
+
         if not state.legal:
             return None
-        return search_hint(state.game, state.options, state.view, state.legal)
+        try:
+            fallback = get_game(state.game).hint_bot or "greedy"
+        except GameError:
+            return None
+        return search_hint(state.game, state.options, state.view, state.legal, fallback=fallback)
 
     def help_lines(self) -> list[str]:
         """How to type this game's actions (after the common commands)."""
@@ -210,15 +217,15 @@ def search_hint(game: str, options: Any, view: Any, raw_legal: Any, fallback: st
     received), as action data. It sees what the seat sees: the view alone (no event history;
     the determinization then trusts the view only). When the view cannot be dealt (a partial
     view), the game's ``fallback`` bot (else its first built-in bot) answers instead; None when
-    the game has no built-in bot. A blank game of the same options only reads the legal
-    entries (``Game.parse_action``), as the relay's built-in bots do."""
+    the game has no built-in bot. The legal entries are read by the game class
+    (``Game.parse_action``)."""
     from protocol.game import GameError, bot_names, get_bot, get_game
 
     try:
         names = bot_names(game)
         if not names:
             return None
-        parser = get_game(game).new(options, seed=0)
+        parser = get_game(game)  # parse_action is a class method: no game is made
         legal = [parser.parse_action(a) for a in raw_legal]
         try:
             return get_bot(game, HINT_BOT, 0).choose(view or {}, legal).to_data()
