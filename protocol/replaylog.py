@@ -7,7 +7,8 @@ Each game is a run of records, written together when the game ends:
    "software": str, "started": ISO-8601 UTC}``; ``rules`` is the game's rules version
    (:attr:`protocol.game.Game.rules_version`; a header without it is of version 1)
 2. ``{"record": "event", "event": Event.full()}`` for every event, full information, and
-   ``{"record": "action", "seat": int, "action": {data}}`` for every action, interleaved in the
+   ``{"record": "action", "seat": int, "action": {data}, "time": float}`` for every action
+   (``time``: seconds the seat took, absent in older logs), interleaved in the
    order they happened (the events an action caused follow it);
 3. ``{"record": "result", "result": Result.to_data(), "forfeit": {"seat", "kind"} | null,
    "ended": ISO-8601 UTC}``; a game the server stopped before its end (``"aborted": reason``, the
@@ -108,16 +109,21 @@ def _plain(data: Any) -> Any:
     return json.loads(json.dumps(data, ensure_ascii=False))
 
 
-def _action_items(actions: Iterable[Any]) -> list[tuple[int, dict[str, Any]]]:
+def _action_items(actions: Iterable[Any]) -> list[tuple[int, dict[str, Any], float | None]]:
+    """``(seat, action data, time)`` of each action; ``time`` (seconds the seat took) or None."""
     out = []
     for i, a in enumerate(actions):
         if isinstance(a, Mapping):
-            seat, data = a.get("seat"), a.get("action")
-        else:  # protocol.messages.SeatAction or a (seat, action) pair
-            seat, data = (a.seat, a.action) if hasattr(a, "seat") else a
+            seat, data, used = a.get("seat"), a.get("action"), a.get("time")
+        elif hasattr(a, "seat"):  # protocol.messages.SeatAction
+            seat, data, used = a.seat, a.action, getattr(a, "time", None)
+        else:  # a (seat, action) pair
+            (seat, data), used = a, None
         if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(data, Mapping):
             raise LogError("an action is {seat: int, action: map}", i)
-        out.append((seat, dict(data)))
+        if isinstance(used, bool) or not isinstance(used, (int, float)) or not used >= 0:
+            used = None  # lenient: a time that is not a number of seconds is left out
+        out.append((seat, dict(data), used))
     return out
 
 
@@ -201,9 +207,12 @@ def game_records(
     if position is not None:
         records[0]["position"] = _plain(position)
     records += [{"record": "event", "event": _plain(e.full())} for e in game.opening_events]
-    for i, (seat, data) in enumerate(_action_items(actions)):
+    for i, (seat, data, used) in enumerate(_action_items(actions)):
         events = _play(game, i, seat, data)
-        records.append({"record": "action", "seat": seat, "action": _plain(data)})
+        rec: dict[str, Any] = {"record": "action", "seat": seat, "action": _plain(data)}
+        if used is not None:
+            rec["time"] = used
+        records.append(rec)
         records += [{"record": "event", "event": _plain(e.full())} for e in events]
     if aborted is not None:
         if forfeit is not None:
@@ -254,6 +263,8 @@ class LoggedGame:
     header: dict[str, Any]
     events: list[dict[str, Any]] = field(default_factory=list)
     actions: list[dict[str, Any]] = field(default_factory=list)
+    times: list[float | None] = field(default_factory=list)
+    """Seconds each seat took for each action (the records' ``time``), None where not logged."""
     result: dict[str, Any] | None = None
     records: list[dict[str, Any]] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
@@ -415,6 +426,8 @@ def read_log(source: str | bytes | Iterable[str]) -> LogReadResult:
             current.events.append(rec["event"])
         elif kind == "action" and isinstance(rec.get("seat"), int) and isinstance(rec.get("action"), dict):
             current.actions.append({"seat": rec["seat"], "action": rec["action"]})
+            used = rec.get("time")
+            current.times.append(used if isinstance(used, (int, float)) and not isinstance(used, bool) else None)
         elif kind == "result" and isinstance(rec.get("result"), dict):
             current.result = rec
             close(None)
@@ -602,7 +615,7 @@ def steps(header: Mapping[str, Any], actions: Iterable[Any]) -> Iterator[Step]:
     (``[{"seat", "action"}]``, e.g. ``LoggedGame.actions``). Raises :class:`LogError` when an
     action is refused or out of turn, or the game's errors for a bad header."""
     game = _new_game(header)
-    for i, (seat, data) in enumerate(_action_items(actions)):
+    for i, (seat, data, _used) in enumerate(_action_items(actions)):
         events = _play(game, i, seat, data)
         yield Step(i, seat, data, events, game)
 

@@ -4,6 +4,11 @@
   tmp dir, an 80x24 UTF-8 terminal, English unless a test says otherwise;
 - ``host``: starts ``tests/play_host.py`` (a real server on loopback with built-in bots, as
   ``--local`` uses) and returns ``start(seed, opponents, *options) -> (port, table)``.
+
+Also: the whole suite (``python -m pytest``, no paths given) runs on two pytest-xdist workers
+(one per core of the CI machine) when pytest-xdist is installed and no ``-n`` was given
+(``-n 0``: one process). Named test files run in one process (workers cost more than they save
+there), and so does everything without pytest-xdist.
 """
 
 from __future__ import annotations
@@ -14,6 +19,19 @@ import sys
 
 import pytest
 from playkit import ROOT, TIMEOUT
+
+
+WORKERS = 2
+"""pytest-xdist workers used by default (see the module docstring)."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_cmdline_main(config: pytest.Config) -> None:
+    """Two xdist workers for the whole suite unless told otherwise (``-n``); never in a worker."""
+    whole_suite = getattr(config, "args_source", None) == pytest.Config.ArgsSource.TESTPATHS
+    if whole_suite and getattr(config.option, "numprocesses", 0) is None and not hasattr(config, "workerinput") \
+            and not config.getoption("usepdb", False):
+        config.option.numprocesses = WORKERS
 
 
 @pytest.fixture

@@ -329,11 +329,13 @@ def test_parse_action_names_the_field():
                         ({"type": "fifteen", "hand": "7H"}, "hand"),
                         ({"type": "fifteen", "hand": ["7H"], "table": ["8C", 3]}, "table[1]"),
                         ({"type": "jump"}, "type"), ({}, "type"),
-                        ({"type": "place", "cards": []}, "cards"),
-                        ({"type": "end", "extra": 1}, "extra")]:
+                        ({"type": "place", "cards": []}, "cards")]:
         with pytest.raises(ActionError) as err:
             g.parse_action(data)
         assert err.value.field == field, data
+    # keys unknown to this version are ignored (PROTOCOL.md "Conventions"), in an action too
+    assert g.parse_action({"type": "end", "extra": 1}) == END
+    assert g.parse_action({"type": "fifteen", "hand": ["7H"], "table": ["8C"], "why": "sums"}) == F("7H", "8C")
 
 
 def test_action_data_round_trips_and_apply_takes_data():

@@ -68,6 +68,7 @@ from typing import Any
 from protocol.cards import card_text, rank
 from protocol.game import ActionError, Event, Game, IllegalAction, Option, OptionError, Result, register_game
 from protocol.games.classique_actions import Call, Check, Fold, Hit, Pass, Raise, Stand, parse_action_data
+from protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from protocol.rng import Rng
 
 from protocol.games.classique_coup import (  # noqa: F401  (re-exported)
@@ -168,7 +169,7 @@ class ClassiqueGame(Game):
         st.first_dealer = st.dealer = first
         ev = [Event("ceremony", {"draws": draws, "first_dealer": first, "first_to_speak": (first + 1) % n})]
         st.talon = colour_deck("black")
-        st.rng.shuffle(st.talon)
+        _shuffle(st.rng, st.talon)
         ev.append(Event("deck-change", {"dealer": st.dealer, "deck": "black", "talon": 52, "reason": "first"}))
         game.flow.start_coup(ev)
         game.opening_events = ev

@@ -122,7 +122,6 @@ ACTION_TYPES: dict[str, type[Action]] = {
     "fold": Fold,
 }
 
-_ALLOWED_KEYS = {"type", "amount", "min", "max"}
 
 
 def _is_int(v: Any) -> bool:
@@ -136,7 +135,8 @@ def parse_action_data(data: Mapping[str, Any]) -> Action:
     range is checked by ``apply``: ``raise-too-small`` / ``raise-too-large``; a range echoed back as
     ``min``/``max`` is ignored). A raise as listed in a legal list (``min`` and ``max``, no
     ``amount``) is read as that range, so a built-in bot can read the legal entries of an
-    ``action-request``; ``apply`` refuses it (ActionError, field ``amount``). Any other key is refused.
+    ``action-request``; ``apply`` refuses it (ActionError, field ``amount``). Keys unknown to this
+    version are ignored (PROTOCOL.md "Conventions").
     """
     if not isinstance(data, Mapping):
         raise ActionError(f"an action is a map with a 'type', not {type(data).__name__}", field="action")
@@ -145,9 +145,6 @@ def parse_action_data(data: Mapping[str, Any]) -> Action:
         raise ActionError("missing", field="type")
     if not isinstance(kind, str) or kind not in ACTION_TYPES:
         raise ActionError(f"unknown action type {kind!r} (known: {', '.join(ACTION_TYPES)})", field="type")
-    for key in data:
-        if key not in _ALLOWED_KEYS or (kind != "raise" and key != "type"):
-            raise ActionError(f"unexpected field for a {kind!r} action", field=str(key))
     if kind != "raise":
         return ACTION_TYPES[kind]()
     if "amount" not in data:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from protocol.cards import card_text, rank
 from protocol.game import Event, Result
 from protocol.games.classique_actions import Check, Fold, Raise, Stand
+from protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from protocol.rng import Rng
 
 __all__ = ["ClassiqueState", "CoupFlow", "colour_deck", "match_result", "other_colour", "value"]
@@ -209,7 +210,7 @@ class CoupFlow:
             st.deck = other_colour(st.deck)
             st.talon = colour_deck(st.deck)
             st.discards = []
-            st.rng.shuffle(st.talon)
+            _shuffle(st.rng, st.talon)
             reason = "dealer-out" if dealer_out else "played" if played else "talon-short"
             ev.append(Event("deck-change", {"dealer": nxt, "deck": st.deck, "talon": 52, "reason": reason}))
             st.tally["deck_changes"] += 1

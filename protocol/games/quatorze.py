@@ -82,6 +82,7 @@ from protocol.games.quatorze_legal import (
     substitutions,
     whole_hand_combinations,
 )
+from protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from protocol.rng import Rng
 
 __all__ = ["PACKET_SIZES", "QuatorzeGame"]
@@ -151,7 +152,7 @@ class QuatorzeGame(Game):
         g.rng = Rng(seed)
         n = g.players
         cards = deck(jokers=False) + deck(jokers=False)
-        g.rng.shuffle(cards)
+        _shuffle(g.rng, cards)
         g.packets = [[] for _ in range(n)]
         for size in PACKET_SIZES:
             for s in range(n):
@@ -328,7 +329,7 @@ class QuatorzeGame(Game):
             if a.source == "stock" and not self.stock:  # the discard pile but its top card, shuffled
                 top = self.discard.pop()
                 self.stock, self.discard = self.discard, [top]
-                self.rng.shuffle(self.stock)
+                _shuffle(self.rng, self.stock)
                 events.append(Event("reshuffle", {"stock": len(self.stock), "discard": card_text(top)}))
             c = (self.stock if a.source == "stock" else self.discard).pop()
             hand.append(c)

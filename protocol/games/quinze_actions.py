@@ -138,8 +138,9 @@ def parse_quinze_action(data: Mapping[str, Any]) -> Action:
     """Read action data into a :class:`Fifteen`, :class:`Place` or :class:`End`.
 
     Raises :class:`ActionError` naming the field: ``type`` (missing or unknown), ``hand[1]``
-    (not a card), ``table`` (not a list), an unknown field. ``table`` may be omitted (no table
-    card). Legality (held cards, sums) is checked by ``apply``.
+    (not a card), ``table`` (not a list). ``table`` may be omitted (no table card); keys unknown
+    to this version are ignored (PROTOCOL.md "Conventions"). Legality (held cards, sums) is
+    checked by ``apply``.
     """
     if not isinstance(data, Mapping):
         raise ActionError(f"an action is a map with a 'type', not {type(data).__name__}", field="type")
@@ -148,9 +149,6 @@ def parse_quinze_action(data: Mapping[str, Any]) -> Action:
         raise ActionError("missing field 'type' (fifteen, place or end)", field="type")
     if kind not in _FIELDS:
         raise ActionError(f"unknown action type {kind!r} (fifteen, place or end)", field="type")
-    for key in data:
-        if key not in _FIELDS[kind]:
-            raise ActionError(f"unknown field for a {kind} action", field=str(key))
     if kind == "fifteen":
         return Fifteen(_cards(data, "hand"), _cards(data, "table", required=False))
     if kind == "place":

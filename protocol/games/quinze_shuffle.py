@@ -1,4 +1,4 @@
-"""Le Quinze deal shuffles: exactly :meth:`protocol.rng.Rng.shuffle`, computed faster.
+"""Deal shuffles of the three games: exactly :meth:`protocol.rng.Rng.shuffle`, computed faster.
 
 ``shuffle(rng, items)`` gives the same permutation and leaves ``rng`` in the same state as
 ``rng.shuffle(items)`` (Fisher–Yates from the last position down, each index drawn with
