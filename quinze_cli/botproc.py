@@ -398,7 +398,7 @@ class BotProcess:
     async def _exited(self, what: str) -> BotExited:
         """The error for a bot that went away: ``"the program exited with code 3"``, ``"the program
         was killed by signal SIGKILL"``, or ``what`` with ``(still running)`` when it has not ended
-        within 1 s; then the end of its stderr."""
+        within 1 s; then the end of its stderr (once the copy task has drained the pipe, up to 0.5 s)."""
         assert self._proc is not None
         with trio.move_on_after(1.0):
             await self._proc.wait()
@@ -406,6 +406,8 @@ class BotProcess:
         if rc is None:
             detail = f"{what} (still running)"
         else:
+            with trio.move_on_after(0.5):  # its last words may still be in the pipe: let the copy drain it
+                await self._stderr_done.wait()
             # The ending is the news ("stopped reading its input" read like a timeout).
             detail = f"the program {'was ' if rc < 0 else ''}{describe_exit(rc)}"
         tail = self.stderr_tail()

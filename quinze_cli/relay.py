@@ -323,8 +323,6 @@ class SeatRelay:
                 if games is not None and len(outcomes) >= games:
                     return False
             return False
-        if source == "server-lost":
-            raise RelayError(f"lost the server: {item}")
         if source == "bot-garbage":
             await self._fail("garbage", f"output that is not a message: {item.detail}", restart=item.fatal)
             if item.fatal:

@@ -10,7 +10,8 @@
   it is dropped, and the tables it sits at go on without it.
 - While the server handles one received message, the replies for a client whose writer is idle
   are gathered and written at the end with one non-blocking write (what does not fit goes to the
-  queue): a move costs no task switch on the way out.
+  queue): a move costs no task switch on the way out. A frame sent outside a handled message
+  (pings, a table's own messages) to an idle writer is written at once the same way.
 - Everything that goes wrong with one connection stays in it: the connection task never raises.
 
 A graceful close (:meth:`Connection.close`) queues ``bye``, lets the writer send what is queued,
@@ -99,6 +100,12 @@ class Connection:
                 self._direct = []
                 batch.append(self)
             self._direct.append(frame)
+            return
+        if batch is None and DIRECT_WRITES and not self._busy and self._queued == 0 and not self._direct:
+            # Outside a handled message (a table's own messages, pings): written at once too
+            # when nothing waits before it, sparing the writer task a wake-up per frame.
+            self._direct = [frame]
+            self.flush()
             return
         self._enqueue(frame)
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from protocol import __version__
 from protocol.errors import ProtocolError
+from protocol.fields import INT_MAX, INT_MIN
 from protocol.messages import CLIENT_TYPES, PROTOCOL_VERSION, parse_message
 from server.config import ServerConfig
 from server.lobby import Lobby
@@ -80,6 +81,12 @@ class Server:
             table, request, action = data.get("table"), data.get("request"), data.get("action")
             if type(table) is str and type(request) is int and 0 <= request < 2**63 and type(action) is dict and type(action.get("type")) is str:
                 self.lobby.table_for(conn, table, "action").handle_action(conn, request, action)
+                return
+        elif len(data) == 2 and data.get("type") == "pong" and conn.name is not None:
+            # The heartbeat's answer, every 10 s from every client: the same check by hand.
+            nonce = data.get("nonce")
+            if type(nonce) is int and INT_MIN <= nonce <= INT_MAX:
+                conn.heartbeat.pong(nonce)
                 return
         msg = parse_message(data, allowed=CLIENT_TYPES)
         t = msg.type

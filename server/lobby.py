@@ -45,10 +45,14 @@ class Lobby:
         self.stopping = False
         """Set when the server shuts down: no table starts another game (see ``server.app``)."""
         self._listing: bytes | None = None  # the tables frame, until a table changes
+        self._bodies: dict[str, bytes] = {}  # each listed table's encoded TableInfo, in listing order
+        self._dirty: dict[Table, None] = {}  # tables whose TableInfo changed since the last listing
 
-    def listing_changed(self) -> None:
-        """A table was created, forgotten, or changed what its TableInfo shows."""
+    def listing_changed(self, table: Table | None = None) -> None:
+        """``table`` changed what its TableInfo shows (or a table was created or forgotten)."""
         self._listing = None
+        if table is not None:
+            self._dirty[table] = None
 
     def encode(self, msg: dict[str, Any]) -> bytes | None:
         """``msg`` as one frame; None (and logged) if it cannot be encoded or is over ``max_frame``."""
@@ -67,8 +71,12 @@ class Lobby:
         """The frame of ``{"type": "tables", "tables": infos()}``, joined from each table's encoded
         TableInfo and kept until a table changes (lobby listings are frequent, changes rarer)."""
         if self._listing is None:
-            tables = self.tables.values()
-            body = _TABLES_HEAD + wire.array_header(len(tables)) + b"".join(t.info_body() for t in tables)
+            bodies = self._bodies
+            for t in self._dirty:  # only the tables that changed are encoded again
+                if t.id in bodies:
+                    bodies[t.id] = t.info_body()
+            self._dirty.clear()
+            body = _TABLES_HEAD + wire.array_header(len(bodies)) + b"".join(bodies.values())
             self._listing = wire.frame(body, self.config.max_frame, "tables")
         return self._listing
 
@@ -124,7 +132,8 @@ class Lobby:
         table = Table(self, table_id, game_cls, checked, seed=seed, games=games, move_time=move_time,
                       seat_move_times=seat_move_times, position=position)
         self.tables[table_id] = table
-        self.listing_changed()
+        self._bodies[table_id] = b""
+        self.listing_changed(table)
         self.nursery.start_soon(table.run, name=f"table {table_id}")
         conn.send({"type": "table-created", "table": table.info()})
         log.info("table %s created by %s: %s, %d players, %d game(s)", table_id, conn.name, game_id, checked["players"], games)
@@ -134,8 +143,11 @@ class Lobby:
         """Keep the closed table listed, forgetting the oldest closed ones beyond the limit."""
         self._closed.append(table.id)
         while len(self._closed) > self.config.closed_tables_kept:
-            self.tables.pop(self._closed.popleft(), None)
-        self.listing_changed()
+            gone = self._closed.popleft()
+            forgotten = self.tables.pop(gone, None)
+            self._bodies.pop(gone, None)
+            self._dirty.pop(forgotten, None)  # type: ignore[arg-type]
+        self.listing_changed(table)
 
     def dropped(self, conn: Connection) -> None:
         """``conn`` is gone: every table it sat at or watched is told."""

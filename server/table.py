@@ -166,7 +166,7 @@ class Table:
         """Something :meth:`info` shows may change: forget its encoding and the lobby's listing.
         Called before every change of the seats, the spectators, the state or the game number."""
         self._info = None
-        self.lobby.listing_changed()
+        self.lobby.listing_changed(self)
 
     def seat_of(self, conn: Connection) -> Seat | None:
         for s in self.seats:

@@ -102,7 +102,7 @@ def test_views_and_events_never_leak_hidden_cards(p):
             if e.kind == "showdown":
                 assert not folded & {h["seat"] for h in e.public["hands"]}
             # a hidden card is only ever in the private part of its own seat
-            for seat, part in e.private.items():
+            for part in e.private.values():
                 assert e.kind == "deal" and set(part) == {"card"}
             assert "card" not in e.public or e.kind == "hit"
         for seat in [None, *range(g.players)]:

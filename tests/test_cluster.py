@@ -264,3 +264,26 @@ def test_a_bot_failing_beyond_its_restarts_stops_the_cluster_match(scheduler: st
     while _bot_pids(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert _bot_pids(marker) == []
+
+
+def test_a_cluster_match_killed_and_resumed_equals_the_local_one(scheduler: str, tmp_path: Path) -> None:
+    common = ["match", "builtin:greedy", "builtin:random", "--games", "30", "--seed", "13"]
+    local = run(*common, "--log-dir", str(tmp_path / "local"), "--json", str(tmp_path / "local.json"))
+    assert local.returncode == 0, local.stderr
+    proc = subprocess.Popen([QUINZE, *common, "--cluster", scheduler, "--shard-size", "2",
+                             "--log-dir", str(tmp_path / "far")], cwd=ROOT, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while True:  # kill -9 the driver once a few games are journaled
+        journals = list((tmp_path / "far").glob("*.journal"))
+        if journals and journals[0].read_text().count("\n") >= 6:
+            break
+        assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+        time.sleep(0.02)
+    proc.kill()
+    proc.wait()
+    again = run("match", "--resume", str(journals[0]), "--cluster", scheduler, "--json", str(tmp_path / "far.json"))
+    assert again.returncode == 0, again.stderr
+    assert games_by_deal(tmp_path / "far") == games_by_deal(tmp_path / "local")
+    a, b = (json.loads((tmp_path / f).read_text()) for f in ("local.json", "far.json"))
+    assert untimed(a["bots"]) == untimed(b["bots"]) and a["elo"] == b["elo"] and b["complete"]

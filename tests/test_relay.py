@@ -139,6 +139,15 @@ async def test_crash_reports_exit_code_and_stderr(port, tmp_path):
     assert "exit_midgame: exiting with code 1" in failures[0].detail
 
 
+async def test_the_stderr_tail_is_read_after_the_pipe_is_drained(port, tmp_path):
+    """The bot's last stderr line is still in the pipe when it exits: the tail waits for the copy."""
+    for _ in range(2):
+        bot = program(BOTS / "last_words.py", tmp_path=tmp_path)
+        _, failures = await play_one(port, [bot, BuiltinBot("random")])
+        assert failures[0].kind == "crash" and "exited with code 1" in failures[0].detail
+        assert failures[0].detail.endswith("stderr ends with: last_words: the very last line"), failures[0].detail
+
+
 async def test_a_killed_bot_is_described_as_killed_not_as_a_reader(port, tmp_path):
     bot = program(BOTS / "kill_self.py", tmp_path=tmp_path)
     _, failures = await play_one(port, [BuiltinBot("random"), bot])

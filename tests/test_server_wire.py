@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from protocol.framing import encode_frame
 from server.wire import Records, TableWire, joined_map
 from netclient import NetClient
-from serverkit import TOY, create, serving
+from serverkit import TOY, create, play_pair, seated_pair, serving
 
 _values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.text(max_size=20) | st.floats(allow_nan=False),
@@ -80,3 +80,20 @@ async def test_the_kept_listing_follows_every_change() -> None:
         assert closed[0]["state"] == "closed" and closed[1]["state"] == "waiting"
         await a.aclose()
         await c.aclose()
+
+
+async def test_the_kept_listing_forgets_old_closed_tables() -> None:
+    async with serving(closed_tables_kept=1) as port:
+        watcher = await NetClient.connect(port, "eve")
+        ids = []
+        for names in (("ana", "bob"), ("cy", "di")):
+            a, b, table, _ = await seated_pair(port, names=names, games=1)
+            ids.append(table)
+            await play_pair(a, b, table)
+            await a.expect("table-closed", table=table)
+            assert [(t["table"], t["state"]) for t in await _listed(watcher)] == [(table, "closed")]
+            await a.aclose()
+            await b.aclose()
+        t3 = await create(watcher, TOY)
+        assert [t["table"] for t in await _listed(watcher)] == [ids[1], t3]
+        await watcher.aclose()

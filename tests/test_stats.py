@@ -87,9 +87,9 @@ PENTANOMIAL_REFERENCES = [
 ]
 
 
-@pytest.mark.parametrize("w,l,d,elo0,elo1,expected", TRINOMIAL_REFERENCES)
-def test_llr_trinomial_matches_fastchess(w, l, d, elo0, elo1, expected):
-    assert llr({1.0: w, 0.0: l, 0.5: d}, elo0, elo1) == pytest.approx(expected, abs=0.005)
+@pytest.mark.parametrize("w,lost,d,elo0,elo1,expected", TRINOMIAL_REFERENCES)
+def test_llr_trinomial_matches_fastchess(w, lost, d, elo0, elo1, expected):
+    assert llr({1.0: w, 0.0: lost, 0.5: d}, elo0, elo1) == pytest.approx(expected, abs=0.005)
 
 
 @pytest.mark.parametrize("ll,ld,wl,dd,wd,ww,elo0,elo1,expected", PENTANOMIAL_REFERENCES)

@@ -4,7 +4,6 @@ bots, real files), and resume after ``kill -9`` compared with an uninterrupted r
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
 import subprocess
@@ -214,7 +213,7 @@ def test_resume_after_kill_9_gives_the_uninterrupted_result(tmp_path):
     kills = 0
     event: Path | None = None
     try:
-        for attempt in range(6):
+        for _attempt in range(6):
             deadline = time.monotonic() + 30
             while event is None and time.monotonic() < deadline:
                 found = list((tmp_path / "run").glob("tournament-*/journal.jsonl"))

@@ -63,7 +63,7 @@ class ClassiqueDeterminizer(Determinizer):
 
     def __init__(self, view: Mapping[str, Any], know: Knowledge) -> None:
         try:
-            self.seat = seat = view["seat"]
+            self.seat = view["seat"]
             options = dict(view["options"])
             n = options["players"]
             hidden = [None if h is None else parse_card(h) for h in view["hidden"]]

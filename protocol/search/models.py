@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from protocol.game import Action, Game
+from protocol.game import Action
 from protocol.rng import Rng
 from protocol.search.ismcts import GameModel, _uniform
 

@@ -76,6 +76,8 @@ class ClusterRunner(MatchRunner):
         """Compressed log bytes received from the workers (each game once)."""
 
     async def run(self) -> MatchStats:
+        if self.stopping:  # a resumed match whose SPRT had decided already
+            return self.stats
         try:
             distributed = load_distributed()
         except ClusterUnavailable as err:

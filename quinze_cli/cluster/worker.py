@@ -27,7 +27,6 @@ import trio
 from protocol.replaylog import dumps_records
 from quinze_cli.cluster import load_distributed
 from quinze_cli.matchrun import GamePlan, GameReport, MatchConfig, MatchError, MatchRunner
-from quinze_cli.relay import GameOutcome
 
 __all__ = ["ShardRunner", "check_commands", "code_fingerprint", "play_shard", "queue_name", "stop_name"]
 
@@ -55,22 +54,17 @@ class ShardRunner(MatchRunner):
         self._deliver = deliver
         self._records_by_table: dict[str, list[dict[str, Any]]] = {}
 
-    def _write_game(self, outcome: GameOutcome) -> None:
-        over = outcome.game_over
-        assert over is not None
-        self._records_by_table[over.table] = self._records(outcome, _now())
+    def _append_records(self, records: list[dict[str, Any]] | str) -> None:
+        """Keep the game's records for :meth:`_delivered` (by its table, named in the header)
+        instead of writing them to a file."""
+        assert isinstance(records, list)
+        self._records_by_table[records[0]["table"]] = records
 
     async def _delivered(self, report: GameReport) -> None:
         records = self._records_by_table.pop(report.table, None)
         if records is None:  # the engine refused the server's actions: reported as a log problem
             raise MatchError(f"game {report.plan.index + 1} could not be logged: {'; '.join(self.log_problems)}")
         await self._deliver(report.plan.index, records, report)
-
-
-def _now() -> Any:
-    from datetime import datetime, timezone
-
-    return datetime.now(timezone.utc)
 
 
 def play_shard(config: MatchConfig, plans: list[GamePlan], run_id: str) -> list[int]:
@@ -112,9 +106,20 @@ def play_shard(config: MatchConfig, plans: list[GamePlan], run_id: str) -> list[
 
     try:
         trio.run(main)
+    except BaseExceptionGroup as group:  # say what went wrong, not "Exceptions from Trio nursery"
+        leaf = _leaf(group)
+        if isinstance(leaf, MatchError):
+            raise leaf from None
+        raise MatchError(f"on worker {here}: {leaf.__class__.__name__}: {leaf}") from group
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return played
+
+
+def _leaf(group: BaseExceptionGroup) -> BaseException:
+    """The first exception in a (nested) exception group that is not a group."""
+    first = group.exceptions[0]
+    return _leaf(first) if isinstance(first, BaseExceptionGroup) else first
 
 
 def check_commands(argvs: list[list[str]]) -> list[str]:

@@ -223,7 +223,8 @@ async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | N
     if resumed is not None:
         plans = (p for p in iter_schedule(len(config.bots), config.seats, config.games, config.seed,
                                           duplicate=config.duplicate) if p.index not in resumed.done)
-        runner = MatchRunner(config, on_game=on_game, on_failure=on_failure, plans=plans, stats=resumed.stats)
+        runner = make_runner(config, cluster, shard_size, on_game=on_game, on_failure=on_failure, plans=plans,
+                             stats=resumed.stats)
         runner.log_path = resumed.log
         runner.stderr_dir = resumed.log.with_name(resumed.log.name[: -len(".jsonl")] + "-stderr")
         if resumed.stats.sprt is not None and resumed.stats.sprt.result is not None:
@@ -372,8 +373,6 @@ def register(app: typer.Typer) -> None:
                         for f in e.get("failures", [])]
             resumed = Resumed(old, resume_log, stats, done, failures)
         if cluster is not None:
-            if resumed is not None:
-                fail("--resume plays the missing games here: it does not go with --cluster", EXIT_USAGE)
             check_cluster(cluster, server, shard_size)  # the workers check the bot programs there
         else:
             for spec in config.bots:

@@ -1,6 +1,8 @@
-"""``quinze play`` bugs found by a newcomer, each reproduced for real: the client as a subprocess
-(or in a pseudo-terminal with pexpect) against a real server on loopback (``tests/play_host.py``).
-No duration is asserted; timeouts are generous.
+"""``quinze play``: starting (stdin a pipe, an unreachable server, the name asked once the server
+is reached, ``--local`` opponents and usage errors), creating a table from the lobby, and the
+narration's card style and help. The client runs as a subprocess (or in a pseudo-terminal with
+pexpect) against a real server on loopback (``tests/play_host.py``). No duration is asserted;
+timeouts are generous.
 """
 
 from __future__ import annotations

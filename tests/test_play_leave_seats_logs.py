@@ -1,5 +1,6 @@
-"""``quinze play`` problems found by a tester, each reproduced for real: the client in a
-pseudo-terminal (pexpect) or as a subprocess against a real server on loopback
+"""``quinze play``: leaving a table (Ctrl-C, ``q``, ``quit`` and its question), seat tokens of
+people sharing one account, the ``--local`` replay logs, and prompt lines that always end. The
+client runs in a pseudo-terminal (pexpect) or as a subprocess against a real server on loopback
 (``tests/play_host.py``) or its own ``--local`` one. No duration is asserted.
 """
 
