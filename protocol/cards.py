@@ -7,7 +7,7 @@ A card is an ``int`` from 0 to 53:
 * ``52`` the black joker, ``53`` the red joker.
 
 With two decks in play identical cards exist; they are the same integer and are
-interchangeable (RULES.md §1 "Material").
+interchangeable (quinze_cli/rules/quinze.md "Material").
 
 The canonical text of a card is its rank then its suit, upper case:
 ``AS 2S … 10S JS QS KS``, ``7H``, ``10D``, ``QC``; the jokers are ``BJ`` (black)

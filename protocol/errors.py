@@ -31,6 +31,8 @@ class ProtocolError(Exception):
     - ``fatal``: True when the stream cannot continue (the decoder that raised it refuses
       further input). Defaults to ``code in FATAL_CODES``.
     - ``ref``: the ``type`` of the message at fault when known (goes to ``error.ref``).
+    - ``request``: the ``request`` id of the message at fault (an ``action``) when it could be
+      read (goes to ``error.request``).
     """
 
     def __init__(
@@ -41,12 +43,14 @@ class ProtocolError(Exception):
         *,
         fatal: bool | None = None,
         ref: str | None = None,
+        request: int | None = None,
     ) -> None:
         self.code = code
         self.reason = reason
         self.field = field
         self.fatal = code in FATAL_CODES if fatal is None else fatal
         self.ref = ref
+        self.request = request
         super().__init__(f"{code}: {field}: {reason}" if field else f"{code}: {reason}")
 
     def __eq__(self, other: object) -> bool:
@@ -64,4 +68,4 @@ class ProtocolError(Exception):
         """The ``error`` message telling the peer about this error (``protocol.messages.Error``)."""
         from protocol.messages import Error
 
-        return Error(code=self.code, reason=self.message_text()[:Error.MAX_REASON], ref=self.ref)
+        return Error(code=self.code, reason=self.message_text()[:Error.MAX_REASON], ref=self.ref, request=self.request)

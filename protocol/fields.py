@@ -228,6 +228,9 @@ class Value:
 
     _checks: ClassVar[dict[str, Check]] = {}
     _label: ClassVar[str] = ""
+    _omit_none: ClassVar[frozenset[str]] = frozenset()
+    """Optional fields left out of ``to_data()`` while None (fields added after version 1's
+    first release: a peer that does not know them sees the message it always saw)."""
 
     def __post_init__(self) -> None:
         for name, check in self._checks.items():
@@ -258,7 +261,12 @@ class Value:
         return obj
 
     def _field_data(self) -> dict[str, Any]:
-        return {f.name: to_plain(getattr(self, f.name)) for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        omit = self._omit_none
+        return {
+            f.name: to_plain(v)
+            for f in dataclasses.fields(self)  # type: ignore[arg-type]
+            if (v := getattr(self, f.name)) is not None or f.name not in omit
+        }
 
 
 def to_plain(v: Any) -> Any:

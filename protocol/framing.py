@@ -18,7 +18,7 @@ then take messages until ``None`` (more bytes needed)::
 Errors are :class:`~protocol.errors.ProtocolError`. A fatal one (``frame-too-large``,
 ``not-msgpack``) leaves the stream unusable: the decoder then refuses further input by raising
 the same error again. A non-fatal one (``not-a-map``, ``bad-utf8``, ``not-json``,
-``missing-type``, ``unknown-type``, ``bad-field``) consumed exactly the bad frame or line;
+``too-many-elements``, ``missing-type``, ``unknown-type``, ``bad-field``) consumed exactly the bad frame or line;
 the next call goes on with the following one.
 """
 
@@ -75,41 +75,157 @@ def encode_frame(msg: Message | Mapping[str, Any], *, max_frame: int = DEFAULT_M
     return _HEADER.pack(len(body)) + body
 
 
-def _why(e: Exception) -> str:
-    return f"{type(e).__name__}: {e}" if str(e) else type(e).__name__
+class _TooMany(Exception):
+    """Raised from the unpacker's hooks once a frame holds more values than allowed."""
 
 
-def unpack_body(body: bytes, *, max_frame: int = DEFAULT_MAX_FRAME) -> dict[str, Any]:
+class _Count:
+    """Counts the values of a frame while msgpack builds it (its ``list_hook``/``object_hook``):
+    each array or map counts one, plus one per element and two per map entry. Raises
+    :class:`_TooMany` past ``limit``; msgpack then stops at once."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, limit: int) -> None:
+        self.left = limit
+
+    def list(self, value: list[Any]) -> list[Any]:
+        self.left -= 1 + len(value)
+        if self.left < 0:
+            raise _TooMany
+        return value
+
+    def map(self, value: dict[Any, Any]) -> dict[Any, Any]:
+        self.left -= 1 + 2 * len(value)
+        if self.left < 0:
+            raise _TooMany
+        return value
+
+
+def _unpack(body: bytes, max_frame: int, max_elements: int, strict: bool) -> Any:
+    """msgpack.unpackb with the limits. A body of at most ``max_elements`` bytes cannot hold
+    more values than that (each takes at least one byte): it is unpacked without counting."""
+    limit = min(max_frame, max_elements)
+    kw: dict[str, Any] = {}
+    if len(body) > max_elements:
+        count = _Count(max_elements)
+        kw = {"list_hook": count.list, "object_hook": count.map}
+    return msgpack.unpackb(
+        body,
+        raw=False,
+        strict_map_key=strict,
+        use_list=True,
+        max_str_len=max_frame,
+        max_bin_len=max_frame,
+        max_array_len=limit,
+        max_map_len=limit,
+        max_ext_len=max_frame,
+        **kw,
+    )
+
+
+def _key_problem(body: bytes, max_frame: int, max_elements: int) -> ProtocolError:
+    """The ``not-a-map`` error for a map with a key that is not text, naming the message type,
+    the map (a dotted path) and the key, in words (unpacked again, keys unchecked, to find them)."""
+    try:
+        data = _unpack(body, max_frame, max_elements, strict=False)
+    except Exception:  # noqa: BLE001 - e.g. a list used as a key (unhashable): no details then
+        return ProtocolError("not-a-map", "map keys must be text, but a key of this message is not")
+    t = data.get("type") if isinstance(data, dict) else None
+    ref = t[:64] if isinstance(t, str) else None
+    request = data.get("request") if isinstance(data, dict) else None
+    request = request if type(request) is int and 0 <= request < 2**63 else None
+    where = _bad_key(data, ref or "message")
+    if where is None:  # pragma: no cover - the strict unpacker found one
+        return ProtocolError("not-a-map", "map keys must be text", ref=ref, request=request)
+    path, key = where
+    shown = repr(key) if len(repr(key)) <= 40 else repr(key)[:40] + "..."
+    return ProtocolError("not-a-map", f"map keys must be text, this map has the key {shown} ({_kind(key)})", path,
+                         ref=ref, request=request)
+
+
+def _kind(value: Any) -> str:
+    return {int: "an integer", float: "a float", bool: "a boolean", bytes: "binary", type(None): "nil"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _bad_key(value: Any, path: str) -> tuple[str, Any] | None:
+    """The first map (dotted path) holding a key that is not text, and that key; None if none."""
+    stack = [(value, path)]
+    while stack:
+        v, p = stack.pop()
+        if isinstance(v, dict):
+            for k in v:
+                if not isinstance(k, str):
+                    return p, k
+            stack.extend((item, f"{p}.{k}") for k, item in reversed(list(v.items())))
+        elif isinstance(v, list):
+            stack.extend((item, f"{p}[{i}]") for i, item in reversed(list(enumerate(v))))
+    return None
+
+
+def _not_msgpack(e: Exception) -> ProtocolError:
+    """``not-msgpack`` saying in words what is wrong with the body (not the library's text)."""
+    if isinstance(e, msgpack.ExtraData):
+        why = "bytes are left after the first value"
+    elif isinstance(e, msgpack.StackError):
+        why = "values are nested too deeply"
+    elif isinstance(e, msgpack.FormatError):
+        why = "it holds a byte that starts no msgpack value"
+    elif "incomplete" in str(e) or isinstance(e, msgpack.OutOfData):
+        why = "the value ends before the frame does (cut short)"
+    else:
+        why = f"it cannot be read ({type(e).__name__})"
+    return ProtocolError("not-msgpack", f"the frame body is not one msgpack value: {why}")
+
+
+def unpack_body(body: bytes, *, max_frame: int = DEFAULT_MAX_FRAME, max_elements: int | None = None) -> dict[str, Any]:
     """The map in one frame body (length prefix removed).
 
-    Unpacks with ``raw=False``, ``strict_map_key=True`` and size limits. Raises
-    :class:`ProtocolError`: ``not-msgpack`` (fatal: the body is not exactly one msgpack value),
-    ``bad-utf8`` (a str that is not UTF-8), ``not-a-map`` (a value that is not a map, or a map
-    with non-text keys).
+    Unpacks with ``raw=False``, ``strict_map_key=True`` and size limits: strings and binary up
+    to ``max_frame`` bytes; at most ``max_elements`` values in the whole frame (each array and
+    map counts one, plus one per array element and two per map entry; None: ``max_frame``), so
+    no frame costs more to read than that many values. Raises :class:`ProtocolError`:
+    ``not-msgpack`` (fatal: the body is not exactly one msgpack value), ``too-many-elements``
+    (not fatal: the frame is consumed), ``bad-utf8`` (a str that is not UTF-8), ``not-a-map``
+    (a value that is not a map, or a map with non-text keys: the reason names the map and the
+    key, ``ref`` the message type when it could be read).
     """
+    limit = max_frame if max_elements is None else max_elements
     try:
-        data = msgpack.unpackb(
-            body,
-            raw=False,
-            strict_map_key=True,
-            use_list=True,
-            max_str_len=max_frame,
-            max_bin_len=max_frame,
-            max_array_len=max_frame,
-            max_map_len=max_frame,
-            max_ext_len=max_frame,
-        )
+        data = _unpack(body, max_frame, limit, strict=True)
+    except _TooMany:
+        raise _too_many(limit) from None
     except UnicodeDecodeError as e:
         raise ProtocolError("bad-utf8", f"text that is not valid UTF-8 at byte {e.start} of a string") from None
     except ValueError as e:
-        if "map key" in str(e):
-            raise ProtocolError("not-a-map", f"map keys must be text ({e})") from None
-        raise ProtocolError("not-msgpack", f"frame body is not one msgpack value ({_why(e)})") from None
+        text = str(e)
+        if "map key" in text:
+            raise _key_problem(body, max_frame, limit) from None
+        if "exceeds max_array_len" in text or "exceeds max_map_len" in text:
+            raise _too_many(limit) from None
+        if "exceeds max_" in text:  # pragma: no cover - a string longer than the frame cannot be
+            raise ProtocolError("not-msgpack", "the frame body is not one msgpack value: a string is longer than the frame") from None
+        raise _not_msgpack(e) from None
     except Exception as e:  # msgpack raises various types for corrupt data
-        raise ProtocolError("not-msgpack", f"frame body is not one msgpack value ({_why(e)})") from None
+        raise _not_msgpack(e) from None
     if not isinstance(data, dict):
-        raise ProtocolError("not-a-map", f"a message is a map, got a msgpack {type(data).__name__}")
+        raise ProtocolError("not-a-map", f"a message is a map, got a msgpack {_wire_kind(data)}")
     return data
+
+
+def _wire_kind(value: Any) -> str:
+    return {list: "array", str: "str", int: "int", float: "float", bool: "bool", bytes: "bin", type(None): "nil"}.get(
+        type(value), type(value).__name__
+    )
+
+
+def _too_many(limit: int) -> ProtocolError:
+    return ProtocolError(
+        "too-many-elements",
+        f"a message holds at most {limit} values (arrays, maps, their elements and entries); this one holds more",
+    )
 
 
 def decode_frame(frame: bytes, *, max_frame: int = DEFAULT_MAX_FRAME, allowed: Iterable[str] | None = None) -> Message:
@@ -169,11 +285,16 @@ class FrameDecoder(_Decoder):
       as its 4 bytes arrive, before any of the body is buffered (``frame-too-large``, fatal).
     - ``allowed``: message types accepted (e.g. ``protocol.messages.CLIENT_TYPES``); others
       raise ``unknown-type``.
+    - ``max_elements``: values one frame may hold (see :func:`unpack_body`; None: as many as
+      bytes); more is ``too-many-elements`` (not fatal).
     """
 
-    def __init__(self, max_frame: int = DEFAULT_MAX_FRAME, *, allowed: Iterable[str] | None = None) -> None:
+    def __init__(
+        self, max_frame: int = DEFAULT_MAX_FRAME, *, allowed: Iterable[str] | None = None, max_elements: int | None = None
+    ) -> None:
         super().__init__(allowed)
         self.max_frame = max_frame
+        self.max_elements = max_elements
 
     def feed(self, data: bytes) -> None:
         """Add received bytes (any split). Raises the fatal error again if one happened."""
@@ -205,7 +326,7 @@ class FrameDecoder(_Decoder):
         body = bytes(self._buf[4 : 4 + n])
         del self._buf[: 4 + n]
         try:
-            return unpack_body(body, max_frame=self.max_frame)
+            return unpack_body(body, max_frame=self.max_frame, max_elements=self.max_elements)
         except ProtocolError as e:
             if e.fatal:
                 self._fail(e)
@@ -229,12 +350,18 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed")
 
 
-def loads_line(line: bytes) -> dict[str, Any] | None:
+def loads_line(line: bytes, *, max_elements: int | None = None) -> dict[str, Any] | None:
     """The map in one line (terminator removed or not); None for a blank line. Raises
-    ``bad-utf8``, ``not-json`` (not one JSON value, NaN/Infinity included), ``not-a-map``."""
+    ``bad-utf8``, ``not-json`` (not one JSON value, NaN/Infinity included), ``not-a-map``,
+    ``too-many-elements`` (not fatal) when the line could hold more than ``max_elements``
+    values: counted before parsing as its commas, ``[`` and ``{`` (an upper bound, commas inside
+    strings included), so such a line costs no parsing at all."""
     line = line.rstrip(b"\r\n")
     if not line.strip(b" \t\r\n"):
         return None
+    if max_elements is not None and len(line) > max_elements:
+        if line.count(b",") + line.count(b"[") + line.count(b"{") >= max_elements:
+            raise _too_many(max_elements)
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -256,12 +383,16 @@ class LineDecoder(_Decoder):
       raised as soon as that many bytes are buffered without a newline;
     - blank lines are skipped; ``\\r\\n`` is accepted; ``not-json``, ``bad-utf8``, ``not-a-map``
       are not fatal (the line is dropped, the next one is read);
-    - :meth:`feed_eof` marks the end of the input: a last line without newline is then read.
+    - :meth:`feed_eof` marks the end of the input: a last line without newline is then read;
+    - ``max_elements``: see :func:`loads_line` (None: no count).
     """
 
-    def __init__(self, max_line: int = DEFAULT_MAX_FRAME, *, allowed: Iterable[str] | None = None) -> None:
+    def __init__(
+        self, max_line: int = DEFAULT_MAX_FRAME, *, allowed: Iterable[str] | None = None, max_elements: int | None = None
+    ) -> None:
         super().__init__(allowed)
         self.max_line = max_line
+        self.max_elements = max_elements
         self._scan = 0  # bytes of _buf known to hold no newline
         self._eof = False
 
@@ -300,6 +431,6 @@ class LineDecoder(_Decoder):
             self._scan = 0
             if len(line.rstrip(b"\r")) > self.max_line:
                 raise self._too_long(len(line))
-            data = loads_line(line)
+            data = loads_line(line, max_elements=self.max_elements)
             if data is not None:
                 return data

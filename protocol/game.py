@@ -1,9 +1,9 @@
 """The one game interface shared by Le Quinze, Le 14 and Le Quinze classique.
 
 A game object is the whole state of one game (for Le Quinze: all the deals played up to
-the ``target``, what RULES.md §1 calls "the match"). It is pure: no I/O, all randomness
+the ``target``, what quinze_cli/rules/quinze.md calls "the match"). It is pure: no I/O, all randomness
 from its own seeded :class:`~protocol.rng.Rng`, so the same options, seed and actions give
-the same game on any machine (RULES.md, "Common to all three games").
+the same game on any machine (the rules texts in quinze_cli/rules/, "Common to the three games").
 
 Life cycle::
 
@@ -16,9 +16,10 @@ Life cycle::
     game.result()
 
 Two entry points for actions, as in python-chess: ``apply(action)`` checks (every action
-from the network or a bot program goes through it, usually after :meth:`Game.parse_action`
-turned its data into an :class:`Action`); ``apply(action, checked=False)`` is the fast path
-for trusted code that took the action from :meth:`Game.legal_actions` itself.
+from the network or a bot program goes through it: data is read by :meth:`Game.parse_action`,
+a class method, then :meth:`Game.check` refuses what is illegal, then the game's own play
+step); ``apply(action, checked=False)`` is the fast path for trusted code that took the action
+from :meth:`Game.legal_actions` itself. ``copy()`` gives an independent game for search.
 
 Everything that crosses a boundary is JSON-compatible data (dicts with string keys, lists,
 str, int, float, bool, None): action data, views, events, positions, results. The same
@@ -265,7 +266,7 @@ class Game(ABC):
     """The interface every game implements. Subclasses set the class attributes and register
     themselves with :func:`register_game`.
 
-    Seats are ``0 .. players-1`` in order of play (RULES.md, "Common to all three games").
+    Seats are ``0 .. players-1`` in order of play (the rules texts in quinze_cli/rules/, "Common to the three games").
     """
 
     id: ClassVar[str]
@@ -275,6 +276,23 @@ class Game(ABC):
     max_players: ClassVar[int]
     option_specs: ClassVar[tuple[Option, ...]]
     """Every table option but ``players``, which all games share."""
+    score_label: ClassVar[str] = "Game score"
+    """What ``Result.scores`` is called in tables of results (``"Mean total"``, ``"Chips"``...)."""
+    score_meaning: ClassVar[str] = "the game's own score"
+    """What ``Result.scores`` means, in words, as a match aggregates it."""
+    score_aggregate: ClassVar[str] = "mean"
+    """How a match aggregates ``Result.scores`` over its games: ``"sum"`` or ``"mean"``."""
+    lower_is_better: ClassVar[bool | None] = None
+    """True when a lower ``Result.scores`` entry is better, False when higher is, None: neither."""
+    hint_bot: ClassVar[str | None] = None
+    """The built-in bot whose choice is the hint of ``quinze play`` (None: the first one)."""
+    private_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    """By event kind, the fields that are private to a seat (``Event.private``); no other field of
+    any event is ever private."""
+    rules_version: ClassVar[int] = 1
+    """Version of the rules this engine plays, bumped by every change of how the game plays (the
+    same seed, options and actions would give another game). Recorded in every log header
+    (``header.rules``) so that a log of another version is recognised as such."""
 
     options: dict[str, Any]
     """The validated options this game was made with, ``players`` included."""
@@ -298,7 +316,17 @@ class Game(ABC):
                 raise OptionError(
                     f"unknown option for {cls.id} (known: {', '.join(specs)})", field=str(name), code="unknown-option"
                 )
-        return {name: (spec.convert(raw[name]) if name in raw else spec.default) for name, spec in specs.items()}
+        options = {name: (spec.convert(raw[name]) if name in raw else spec.default) for name, spec in specs.items()}
+        cls.check_options(options)
+        return options
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> None:
+        """Refuse options that are each valid but that the game refuses together (Le Quinze
+        classique: ``caves`` must give one cave per seat). Called by :meth:`validate_options` on
+        its converted options, so no game needs to be made to check options. Raises
+        :class:`OptionError` naming the option; the default accepts everything."""
+        return None
 
     # ---- creation and positions
 
@@ -350,29 +378,58 @@ class Game(ABC):
         """Every legal action of the seat to act, each listed once (equivalent ones merged);
         empty once the game is over."""
 
+    @classmethod
     @abstractmethod
-    def parse_action(self, data: Mapping[str, Any]) -> Action:
+    def parse_action(cls, data: Mapping[str, Any]) -> Action:
         """Action data (``{"type": ..., ...}``) read into an :class:`Action`. Raises
-        :class:`ActionError` naming the field. Legality is not checked here."""
+        :class:`ActionError` naming the field. Position-independent (a class method: no game is
+        needed to read the entries of a legal list); legality is :meth:`check`'s business."""
 
     @abstractmethod
-    def apply(self, action: Action | Mapping[str, Any], *, checked: bool = True) -> list[Event]:
-        """Play ``action`` for the seat to act; returns the events it produced (including any
-        automatic steps that follow: draws, the next deal, the end of the game).
+    def check(self, action: Action) -> None:
+        """Raise :class:`IllegalAction` (stable ``code``, ``reason`` in words) unless ``action``
+        is legal now for the seat to act; :class:`ActionError` for an action of another game.
+        Never changes the state."""
 
-        With ``checked`` (the default) an illegal action raises :class:`IllegalAction` (or
-        :class:`ActionError` for unreadable data) and the state is unchanged. ``checked=False``
-        is for actions taken from :meth:`legal_actions` of this very state.
+    @abstractmethod
+    def _play(self, action: Action) -> list[Event]:
+        """The game's own play step: ``action``, already legal, played for the seat to act; the
+        events it produced, the automatic steps that follow included."""
+
+    def apply(self, action: Action | Mapping[str, Any], *, checked: bool = True) -> list[Event]:
+        """Play ``action`` (an :class:`Action` or its data) for the seat to act; returns the events
+        it produced (including any automatic steps that follow: draws, the next deal, the end
+        of the game).
+
+        Data goes through :meth:`parse_action` (:class:`ActionError` naming the field); with
+        ``checked`` (the default) :meth:`check` refuses an illegal action (:class:`IllegalAction`)
+        and the state is unchanged; then the game's :meth:`_play`. ``checked=False`` is for
+        actions taken from :meth:`legal_actions` of this very state.
         """
+        if not isinstance(action, Action):
+            if not isinstance(action, Mapping):
+                raise ActionError(f"not an action: {type(action).__name__}", field="type")
+            action = self.parse_action(action)
+        if checked:
+            self.check(action)
+        return self._play(action)
 
     @abstractmethod
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` may see (RULES.md "What each player sees"); ``None`` for a spectator,
+        """What ``seat`` may see (each rules text in quinze_cli/rules/, "What each player sees"); ``None`` for a spectator,
         who sees only public information. Never another hand's cards or the stock order."""
 
     @abstractmethod
     def result(self) -> Result | None:
-        """The result once over, else None."""
+        """The result once over, else None. The same value is in every view (``view()["result"]``,
+        as :meth:`Result.to_data`, or None) and in the game's last event, ``game-end``
+        (``{"result": Result.to_data(), ...}``)."""
+
+    def stats(self) -> dict[str, float]:
+        """Per-game figures for self-play summaries (``quinze selfplay``): counters named by the
+        game, e.g. deals and blocked deals, coups and showdowns; ``{}`` for a game that keeps
+        none."""
+        return {}
 
     # ---- conveniences
 

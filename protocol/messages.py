@@ -175,7 +175,8 @@ def _message(cls: type) -> type:
 class Hello(Message):
     """First message of a client (PROTOCOL.md, "Handshake").
 
-    - ``version`` (int): the protocol version the client speaks (:data:`PROTOCOL_VERSION`);
+    - ``version`` (int, any 64-bit integer): the protocol version the client speaks
+      (:data:`PROTOCOL_VERSION`); one the server does not speak is ``version-mismatch``;
     - ``name`` (str, 1..32 characters, no control characters): the player's name;
     - ``role`` (``"player"`` | ``"bot"`` | ``"spectator"``).
     """
@@ -185,16 +186,42 @@ class Hello(Message):
     version: int
     name: str
     role: str = "player"
-    _checks: ClassVar[dict[str, Check]] = {"version": int_field(0, 2**31), "name": NAME, "role": str_field(choices=ROLES)}
+    _checks: ClassVar[dict[str, Check]] = {"version": int_field(), "name": NAME, "role": str_field(choices=ROLES)}
 
 
 @_message
 class ListTables(Message):
-    """Ask for the table list; the server answers ``tables``. No fields."""
+    """Ask for the table list; the server answers ``tables`` (PROTOCOL.md, `list-tables`).
+    Every field is optional:
+
+    - ``closed`` (bool, default False): list closed tables too (left out by default);
+    - ``table`` (str | None): only that table;
+    - ``offset`` (int >= 0, default 0): skip that many tables (pages, in order of creation);
+    - ``limit`` (int 1..1000 | None): at most that many (None: the server's page size; the
+      server may send fewer so that the answer fits in a frame; ``tables.total`` counts all).
+    """
 
     type: ClassVar[str] = "list-tables"
     direction: ClassVar[str] = "client"
-    _checks: ClassVar[dict[str, Check]] = {}
+    closed: bool = False
+    table: str | None = None
+    offset: int = 0
+    limit: int | None = None
+    _checks: ClassVar[dict[str, Check]] = {
+        "closed": bool_field,
+        "table": nullable(TABLE_ID),
+        "offset": int_field(0, 2**31),
+        "limit": nullable(int_field(1, 1000)),
+    }
+    _omit_none: ClassVar[frozenset[str]] = frozenset({"table", "limit"})
+
+    def to_data(self) -> dict[str, Any]:
+        data = super().to_data()  # the defaults left out: the message as version 1 first had it
+        if not self.closed:
+            del data["closed"]
+        if not self.offset:
+            del data["offset"]
+        return data
 
 
 @_message
@@ -281,7 +308,9 @@ class ActionMessage(Message):
 
     - ``table`` (str); ``request`` (int): the id of the request answered;
     - ``action`` (map): the game's action data, ``{"type": str, ...}``, e.g.
-      ``{"type": "fifteen", "hand": ["7H"], "table": ["8C"]}`` (PROTOCOL.md, "Game actions").
+      ``{"type": "fifteen", "hand": ["7H"], "table": ["8C"]}`` (PROTOCOL.md, "Game actions");
+    - ``number`` (int >= 1 | None): the game the request belongs to (copied from the request);
+      an answer naming a game that is over is refused ``stale-request``.
     """
 
     type: ClassVar[str] = "action"
@@ -289,7 +318,11 @@ class ActionMessage(Message):
     table: str
     request: int
     action: dict[str, Any]
-    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "request": REQUEST, "action": typed_map_field("type")}
+    number: int | None = None
+    _checks: ClassVar[dict[str, Check]] = {
+        "table": TABLE_ID, "request": REQUEST, "action": typed_map_field("type"), "number": nullable(int_field(1)),
+    }
+    _omit_none: ClassVar[frozenset[str]] = frozenset({"number"})
 
 
 @_message
@@ -298,13 +331,17 @@ class ForfeitMessage(Message):
 
     ``reason`` (str, 1..64): why; a bot relay uses ``"crash"``, ``"garbage"``, ``"illegal"``,
     ``"timeout"`` (:data:`FORFEIT_REASONS`). Becomes ``game-over.forfeit.kind``.
+    ``number`` (int >= 1 | None): the game conceded; the server refuses a forfeit of a game that
+    is over (``stale-game``), so a late forfeit never ends a later game. None: the running game.
     """
 
     type: ClassVar[str] = "forfeit"
     direction: ClassVar[str] = "client"
     table: str
     reason: str
-    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "reason": CODE}
+    number: int | None = None
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "reason": CODE, "number": nullable(int_field(1))}
+    _omit_none: ClassVar[frozenset[str]] = frozenset({"number"})
 
 
 @_message
@@ -360,12 +397,21 @@ class Welcome(Message):
 
 @_message
 class Tables(Message):
-    """The table list: ``tables`` ([TableInfo])."""
+    """The table list: ``tables`` ([TableInfo], one page, in order of creation); ``total``
+    (int | None): how many tables the listing asked for has in all (more than ``tables`` holds
+    when the page is cut); ``offset`` (int | None): where the page starts."""
 
     type: ClassVar[str] = "tables"
     direction: ClassVar[str] = "server"
     tables: tuple[TableInfo, ...] = ()
-    _checks: ClassVar[dict[str, Check]] = {"tables": list_field(record_field(TableInfo))}
+    total: int | None = None
+    offset: int | None = None
+    _checks: ClassVar[dict[str, Check]] = {
+        "tables": list_field(record_field(TableInfo)),
+        "total": nullable(int_field(0)),
+        "offset": nullable(int_field(0)),
+    }
+    _omit_none: ClassVar[frozenset[str]] = frozenset({"total", "offset"})
 
 
 @_message
@@ -455,14 +501,17 @@ class EventMessage(Message):
     direction: ClassVar[str] = "server"
     table: str
     event: dict[str, Any]
-    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "event": typed_map_field("kind")}
+    number: int | None = None
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "event": typed_map_field("kind"), "number": nullable(int_field(1))}
+    _omit_none: ClassVar[frozenset[str]] = frozenset({"number"})
 
 
 @_message
 class ActionRequest(Message):
     """Your turn (PROTOCOL.md, "Action requests").
 
-    - ``table`` (str); ``request`` (int >= 0, increasing per table): quote it in ``action``;
+    - ``table`` (str); ``request`` (int >= 0, increasing, never reused by a server run):
+      quote it in ``action``; ``number`` (int >= 1 | None): the game's number at the table;
     - ``seat`` (int): the seat to act; ``view`` (map): what that seat sees (``Game.view``);
     - ``legal`` ([map]): every legal action as data (``Game.legal_data``);
     - ``deadline`` (float, seconds >= 0): time left to answer; then the seat forfeits.
@@ -476,6 +525,7 @@ class ActionRequest(Message):
     view: dict[str, Any]
     legal: tuple[dict[str, Any], ...]
     deadline: float
+    number: int | None = None
     _checks: ClassVar[dict[str, Check]] = {
         "table": TABLE_ID,
         "request": REQUEST,
@@ -483,7 +533,9 @@ class ActionRequest(Message):
         "view": map_field,
         "legal": list_field(typed_map_field("type")),
         "deadline": seconds_field(0.0),
+        "number": nullable(int_field(1)),
     }
+    _omit_none: ClassVar[frozenset[str]] = frozenset({"number"})
 
 
 @_message
@@ -502,7 +554,9 @@ class View(Message):
     direction: ClassVar[str] = "server"
     table: str
     view: dict[str, Any]
-    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "view": map_field}
+    number: int | None = None
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "view": map_field, "number": nullable(int_field(1))}
+    _omit_none: ClassVar[frozenset[str]] = frozenset({"number"})
 
 
 @_message
@@ -513,7 +567,9 @@ class Accepted(Message):
     direction: ClassVar[str] = "server"
     table: str
     request: int
-    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "request": REQUEST}
+    number: int | None = None
+    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "request": REQUEST, "number": nullable(int_field(1))}
+    _omit_none: ClassVar[frozenset[str]] = frozenset({"number"})
 
 
 @_message
@@ -531,7 +587,11 @@ class Refused(Message):
     request: int
     code: str
     reason: str = ""
-    _checks: ClassVar[dict[str, Check]] = {"table": TABLE_ID, "request": REQUEST, "code": CODE, "reason": REASON}
+    number: int | None = None
+    _checks: ClassVar[dict[str, Check]] = {
+        "table": TABLE_ID, "request": REQUEST, "code": CODE, "reason": REASON, "number": nullable(int_field(1)),
+    }
+    _omit_none: ClassVar[frozenset[str]] = frozenset({"number"})
 
 
 @_message
@@ -582,7 +642,9 @@ class Error(Message):
 
     - ``code`` (str): stable code (``bad-field``, ``not-hello``, ``unknown-table``, ...);
     - ``reason`` (str): in words (``"hello.name: must be 1..32 characters, got 0"``);
-    - ``ref`` (str | None): the ``type`` of the message at fault, when known.
+    - ``ref`` (str | None): the ``type`` of the message at fault, when known;
+    - ``request`` (int | None): the ``request`` id of the message at fault (an ``action``), when
+      it could be read (left out otherwise).
     """
 
     MAX_REASON: ClassVar[int] = 2000
@@ -591,7 +653,11 @@ class Error(Message):
     code: str
     reason: str = ""
     ref: str | None = None
-    _checks: ClassVar[dict[str, Check]] = {"code": CODE, "reason": REASON, "ref": nullable(str_field(0, 64))}
+    request: int | None = None
+    _checks: ClassVar[dict[str, Check]] = {
+        "code": CODE, "reason": REASON, "ref": nullable(str_field(0, 64)), "request": nullable(REQUEST),
+    }
+    _omit_none: ClassVar[frozenset[str]] = frozenset({"request"})
 
 
 CLIENT_TYPES = frozenset(t for t, c in MESSAGE_TYPES.items() if c.direction in ("client", "both"))

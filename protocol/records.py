@@ -23,6 +23,7 @@ from protocol.fields import (
     move_time_field,
     nullable,
     record_field,
+    seconds_field,
     str_field,
     typed_map_field,
 )
@@ -100,10 +101,13 @@ class Forfeit(Record):
 
 @dataclass(frozen=True, kw_only=True)
 class SeatAction(Record):
-    """One played action in ``game-over.actions``: ``seat`` (int) and ``action`` (map: the game's
-    action data, ``{"type": ..., ...}``)."""
+    """One played action in ``game-over.actions``: ``seat`` (int), ``action`` (map: the game's
+    action data, ``{"type": ..., ...}``) and ``time`` (float seconds | None: how long the seat
+    took, from its ``action-request`` to this answer; None from a server that does not say)."""
 
     seat: int
     action: dict[str, Any]
+    time: float | None = None
     _label: ClassVar[str] = "action"
-    _checks: ClassVar[dict[str, Check]] = {"seat": SEAT, "action": typed_map_field("type")}
+    _checks: ClassVar[dict[str, Check]] = {"seat": SEAT, "action": typed_map_field("type"), "time": nullable(seconds_field(0.0))}
+    _omit_none: ClassVar[frozenset[str]] = frozenset({"time"})

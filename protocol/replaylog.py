@@ -2,11 +2,13 @@
 
 Each game is a run of records, written together when the game ends:
 
-1. ``{"record": "header", "format": 1, "game": id, "number": n, "table": id, "options": {...},
-   "seed": int, "salt": str, "commitment": str, "players": [names], "software": str,
-   "started": ISO-8601 UTC}``
+1. ``{"record": "header", "format": 1, "game": id, "rules": int, "number": n, "table": id,
+   "options": {...}, "seed": int, "salt": str, "commitment": str, "players": [names],
+   "software": str, "started": ISO-8601 UTC}``; ``rules`` is the game's rules version
+   (:attr:`protocol.game.Game.rules_version`; a header without it is of version 1)
 2. ``{"record": "event", "event": Event.full()}`` for every event, full information, and
-   ``{"record": "action", "seat": int, "action": {data}}`` for every action, interleaved in the
+   ``{"record": "action", "seat": int, "action": {data}, "time": float}`` for every action
+   (``time``: seconds the seat took, absent in older logs), interleaved in the
    order they happened (the events an action caused follow it);
 3. ``{"record": "result", "result": Result.to_data(), "forfeit": {"seat", "kind"} | null,
    "ended": ISO-8601 UTC}``; a game the server stopped before its end (``"aborted": reason``, the
@@ -51,6 +53,7 @@ __all__ = [
     "game_records",
     "iso_utc",
     "read_log",
+    "rules_needed",
     "state_at",
     "steps",
     "verify",
@@ -106,16 +109,21 @@ def _plain(data: Any) -> Any:
     return json.loads(json.dumps(data, ensure_ascii=False))
 
 
-def _action_items(actions: Iterable[Any]) -> list[tuple[int, dict[str, Any]]]:
+def _action_items(actions: Iterable[Any]) -> list[tuple[int, dict[str, Any], float | None]]:
+    """``(seat, action data, time)`` of each action; ``time`` (seconds the seat took) or None."""
     out = []
     for i, a in enumerate(actions):
         if isinstance(a, Mapping):
-            seat, data = a.get("seat"), a.get("action")
-        else:  # protocol.messages.SeatAction or a (seat, action) pair
-            seat, data = (a.seat, a.action) if hasattr(a, "seat") else a
+            seat, data, used = a.get("seat"), a.get("action"), a.get("time")
+        elif hasattr(a, "seat"):  # protocol.messages.SeatAction
+            seat, data, used = a.seat, a.action, getattr(a, "time", None)
+        else:  # a (seat, action) pair
+            (seat, data), used = a, None
         if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(data, Mapping):
             raise LogError("an action is {seat: int, action: map}", i)
-        out.append((seat, dict(data)))
+        if isinstance(used, bool) or not isinstance(used, (int, float)) or not used >= 0:
+            used = None  # lenient: a time that is not a number of seconds is left out
+        out.append((seat, dict(data), used))
     return out
 
 
@@ -182,6 +190,7 @@ def game_records(
             "record": "header",
             "format": FORMAT,
             "game": game_id,
+            "rules": type(game).rules_version,
             "number": number,
             "table": table,
             "options": _plain(game.options),
@@ -198,9 +207,12 @@ def game_records(
     if position is not None:
         records[0]["position"] = _plain(position)
     records += [{"record": "event", "event": _plain(e.full())} for e in game.opening_events]
-    for i, (seat, data) in enumerate(_action_items(actions)):
+    for i, (seat, data, used) in enumerate(_action_items(actions)):
         events = _play(game, i, seat, data)
-        records.append({"record": "action", "seat": seat, "action": _plain(data)})
+        rec: dict[str, Any] = {"record": "action", "seat": seat, "action": _plain(data)}
+        if used is not None:
+            rec["time"] = used
+        records.append(rec)
         records += [{"record": "event", "event": _plain(e.full())} for e in events]
     if aborted is not None:
         if forfeit is not None:
@@ -251,6 +263,8 @@ class LoggedGame:
     header: dict[str, Any]
     events: list[dict[str, Any]] = field(default_factory=list)
     actions: list[dict[str, Any]] = field(default_factory=list)
+    times: list[float | None] = field(default_factory=list)
+    """Seconds each seat took for each action (the records' ``time``), None where not logged."""
     result: dict[str, Any] | None = None
     records: list[dict[str, Any]] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
@@ -412,6 +426,8 @@ def read_log(source: str | bytes | Iterable[str]) -> LogReadResult:
             current.events.append(rec["event"])
         elif kind == "action" and isinstance(rec.get("seat"), int) and isinstance(rec.get("action"), dict):
             current.actions.append({"seat": rec["seat"], "action": rec["action"]})
+            used = rec.get("time")
+            current.times.append(used if isinstance(used, (int, float)) and not isinstance(used, bool) else None)
         elif kind == "result" and isinstance(rec.get("result"), dict):
             current.result = rec
             close(None)
@@ -433,7 +449,9 @@ class Divergence:
 
     - ``index``: record index within :attr:`LoggedGame.records` (0 = header);
     - ``line``: its line number in the file (None if unknown);
-    - ``what``: ``"commitment"``, ``"header"``, ``"event"``, ``"action"``, ``"result"``;
+    - ``what``: ``"commitment"``, ``"rules-version"`` (the log was made under another rules
+      version of its game: ``found`` is the log's, ``expected`` this software's; re-simulating
+      it here would prove nothing), ``"header"``, ``"event"``, ``"action"``, ``"result"``;
     - ``expected`` / ``found``: the re-simulated value and the logged one (None when absent);
     - ``reason``: in words.
     """
@@ -467,6 +485,18 @@ def _new_game(header: Mapping[str, Any]) -> Game:
     return start_game(header["game"], header["options"], header["seed"], header.get("position"))
 
 
+def rules_needed(header: Mapping[str, Any]) -> tuple[Any, int] | None:
+    """``(logged, current)`` rules versions when ``header`` records a rules version of its game
+    other than the one this software plays (``header.rules``, 1 when absent), else None (also for
+    an unknown game: :func:`verify` reports that)."""
+    try:
+        cls = get_game(header.get("game"))  # type: ignore[arg-type]
+    except GameError:
+        return None
+    logged = header.get("rules", 1)
+    return None if logged == cls.rules_version else (logged, cls.rules_version)
+
+
 def verify(logged: LoggedGame) -> Divergence | None:
     """Re-simulate ``logged`` from its header's game, options and seed and its actions, and
     return the FIRST divergence, or None if every record matches (a partial game is checked
@@ -475,6 +505,8 @@ def verify(logged: LoggedGame) -> Divergence | None:
     ``Event.full()``, every action played by the seat to act and accepted, no event missing or
     extra, and the result equal to the engine's (for a forfeit: the points, winners and reason
     of :func:`forfeit_result`; for an aborted game: the game not over and :func:`aborted_result`).
+    A log made under another rules version of its game (see :func:`rules_needed`) is not
+    re-simulated: the divergence, ``what == "rules-version"``, says which version it needs.
     """
     h = logged.header
     recs = logged.records or [h]
@@ -493,6 +525,11 @@ def verify(logged: LoggedGame) -> Divergence | None:
     if h.get("commitment") != expected_c:
         return div(0, "commitment", expected_c, h.get("commitment"),
                    "the commitment is not sha256(seed:salt)" + (":position" if position is not None else ""))
+    need = rules_needed(h)
+    if need is not None:
+        return div(0, "rules-version", need[1], need[0],
+                   f"made under {h.get('game')} rules version {need[0]}, this software plays version {need[1]} "
+                   f"(verify it with a release that plays version {need[0]})")
     try:
         game = _new_game(h)
     except (GameError, KeyError, TypeError) as e:
@@ -578,7 +615,7 @@ def steps(header: Mapping[str, Any], actions: Iterable[Any]) -> Iterator[Step]:
     (``[{"seat", "action"}]``, e.g. ``LoggedGame.actions``). Raises :class:`LogError` when an
     action is refused or out of turn, or the game's errors for a bad header."""
     game = _new_game(header)
-    for i, (seat, data) in enumerate(_action_items(actions)):
+    for i, (seat, data, _used) in enumerate(_action_items(actions)):
         events = _play(game, i, seat, data)
         yield Step(i, seat, data, events, game)
 

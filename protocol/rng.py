@@ -1,4 +1,4 @@
-"""The seeded generator owned by every game state (RULES.md, "Common to all three games").
+"""The seeded generator owned by every game state (the rules texts in quinze_cli/rules/, "Common to the three games").
 
 A small, fully specified generator (SplitMix64) so that the same seed gives the same
 shuffles byte for byte on any machine and any Python version — ``random.Random`` makes

@@ -53,6 +53,10 @@ MAX_LINE = 1_048_576
 """Longest JSON line (bytes, newline excluded) and largest msgpack frame a bot may send: 1 MiB,
 the protocol's maximum frame size."""
 
+MAX_ELEMENTS = 10_000
+"""Values one line or frame from a bot may hold (an action needs a few dozen): more is garbage
+(``too-many-elements``), refused without being parsed (PROTOCOL.md "JSON-lines wire")."""
+
 DEFAULT_STDERR_CAP = 1_048_576
 """Bytes of a bot's stderr kept on disk (1 MiB); the rest is dropped with a note."""
 
@@ -151,7 +155,8 @@ class BotProcess:
         self.max_frame = max_frame
         self._proc: Child | None = None
         self._decoder: LineDecoder | FrameDecoder = (
-            LineDecoder(max_frame) if wire == "json" else FrameDecoder(max_frame)
+            LineDecoder(max_frame, max_elements=MAX_ELEMENTS) if wire == "json"
+            else FrameDecoder(max_frame, max_elements=MAX_ELEMENTS)
         )
         self._send_lock = QuickLock()
         self._stderr_done = trio.Event()
@@ -164,6 +169,20 @@ class BotProcess:
         self._held = b""
         self._skipping = False
         self._overlong: BotGarbage | None = None
+
+    def partial_output(self) -> str:
+        """What the bot has written that is not a whole message yet, in words for its author
+        (a line with no newline, a frame cut short; "" if none): said when its time runs out."""
+        if isinstance(self._decoder, LineDecoder):
+            n = 0 if self._skipping else len(self._partial) + len(self._held)
+            if n:
+                return (f"its output ends with {n} bytes of a line that has no newline yet: end every "
+                        "message with a newline and flush stdout after it (the relay reads whole lines only)")
+            return ""
+        n = self._decoder.buffered
+        if n:
+            return f"its output ends with {n} bytes of an unfinished frame: flush stdout after each frame"
+        return ""
 
     # ------------------------------------------------------------------ life cycle
 

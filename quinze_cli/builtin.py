@@ -2,7 +2,7 @@
 (:class:`quinze_cli.botproc.BotProcess`), so the relay treats both alike.
 
 The bot lives in process: on ``game-start`` it makes a blank game of that id and options only to
-read action data (``Game.parse_action``; the bot never sees the game object, RULES.md "What each
+read action data (``Game.parse_action``; the bot never sees the game object, quinze_cli/rules/, "What each
 player sees"); on each ``action-request`` it reads the legal entries, asks
 ``Bot.choose(view, legal)`` and answers ``{"type": "action", "table", "request", "action"}``; each
 ``event`` is passed to ``Bot.observe`` (the search bot keeps what its seat learnt).
@@ -48,7 +48,7 @@ class BuiltinBot:
         self.stderr_path = None
         self._send, self._recv = trio.open_memory_channel[dict[str, Any]](16)
         self._bot: Bot | None = None
-        self._parser: Game | None = None
+        self._parser: type[Game] | None = None
         self._game_id = ""
         self._seat: int | None = None
         self._events: list[dict[str, Any]] = []  # events before the bot exists (it is made at the first request)
@@ -85,8 +85,7 @@ class BuiltinBot:
         kind = msg.get("type")
         try:
             if kind == "game-start":
-                game_cls = get_game(msg["game"])
-                self._parser = game_cls.new(msg["options"], seed=0)
+                self._parser = get_game(msg["game"])  # parse_action is a class method: no game needed
                 self._game_id = msg["game"]
                 self._seat = msg.get("seat")
                 self._bot = None

@@ -407,7 +407,7 @@ class MatchRunner:
         if over is None:
             raise MatchError(f"table {table} closed before its game ended")
         self._write_game(over, self.config.positions[plan.position] if plan.position is not None else None)
-        think = [(o.think, o.moves, o.max_think) if o is not None else (0.0, 0, 0.0) for o in outcomes]
+        think = [(o.think, o.moves, o.max_think, o.near_limit) if o is not None else (0.0, 0, 0.0, 0) for o in outcomes]
         await self._count_game(GameReport(plan, table, over.game_over, failures, think))
 
     async def _count_game(self, report: GameReport) -> None:
@@ -446,11 +446,13 @@ class MatchRunner:
             player.restarts += 1
             await player.endpoint.stop(grace=0.2, term_wait=0.5)
         endpoint = self._make_endpoint(player)
+        # Known to the player before it starts: a cancellation (Ctrl-C, a cluster stop) that lands
+        # while the program is being spawned must still find it to stop it.
+        player.endpoint = endpoint
         try:
             await endpoint.start(nursery)
         except BotError as err:
             raise MatchError(f"bot {player.label}: {err.detail}") from None
-        player.endpoint = endpoint
         player.needs_restart = False
         if endpoint.pid is not None:
             self.all_pids.append(endpoint.pid)

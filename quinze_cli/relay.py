@@ -19,11 +19,22 @@ A broken bot forfeits the game at once (``forfeit {table, reason}``) with one of
   loses, as an illegal move does in engine matches) rather than letting a confused bot retry
   until its time runs out.
 
-An answer quoting another request than the pending one is ignored (logged): after a timeout a
-slow bot's late answer must not be played in the next position. So is the server's refusal of
-an answer to a request that closed meanwhile (``game-not-running``, ``stale-request``: the
-other seat forfeited, the deadline passed; see :data:`STALE_CODES`). A failure seen before the game
-starts (a bot that died at once) is acted on at ``game-start``.
+Game boundaries (PROTOCOL.md "Game boundaries"): the relay remembers, for the bot program it
+talks to, the requests it passed on and the bot has not answered yet (the bot answers them in
+order). An answer meant for an earlier request, whether that request's game is still on or long
+over (it ended early because another seat forfeited, or the bot timed out), is dropped and
+logged, never played in the running game and never held against the bot: an answer naming
+another table, a request that is not the pending one, or (quoting neither) arriving while an
+earlier request is still owed (a line of garbage is no answer). The server's refusal of an answer to a request that closed meanwhile (``stale-request``,
+``game-not-running``, ``stale-game``: see :data:`STALE_CODES`) is not an illegal action. The
+relay's forfeits name the game (``number``), so a late one never ends a later game. A failure
+seen before the game starts (a bot that died at once) is acted on at ``game-start``.
+
+Messages for bot authors: lines nobody asked for are counted and reported once per request
+(one warning with the count, not one per line); a timeout says when the bot had written part of
+a line with no newline (end lines, flush); a late answer after a timeout is shown ("answered
+0.05 s late"); each game counts the answers that took more than 90% of their time
+(:attr:`GameOutcome.near_limit`).
 """
 
 from __future__ import annotations
@@ -62,10 +73,15 @@ log = logging.getLogger("quinze.relay")
 FAILURE_KINDS = ("timeout", "crash", "garbage", "illegal")
 """The kinds of a bot failure, also the ``reason`` of the relay's ``forfeit``."""
 
-STALE_CODES = frozenset({"game-not-running", "stale-request"})
+STALE_CODES = frozenset({"game-not-running", "stale-request", "stale-game"})
 """Refusals (``refused`` or ``error``) of an answer to a request that is no longer open: the game
 ended meanwhile (the other seat forfeited) or the deadline passed (the server's game-over says
-``timeout``). They are ignored, never counted as an ``illegal`` action."""
+``timeout``), or of a forfeit of a game that is over. They are ignored, never counted as an
+``illegal`` action."""
+
+LATE_GRACE = 0.5
+"""Seconds the relay waits, after the game of a timed-out request is over, for the late answer,
+to tell the bot's author how late it was."""
 
 
 
@@ -130,6 +146,8 @@ class GameOutcome:
     """Answers the bot gave."""
     max_think: float = 0.0
     """The longest of those answers, seconds."""
+    near_limit: int = 0
+    """Answers that took more than 90% of their request's time (within 10% of the limit)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +186,7 @@ class _Game:
         self.think = 0.0
         self.moves = 0
         self.max_think = 0.0
+        self.near_limit = 0
 
 
 class SeatRelay:
@@ -204,6 +223,11 @@ class SeatRelay:
         self.bot_broken: BotError | None = None
         """The error that made the bot unusable (crash, fatal garbage), until it is replaced."""
         self._outbox: list[dict[str, Any]] = []
+        self._owed: list[tuple[str, int]] = []
+        """``(table, request)`` passed on to this bot program and not answered yet, oldest first."""
+        self._unasked = 0  # lines nobody asked for since the last report
+        self._late: tuple[Failure, str, int, float] | None = None  # a timeout: failure, table, request, deadline
+        self._late_seen = trio.Event()
 
     # ------------------------------------------------------------------ lobby
 
@@ -229,6 +253,8 @@ class SeatRelay:
         """Use ``bot`` from the next game on (after a restart)."""
         self.bot = bot
         self.bot_broken = None
+        self._owed = []  # a new program owes nothing
+        self._late = None
 
     # ------------------------------------------------------------------ play
 
@@ -271,6 +297,10 @@ class SeatRelay:
                 finished = await self._handle("server", batch, outcomes, games)
                 await self._flush()
                 if finished or (games is not None and len(outcomes) >= games):
+                    if self._late is not None and not self._late_seen.is_set():
+                        # a timeout: a moment for the late answer, to say how late it was
+                        with trio.move_on_after(LATE_GRACE):
+                            await self._late_seen.wait()
                     return
         except RelayError as err:
             self._error = err
@@ -294,7 +324,14 @@ class SeatRelay:
                     pending = game.pending
                     if game is self._game and pending is not None and game.waiting_bot and game.failure is None \
                             and trio.current_time() >= game.deadline_at:
-                        await self._fail("timeout", f"no answer to request {pending.request} in {pending.deadline:.1f} s")
+                        detail = f"no answer to request {pending.request} in {pending.deadline:.1f} s"
+                        partial = getattr(self.bot, "partial_output", lambda: "")()
+                        if partial:
+                            detail += f"; {partial}"
+                        self._late_seen = trio.Event()
+                        await self._fail("timeout", detail)
+                        if game.failure is not None and game.failure.kind == "timeout":
+                            self._late = (game.failure, self._table, pending.request, game.deadline_at)
                     continue
                 await self._handle(item[0], item[1], [], None)
                 if item[0] == "bot-error" or (item[0] == "bot-garbage" and item[1].fatal):
@@ -354,6 +391,7 @@ class SeatRelay:
             if request is None:
                 log.warning("%s: malformed action-request ignored", self.conn.name)
             elif request.seat == self._seat:
+                self._report_unasked()
                 game.pending = request
                 game.refusals = 0
                 game.asked_at = trio.current_time()
@@ -362,6 +400,7 @@ class SeatRelay:
                 self._deadline_changed()
                 if game.failure is None:
                     self._to_bot(data)
+                    self._owe(request.request)
             return False
         try:
             msg = parse_message(data)
@@ -391,24 +430,36 @@ class SeatRelay:
                 # The request closed before our answer arrived (its deadline passed, the game
                 # ended): no illegal move; the server's own game-over tells what happened.
                 log.info("%s: answer to request %s came too late: %s", self.conn.name, msg.request, msg.code)
+            elif msg.number is not None and game.start is not None and msg.number != game.start.number:
+                log.info("%s: refusal about game %s ignored (game %s is on)", self.conn.name, msg.number, game.start.number)
             elif game.failure is None and game.pending is not None and game.pending.request == msg.request:
                 game.refusals += 1
                 if game.refusals >= self.max_refused:
                     await self._fail("illegal", f"action refused: {msg.reason} [{msg.code}]")
                 else:
                     game.waiting_bot = True
+                    self._owe(msg.request)
                     self._deadline_changed()
         elif isinstance(msg, GameOver):
+            self._report_unasked()
             self._to_bot(data)
             failure = game.failure
             if failure is None and msg.forfeit is not None and msg.forfeit.seat == self._seat:
                 # The server ended it first (its own deadline): report it all the same.
                 why = "no answer in time" if msg.forfeit.kind == "timeout" else "forfeited"
-                failure = Failure(msg.forfeit.kind, f"{why}: the server ended the game for this seat ({msg.forfeit.kind})",
+                detail = f"{why}: the server ended the game for this seat ({msg.forfeit.kind})"
+                partial = getattr(self.bot, "partial_output", lambda: "")() if msg.forfeit.kind == "timeout" else ""
+                if partial:
+                    detail += f"; {partial}"
+                failure = Failure(msg.forfeit.kind, detail,
                                   self._table, self._seat, started=True, restart=msg.forfeit.kind in ("timeout", "crash"))
                 await self._report(failure)
+                if msg.forfeit.kind == "timeout" and game.pending is not None and game.waiting_bot:
+                    self._late_seen = trio.Event()  # the answer may still come: say how late
+                    self._late = (failure, self._table, game.pending.request, game.deadline_at)
             outcomes.append(GameOutcome(self._table, self._seat, game.start, msg, failure, game.started,
-                                        datetime.now(timezone.utc), game.think, game.moves, game.max_think))
+                                        datetime.now(timezone.utc), game.think, game.moves, game.max_think,
+                                        game.near_limit))
             if self.on_outcome is not None:
                 await self.on_outcome(outcomes[-1])
             self._game = _Game()
@@ -434,7 +485,62 @@ class SeatRelay:
                 log.warning("%s: server error: %s [%s]", self.conn.name, msg.reason, msg.code)
         return False
 
+    def _owe(self, request: int) -> None:
+        """The bot was passed ``request`` at this table and owes an answer."""
+        self._owed.append((self._table, request))
+        del self._owed[:-64]  # a bot that never answers does not grow this without end
+
+    def _report_unasked(self) -> None:
+        """One warning for the lines nobody asked for since the last one, with their count."""
+        if self._unasked:
+            n, self._unasked = self._unasked, 0
+            log.warning("%s: %d line%s nobody asked for (no request pending, or quoting another request) "
+                        "ignored", self.bot.name, n, "" if n == 1 else "s")
+
+    def _settle(self, data: dict[str, Any], game: _Game) -> str:
+        """Which request the bot's ``action`` line answers: ``"pending"`` (the open request of
+        this game), ``"stale"`` (an earlier request it owed: dropped, see the module docstring),
+        or ``"unasked"`` (none). Owed requests it answers or skips are crossed off."""
+        pending = game.pending if game.waiting_bot else None
+        current = (self._table, pending.request) if pending is not None else None
+        table, request = data.get("table"), data.get("request")
+        if isinstance(table, str) and table != self._table:  # the bot's earlier game at another table
+            self._owed = [o for o in self._owed if o[0] != table]
+            return "stale"
+        if request is None:  # quoting no request: it answers the oldest one it owes
+            if not self._owed:
+                return "unasked"
+            owed = self._owed.pop(0)
+            return "pending" if owed == current else "stale"
+        for i, owed in enumerate(self._owed):
+            # the oldest owed request with this id (with the table when quoted): the bot answers
+            # in order, so the ones before it were skipped
+            if owed[1] == request and (table is None or owed[0] == table):
+                del self._owed[: i + 1]
+                return "pending" if owed == current else "stale"
+        return "unasked"
+
     async def _from_bot(self, data: dict[str, Any], game: _Game) -> None:
+        game = self._game  # the line is read now: it is judged in the game that runs now
+        late = self._late
+        if late is not None and data.get("type") == "action" and data.get("request", late[2]) == late[2] \
+                and data.get("table", late[1]) == late[1]:
+            # the answer to the request that timed out: too late, but say by how much
+            failure, self._late = late[0], None
+            failure.detail += f"; answered {trio.current_time() - late[3]:.2f} s late"
+            self._late_seen.set()
+            self._owed = [o for o in self._owed if o != (late[1], late[2])]
+            log.info("%s: answer to request %s came after its deadline (%s)", self.bot.name, late[2], failure.detail)
+            return
+        if data.get("type") == "action":
+            where = self._settle(data, game)
+            if where == "stale":
+                log.info("%s: answer to an earlier request dropped (table %s, request %s): it is not for the "
+                         "running game", self.bot.name, data.get("table", self._table), data.get("request", "not quoted"))
+                return
+            if where == "unasked":
+                self._unasked += 1
+                return
         if game.failure is not None:
             return
         if data.get("type") != "action":
@@ -445,12 +551,11 @@ class SeatRelay:
             await self._fail("garbage", f"the action is not a map with a \"type\": {action!r:.200}")
             return
         pending = game.pending
-        request = data.get("request", pending.request if pending is not None else None)
-        if pending is None or not game.waiting_bot or request != pending.request:
-            log.warning("%s: answer to request %r ignored (pending: %s)", self.bot.name, request,
-                        pending.request if pending is not None else "none")
+        if pending is None or not game.waiting_bot:  # pragma: no cover - _settle said "pending"
             return
-        message = {"type": "action", "table": self._table, "request": pending.request, "action": action}
+        message: dict[str, Any] = {"type": "action", "table": self._table, "request": pending.request, "action": action}
+        if game.start is not None:
+            message["number"] = game.start.number
         try:
             encode_frame(message)
         except (OverflowError, TypeError, ValueError, ProtocolError) as err:
@@ -464,6 +569,8 @@ class SeatRelay:
         game.think += took
         game.moves += 1
         game.max_think = max(game.max_think, took)
+        if took > 0.9 * pending.deadline:
+            game.near_limit += 1
         try:
             await self.conn.send(message)
         except ClientError as err:
@@ -519,7 +626,8 @@ class SeatRelay:
         game = self._game
         game.forfeit_sent = True
         try:
-            await self.conn.send(ForfeitMessage(table=self._table, reason=kind))
+            number = game.start.number if game.start is not None else None
+            await self.conn.send(ForfeitMessage(table=self._table, reason=kind, number=number))
         except ClientError as err:
             raise RelayError(f"lost the server: {err}") from None
 

@@ -16,18 +16,19 @@ from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
 
+from protocol.game import game_ids, get_game
 from quinze_cli.stats import BotTotals, MatchStats
 
 __all__ = ["GAME_SCORE", "elo_line", "lower_is_better", "print_results", "print_table", "ratings_table",
            "results_table"]
 
 GAME_SCORE = {
-    "quinze": ("Mean total", "mean", "the mean match total per game", True),
-    "quinze-classique": ("Chips", "sum", "chips won (+) or lost (-) over all games", False),
-    "quatorze": ("Cards left", "mean", "the mean number of cards left per game", True),
+    gid: (cls.score_label, cls.score_aggregate, cls.score_meaning, cls.lower_is_better)
+    for gid, cls in ((g, get_game(g)) for g in game_ids())
 }
-"""By game: the header, sum or mean, the meaning of the games' own score column, and whether
-lower is better."""
+"""By game, from the game class (``Game.score_label``, ``score_aggregate``, ``score_meaning``,
+``lower_is_better``): the header, sum or mean, the meaning of the games' own score column, and
+whether lower is better."""
 
 
 def lower_is_better(game: str) -> bool | None:

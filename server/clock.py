@@ -34,11 +34,13 @@ class Deadline:
 
 class Heartbeat:
     """One connection's heartbeat: a ``ping`` every ``interval`` seconds; the client is dropped
-    when nothing answered for :data:`MISSED_PONGS` intervals.
+    when it sent nothing for :data:`MISSED_PONGS` intervals, unless ``busy()`` says it is
+    thinking on an action request whose deadline has not passed (the move clock decides then:
+    many bots think, then read).
 
     ``send(message)`` queues a message to the client; ``drop(reason)`` ends the connection.
-    Any ``pong`` counts (its nonce is not required to match the last ping: a slow client may
-    answer an older one).
+    Anything received counts (:meth:`pong`), a ``pong`` of any nonce too (a slow client may
+    answer an older ping).
     """
 
     def __init__(self, interval: float) -> None:
@@ -46,17 +48,22 @@ class Heartbeat:
         self.last_pong = trio.current_time()
         self.nonce = 0
 
-    def pong(self, nonce: int) -> None:
-        """Record a ``pong`` from the client."""
+    def pong(self, nonce: int = 0) -> None:
+        """Record a ``pong`` (or any message) from the client."""
         self.last_pong = trio.current_time()
 
-    async def run(self, send: Callable[[dict[str, Any]], None], drop: Callable[[str], None]) -> None:
+    async def run(
+        self,
+        send: Callable[[dict[str, Any]], None],
+        drop: Callable[[str], None],
+        busy: Callable[[], bool] = lambda: False,
+    ) -> None:
         """Ping until cancelled or until the client stops answering (then ``drop`` is called)."""
         self.last_pong = trio.current_time()
         while True:
             await trio.sleep(self.interval)
             silent = trio.current_time() - self.last_pong
-            if silent >= MISSED_PONGS * self.interval:
+            if silent >= MISSED_PONGS * self.interval and not busy():
                 drop(f"no pong for {silent:.1f} s")
                 return
             self.nonce += 1

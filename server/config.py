@@ -19,6 +19,10 @@ DEFAULT_HOST = "127.0.0.1"
 MAX_FRAME = 1_048_576
 """Largest accepted frame body in bytes (1 MiB), checked on the length prefix."""
 
+MAX_ELEMENTS = 4096
+"""Values one client frame may hold (arrays, maps, elements, entries): no client message needs
+more than a few dozen, and reading 4096 costs well under a millisecond (PROTOCOL.md "Framing")."""
+
 
 @dataclass(frozen=True, slots=True)
 class ServerConfig:
@@ -32,7 +36,19 @@ class ServerConfig:
     - ``send_queue``: frames waiting for one client before it counts as not reading and is dropped.
     - ``send_timeout``: seconds one frame may take to send before the client is dropped.
     - ``shutdown_grace``: seconds given to clients to receive ``bye`` when the server stops.
-    - ``closed_tables_kept``: closed tables still listed by ``list-tables`` (oldest forgotten first).
+    - ``closed_tables_kept``: closed tables still listed by ``list-tables {closed: true}``
+      (oldest forgotten first).
+    - ``max_elements``: values one client frame may hold (``too-many-elements`` beyond).
+    - ``max_tables``: tables open at once (waiting or playing) on this server;
+      ``max_tables_per_connection``: open tables one connection created; more is
+      ``too-many-tables``.
+    - ``page_size``: tables in one ``tables`` answer unless ``list-tables.limit`` says otherwise
+      (and never more than fit in a frame).
+    - ``cpu_share``, ``cpu_burst``: the server time one connection's messages may use, the
+      moves it plays aside: on average ``cpu_share`` of the time (0.1: a tenth), at most
+      ``cpu_burst`` seconds at once; a connection over its share is read again only once back
+      within it (its messages wait, nothing is lost), so one flooding client cannot slow the
+      other tables down.
     """
 
     host: str = DEFAULT_HOST
@@ -45,6 +61,12 @@ class ServerConfig:
     send_timeout: float = 10.0
     shutdown_grace: float = 2.0
     closed_tables_kept: int = 100
+    max_elements: int = MAX_ELEMENTS
+    max_tables: int = 1000
+    max_tables_per_connection: int = 20
+    page_size: int = 100
+    cpu_share: float = 0.1
+    cpu_burst: float = 0.05
 
     def __post_init__(self) -> None:
         for name in ("move_time", "heartbeat", "send_timeout"):
@@ -56,3 +78,8 @@ class ServerConfig:
             raise ValueError(f"send_queue must be at least 1, got {self.send_queue}")
         if self.max_frame < 64:
             raise ValueError(f"max_frame must be at least 64 bytes, got {self.max_frame}")
+        for name in ("max_elements", "max_tables", "max_tables_per_connection", "page_size"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if not 0 < self.cpu_share <= 1 or not self.cpu_burst > 0:
+            raise ValueError(f"cpu_share must be in (0, 1] and cpu_burst positive, got {self.cpu_share}, {self.cpu_burst}")

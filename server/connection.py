@@ -13,6 +13,13 @@
   queue): a move costs no task switch on the way out. A frame sent outside a handled message
   (pings, a table's own messages) to an idle writer is written at once the same way.
 - Everything that goes wrong with one connection stays in it: the connection task never raises.
+- One connection cannot take the server from the others: a frame holds at most
+  ``ServerConfig.max_elements`` values (``too-many-elements``, read in well under a millisecond),
+  the reader lets the other tasks run every :data:`SLICE` seconds of handling, and a connection
+  whose messages used more than its share of the time (``cpu_share``, ``cpu_burst``) is not
+  read again until it is back within it (TCP holds its next bytes: nothing is lost). The moves
+  it plays are not charged (a fast bot in a match is never slowed down): everything else is,
+  reading and refusing bad frames, errors, refused actions, lobby messages.
 
 A graceful close (:meth:`Connection.close`) queues ``bye``, lets the writer send what is queued,
 half-closes the socket and reads what the client still sends for a moment (so the kernel does not
@@ -24,6 +31,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
+import time
 from typing import TYPE_CHECKING, Any
 
 import trio
@@ -43,6 +51,8 @@ DIRECT_WRITES = sys.platform != "win32"
 """Write replies straight to the (non-blocking) socket when the writer task is idle (POSIX)."""
 LINGER = 1.0
 """Seconds a closing connection waits for the client's end of stream after ``bye``."""
+SLICE = 0.0005
+"""Seconds of handling after which a reader lets the other tasks run before its next message."""
 
 
 class Connection:
@@ -71,6 +81,8 @@ class Connection:
         self._direct: list[bytes] = []  # frames gathered during one handled message
         self._busy = False  # the writer is sending
         self._queued = 0  # frames in the queue
+        self.moves = 0
+        """Actions of this client that were played (their handling is not charged to its share)."""
 
     def __repr__(self) -> str:
         return f"<connection {self.id} {self.name or '?'} {self.peer}>"
@@ -89,6 +101,9 @@ class Connection:
         frame = self.server.encode(msg)
         if frame is not None:
             self.send_frame(frame)
+        elif msg.get("type") != "error":  # never silently: the client is told (the log says why)
+            self.error("server-error", f"the server could not send you a {msg.get('type')} message (too large for a "
+                                       "frame, or not encodable); the server log says more")
 
     def send_frame(self, frame: bytes) -> None:
         """Like :meth:`send` with a message already encoded (one encoding for many clients)."""
@@ -139,9 +154,21 @@ class Connection:
         log.debug("%r: %s: %s", self, type(e).__name__, e)
         self.abort("connection lost")
 
-    def error(self, code: str, reason: str, ref: str | None = None) -> None:
-        """Send ``error`` (PROTOCOL.md "Errors")."""
-        self.send({"type": "error", "code": code, "reason": reason[:2000], "ref": ref})
+    def error(self, code: str, reason: str, ref: str | None = None, request: int | None = None) -> None:
+        """Send ``error`` (PROTOCOL.md "Errors"); ``request``: the id of the action at fault, if known."""
+        msg: dict[str, Any] = {"type": "error", "code": code, "reason": reason[:2000], "ref": ref}
+        if request is not None:
+            msg["request"] = request
+        self.send(msg)
+
+    def awaiting_move(self) -> bool:
+        """True while this client holds a seat with an open action request whose deadline has
+        not passed: it may be thinking without reading, and is not dropped for missing pongs."""
+        for table in self.tables:
+            p = table.pending
+            if p is not None and table.seats[p.seat].conn is self and not p.deadline.expired:
+                return True
+        return False
 
     def close(self, reason: str) -> None:
         """Send ``bye`` with ``reason`` after what is queued, then close."""
@@ -226,7 +253,11 @@ class Connection:
         self._scope.cancel()
 
     async def _reader(self) -> None:
-        dec = FrameDecoder(self.config.max_frame)
+        config = self.config
+        dec = FrameDecoder(config.max_frame, max_elements=config.max_elements)
+        share, burst = config.cpu_share, config.cpu_burst
+        budget, refilled = burst, trio.current_time()
+        clock = time.perf_counter
         try:
             while not self.closing:
                 data = await self.stream.receive_some(RECEIVE_SIZE)
@@ -234,23 +265,39 @@ class Connection:
                     why = f" mid-frame ({dec.buffered} bytes pending)" if dec.buffered else ""
                     self.abort(f"the client closed the connection{why}")
                     return
+                self.heartbeat.pong()
+                start = clock()
+                spent = 0.0  # time charged to this connection: everything but the moves it played
                 try:
                     dec.feed(data)
                 except ProtocolError as e:
                     self._fatal(e)
                     return
                 while not self.closing:
+                    t0, moves = clock(), self.moves
                     try:
                         item = dec.next_data()
                     except ProtocolError as e:
                         if e.fatal:
                             self._fatal(e)
                             return
-                        self.error(e.code, e.message_text(), e.ref)
-                        continue
+                        self.error(e.code, e.message_text(), e.ref, e.request)
+                        item = ()
                     if item is None:
                         break
-                    self.server.handle(self, item)
+                    if item:
+                        self.server.handle(self, item)
+                    t1 = clock()
+                    if self.moves == moves:
+                        spent += t1 - t0
+                    if t1 - start > SLICE:  # let the other connections and tables run
+                        await trio.lowlevel.checkpoint()
+                        start = clock()
+                now = trio.current_time()
+                budget = min(burst, budget + (now - refilled) * share) - spent
+                refilled = now
+                if budget < 0:  # over its share: read on once back within it
+                    await trio.sleep(-budget / share)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
             self._lost(e)
 
@@ -265,7 +312,7 @@ class Connection:
         if not self.greeted.is_set():
             self.close(f"no hello within {limit:g} s")
             return
-        await self.heartbeat.run(self.send, self.close)
+        await self.heartbeat.run(self.send, self.close, self.awaiting_move)
 
     async def _linger(self) -> None:
         """Read and discard until the client closes (bounded by the caller's timeout)."""

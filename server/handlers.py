@@ -65,7 +65,7 @@ class Server:
         try:
             self._handle(conn, data)
         except ProtocolError as e:
-            conn.error(e.code, e.message_text(), e.ref)
+            conn.error(e.code, e.message_text(), e.ref, e.request if e.request is not None else _request(data))
         except Exception as e:
             log.exception("%r: handling %r failed", conn, data.get("type"))
             conn.error("server-error", f"the server failed on this message ({type(e).__name__})", _ref(data))
@@ -80,8 +80,10 @@ class Server:
             # the full path below for its precise error. The engine checks the action data itself.
             table, request, action = data.get("table"), data.get("request"), data.get("action")
             if type(table) is str and type(request) is int and 0 <= request < 2**63 and type(action) is dict and type(action.get("type")) is str:
-                self.lobby.table_for(conn, table, "action").handle_action(conn, request, action)
-                return
+                number = data.get("number")
+                if number is None or (type(number) is int and number >= 1):
+                    self.lobby.table_for(conn, table, "action").handle_action(conn, request, action, number)
+                    return
         elif len(data) == 2 and data.get("type") == "pong" and conn.name is not None:
             # The heartbeat's answer, every 10 s from every client: the same check by hand.
             nonce = data.get("nonce")
@@ -97,15 +99,17 @@ class Server:
             self._hello(conn, msg)
             return
         if t == "action":
-            self.lobby.table_for(conn, msg.table, t).handle_action(conn, msg.request, msg.action)
+            self.lobby.table_for(conn, msg.table, t).handle_action(conn, msg.request, msg.action, msg.number)
         elif t == "pong":
             conn.heartbeat.pong(msg.nonce)
         elif t == "ping":
             conn.send({"type": "pong", "nonce": msg.nonce})
         elif t == "list-tables":
-            listing = self.lobby.tables_frame()  # encoded once for every asker until a table changes
-            if listing is not None:
+            listing = self.lobby.listing(closed=msg.closed, table=msg.table, offset=msg.offset, limit=msg.limit)
+            if listing is not None:  # the default listing is encoded once for every asker until a table changes
                 conn.send_frame(listing)
+            else:
+                conn.error("server-error", "the server could not send the table list; the server log says why", t)
         elif t == "create-table":
             move_time = self.config.move_time if msg.move_time is None else msg.move_time
             self.lobby.create(conn, msg.game, msg.options, seed=msg.seed, games=msg.games, move_time=move_time,
@@ -117,7 +121,7 @@ class Server:
         elif t == "spectate":
             self.lobby.table_for(conn, msg.table, t).handle_spectate(conn)
         elif t == "forfeit":
-            self.lobby.table_for(conn, msg.table, t).handle_forfeit(conn, msg.reason)
+            self.lobby.table_for(conn, msg.table, t).handle_forfeit(conn, msg.reason, msg.number)
         elif t == "bye":
             conn.abort(f"said bye ({msg.reason})" if msg.reason else "said bye")
         elif t == "hello":
@@ -139,6 +143,12 @@ class Server:
         conn.send({"type": "welcome", "version": PROTOCOL_VERSION, "server": SERVER_NAME, "heartbeat": self.config.heartbeat})
         conn.greeted.set()
         log.info("%s (%s) connected as %s", msg.name, conn.peer, msg.role)
+
+
+def _request(data: Mapping[str, Any]) -> int | None:
+    """The request id of an ``action`` at fault, when it is readable (for ``error.request``)."""
+    r = data.get("request") if isinstance(data, Mapping) and data.get("type") == "action" else None
+    return r if type(r) is int and 0 <= r < 2**63 else None
 
 
 def _ref(data: Mapping[str, Any]) -> str | None:

@@ -3,7 +3,14 @@
 Table ids are ``"<run>-t1"``, ``"<run>-t2"``, ... in order of creation, ``<run>`` being the
 server run id (:func:`server.logs.new_run_id`, fresh each time a server starts), so a table id
 never names two tables, even across restarts, and neither does a log file name. Closed tables
-stay listed (state ``"closed"``) until ``ServerConfig.closed_tables_kept`` newer ones closed.
+stay listed (state ``"closed"``, only by ``list-tables {closed: true}``) until
+``ServerConfig.closed_tables_kept`` newer ones closed. At most ``max_tables`` tables are open (waiting or playing) at once, and
+``max_tables_per_connection`` of them created by one connection (``too-many-tables``). A
+``tables`` answer is one page that always fits in a frame, with the ``total`` count.
+
+Request ids come from one counter for the whole server run, so no two requests of a server
+run (whatever their table or game) share an id: an answer to a request of an earlier game can
+never be taken for an answer to the running one (PROTOCOL.md "Game boundaries").
 """
 
 from __future__ import annotations
@@ -28,7 +35,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("quinze.server")
 
 
-_TABLES_HEAD = wire.map_header(2) + wire.pack("type") + wire.pack("tables") + wire.pack("tables")
+_TABLES_HEAD = wire.map_header(4) + wire.pack("type") + wire.pack("tables") + wire.pack("tables")
+"""The start of a ``tables`` frame: ``{"type": "tables", "tables": [...], "total": n, "offset": k}``."""
 
 
 class Lobby:
@@ -40,6 +48,10 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self._closed: deque[str] = deque()
         self._next = 1
+        self._request = 0
+        self.open_tables = 0
+        """Tables waiting or playing."""
+        self._created: dict[int, int] = {}  # connection id -> open tables it created
         self.run = new_run_id(config.log_dir)
         """This server run's id: the prefix of its table ids, written in every log header."""
         self.stopping = False
@@ -54,31 +66,61 @@ class Lobby:
         if table is not None:
             self._dirty[table] = None
 
+    def next_request(self) -> int:
+        """A request id never used before in this server run."""
+        self._request += 1
+        return self._request
+
     def encode(self, msg: dict[str, Any]) -> bytes | None:
-        """``msg`` as one frame; None (and logged) if it cannot be encoded or is over ``max_frame``."""
+        """``msg`` as one frame; None (and the log says why) if it cannot be encoded or is over
+        ``max_frame``. The caller tells the client (:meth:`unsendable`)."""
         try:
             body = wire.pack(msg)
-        except Exception:
-            log.exception("cannot encode a %s message", msg.get("type"))
+        except Exception as e:
+            log.warning("cannot send a %s message: %s: %s", msg.get("type"), type(e).__name__, e)
             return None
         return wire.frame(body, self.config.max_frame, str(msg.get("type")))
 
-    def infos(self) -> list[dict[str, Any]]:
-        """TableInfo of every listed table, in order of creation."""
-        return [t.info() for t in self.tables.values()]
+    @staticmethod
+    def unsendable(conns: Any, msg: dict[str, Any]) -> None:
+        """Tell each of ``conns`` that a ``msg`` meant for it could not be sent (never silently)."""
+        t = msg.get("type")
+        for c in list(conns):
+            c.error("server-error", f"the server could not send you a {t} message (too large for a frame, or not encodable); the server log says more")
 
-    def tables_frame(self) -> bytes | None:
-        """The frame of ``{"type": "tables", "tables": infos()}``, joined from each table's encoded
-        TableInfo and kept until a table changes (lobby listings are frequent, changes rarer)."""
-        if self._listing is None:
-            bodies = self._bodies
-            for t in self._dirty:  # only the tables that changed are encoded again
-                if t.id in bodies:
-                    bodies[t.id] = t.info_body()
-            self._dirty.clear()
-            body = _TABLES_HEAD + wire.array_header(len(bodies)) + b"".join(bodies.values())
-            self._listing = wire.frame(body, self.config.max_frame, "tables")
-        return self._listing
+    def listing(self, *, closed: bool = False, table: str | None = None, offset: int = 0, limit: int | None = None) -> bytes | None:
+        """The frame of the ``tables`` answer to ``list-tables`` (PROTOCOL.md): one page of
+        TableInfo in order of creation (closed tables only with ``closed``), with ``total`` (every
+        table asked for) and ``offset``, cut so that it fits in a frame. The default listing (no
+        field given), the frequent one, is joined from each table's encoded TableInfo and kept
+        until a table changes (only the tables that changed are encoded again)."""
+        size = self.config.page_size if limit is None else limit
+        if not closed and table is None and offset == 0 and limit is None:
+            if self._listing is None:
+                bodies = self._bodies
+                for t in self._dirty:
+                    if t.id in bodies:
+                        bodies[t.id] = t.info_body()
+                self._dirty.clear()
+                listed = [tid for tid in bodies if self.tables[tid].state != "closed"]
+                self._listing = self._page([bodies[tid] for tid in listed[:size]], len(listed), 0)
+            return self._listing
+        if table is not None:
+            found = self.tables.get(table)
+            chosen = [found] if found is not None and (closed or found.state != "closed") else []
+        else:
+            chosen = [t for t in self.tables.values() if closed or t.state != "closed"]
+        return self._page([t.info_body() for t in chosen[offset : offset + size]], len(chosen), offset)
+
+    def _page(self, bodies: list[bytes], total: int, offset: int) -> bytes | None:
+        """The ``tables`` frame of these encoded TableInfo, halved until it fits in a frame."""
+        tail = wire.pack("total") + wire.pack(total) + wire.pack("offset") + wire.pack(offset)
+        while True:
+            body = _TABLES_HEAD + wire.array_header(len(bodies)) + b"".join(bodies) + tail
+            if len(body) <= self.config.max_frame or not bodies:
+                break
+            bodies = bodies[: len(bodies) // 2]  # too large for one frame: a shorter page (total says the rest)
+        return wire.frame(body, self.config.max_frame, "tables")
 
     def table_for(self, conn: Connection, table_id: str, ref: str) -> Table:
         """The table ``table_id``. Raises ``ProtocolError("unknown-table")``."""
@@ -100,8 +142,18 @@ class Lobby:
         position: Mapping[str, Any] | None = None,
     ) -> Table | None:
         """``create-table``: check the game and options (``unknown-game``, ``bad-option`` naming
-        the option; ``seat_move_times`` one entry per seat), start the table's task, answer
-        ``table-created``."""
+        the option; ``seat_move_times`` one entry per seat) and the table limits
+        (``too-many-tables``), start the table's task, answer ``table-created``."""
+        config = self.config
+        if self.open_tables >= config.max_tables:
+            conn.error("too-many-tables", f"this server has {self.open_tables} open tables, its limit "
+                       f"(max_tables {config.max_tables}); try again once some have closed", "create-table")
+            return None
+        mine = self._created.get(conn.id, 0)
+        if mine >= config.max_tables_per_connection:
+            conn.error("too-many-tables", f"this connection created {mine} tables still open, its limit "
+                       f"(max_tables_per_connection {config.max_tables_per_connection})", "create-table")
+            return None
         try:
             game_cls = get_game(game_id)
             if position is not None:
@@ -117,7 +169,6 @@ class Lobby:
                     return None
                 options = start.options
             checked = game_cls.validate_options(options)
-            game_cls.new(checked, 0)  # options the game refuses only together fail here, not at the table
         except GameError as e:
             code = "unknown-game" if e.code == "unknown-game" else "bad-option"
             where = f"create-table.options.{e.field}: " if code == "bad-option" and e.field else ""
@@ -131,7 +182,10 @@ class Lobby:
         self._next += 1
         table = Table(self, table_id, game_cls, checked, seed=seed, games=games, move_time=move_time,
                       seat_move_times=seat_move_times, position=position)
+        table.creator = conn.id
         self.tables[table_id] = table
+        self.open_tables += 1
+        self._created[conn.id] = mine + 1
         self._bodies[table_id] = b""
         self.listing_changed(table)
         self.nursery.start_soon(table.run, name=f"table {table_id}")
@@ -141,6 +195,12 @@ class Lobby:
 
     def table_closed(self, table: Table) -> None:
         """Keep the closed table listed, forgetting the oldest closed ones beyond the limit."""
+        self.open_tables -= 1
+        left = self._created.get(table.creator, 0) - 1
+        if left > 0:
+            self._created[table.creator] = left
+        else:
+            self._created.pop(table.creator, None)
         self._closed.append(table.id)
         while len(self._closed) > self.config.closed_tables_kept:
             gone = self._closed.popleft()

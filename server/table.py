@@ -24,7 +24,13 @@ Rules applied here (PROTOCOL.md):
   result (:func:`protocol.replaylog.aborted_result`, reason ``"aborted"``): ``game-over`` to every
   seat and spectator, before their ``bye``, and the game is logged as aborted;
 - seeds: ``seed + number - 1`` when the table was given one, else ``secrets.randbits(63)``;
-  salt ``secrets.token_hex(16)``; the commitment is SHA-256 of ``f"{seed}:{salt}"``.
+  salt ``secrets.token_hex(16)``; the commitment is SHA-256 of ``f"{seed}:{salt}"``;
+- game boundaries: every message about a game carries the table and the game's ``number``;
+  request ids are unique in the server run (:meth:`Lobby.next_request`); an ``action`` or a
+  ``forfeit`` naming a game that is over, or a request that is not the open one, is refused
+  and never touches the running game;
+- each played action records the seconds the seat took (``time``, from the request to the
+  answer), for the logs and ``game-over``.
 """
 
 from __future__ import annotations
@@ -78,11 +84,13 @@ class Seat:
 
 @dataclass(slots=True)
 class Pending:
-    """The open ``action-request``: its id, the seat to act and when it is due."""
+    """The open ``action-request``: its id, the seat to act, when it is due and when it opened
+    (trio clock seconds)."""
 
     request: int
     seat: int
     deadline: Deadline
+    opened: float = 0.0
 
 
 class Table:
@@ -129,6 +137,8 @@ class Table:
         self.seed = 0
         self.salt = ""
         self.started = ""
+        self.creator = -1
+        """The id of the connection that created the table (its per-connection limit)."""
         self.aborted: str | None = None
         self._announced = False
         self._changed = trio.Event()
@@ -186,8 +196,9 @@ class Table:
 
     def _events(self, events: list[Event]) -> None:
         """Each event to each seat as it may see it (``Event.for_seat``), to spectators as public.
-        Encoded once for all who see the same: the public form, and each private one."""
-        event = self.wire.event
+        Encoded once for all who see the same: the public form, and each private one; each
+        carries the game's number. One that cannot be encoded is told to its receivers."""
+        event, number = self.wire.event, self.number
         for ev in events:
             private = ev.private
             public: bytes | None = None
@@ -197,19 +208,23 @@ class Table:
                 if conn is None:
                     continue
                 if s.index in private:
-                    f = event(ev.for_seat(s.index))
+                    f = event(ev.for_seat(s.index), number)
                 else:
                     if not made:
-                        public, made = event(ev.for_seat(None)), True
+                        public, made = event(ev.for_seat(None), number), True
                     f = public
                 if f is not None:
                     conn.send_frame(f)
+                else:
+                    self.lobby.unsendable([conn], {"type": "event"})
             if self.spectators:
                 if not made:
-                    public, made = event(ev.for_seat(None)), True
+                    public, made = event(ev.for_seat(None), number), True
                 if public is not None:
                     for c in list(self.spectators):
                         c.send_frame(public)
+                else:
+                    self.lobby.unsendable(self.spectators, {"type": "event"})
 
     def _game_start(self, seat: int | None) -> dict[str, Any]:
         return {
@@ -227,7 +242,7 @@ class Table:
         """``view`` for a client arriving mid-game: ``Game.view(seat)`` (None: the public view)
         (PROTOCOL.md, "Flow" 6, `view`)."""
         assert self.game is not None
-        return {"type": "view", "table": self.id, "view": self.game.view(seat)}
+        return {"type": "view", "table": self.id, "view": self.game.view(seat), "number": self.number}
 
     def _next_request(self) -> None:
         """Open the request of the seat to act (a new id, a fresh deadline) and send it; none once over."""
@@ -237,9 +252,9 @@ class Table:
             return
         seat = game.to_act
         assert seat is not None
-        self.request_id += 1
+        self.request_id = self.lobby.next_request()
         own = self.seat_move_times[seat] if seat < len(self.seat_move_times) else None
-        self.pending = Pending(self.request_id, seat, Deadline(self.move_time if own is None else own))
+        self.pending = Pending(self.request_id, seat, Deadline(self.move_time if own is None else own), trio.current_time())
         self._send_request()
 
     def _send_request(self) -> None:
@@ -258,6 +273,7 @@ class Table:
                 "view": game.view(p.seat),
                 "legal": game.legal_data(),
                 "deadline": p.deadline.left(),
+                "number": self.number,
             }
         )
 
@@ -306,6 +322,8 @@ class Table:
                 s.conn.send(self._game_start(s.index))
         if self.spectators:
             start = self.lobby.encode(self._game_start(None))
+            if start is None:
+                self.lobby.unsendable(self.spectators, self._game_start(None))
             for c in list(self.spectators):
                 if start is not None:
                     c.send_frame(start)
@@ -358,6 +376,8 @@ class Table:
         over = wire_frame(joined_map(head, "actions", self.records.packed()), self.lobby.config.max_frame, "game-over")
         if over is not None:
             self._to_all_frame(over)
+        else:  # never silently: every receiver is told (the log says why)
+            self.lobby.unsendable([s.conn for s in self.seats if s.conn is not None] + list(self.spectators), {"type": "game-over"})
         if self.aborted is not None:
             how = f"aborted ({self.aborted})"
         elif forfeit is not None:
@@ -539,12 +559,18 @@ class Table:
             mine.conn = None
         self._poke()
 
-    def handle_forfeit(self, conn: Connection, reason: str) -> None:
-        """``forfeit``: the sender's seat concedes the running game with ``reason`` as its kind."""
+    def handle_forfeit(self, conn: Connection, reason: str, number: int | None = None) -> None:
+        """``forfeit``: the sender's seat concedes the running game with ``reason`` as its kind.
+        A forfeit naming another game (``number``) than the running one is refused
+        (``stale-game``): a late forfeit never ends a game that started after it was meant."""
         self._touch()
         mine = self.seat_of(conn)
         if mine is None:
             conn.error("not-seated", f"you hold no seat at {self.id}", "forfeit")
+            return
+        if number is not None and (number != self.number or self.state != "playing"):
+            running = f"game {self.number} is running" if self.state == "playing" else "no game is running"
+            conn.error("stale-game", f"game {number} at {self.id} is over ({running}): the forfeit is ignored", "forfeit")
             return
         if self.state != "playing" or self.game is None or self.forfeit is not None:
             conn.error("game-not-running", f"no game is running at {self.id}", "forfeit")
@@ -552,12 +578,20 @@ class Table:
         self.forfeit = (mine.index, reason)
         self._poke()
 
-    def handle_action(self, conn: Connection, request: int, data: Mapping[str, Any]) -> None:
+    def handle_action(self, conn: Connection, request: int, data: Mapping[str, Any], number: int | None = None) -> None:
         """``action``: checked and played, then ``accepted`` and the events; else ``refused`` with a
-        stable code (``not-your-turn``, ``stale-request``, or the game's own) and the state unchanged."""
+        stable code (``not-your-turn``, ``stale-request``, or the game's own) and the state unchanged.
+        An answer naming an earlier game (``number``) is ``stale-request``, never played."""
         mine = self.seat_of(conn)
         if mine is None:
-            conn.error("not-seated", f"you hold no seat at {self.id}", "action")
+            if self.state == "closed":
+                conn.error("not-seated", f"table {self.id} is closed: its games are over and it has no seats any more", "action")
+            else:
+                conn.error("not-seated", f"you hold no seat at {self.id}", "action")
+            return
+        if number is not None and number != self.number:
+            self._refuse(conn, request, "stale-request", f"request {request} belongs to game {number} at {self.id}, "
+                         f"which is over (game {self.number} is the current one)", number)
             return
         game, p = self.game, self.pending
         if self.state != "playing" or game is None or game.is_over or self.forfeit is not None:
@@ -570,7 +604,8 @@ class Table:
             self._refuse(conn, request, "stale-request", f"the open request at {self.id} is {p.request}, not {request}")
             return
         if p.deadline.expired:
-            self._refuse(conn, request, "stale-request", f"the deadline of request {request} has passed")
+            late = trio.current_time() - p.deadline.at
+            self._refuse(conn, request, "stale-request", f"the deadline of request {request} has passed: answered {late:.2f} s late")
             return
         try:
             action = game.parse_action(data)
@@ -586,12 +621,15 @@ class Table:
             log.exception("table %s: engine failed on %r", self.id, data)
             self._refuse(conn, request, "engine-error", f"{type(e).__name__}: {e}")
             return
-        self.records.add(mine.index, action.to_data())
-        conn.send_frame(self.wire.accepted(request))
+        self.records.add(mine.index, action.to_data(), round(trio.current_time() - p.opened, 4))
+        conn.moves += 1
+        conn.send_frame(self.wire.accepted(request, self.number))
         self._events(events)
         self._next_request()
         if self.pending is None:  # the game is over: the table task takes it from here
             self._poke()
 
-    def _refuse(self, conn: Connection, request: int, code: str, reason: str) -> None:
-        conn.send({"type": "refused", "table": self.id, "request": request, "code": code, "reason": reason})
+    def _refuse(self, conn: Connection, request: int, code: str, reason: str, number: int | None = None) -> None:
+        """``refused`` for the answer to ``request`` of game ``number`` (default: the current game)."""
+        conn.send({"type": "refused", "table": self.id, "request": request, "code": code, "reason": reason,
+                   "number": number or self.number or None})

@@ -53,26 +53,31 @@ _TYPE = pack("type")
 _TABLE = pack("table")
 
 
+_NUMBER = pack("number")
+
+
 class TableWire:
-    """The encoded start of one table's ``accepted`` and ``event`` messages (built once per table)."""
+    """The encoded start of one table's ``accepted`` and ``event`` messages (built once per table);
+    both end with the game's ``number`` (PROTOCOL.md "Game boundaries")."""
 
     __slots__ = ("_accepted", "_event", "max_frame")
 
     def __init__(self, table_id: str, max_frame: int) -> None:
         t = pack(table_id)
-        self._accepted = map_header(3) + _TYPE + pack("accepted") + _TABLE + t + pack("request")
-        self._event = map_header(3) + _TYPE + pack("event") + _TABLE + t + pack("event")
+        self._accepted = map_header(4) + _TYPE + pack("accepted") + _TABLE + t + pack("request")
+        self._event = map_header(4) + _TYPE + pack("event") + _TABLE + t + pack("event")
         self.max_frame = max_frame
 
-    def accepted(self, request: int) -> bytes:
-        """The frame of ``{"type": "accepted", "table", "request"}``."""
-        body = self._accepted + pack(request)
+    def accepted(self, request: int, number: int) -> bytes:
+        """The frame of ``{"type": "accepted", "table", "request", "number"}``."""
+        body = self._accepted + pack(request) + _NUMBER + pack(number)
         return len(body).to_bytes(4, "big") + body
 
-    def event(self, data: Mapping[str, Any]) -> bytes | None:
-        """The frame of ``{"type": "event", "table", "event": data}`` (None if over the limit or unencodable)."""
+    def event(self, data: Mapping[str, Any], number: int) -> bytes | None:
+        """The frame of ``{"type": "event", "table", "event": data, "number"}`` (None if over the
+        limit or unencodable: the log says why)."""
         try:
-            body = self._event + pack(data)
+            body = self._event + pack(data) + _NUMBER + pack(number)
         except Exception:
             log.exception("cannot encode an event")
             return None
@@ -80,11 +85,14 @@ class TableWire:
 
 
 _SEAT = map_header(2) + pack("seat")
+_SEAT_TIMED = map_header(3) + pack("seat")
 _ACTION = pack("action")
+_TIME = pack("time")
 
 
 class Records:
-    """The actions of one game, in order, as encoded ``{"seat": int, "action": data}`` maps.
+    """The actions of one game, in order, as encoded ``{"seat": int, "action": data, "time":
+    seconds}`` maps (``time``: how long the seat took; left out when not given).
 
     ``len(records)`` is the number of actions; :meth:`packed` the msgpack array of them all (the
     ``actions`` of ``game-over``); :meth:`data` the same decoded (for the replay log).
@@ -99,10 +107,13 @@ class Records:
     def __len__(self) -> int:
         return self._n
 
-    def add(self, seat: int, action: Mapping[str, Any]) -> None:
-        """Append one action (``action``: its data, ``Action.to_data()``). Raises TypeError for
-        data msgpack cannot encode (nothing is appended then)."""
-        self._buf += _SEAT + pack(seat) + _ACTION + pack(action)
+    def add(self, seat: int, action: Mapping[str, Any], time: float | None = None) -> None:
+        """Append one action (``action``: its data, ``Action.to_data()``; ``time``: the seconds
+        the seat took). Raises TypeError for data msgpack cannot encode (nothing is appended then)."""
+        if time is None:
+            self._buf += _SEAT + pack(seat) + _ACTION + pack(action)
+        else:
+            self._buf += _SEAT_TIMED + pack(seat) + _ACTION + pack(action) + _TIME + pack(time)
         self._n += 1
 
     def packed(self) -> bytes:
@@ -110,7 +121,7 @@ class Records:
         return array_header(self._n) + self._buf
 
     def data(self) -> list[dict[str, Any]]:
-        """Every action as ``{"seat", "action"}`` data, in order."""
+        """Every action as ``{"seat", "action", "time"}`` data, in order."""
         return msgpack.unpackb(self.packed(), raw=False)
 
 

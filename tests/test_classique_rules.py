@@ -1,4 +1,4 @@
-"""Le Quinze classique (RULES.md §2): one test per rule branch and decision, positions, errors."""
+"""Le Quinze classique (quinze_cli/rules/quinze-classique.md): one test per rule branch and decision, positions, errors."""
 
 from __future__ import annotations
 
@@ -25,21 +25,32 @@ def test_registered_with_bots():
 
 
 @pytest.mark.parametrize("n", [2, 4, 6])
-def test_ceremony_events_seat_king_first_lowest_deals(n):
+def test_ceremony_one_card_per_seat_lowest_deals(n):
+    # RULES "Seats and the first dealer" [decision]: K, Q, J... shuffled, one to each seat;
+    # the lowest card deals first
     g = new(n, seed=5)
     ev = [e.full() for e in g.opening_events]
     assert kinds(ev)[:4] == ["ceremony", "deck-change", "ante", "deal"]
     cer = ev[0]
     ranks = ["K", "Q", "J", "10", "9", "8"][:n]
     assert sorted(d["card"] for d in cer["draws"]) == sorted(r + "S" for r in ranks)
-    for d in cer["draws"]:
-        assert d["seat"] == ranks.index(d["card"][:-1])
-    assert cer["first_dealer"] == n - 1 and cer["first_to_speak"] == 0
-    assert ev[1] == {"kind": "deck-change", "dealer": n - 1, "deck": "black", "talon": 52, "reason": "first"}
+    assert [d["seat"] for d in cer["draws"]] == list(range(n))
+    lowest = next(d["seat"] for d in cer["draws"] if d["card"] == ranks[-1] + "S")
+    assert cer["first_dealer"] == lowest and cer["first_to_speak"] == (lowest + 1) % n
+    assert ev[1] == {"kind": "deck-change", "dealer": lowest, "deck": "black", "talon": 52, "reason": "first"}
     deal = ev[3]
-    assert deal["dealer"] == n - 1 and deal["order"] == list(range(n)) and deal["talon"] == 52 - n
+    order = [(lowest + 1 + k) % n for k in range(n)]
+    assert deal["dealer"] == lowest and deal["order"] == order and deal["talon"] == 52 - n
     assert set(deal["private"]) == {str(s) for s in range(n)}
-    assert g.to_act == 0 and g.deck == "black" and g.pot == n and g.chips == [99] * n
+    assert g.to_act == order[0] and g.first_dealer == lowest and g.deck == "black"
+    assert g.pot == n and g.chips == [99] * n
+
+
+@pytest.mark.parametrize("n", [2, 3, 6])
+def test_first_dealer_is_drawn_at_random_among_the_seats(n):
+    dealers = {new(n, seed=seed).first_dealer for seed in range(60)}
+    assert dealers == set(range(n))
+    assert new(n, seed=9).first_dealer == new(n, seed=9).first_dealer  # seeded
 
 
 def test_decks_are_one_colour_each():
@@ -157,10 +168,12 @@ def test_parse_action_names_the_field():
     g = new(2)
     for data, field in (({}, "type"), ({"type": "jump"}, "type"), ({"type": "raise"}, "amount"),
                         ({"type": "raise", "amount": "3"}, "amount"), ({"type": "raise", "amount": True}, "amount"),
-                        ({"type": "hit", "card": "7S"}, "card"), ([1], "action")):
+                        ([1], "action")):
         with pytest.raises(ActionError) as err:
             g.parse_action(data)
         assert err.value.field == field
+    # keys unknown to this version are ignored (PROTOCOL.md "Conventions"), in an action too
+    assert g.parse_action({"type": "hit", "card": "7S"}).to_data() == {"type": "hit"}
     assert g.parse_action({"type": "raise", "amount": 4, "min": 1, "max": 9}).to_data() == R(4)
     # the listed range is read back (built-in bots read legal entries), but cannot be applied
     play(g, H, H)
@@ -267,7 +280,9 @@ def test_player_who_cannot_ante_is_out():
     ev = play(g, P, H, P)
     assert first(ev, "out") == {"kind": "out", "seat": 0, "chips": 0}
     assert first(ev, "ante")["seats"] == [1, 2]
-    assert g.in_match == [False, True, True] and g.status[0] == "out" and g.to_act == 1
+    # the coup was played: the deal passed from seat 2 over seat 0 (out) to seat 1, seat 2 speaks
+    assert first(ev, "deck-change")["reason"] == "played" and g.dealer == 1
+    assert g.in_match == [False, True, True] and g.status[0] == "out" and g.to_act == 2
     assert g.view(1)["hidden"][0] is None and g.hidden[0] is None
 
 
@@ -295,8 +310,8 @@ def test_last_player_with_chips_ends_match():
 
 def test_match_end_after_tours_shares_leftover_pot_odd_chips_by_primaute():
     # dealer 1 with a short talon: the deal would pass to seat 2, the first dealer -> end (tours 1)
-    g = rigged({"players": 3}, hidden={0: "KS", 1: "2C", 2: "10S"}, talon_len=3, dealer=1, to_act=2,
-               pot=11, chips=[97, 96, 96])
+    g = rigged({"players": 3, "tours": 1}, hidden={0: "KS", 1: "2C", 2: "10S"}, talon_len=3, dealer=1, to_act=2,
+               pot=11, chips=[97, 96, 96], first_dealer=2)
     ev = play(g, P, P, P)
     end = first(ev, "match-end")
     # pot 11 (8 left over + this coup's 3 antes): 3 each, 2 odd chips to seats 2 then 0 (primauté
@@ -324,6 +339,55 @@ def test_max_coups_safety():
     g = new(2, max_coups=3)
     play(g, P, P, P, P, P, P)
     assert g.is_over and g.end_reason == "max-coups" and g.coup == 3 and g.chips == [100, 100]
+    r = g.result()
+    assert r.reason == "max-coups" and g.rounds < g.options["tours"]
+
+
+def test_max_coups_before_tours_is_reported_and_tours_win_when_both_end():
+    # coups played one after the other (the deal passes each time): 2 players, tours 1 -> 2 coups
+    g = new(2, tours=1, max_coups=2, seed=4)
+    events = []
+    while not g.is_over:
+        legal = [a.to_data()["type"] for a in g.legal_actions()]
+        events += [e.full() for e in g.apply({"type": "hit" if "hit" in legal and g.phase == "speak" else
+                                              "stand" if "stand" in legal else "call" if "call" in legal
+                                              else "check"})]
+    end = first(events, "match-end")
+    # the tours end the match at the same moment as max_coups: the result says tours
+    assert g.coup == 2 and end["reason"] == "tours" and g.result().reason == "tours"
+    assert end["coups"] == 2 and end["rounds"] == 1
+    g = new(2, tours=4, max_coups=2, seed=4)
+    while not g.is_over:
+        legal = [a.to_data()["type"] for a in g.legal_actions()]
+        events = [e.full() for e in g.apply({"type": "hit" if "hit" in legal and g.phase == "speak" else
+                                             "stand" if "stand" in legal else "call" if "call" in legal
+                                             else "check"})]
+    end = first(events, "match-end")
+    assert end["reason"] == "max-coups" and end["coups"] == 2 and end["rounds"] == 1
+    assert g.result().reason == "max-coups"
+
+
+def test_unequal_caves_winner_goes_by_chips_won_or_lost():
+    # RULES "End of the match" [decision]: seat 2 holds the most chips but lost one; seat 1,
+    # the single opener, won two: seat 1 wins the match
+    g = rigged({"players": 3, "caves": "100,50,200", "max_coups": 1}, hidden={0: "KS", 1: "2C", 2: "10S"},
+               dealer=2, to_act=0, first_dealer=2)
+    play(g, P, H, P)
+    r = g.result()
+    assert g.is_over and r.reason == "max-coups"
+    assert g.chips == [99, 52, 199] and r.scores == (-1, 2, -1)
+    assert r.winners == (1,) and r.points == (0.0, 1.0, 0.0)
+
+
+def test_deal_passes_after_every_played_coup():
+    g = new(3, seed=2)
+    d0, deck0 = g.dealer, g.deck
+    order = [(d0 + 1 + k) % 3 for k in range(3)]
+    acts = {order[0]: P, order[1]: H, order[2]: P}  # one opener: a played coup
+    ev = play(g, *[acts[s] for s in order])
+    change = first(ev, "deck-change")
+    assert change["reason"] == "played" and change["dealer"] == (d0 + 1) % 3
+    assert g.dealer == (d0 + 1) % 3 and g.deck != deck0 and len(g.talon) == 52 - 3
 
 
 # ---------------------------------------------------------------- positions

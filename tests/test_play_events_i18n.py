@@ -124,7 +124,7 @@ def test_every_event_kind_is_told_in_the_players_language(game):
 def test_french_lines_read_naturally():
     events = _events("quinze-classique", 3, 3, "threshold")
     lines = [line for _, told in _told("quinze-classique", "fr", 3, events, 0) for line in told]
-    assert lines[0].startswith("Tirage des places : ") and "Ana (vous)" in lines[0]
+    assert lines[0].startswith("Tirage du premier donneur : ") and "Ana (vous)" in lines[0]
     assert any(re.fullmatch(r"Coup 1 : 3 joueurs misent 1 ; pot 3\.", x) for x in lines), lines[:5]
     assert any(" donne une carte cachée à chacun (talon " in x for x in lines)
     events = _events("quatorze", 2, 1, "greedy")
@@ -139,7 +139,7 @@ def test_replay_keeps_the_english_wording_from_the_same_entries():
     events = _events("quinze-classique", 3, 2, "threshold")
     who = Names(NAMES[:3])
     text = [line for e in events for line in narrate_event("quinze-classique", e.full(), who, None)[1]]
-    assert text[0].startswith("Seats drawn: ") and any(line.startswith("  hidden card of Ana: ") for line in text)
+    assert text[0].startswith("First dealer drawn: ") and any(line.startswith("  hidden card of Ana: ") for line in text)
     assert any(re.fullmatch(r"Coup \d+: \d players ante \d+; pot \d+\.", line) for line in text)
     events = _events("quatorze", 2, 1, "greedy")
     text = [line for e in events for line in narrate_event("quatorze", e.full(), Names(NAMES[:2]), None)[1]]

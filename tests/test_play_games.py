@@ -301,7 +301,7 @@ def test_classique_typed_words_resolve_or_explain():
     text = fr.screen()
     fits(text)
     assert "Votre carte cachée :" in text and "tour de parole" in text and "jetons" in text
-    assert "Tirage des places" in "\n".join(fr.st.log)  # the events in words, in French (classique.ev.*)
+    assert "Tirage du premier donneur" in "\n".join(fr.st.log)  # the events in words, in French (classique.ev.*)
 
 
 def test_rules_texts_exist_in_french():

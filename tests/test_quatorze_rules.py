@@ -1,4 +1,4 @@
-"""Le 14 (``quatorze``): the rules of RULES.md §3 on hand-made positions, and positions themselves."""
+"""Le 14 (``quatorze``): the rules of quinze_cli/rules/quatorze.md on hand-made positions, and positions themselves."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def test_registered_with_options() -> None:
     assert "hand" not in g.opening_events[0].for_seat(None)
 
 
-# ------------------------------------------------------------------ substitutions (RULES.md §3 phase 3)
+# ------------------------------------------------------------------ substitutions (quinze_cli/rules/quatorze.md phase 3)
 
 
 def test_hand_for_two_nine_for_six_and_three() -> None:
@@ -165,7 +165,7 @@ def test_no_combination_after_a_substitution() -> None:
     assert all(not isinstance(a, Combine) for a in g.legal_actions())
 
 
-# ------------------------------------------------------------------ draw (RULES.md §3 phase 1)
+# ------------------------------------------------------------------ draw (quinze_cli/rules/quatorze.md phase 1)
 
 
 def test_whole_hand_layable_as_two_combinations_must_not_draw() -> None:
@@ -180,6 +180,44 @@ def test_whole_hand_layable_as_two_combinations_must_not_draw() -> None:
     refused(g, {"type": "draw", "from": "discard"}, "must-not-draw")
 
 
+def test_whole_hand_must_be_laid_not_discarded() -> None:
+    # RULES phase 1 [decision]: who can lay the whole hand must not draw and must lay it
+    g = game(hands=[["AS", "QH"], ["7S", "7D", "5H", "9C", "6S"]], phase="draw", seat=0, no_draw=None,
+             packets=[[], [["2S", "QS"]]])
+    g.apply({"type": "draw", "from": "stock"})
+    g.apply({"type": "discard", "card": "AS"})
+    assert g.to_act == 1 and g.phase == "draw"  # 7+7+5+9+6 = 34: not layable whole, draws
+    g2 = game(hands=[["AS", "QH"], ["7S", "7D", "5H", "9C"]], phase="draw", seat=0, no_draw=None,
+              packets=[[], [["2S", "QS"]]])
+    g2.apply({"type": "draw", "from": "stock"})
+    g2.apply({"type": "discard", "card": "AS"})
+    assert g2.no_draw == "whole-hand"
+    legal = g2.legal_actions()
+    assert legal and all(isinstance(a, Combine) for a in legal)
+    assert sorted(a.to_data()["cards"] for a in legal) == [["5H", "9C"], ["7S", "7D"]]
+    err = refused(g2, {"type": "discard", "card": "7S"}, "must-lay-whole-hand")
+    assert "whole hand" in err.reason
+    g2.apply({"type": "combine", "cards": ["7S", "7D"]})
+    assert g2.to_act == 1 and g2.legal_actions() == [Combine(tuple(parse_cards("5H 9C")))]
+    events = g2.apply({"type": "combine", "cards": ["5H", "9C"]})
+    assert [e.kind for e in events][:2] == ["combine", "take-up"]
+
+
+def test_whole_hand_combination_must_leave_a_layable_rest() -> None:
+    # 7+7 and 5+9 lay the hand whole; 5+9 then 7+7 also; but 2+5+7 would leave 7+9 = 16
+    g = game(hands=[["AS", "QH"], ["2S", "5H", "7S", "7D", "9C", "QC"]], phase="draw", seat=0, no_draw=None)
+    g.apply({"type": "draw", "from": "stock"})
+    g.apply({"type": "discard", "card": "AS"})
+    assert g.no_draw == "whole-hand"
+    refused(g, {"type": "combine", "cards": ["2S", "5H", "7S"]}, "must-lay-whole-hand")
+    for a in g.legal_actions():
+        rest = list(g.hands[1])
+        for c in a.cards:
+            rest.remove(c)
+        from protocol.games.quatorze_legal import can_lay_whole_hand
+        assert not rest or can_lay_whole_hand(rest)
+
+
 def test_hand_not_wholly_layable_draws() -> None:
     g = game(hands=[["AS", "KH"], ["7S", "7D", "5H", "8C"]], phase="combine")
     g.apply({"type": "discard", "card": "AS"})
@@ -192,21 +230,46 @@ def test_hand_not_wholly_layable_draws() -> None:
     refused(g, {"type": "draw", "from": "stock"}, "wrong-phase")
 
 
-def test_reshuffle_when_the_stock_is_empty() -> None:
+def _empty_stock_game() -> QuatorzeGame:
     # every card not named is in hands: seat 1 holds the rest; the stock is empty
     rest = Counter(ALL)
     rest.subtract(["AS", "KH", "5D", "6D", "7D", "8D", "QS"])
     big = sorted(rest.elements())
     # seat 1's hand must not be wholly layable: total value not a multiple of 14
     pos = make([["AS", "KH", "QS"], big], discard=["5D", "6D", "7D", "8D"], stock=[])
-    g = QuatorzeGame.from_position(pos)
+    return QuatorzeGame.from_position(pos)
+
+
+def test_reshuffle_when_the_stock_is_empty() -> None:
+    # RULES phase 1: the discard pile but its top card becomes the stock, at the draw itself
+    g = _empty_stock_game()
     events = g.apply({"type": "discard", "card": "QS"})
-    kinds = [e.kind for e in events]
-    assert kinds == ["discard", "reshuffle"]
-    assert events[1].public == {"stock": 4, "discard": "QS"}
+    assert [e.kind for e in events] == ["discard"]
+    assert g.phase == "draw" and g.stock == [] and len(g.discard) == 5
+    assert g.legal_actions() == [Draw("stock"), Draw("discard")]
+    events = g.apply({"type": "draw", "from": "stock"})
+    assert [e.kind for e in events] == ["reshuffle", "draw"]
+    assert events[0].public == {"stock": 4, "discard": "QS"}
+    assert events[1].public == {"seat": 1, "from": "stock", "stock": 3}
     assert g.discard == parse_cards("QS")
-    assert sorted(g.stock) == sorted(parse_cards("5D 6D 7D 8D"))
-    assert g.phase == "draw"
+    assert len(g.stock) == 3 and set(g.stock) <= set(parse_cards("5D 6D 7D 8D"))
+
+
+def test_empty_stock_draw_is_legal_in_a_loaded_position() -> None:
+    # what `quinze legal` loads: the draw phase with an empty stock and a discard pile of 2+
+    rest = Counter(ALL)
+    rest.subtract(["AS", "KH", "5D", "6D", "7D", "8D", "QS"])
+    pos = make([sorted(rest.elements()), ["AS", "KH", "QS"]], discard=["5D", "6D", "7D", "8D"], stock=[],
+               phase="draw", seat=1)
+    g = QuatorzeGame.from_position(pos)
+    assert g.legal_actions() == [Draw("stock"), Draw("discard")]
+    again = QuatorzeGame.from_position(g.to_position())
+    assert again.legal_data() == g.legal_data()
+    # the stock draw is the same with the same generator state: seeded, reproducible
+    e1 = g.apply({"type": "draw", "from": "stock"})
+    e2 = again.apply({"type": "draw", "from": "stock"})
+    assert [e.full() for e in e1] == [e.full() for e in e2]
+    assert g.to_position() == again.to_position()
 
 
 def test_nothing_to_draw_skips_the_draw() -> None:
@@ -287,7 +350,7 @@ def test_combine_refusals() -> None:
     refused(g, {"type": "discard", "card": "9C"}, "card-not-held")
 
 
-# ------------------------------------------------------------------ max_turns (RULES.md §3 [decision])
+# ------------------------------------------------------------------ max_turns (quinze_cli/rules/quatorze.md [decision])
 
 
 def test_max_turns_fewest_cards_left_wins() -> None:
@@ -456,3 +519,22 @@ def test_max_substitutions_bounds_a_turn_of_back_and_forth_swaps():
         rng_seed += 7
         steps += 1
     pytest.fail("no turn with three substitutions in a row was found")
+
+
+def test_quinze_legal_offers_the_stock_draw_of_an_empty_stock(tmp_path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from quinze_cli.app import app
+
+    rest = Counter(ALL)
+    rest.subtract(["AS", "KH", "5D", "6D", "7D", "8D", "QS"])
+    pos = make([sorted(rest.elements()), ["AS", "KH", "QS"]], discard=["5D", "6D", "7D", "8D"], stock=[],
+               phase="draw", seat=1)
+    path = tmp_path / "pos.json"
+    path.write_text(json.dumps(pos))
+    out = CliRunner().invoke(app, ["legal", str(path)])
+    assert out.exit_code == 0, out.output
+    lines = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
+    assert sorted(lines, key=lambda d: d["from"]) == [{"type": "draw", "from": "discard"}, {"type": "draw", "from": "stock"}]

@@ -1,4 +1,4 @@
-"""Le Quinze rules (RULES.md §1), one behaviour per test, on positions built by hand."""
+"""Le Quinze rules (quinze_cli/rules/quinze.md), one behaviour per test, on positions built by hand."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ def refused(g, action, code):
     return err.value
 
 
-# ---------------------------------------------------------------- §1 "A fifteen": the examples
+# ---------------------------------------------------------------- "A fifteen": the examples
 
 EXAMPLES = ["7S 8S", "9S 6S", "10S 5S", "JS 4S", "QS 3S", "KS 2S", "AS AH", "10S 3S 2S",
             "6S 4S 3S AS AH", "KS AS AH", "KS 3S BJ", "QS AS AH 2S BJ", "JS 6S BJ RJ",
@@ -329,11 +329,13 @@ def test_parse_action_names_the_field():
                         ({"type": "fifteen", "hand": "7H"}, "hand"),
                         ({"type": "fifteen", "hand": ["7H"], "table": ["8C", 3]}, "table[1]"),
                         ({"type": "jump"}, "type"), ({}, "type"),
-                        ({"type": "place", "cards": []}, "cards"),
-                        ({"type": "end", "extra": 1}, "extra")]:
+                        ({"type": "place", "cards": []}, "cards")]:
         with pytest.raises(ActionError) as err:
             g.parse_action(data)
         assert err.value.field == field, data
+    # keys unknown to this version are ignored (PROTOCOL.md "Conventions"), in an action too
+    assert g.parse_action({"type": "end", "extra": 1}) == END
+    assert g.parse_action({"type": "fifteen", "hand": ["7H"], "table": ["8C"], "why": "sums"}) == F("7H", "8C")
 
 
 def test_action_data_round_trips_and_apply_takes_data():
@@ -432,3 +434,40 @@ def test_position_of_another_format_is_refused_naming_the_field():
         with pytest.raises(PositionError) as err:
             get_game("quinze").from_position({**pos, "format": bad})
         assert err.value.field == "format"
+
+
+# ---------------------------------------------------------------- positions after a fifteen
+
+def test_position_loaded_without_turn_actions_dumps_one_that_loads_again():
+    # a fifteen made this turn, turn.actions not given (hand-written positions may leave it out)
+    g = load(["7H 8C 9S 6D 2S", "3S 4S"], phase="more", turn={"fifteens": 1, "used_table": False})
+    assert g.phase == "more"
+    again = Quinze.from_position(g.to_position())
+    assert again.to_position() == g.to_position()
+    # a further fifteen of the same turn: the turn's first one is still unknown, it still loads
+    g.apply(F("7H 8C"))
+    dumped = g.to_position()
+    assert dumped["turn"]["fifteens"] == 2
+    again = Quinze.from_position(dumped)
+    assert again.to_position() == dumped
+    # the next turn is wholly known again: its actions are listed
+    g.apply(END)
+    assert g.to_position()["turn"]["actions"] == []
+    assert Quinze.from_position(g.to_position()).to_position() == g.to_position()
+
+
+def test_position_after_a_fifteen_of_a_played_game_round_trips():
+    g = Quinze.new({"players": 3}, 5)
+    bot = get_bot("quinze", "random", 1)
+    seen = 0
+    while not g.is_over and seen < 40:
+        if g.phase == "more":
+            seen += 1
+            pos = g.to_position()
+            assert Quinze.from_position(pos).to_position() == pos
+            partial = json.loads(json.dumps(pos))
+            del partial["turn"]["actions"]
+            loaded = Quinze.from_position(partial)
+            assert Quinze.from_position(loaded.to_position()).to_position() == loaded.to_position()
+        g.apply(bot.choose(g.view(g.to_act), g.legal_actions()))
+    assert seen

@@ -145,7 +145,7 @@ async def test_refused_illegal_action_state_unchanged_then_retry() -> None:
         refused = await a.recv()
         assert refused["code"] == "bad-action" and "type" in refused["reason"]
         await a.send({"type": "action", "table": table, "request": req["request"], "action": {"type": "say", "n": 2}})
-        assert await a.recv() == {"type": "accepted", "table": table, "request": req["request"]}
+        assert await a.recv() == {"type": "accepted", "table": table, "request": req["request"], "number": 1}
         deal = await b.expect("event")
         assert deal["event"]["kind"] == "deal" and "secret" in deal["event"]
         said = await b.expect("event")
@@ -308,7 +308,8 @@ async def test_several_games_derive_seeds_then_close() -> None:
             over_a, _ = await play_pair(a, b, table)
             assert over_a["number"] == number and over_a["seed"] == 40 + number - 1
         await a.expect("table-closed", table=table)
-        listed = (await a.request({"type": "list-tables"}, "tables"))["tables"][0]
+        assert (await a.request({"type": "list-tables"}, "tables"))["tables"] == []  # closed: not listed by default
+        listed = (await a.request({"type": "list-tables", "closed": True}, "tables"))["tables"][0]
         assert listed["state"] == "closed" and listed["number"] == 3
         await second_table_plays(port)
 
@@ -374,7 +375,9 @@ async def test_quinze_refusals_carry_the_engine_codes_and_change_nothing() -> No
         await me.send({"type": "action", "table": table, "request": req["request"], "action": req["legal"][0]})
         assert (await me.expect("accepted"))["request"] == req["request"]
         over, _ = await play_pair(a, b, table)
-        assert over["actions"][0] == {"seat": req["seat"], "action": req["legal"][0]}
+        first = over["actions"][0]
+        assert {k: first[k] for k in ("seat", "action")} == {"seat": req["seat"], "action": req["legal"][0]}
+        assert first["time"] >= 0  # the seconds the seat took
         await second_table_plays(port)
 
 
@@ -425,7 +428,7 @@ async def test_token_takes_over_a_live_seat_and_late_spectator_gets_game_start()
         await a2.send({"type": "action", "table": table, "request": pending["request"], "action": {"type": "say", "n": 1}})
         over_a, over_b = await play_pair(a2, b, table)
         assert over_a == over_b == await late.expect("game-over")
-        assert over_a["actions"][0] == {"seat": 0, "action": {"type": "say", "n": 1}}
+        assert {k: over_a["actions"][0][k] for k in ("seat", "action")} == {"seat": 0, "action": {"type": "say", "n": 1}}
         await a.aclose()
         await late.aclose()
         await second_table_plays(port)
@@ -450,7 +453,7 @@ async def test_mid_game_arrivals_get_a_view() -> None:
         await s.request({"type": "spectate", "table": table}, "spectating")
         assert (await s.recv())["type"] == "game-start"
         view = await s.recv()
-        assert view == {"type": "view", "table": table, "view": game.view(None)}
+        assert view == {"type": "view", "table": table, "view": game.view(None), "number": 1}
         assert "hand" not in view["view"] and view["view"]["hand_sizes"] == game.view(None)["hand_sizes"]
 
         await b.aclose()  # seat 1 drops and comes back while seat 0 is still to act
@@ -459,7 +462,7 @@ async def test_mid_game_arrivals_get_a_view() -> None:
         assert joined["resumed"] is True
         assert (await b2.recv())["type"] == "game-start"
         mine = await b2.recv()
-        assert mine == {"type": "view", "table": table, "view": game.view(1)}
+        assert mine == {"type": "view", "table": table, "view": game.view(1), "number": 1}
         assert len(mine["view"]["hand"]) == mine["view"]["hand_sizes"][1] > 0
         await a.send({"type": "forfeit", "table": table, "reason": "crash"})
         over = await b2.expect("game-over")

@@ -132,7 +132,7 @@ async def test_unknown_message_types() -> None:
 
 
 async def test_a_client_that_stops_reading_is_dropped_others_play_on() -> None:
-    async with serving(send_queue=16, send_timeout=0.5) as port:
+    async with serving(send_queue=16, send_timeout=0.5, max_tables_per_connection=50) as port:
         a, b, table, _ = await seated_pair(port)
         maker = await NetClient.connect(port, "maker")
         for _ in range(30):  # many tables make every "tables" answer big

@@ -15,3 +15,13 @@ async def test_server_figures_smoke() -> None:
         assert len(rows) == 4 and all(len(r) == 4 for r in rows)
         assert fig["met"] is (fig["ratio"] <= fig["target_ratio"])
         assert rows[-1][2:] == (f"<= {fig['target_ratio']:g}x", "yes" if fig["met"] else "no")
+
+
+def test_worst_frame_figures_every_hostile_frame_is_refused() -> None:
+    from quinze_cli.bench.frames import frame_figures, table_rows as frame_rows
+
+    fig = frame_figures(quick=True, reference=False)
+    assert fig["worst_frame"] in fig["frames"] and fig["worst_frame_us"] > 0
+    for name, f in fig["frames"].items():
+        assert f["bytes"] <= 1_048_576 and f["outcome"] in ("too-many-elements", "not-msgpack"), name
+    assert len(frame_rows(fig)) == 1  # the unbounded reference is not measured here

@@ -43,7 +43,9 @@ async def test_each_game_is_logged_and_fsynced(tmp_path: Path, fsyncs: list[int]
             h = logged.header
             assert (h["game"], h["table"], h["number"], h["seed"], h["salt"]) == ("quinze", table, over["number"], over["seed"], over["salt"])
             assert h["commitment"] == commitment(over["seed"], over["salt"]) and h["players"] == ["ana", "bob"]
-            assert logged.actions == over["actions"] and logged.result["result"] == over["result"]
+            assert logged.actions == [{"seat": x["seat"], "action": x["action"]} for x in over["actions"]]
+            assert logged.times == [x["time"] for x in over["actions"]]  # the seconds each seat took
+            assert logged.result["result"] == over["result"]
             assert verify(logged) is None
         # events are full information: the private hands are in the log
         first_event = json.loads(text.splitlines()[1])

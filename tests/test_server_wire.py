@@ -19,11 +19,12 @@ _values = st.recursive(
 )
 
 
-@given(st.text(min_size=1, max_size=70), st.integers(0, 2**63 - 1), st.dictionaries(st.text(max_size=8), _values, max_size=6))
-def test_table_frames_are_the_plain_encoding(table: str, request: int, data: dict) -> None:
+@given(st.text(min_size=1, max_size=70), st.integers(0, 2**63 - 1), st.dictionaries(st.text(max_size=8), _values, max_size=6),
+       st.integers(1, 2**31))
+def test_table_frames_are_the_plain_encoding(table: str, request: int, data: dict, number: int) -> None:
     wire = TableWire(table, 1 << 20)
-    assert wire.accepted(request) == encode_frame({"type": "accepted", "table": table, "request": request})
-    assert wire.event(data) == encode_frame({"type": "event", "table": table, "event": data})
+    assert wire.accepted(request, number) == encode_frame({"type": "accepted", "table": table, "request": request, "number": number})
+    assert wire.event(data, number) == encode_frame({"type": "event", "table": table, "event": data, "number": number})
 
 
 @given(st.lists(st.tuples(st.integers(0, 7), st.dictionaries(st.text(max_size=8), _values, max_size=4)), max_size=40),
@@ -31,9 +32,9 @@ def test_table_frames_are_the_plain_encoding(table: str, request: int, data: dic
 def test_records_join_into_the_plain_encoding(actions: list, head: dict) -> None:
     head.pop("actions", None)
     records = Records()
-    for seat, action in actions:
-        records.add(seat, action)
-    plain = [{"seat": s, "action": a} for s, a in actions]
+    for i, (seat, action) in enumerate(actions):
+        records.add(seat, action, None if i % 2 else 0.25 * i)  # the seconds the seat took, or none
+    plain = [{"seat": s, "action": a} if i % 2 else {"seat": s, "action": a, "time": 0.25 * i} for i, (s, a) in enumerate(actions)]
     assert len(records) == len(actions)
     assert records.packed() == msgpack.packb(plain, use_bin_type=True)
     assert records.data() == msgpack.unpackb(msgpack.packb(plain, use_bin_type=True), raw=False)
@@ -41,11 +42,16 @@ def test_records_join_into_the_plain_encoding(actions: list, head: dict) -> None
 
 
 def test_table_frames_over_the_limit_are_not_sent() -> None:
-    assert TableWire("t1", 64).event({"x": "y" * 100}) is None
+    assert TableWire("t1", 64).event({"x": "y" * 100}, 1) is None
 
 
 async def _listed(c: NetClient) -> list[dict]:
     return (await c.request({"type": "list-tables"}, "tables"))["tables"]
+
+
+async def _listed_all(c: NetClient) -> list[dict]:
+    """The listing with the closed tables (``list-tables {closed: true}``)."""
+    return (await c.request({"type": "list-tables", "closed": True}, "tables"))["tables"]
 
 
 async def test_the_kept_listing_follows_every_change() -> None:
@@ -76,7 +82,8 @@ async def test_the_kept_listing_follows_every_change() -> None:
             pass
         await a.send({"type": "forfeit", "table": t1, "reason": "bored"})
         await a.expect("table-closed", table=t1)
-        closed = await _listed(c)
+        assert [t["table"] for t in await _listed(c)] == [t2]  # closed tables leave the default listing
+        closed = (await c.request({"type": "list-tables", "closed": True}, "tables"))["tables"]
         assert closed[0]["state"] == "closed" and closed[1]["state"] == "waiting"
         await a.aclose()
         await c.aclose()
@@ -91,9 +98,11 @@ async def test_the_kept_listing_forgets_old_closed_tables() -> None:
             ids.append(table)
             await play_pair(a, b, table)
             await a.expect("table-closed", table=table)
-            assert [(t["table"], t["state"]) for t in await _listed(watcher)] == [(table, "closed")]
+            assert await _listed(watcher) == []  # closed tables leave the default listing
+            assert [(t["table"], t["state"]) for t in await _listed_all(watcher)] == [(table, "closed")]
             await a.aclose()
             await b.aclose()
         t3 = await create(watcher, TOY)
-        assert [t["table"] for t in await _listed(watcher)] == [ids[1], t3]
+        assert [t["table"] for t in await _listed(watcher)] == [t3]
+        assert [t["table"] for t in await _listed_all(watcher)] == [ids[1], t3]
         await watcher.aclose()

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.game import Action, ActionError, Event, Game, IllegalAction, Option, Result
+from protocol.game import Action, ActionError, Event, Game, GameError, IllegalAction, Option, PositionError, Result
 from protocol.rng import Rng
 
 
@@ -28,6 +28,7 @@ class Say(Action):
 class FirstToThree(Game):
     id = "first-to-three"
     title = "First to say 3"
+    private_fields = {"deal": ("secret",)}
     min_players = 2
     max_players = 2
     option_specs = (Option("secret_max", int, 1000, "largest secret number", 1, 10**6),)
@@ -45,11 +46,20 @@ class FirstToThree(Game):
         return g
 
     @classmethod
-    def from_position(cls, data: Mapping[str, Any]) -> "FirstToThree":  # pragma: no cover - unused
-        raise NotImplementedError
+    def from_position(cls, data: Mapping[str, Any]) -> "FirstToThree":
+        try:
+            g = cls.__new__(cls)
+            g.options = cls.validate_options(data["options"])
+            g.secrets = [int(x) for x in data["secrets"]]
+            g.last, g.turn, g.winner = int(data["last"]), int(data["turn"]), data["winner"]
+        except (KeyError, TypeError, ValueError, GameError) as err:
+            raise PositionError(f"not a {cls.id} position ({err})", field="position") from None
+        g.opening_events = []
+        return g
 
-    def to_position(self) -> dict[str, Any]:  # pragma: no cover - unused
-        raise NotImplementedError
+    def to_position(self) -> dict[str, Any]:
+        return {"game": self.id, "options": dict(self.options), "secrets": list(self.secrets), "last": self.last,
+                "turn": self.turn, "winner": self.winner}
 
     def copy(self) -> "FirstToThree":
         g = type(self).__new__(type(self))
@@ -70,7 +80,8 @@ class FirstToThree(Game):
             return []
         return [Say(n) for n in (self.last + 1, self.last + 2) if n <= 3]
 
-    def parse_action(self, data: Mapping[str, Any]) -> Action:
+    @classmethod
+    def parse_action(cls, data: Mapping[str, Any]) -> Action:
         if data.get("type") != "say":
             raise ActionError(f"unknown action type {data.get('type')!r}", field="type")
         n = data.get("n")
@@ -78,11 +89,15 @@ class FirstToThree(Game):
             raise ActionError("must be a whole number", field="n")
         return Say(n)
 
-    def apply(self, action: Action | Mapping[str, Any], *, checked: bool = True) -> list[Event]:
-        if not isinstance(action, Action):
-            action = self.parse_action(action)
-        if checked and action not in self.legal_actions():
+    def check(self, action: Action) -> None:
+        if self.is_over:
+            raise IllegalAction("the game is over", code="game-over")
+        if not isinstance(action, Say):
+            raise ActionError(f"not a {self.id} action: {action!r}", field="type")
+        if action not in self.legal_actions():
             raise IllegalAction(f"say {self.last + 1} or {self.last + 2} (at most 3), not {action.n}", code="wrong-number")
+
+    def _play(self, action: Action) -> list[Event]:
         seat = self.turn
         self.last = action.n
         events = [Event("said", {"seat": seat, "n": action.n})]
@@ -94,7 +109,8 @@ class FirstToThree(Game):
         return events
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        v: dict[str, Any] = {"last": self.last, "to_act": self.to_act}
+        res = self.result()
+        v: dict[str, Any] = {"last": self.last, "to_act": self.to_act, "result": res.to_data() if res else None}
         if seat is not None:
             v["secret"] = self.secrets[seat]
         return v

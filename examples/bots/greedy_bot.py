@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
 """A greedy bot: a simple rule of thumb for each game, reading only the view and the legal list.
 
-For ``quinze`` (RULES.md §1), among the legal actions it picks, in order of preference:
+For ``quinze`` (quinze_cli/rules/quinze.md), among the legal actions it picks, in order of preference:
 
 1. the fifteen that uses the most hand cards;
-2. otherwise the placement that lowers its hand score the most (the scoring of RULES.md §1
+2. otherwise the placement that lowers its hand score the most (the scoring of quinze_cli/rules/quinze.md
    "Scoring": J Q K and jokers 10, aces 1, other cards their face value);
 3. otherwise ``end`` (or whatever else is legal).
 
-For ``quatorze`` (RULES.md §3): the combination with the most cards, else a draw from the stock,
-else the discard of its highest card; it never substitutes. For ``quinze-classique`` (RULES.md
-§2): it asks for cards while its total (``view["total"]``) is below 11, stands otherwise, and
+For ``quatorze`` (quinze_cli/rules/quatorze.md): the combination with the most cards, else a draw from the stock,
+else the discard of its highest card; it never substitutes. For ``quinze-classique``
+(quinze_cli/rules/quinze-classique.md): it asks for cards while its total (``view["total"]``) is below 11, stands otherwise, and
 answers raises with call or check, never folding. Any other game: the first legal action.
 
 Ties go to the first in the order of ``legal``. A range ``{"min", "max"}`` (the classique raise)

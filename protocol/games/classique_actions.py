@@ -1,9 +1,9 @@
-"""Actions of Le Quinze classique (game id ``quinze-classique``, RULES.md §2).
+"""Actions of Le Quinze classique (game id ``quinze-classique``, quinze_cli/rules/quinze-classique.md).
 
 Seven actions, each a small frozen value with ``to_data()``:
 
 ========  =================================================  ======================================
-type      data                                               when (RULES.md §2 "A coup")
+type      data                                               when (quinze_cli/rules/quinze-classique.md "A coup")
 ========  =================================================  ======================================
 pass      ``{"type": "pass"}``                               speaking round (step 2)
 stand     ``{"type": "stand"}``                              speaking round; own drawing turn (4)
@@ -45,7 +45,7 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Pass(Action):
-    """``pass``: out of this coup, the ante stays in the pot (RULES.md §2 step 2)."""
+    """``pass``: out of this coup, the ante stays in the pot (quinze_cli/rules/quinze-classique.md step 2)."""
 
     def to_data(self) -> dict[str, Any]:
         return {"type": "pass"}
@@ -122,7 +122,6 @@ ACTION_TYPES: dict[str, type[Action]] = {
     "fold": Fold,
 }
 
-_ALLOWED_KEYS = {"type", "amount", "min", "max"}
 
 
 def _is_int(v: Any) -> bool:
@@ -136,7 +135,8 @@ def parse_action_data(data: Mapping[str, Any]) -> Action:
     range is checked by ``apply``: ``raise-too-small`` / ``raise-too-large``; a range echoed back as
     ``min``/``max`` is ignored). A raise as listed in a legal list (``min`` and ``max``, no
     ``amount``) is read as that range, so a built-in bot can read the legal entries of an
-    ``action-request``; ``apply`` refuses it (ActionError, field ``amount``). Any other key is refused.
+    ``action-request``; ``apply`` refuses it (ActionError, field ``amount``). Keys unknown to this
+    version are ignored (PROTOCOL.md "Conventions").
     """
     if not isinstance(data, Mapping):
         raise ActionError(f"an action is a map with a 'type', not {type(data).__name__}", field="action")
@@ -145,9 +145,6 @@ def parse_action_data(data: Mapping[str, Any]) -> Action:
         raise ActionError("missing", field="type")
     if not isinstance(kind, str) or kind not in ACTION_TYPES:
         raise ActionError(f"unknown action type {kind!r} (known: {', '.join(ACTION_TYPES)})", field="type")
-    for key in data:
-        if key not in _ALLOWED_KEYS or (kind != "raise" and key != "type"):
-            raise ActionError(f"unexpected field for a {kind!r} action", field=str(key))
     if kind != "raise":
         return ACTION_TYPES[kind]()
     if "amount" not in data:

@@ -1,4 +1,4 @@
-"""Built-in bots for Le Quinze classique (``quinze-classique``, RULES.md §2).
+"""Built-in bots for Le Quinze classique (``quinze-classique``, quinze_cli/rules/quinze-classique.md).
 
 - ``random``: uniform over the legal actions; a raise gets an amount uniform in its range.
 - ``threshold``: reads its view. Speaking round: hits below ``hit_below`` (11), else stands.

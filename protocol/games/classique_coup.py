@@ -1,25 +1,27 @@
-"""The course of a coup of Le Quinze classique (RULES.md §2 "A coup", "Who deals", "End of the match").
+"""The course of a coup of Le Quinze classique (quinze_cli/rules/quinze-classique.md "A coup", "Who deals", "End of the match").
 
-:class:`CoupFlow` is the half of :class:`~protocol.games.classique.ClassiqueGame` that moves the
-state on: ante and deal, the speaking round, raising rounds, drawing turns, the showdown, the deal
-passing, the end of the match. The interface half (options, legal actions, checks, views) is in
-:mod:`protocol.games.classique`. Each method applying a **[decision]** cites it in its docstring.
+:class:`ClassiqueState` is the whole changing state of a match, declared here and nowhere else;
+:class:`CoupFlow` is the collaborator of :class:`~protocol.games.classique.ClassiqueGame` that
+moves such a state on: ante and deal, the speaking round, raising rounds, drawing turns, the
+showdown, the deal passing, the end of the match. The game (options, legal actions, checks,
+views, positions) holds one state and one flow over it and reads the state directly. Each method applying a **[decision]** cites it in its docstring.
 Chips are whole numbers; a stake is what a seat has put in the pot this coup, ante included.
 """
 
 from __future__ import annotations
 
 from protocol.cards import card_text, rank
-from protocol.game import Event
+from protocol.game import Event, Result
 from protocol.games.classique_actions import Check, Fold, Raise, Stand
+from protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from protocol.rng import Rng
 
-__all__ = ["CoupFlow", "colour_deck", "other_colour", "value"]
+__all__ = ["ClassiqueState", "CoupFlow", "colour_deck", "match_result", "other_colour", "value"]
 
 BLACK_SUITS = (0, 3)
 RED_SUITS = (1, 2)
 CEREMONY_RANKS = (13, 12, 11, 10, 9, 8)
-"""Ranks drawn for seats, top down: king seat 0, queen seat 1, ... (RULES.md §2)."""
+"""Ranks drawn for the first dealer, top down: as many as players (quinze_cli/rules/quinze-classique.md)."""
 CEREMONY_SUIT = 0
 PHASES = ("speak", "raise", "draw", "over")
 STATUSES = ("waiting", "passed", "stand", "hit", "folded", "burnt", "out")
@@ -30,7 +32,7 @@ TALLY_KEYS = ("coups", "all_passed", "single_opener", "last_in", "showdowns", "b
 
 
 def value(c: int) -> int:
-    """Value of a card: A 1, 2–10 face value, J Q K 10 (RULES.md §2 "Material and values")."""
+    """Value of a card: A 1, 2–10 face value, J Q K 10 (quinze_cli/rules/quinze-classique.md "Material and values")."""
     return min(rank(c), 10)
 
 
@@ -45,159 +47,250 @@ def other_colour(colour: str) -> str:
     return "red" if colour == "black" else "black"
 
 
-class CoupFlow:
-    """State transitions of a coup; mixed into ClassiqueGame (which holds the attributes)."""
+class ClassiqueState:
+    """Everything that changes during a match of Le Quinze classique, and nothing else: the
+    explicit state :class:`CoupFlow` moves on and :class:`~protocol.games.classique.ClassiqueGame`
+    reads (views, legal actions, checks) and saves (positions). Chips are whole numbers; a stake
+    is what a seat has put in the pot this coup, ante included.
 
-    rng: Rng
+    ``caves``/``chips``/``stakes``/``shares``: per seat; ``in_match``: per seat, still in the match;
+    ``status``: per seat, one of :data:`STATUSES`; ``hidden``: per seat, the hidden card or None;
+    ``face_up``: per seat, the cards drawn; ``talon``: the deck in play, its bottom (where cards are
+    dealt from) last; ``discards``: the cards of finished coups; ``phase``: one of :data:`PHASES`;
+    ``turn``: the seat to act; ``acted``: who answered since the last raise; ``round_of``:
+    ``"opening"`` or ``"drawing"``; ``tally``: counters for ``stats()``; ``rng``: the generator.
+    """
+
+    __slots__ = tuple(['caves', 'chips', 'in_match', 'pot', 'stakes', 'first_dealer', 'dealer', 'rounds', 'coup', 'deck', 'talon', 'discards', 'phase', 'turn', 'status', 'hidden', 'face_up', 'opener', 'high', 'raised', 'acted', 'round_of', 'end_reason', 'shares', 'tally', 'rng'])
+
+    def __init__(self, caves: list[int]) -> None:
+        n = len(caves)
+        self.caves = list(caves)
+        self.chips = list(caves)
+        self.in_match = [True] * n
+        self.pot = 0
+        self.stakes = [0] * n
+        self.first_dealer = n - 1
+        self.dealer = n - 1
+        self.rounds = 0
+        self.coup = 0
+        self.deck = "black"
+        self.talon: list[int] = []
+        self.discards: list[int] = []
+        self.phase = "speak"
+        self.turn: int | None = None
+        self.status = ["waiting"] * n
+        self.hidden: list[int | None] = [None] * n
+        self.face_up: list[list[int]] = [[] for _ in range(n)]
+        self.opener: int | None = None
+        self.high = 0
+        self.raised = False
+        self.acted: list[int] = []
+        self.round_of = "opening"
+        self.end_reason: str | None = None
+        self.shares: list[int] = [0] * n
+        self.tally = dict.fromkeys(TALLY_KEYS, 0)
+        self.rng = Rng(0)
+
+    def copy(self) -> "ClassiqueState":
+        """An independent copy: every list, the counters and the generator copied."""
+        c = ClassiqueState.__new__(ClassiqueState)
+        c.caves, c.chips, c.in_match, c.stakes = self.caves[:], self.chips[:], self.in_match[:], self.stakes[:]
+        c.talon, c.discards, c.status, c.hidden = self.talon[:], self.discards[:], self.status[:], self.hidden[:]
+        c.acted, c.shares = self.acted[:], self.shares[:]
+        c.pot, c.first_dealer, c.dealer, c.rounds, c.coup = self.pot, self.first_dealer, self.dealer, self.rounds, self.coup
+        c.deck, c.phase, c.turn, c.opener, c.high = self.deck, self.phase, self.turn, self.opener, self.high
+        c.raised, c.round_of, c.end_reason = self.raised, self.round_of, self.end_reason
+        c.face_up = [f[:] for f in self.face_up]
+        c.tally = dict(self.tally)
+        c.rng = Rng.from_state(self.rng.state)
+        return c
+
+
+def match_result(options: dict, st: ClassiqueState) -> Result:
+    """The result of an ended match (quinze_cli/rules/quinze-classique.md "End of the match" [decision]): scores are chips
+    won or lost (final chips minus cave); the best score wins, equal best share."""
+    n = options["players"]
+    scores = [st.chips[s] - st.caves[s] for s in range(n)]
+    best = max(scores)
+    return Result.from_winners([s for s in range(n) if scores[s] == best], scores, st.end_reason or "tours")
+
+
+class CoupFlow:
+    """The course of a coup, over an explicit :class:`ClassiqueState`: ``CoupFlow(options, state)``
+    moves ``state`` on; it holds nothing else (the options are the game's, never changed)."""
+
+    __slots__ = ("options", "state", "n")
+
+    def __init__(self, options: dict, state: ClassiqueState) -> None:
+        self.options = options
+        self.state = state
+        self.n = options["players"]
 
     # ------------------------------------------------------------------ seats and orders
 
     def order_from(self, start: int) -> list[int]:
         """Every seat, cyclically from ``start``."""
-        n = self.players
+        n = self.n
         return [(start + k) % n for k in range(n)]
 
     def speaking_order(self) -> list[int]:
         """Seats in the match from the dealer's next seat (the dealer last): speaking order and primauté."""
-        return [s for s in self.order_from(self.dealer + 1) if self.in_match[s]]
+        st = self.state
+        return [s for s in self.order_from(st.dealer + 1) if st.in_match[s]]
 
     def in_coup(self) -> list[int]:
         """Seats still in the coup (opened and neither folded nor burnt), in speaking order."""
-        return [s for s in self.speaking_order() if self.status[s] in IN_COUP]
+        st = self.state
+        return [s for s in self.speaking_order() if st.status[s] in IN_COUP]
 
     def total(self, seat: int) -> int:
         """Hidden card plus face-up cards of ``seat`` (0 if no card)."""
-        h = self.hidden[seat]
-        return (value(h) if h is not None else 0) + sum(value(c) for c in self.face_up[seat])
+        st = self.state
+        h = st.hidden[seat]
+        return (value(h) if h is not None else 0) + sum(value(c) for c in st.face_up[seat])
 
     def raise_range(self, seat: int) -> tuple[int, int] | None:
         """(min, max) chips ``seat`` may raise by, or None if no raise is possible.
 
-        [decision, RULES.md §2 step 3]: at least the ante, at most what the poorest other player still
+        [decision, quinze_cli/rules/quinze-classique.md step 3]: at least the ante, at most what the poorest other player still
         in can add after calling (no side pots), and at most what ``seat`` itself can add.
         """
+        st = self.state
         others = [p for p in self.in_coup() if p != seat]
         if not others:
             return None
-        top = min(self.chips[p] + self.stakes[p] - self.high for p in others)
-        top = min(top, self.chips[seat] + self.stakes[seat] - self.high)
+        top = min(st.chips[p] + st.stakes[p] - st.high for p in others)
+        top = min(top, st.chips[seat] + st.stakes[seat] - st.high)
         low = self.options["ante"]
         return (low, top) if top >= low else None
 
 
     # ------------------------------------------------------------------ coups
 
-    def _start_coup(self, ev: list[Event]) -> None:
+    def start_coup(self, ev: list[Event], played: bool = False) -> None:
         """Eliminate who cannot ante, maybe pass the deal, ante, deal one hidden card each.
 
-        [decision, RULES.md §2 "Who deals"]: the dealer keeps the deal while the talon holds at
-        least one card per player plus two; otherwise (or if the dealer is out of the match) the
+        [decision, quinze_cli/rules/quinze-classique.md "Who deals"]: after a coup that was ``played`` (somebody opened) the
         deal passes to the next seat in the match, with the other-coloured deck freshly shuffled.
-        Passing the deal back over the first dealer completes a round; after ``tours`` rounds the
-        match ends instead.
+        After a coup everybody passed, the same dealer deals again from the same talon while it
+        holds at least one card per player plus two; otherwise (or if the dealer is out of the
+        match) the deal passes as after a played coup. Passing the deal back over the first
+        dealer completes a round; after ``tours`` rounds the match ends instead (reason
+        ``tours``). A match reaching ``max_coups`` coups before that ends with reason
+        ``max-coups`` (quinze_cli/rules/quinze-classique.md "End of the match", safety).
         """
+        st = self.state
         ante = self.options["ante"]
-        before = [s for s in range(self.players) if self.in_match[s]]
+        before = [s for s in range(self.n) if st.in_match[s]]
         for s in before:
-            if self.chips[s] < ante:
-                self.in_match[s] = False
-                self.status[s] = "out"
-                ev.append(Event("out", {"seat": s, "chips": self.chips[s]}))
-        players = [s for s in range(self.players) if self.in_match[s]]
+            if st.chips[s] < ante:
+                st.in_match[s] = False
+                st.status[s] = "out"
+                ev.append(Event("out", {"seat": s, "chips": st.chips[s]}))
+        players = [s for s in range(self.n) if st.in_match[s]]
         if len(players) < 2:
             self._end_match(ev, "last-player", players or before)
             return
-        if self.coup >= self.options["max_coups"]:
-            self._end_match(ev, "max-coups", players)
-            return
-        dealer_out = not self.in_match[self.dealer]
-        if dealer_out or len(self.talon) < len(players) + 2:
-            nxt = next(s for s in self.order_from(self.dealer + 1) if self.in_match[s])
-            steps = (nxt - self.dealer) % self.players or self.players
-            if any((self.dealer + k) % self.players == self.first_dealer for k in range(1, steps + 1)):
-                self.rounds += 1
-                if self.rounds >= self.options["tours"]:
+        dealer_out = not st.in_match[st.dealer]
+        passes = played or dealer_out or len(st.talon) < len(players) + 2
+        if passes:
+            nxt = next(s for s in self.order_from(st.dealer + 1) if st.in_match[s])
+            steps = (nxt - st.dealer) % self.n or self.n
+            if any((st.dealer + k) % self.n == st.first_dealer for k in range(1, steps + 1)):
+                st.rounds += 1
+                if st.rounds >= self.options["tours"]:
                     self._end_match(ev, "tours", players)
                     return
-            self.dealer = nxt
-            self.deck = other_colour(self.deck)
-            self.talon = colour_deck(self.deck)
-            self.discards = []
-            self.rng.shuffle(self.talon)
-            reason = "dealer-out" if dealer_out else "talon-short"
-            ev.append(Event("deck-change", {"dealer": nxt, "deck": self.deck, "talon": 52, "reason": reason}))
-            self.tally["deck_changes"] += 1
-        self.coup += 1
-        self.tally["coups"] += 1
+        if st.coup >= self.options["max_coups"]:
+            self._end_match(ev, "max-coups", players)
+            return
+        if passes:
+            st.dealer = nxt
+            st.deck = other_colour(st.deck)
+            st.talon = colour_deck(st.deck)
+            st.discards = []
+            _shuffle(st.rng, st.talon)
+            reason = "dealer-out" if dealer_out else "played" if played else "talon-short"
+            ev.append(Event("deck-change", {"dealer": nxt, "deck": st.deck, "talon": 52, "reason": reason}))
+            st.tally["deck_changes"] += 1
+        st.coup += 1
+        st.tally["coups"] += 1
         for s in players:
-            self.chips[s] -= ante
-            self.stakes[s] = ante
-            self.pot += ante
-            self.status[s] = "waiting"
-        ev.append(Event("ante", {"coup": self.coup, "amount": ante, "seats": players, "pot": self.pot}))
+            st.chips[s] -= ante
+            st.stakes[s] = ante
+            st.pot += ante
+            st.status[s] = "waiting"
+        ev.append(Event("ante", {"coup": st.coup, "amount": ante, "seats": players, "pot": st.pot}))
         order = self.speaking_order()
         private = {}
         for s in order:
-            c = self.talon.pop()
-            self.hidden[s] = c
+            c = st.talon.pop()
+            st.hidden[s] = c
             private[s] = {"card": card_text(c)}
-        ev.append(Event("deal", {"coup": self.coup, "dealer": self.dealer, "order": order, "talon": len(self.talon)}, private))
-        self.phase, self.turn = "speak", order[0]
-        self.opener, self.high, self.raised, self.acted, self.round_of = None, ante, False, [], "opening"
+        ev.append(Event("deal", {"coup": st.coup, "dealer": st.dealer, "order": order, "talon": len(st.talon)}, private))
+        st.phase, st.turn = "speak", order[0]
+        st.opener, st.high, st.raised, st.acted, st.round_of = None, ante, False, [], "opening"
 
     def _finish_coup(self, ev: list[Event], outcome: str) -> None:
         """Put the coup's cards aside, clear the stakes, log ``coup-end``, start the next coup."""
-        for s in range(self.players):
-            if self.hidden[s] is not None:
-                self.discards.append(self.hidden[s])
-            self.discards.extend(self.face_up[s])
-            self.hidden[s] = None
-            self.face_up[s] = []
-            self.stakes[s] = 0
-            self.status[s] = "waiting" if self.in_match[s] else "out"
-        self.opener, self.acted, self.raised = None, [], False
+        st = self.state
+        for s in range(self.n):
+            if st.hidden[s] is not None:
+                st.discards.append(st.hidden[s])
+            st.discards.extend(st.face_up[s])
+            st.hidden[s] = None
+            st.face_up[s] = []
+            st.stakes[s] = 0
+            st.status[s] = "waiting" if st.in_match[s] else "out"
+        st.opener, st.acted, st.raised = None, [], False
         if outcome == "all-passed":
-            self.tally["all_passed"] += 1
-        ev.append(Event("coup-end", {"coup": self.coup, "outcome": outcome, "pot": self.pot, "chips": list(self.chips)}))
-        self._start_coup(ev)
+            st.tally["all_passed"] += 1
+        ev.append(Event("coup-end", {"coup": st.coup, "outcome": outcome, "pot": st.pot, "chips": list(st.chips)}))
+        self.start_coup(ev, played=outcome != "all-passed")
 
     def _award(self, seat: int, ev: list[Event], reason: str) -> None:
-        amount = self.pot
-        self.chips[seat] += amount
-        self.pot = 0
-        self.tally[reason.replace("-", "_") + ("s" if reason == "showdown" else "")] += 1
+        st = self.state
+        amount = st.pot
+        st.chips[seat] += amount
+        st.pot = 0
+        st.tally[reason.replace("-", "_") + ("s" if reason == "showdown" else "")] += 1
         ev.append(Event("pot-won", {"seat": seat, "amount": amount, "shown": reason == "showdown", "reason": reason}))
         self._finish_coup(ev, "won")
 
     def _end_match(self, ev: list[Event], reason: str, sharers: list[int]) -> None:
-        """End the match; [decision, RULES.md §2 "End of the match"]: a pot left over is shared equally
+        """End the match; [decision, quinze_cli/rules/quinze-classique.md "End of the match"]: a pot left over is shared equally
         among ``sharers`` (the players still in the match), the odd chips one each by primauté
         (speaking order from the dealer's next seat)."""
-        shares = [0] * self.players
-        if self.pot and sharers:
-            order = [s for s in self.order_from(self.dealer + 1) if s in sharers]
-            q, r = divmod(self.pot, len(order))
+        st = self.state
+        shares = [0] * self.n
+        if st.pot and sharers:
+            order = [s for s in self.order_from(st.dealer + 1) if s in sharers]
+            q, r = divmod(st.pot, len(order))
             for i, s in enumerate(order):
                 shares[s] = q + (1 if i < r else 0)
-                self.chips[s] += shares[s]
-            self.pot = 0
-        self.shares = shares
-        self.phase, self.turn, self.end_reason = "over", None, reason
-        data = [{"seat": s, "amount": shares[s]} for s in range(self.players) if shares[s]]
-        ev.append(Event("match-end", {"reason": reason, "shares": data, "chips": list(self.chips)}))
+                st.chips[s] += shares[s]
+            st.pot = 0
+        st.shares = shares
+        st.phase, st.turn, st.end_reason = "over", None, reason
+        data = [{"seat": s, "amount": shares[s]} for s in range(self.n) if shares[s]]
+        ev.append(Event("match-end", {"reason": reason, "shares": data, "chips": list(st.chips),
+                                      "coups": st.coup, "rounds": st.rounds}))
+        ev.append(Event("game-end", {"result": match_result(self.options, st).to_data()}))
 
     # ------------------------------------------------------------------ steps
 
-    def _speak(self, s: int, action, ev: list[Event]) -> None:
-        """Speaking round, RULES.md §2 step 2."""
+    def speak(self, s: int, action, ev: list[Event]) -> None:
+        """Speaking round, quinze_cli/rules/quinze-classique.md step 2."""
+        st = self.state
         say = action.to_data()["type"]
-        self.status[s] = {"pass": "passed", "stand": "stand", "hit": "hit"}[say]
-        if say != "pass" and self.opener is None:
-            self.opener = s
+        st.status[s] = {"pass": "passed", "stand": "stand", "hit": "hit"}[say]
+        if say != "pass" and st.opener is None:
+            st.opener = s
         ev.append(Event("speak", {"seat": s, "say": say}))
-        rest = [p for p in self.speaking_order() if self.status[p] == "waiting"]
+        rest = [p for p in self.speaking_order() if st.status[p] == "waiting"]
         if rest:
-            self.turn = rest[0]
+            st.turn = rest[0]
             return
         openers = self.in_coup()
         if not openers:
@@ -205,89 +298,95 @@ class CoupFlow:
         elif len(openers) == 1:
             self._award(openers[0], ev, "single-opener")
         else:
-            self.phase, self.turn, self.round_of, self.raised, self.acted = "raise", self.opener, "opening", False, []
+            st.phase, st.turn, st.round_of, st.raised, st.acted = "raise", st.opener, "opening", False, []
 
     def _pay(self, s: int, target: int) -> int:
-        amount = target - self.stakes[s]
-        self.chips[s] -= amount
-        self.stakes[s] = target
-        self.pot += amount
+        st = self.state
+        amount = target - st.stakes[s]
+        st.chips[s] -= amount
+        st.stakes[s] = target
+        st.pot += amount
         return amount
 
     def _raise(self, s: int, amount: int, ev: list[Event]) -> None:
-        paid = self._pay(s, self.high + amount)
-        self.high += amount
-        self.raised, self.acted = True, [s]
-        self.tally["raises"] += 1
-        ev.append(Event("raise", {"seat": s, "amount": amount, "paid": paid, "stake": self.stakes[s], "pot": self.pot}))
+        st = self.state
+        paid = self._pay(s, st.high + amount)
+        st.high += amount
+        st.raised, st.acted = True, [s]
+        st.tally["raises"] += 1
+        ev.append(Event("raise", {"seat": s, "amount": amount, "paid": paid, "stake": st.stakes[s], "pot": st.pot}))
 
-    def _answer(self, s: int, action, ev: list[Event]) -> None:
-        """Raising round (renvi), RULES.md §2 step 3."""
+    def answer(self, s: int, action, ev: list[Event]) -> None:
+        """Raising round (renvi), quinze_cli/rules/quinze-classique.md step 3."""
+        st = self.state
         if isinstance(action, Raise):
             self._raise(s, action.amount, ev)
         elif isinstance(action, Fold):
-            self.status[s] = "folded"
-            ev.append(Event("fold", {"seat": s, "stake": self.stakes[s], "pot": self.pot}))
+            st.status[s] = "folded"
+            ev.append(Event("fold", {"seat": s, "stake": st.stakes[s], "pot": st.pot}))
         else:
             kind = "check" if isinstance(action, Check) else "call"
-            paid = self._pay(s, self.high) if kind == "call" else 0
-            self.acted.append(s)
-            data = {"seat": s, "stake": self.stakes[s], "pot": self.pot}
+            paid = self._pay(s, st.high) if kind == "call" else 0
+            st.acted.append(s)
+            data = {"seat": s, "stake": st.stakes[s], "pot": st.pot}
             if kind == "call":
                 data["amount"] = paid
             ev.append(Event(kind, data))
         self._continue_round(s, ev)
 
     def _continue_round(self, s: int, ev: list[Event]) -> None:
+        st = self.state
         players = self.in_coup()
         if len(players) == 1:
             self._award(players[0], ev, "last-in")
             return
-        waiting = [p for p in self.order_from(s + 1) if p in players and p not in self.acted]
+        waiting = [p for p in self.order_from(s + 1) if p in players and p not in st.acted]
         if waiting:
-            self.turn = waiting[0]
+            st.turn = waiting[0]
             return
-        self.acted, self.raised = [], False
+        st.acted, st.raised = [], False
         self._resume_draw(ev)
 
     def _resume_draw(self, ev: list[Event]) -> None:
-        """Next drawing turn (RULES.md §2 step 4), in speaking order from the opener, or the showdown.
+        """Next drawing turn (quinze_cli/rules/quinze-classique.md step 4), in speaking order from the opener, or the showdown.
 
-        [decision, RULES.md §2 "Who deals"]: with the talon empty, every player still drawing stands
+        [decision, quinze_cli/rules/quinze-classique.md "Who deals"]: with the talon empty, every player still drawing stands
         (event ``stand`` with ``forced: true``).
         """
-        self.round_of = "drawing"
-        drawers = [p for p in self.order_from(self.opener) if self.in_match[p] and self.status[p] == "hit"]
-        if drawers and not self.talon:
+        st = self.state
+        st.round_of = "drawing"
+        drawers = [p for p in self.order_from(st.opener) if st.in_match[p] and st.status[p] == "hit"]
+        if drawers and not st.talon:
             for p in drawers:
-                self.status[p] = "stand"
+                st.status[p] = "stand"
                 ev.append(Event("stand", {"seat": p, "forced": True}))
             drawers = []
         if drawers:
-            self.phase, self.turn = "draw", drawers[0]
+            st.phase, st.turn = "draw", drawers[0]
         else:
             self._showdown(ev)
 
-    def _draw(self, s: int, action, ev: list[Event]) -> None:
-        """Drawing turn, RULES.md §2 step 4: hit (burnt over 15), stand, or raise."""
+    def draw(self, s: int, action, ev: list[Event]) -> None:
+        """Drawing turn, quinze_cli/rules/quinze-classique.md step 4: hit (burnt over 15), stand, or raise."""
+        st = self.state
         if isinstance(action, Raise):
             self._raise(s, action.amount, ev)
-            self.phase = "raise"
+            st.phase = "raise"
             self._continue_round(s, ev)
             return
         if isinstance(action, Stand):
-            self.status[s] = "stand"
+            st.status[s] = "stand"
             ev.append(Event("stand", {"seat": s, "forced": False}))
         else:
-            c = self.talon.pop()
-            self.face_up[s].append(c)
-            up = sum(value(x) for x in self.face_up[s])
-            ev.append(Event("hit", {"seat": s, "card": card_text(c), "face_up_total": up, "talon": len(self.talon)}))
+            c = st.talon.pop()
+            st.face_up[s].append(c)
+            up = sum(value(x) for x in st.face_up[s])
+            ev.append(Event("hit", {"seat": s, "card": card_text(c), "face_up_total": up, "talon": len(st.talon)}))
             total = self.total(s)
             if total > BURN_LIMIT:
-                self.status[s] = "burnt"
-                self.tally["burns"] += 1
-                ev.append(Event("burnt", {"seat": s, "hidden": card_text(self.hidden[s]), "total": total}))
+                st.status[s] = "burnt"
+                st.tally["burns"] += 1
+                ev.append(Event("burnt", {"seat": s, "hidden": card_text(st.hidden[s]), "total": total}))
                 players = self.in_coup()
                 if len(players) == 1:
                     self._award(players[0], ev, "last-in")
@@ -295,11 +394,12 @@ class CoupFlow:
         self._resume_draw(ev)
 
     def _showdown(self, ev: list[Event]) -> None:
-        """Showdown, RULES.md §2 step 5. [decision]: ties go to the first tied player in speaking order
+        """Showdown, quinze_cli/rules/quinze-classique.md step 5. [decision]: ties go to the first tied player in speaking order
         from the dealer's next seat (primauté)."""
+        st = self.state
         players = self.in_coup()
         hands = [
-            {"seat": p, "hidden": card_text(self.hidden[p]), "face_up": [card_text(c) for c in self.face_up[p]],
+            {"seat": p, "hidden": card_text(st.hidden[p]), "face_up": [card_text(c) for c in st.face_up[p]],
              "total": self.total(p)}
             for p in players
         ]

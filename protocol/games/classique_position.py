@@ -17,7 +17,7 @@ Format (documented in docs/positions.md, ``## quinze-classique``); cards are can
 
 :func:`load` raises :class:`~protocol.game.PositionError` naming the field: chips non-negative,
 chips conserved (chips + pot = sum of caves), cards of the deck in play (talon + discards + cards in
-hands = exactly the 52 cards of that colour), statuses and phases consistent (RULES.md §2).
+hands = exactly the 52 cards of that colour), statuses and phases consistent (quinze_cli/rules/quinze-classique.md).
 """
 
 from __future__ import annotations

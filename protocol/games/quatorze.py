@@ -1,49 +1,50 @@
-"""Le 14 (game id ``quatorze``): the engine. Source: RULES.md §3.
+"""Le 14 (game id ``quatorze``): the engine. Source: quinze_cli/rules/quatorze.md.
 
-Material (§3 "Material and values"): 2–4 players, two 52-card decks without jokers (104 cards,
+Material ("Material and values"): 2–4 players, two 52-card decks without jokers (104 cards,
 identical cards are the same number and interchangeable); A 1, 2–10, J 11, Q 12, K 13.
 
-Set-up (§3 "Set-up"): the 104 cards are shuffled by the game's seeded :class:`~protocol.rng.Rng`;
+Set-up ("Set-up"): the 104 cards are shuffled by the game's seeded :class:`~protocol.rng.Rng`;
 each seat is dealt four face-down packets of 5, 4, 3 and 2 cards (for each size in that order,
 seat 0 first, from the top of the deck); the rest is the stock; its top card is turned face up to
 start the discard pile; then the first player is drawn by the same generator. Each seat takes up
 its 5-card packet as its hand; the next packets (4, 3, 2) are taken up, in that order, whenever the
 hand becomes empty. Nobody sees a packet's cards before taking it up, its owner included.
 
-Phase model (§3 "A turn"; one ``phase`` at a time, shown in every view):
+Phase model ("Your turn"; one ``phase`` at a time, shown in every view):
 
-- ``draw``: the legal actions are ``draw`` from the stock and/or from the discard pile (whichever is
-  not empty). At the start of a turn:
+- ``draw``: the legal actions are ``draw`` from the stock and/or from the discard pile. The stock
+  can be drawn from when it holds a card or when the discard pile holds at least two: drawing
+  from an empty stock first shuffles the discard pile except its top card into a new stock (event
+  ``reshuffle`` before the ``draw``; phase 1). At the start of a turn:
 
-  * a player whose whole hand can be laid as combinations — possibly several — must not draw
-    (§3 phase 1 [decision]): the turn starts directly in ``combine`` (event ``no-draw``, reason
-    ``whole-hand``); a ``draw`` is refused with code ``must-not-draw``;
-  * if the stock is empty, the discard pile except its top card is shuffled into a new stock
-    (event ``reshuffle``; §3 phase 1);
-  * **documented choice** (RULES.md is silent): if after that there is still nothing to draw — the
-    stock is empty and the discard pile is empty too (a one-card discard pile can still be drawn
-    from) — the draw is skipped and the turn starts in ``combine`` (event ``no-draw``, reason
-    ``nothing-to-draw``). The game goes on; ``max_turns`` still bounds it.
+  * a player whose whole hand can be laid as combinations — possibly several — must not draw and
+    must lay the whole hand (phase 1 [decision]): the turn starts directly in ``combine``
+    (event ``no-draw``, reason ``whole-hand``); the legal actions are the combinations after
+    which the rest of the hand can still be laid whole; a ``draw`` is refused with code
+    ``must-not-draw``, a substitution or a discard with ``must-lay-whole-hand``;
+  * if there is nothing to draw — the stock and the discard pile are both empty — the draw is
+    skipped and the turn starts in ``combine`` (event ``no-draw``, reason ``nothing-to-draw``;
+    phase 1 [decision]). The game goes on; ``max_turns`` still bounds it.
 - ``combine``: lay combinations (``combine``, any number), or make a substitution (moves to
-  ``substitute``), or ``discard`` (ends the turn). Combinations come before substitutions (§3,
+  ``substitute``), or ``discard`` (ends the turn). Combinations come before substitutions (
   "in this order"), so no ``combine`` once a substitution was made (code ``wrong-phase``).
 - ``substitute``: further substitutions, or ``discard``.
 
 There is no separate "done" action: the discard both leaves phases 2–3 and ends the turn.
 
 - If laying a combination empties the hand, the turn ends at once — no substitution, no discard —
-  and the player takes up their next packet (§3 [decision]).
-- If the discard empties the hand, the player takes up their next packet (§3).
+  and the player takes up their next packet ([decision]).
+- If the discard empties the hand, the player takes up their next packet.
 - A player whose hand becomes empty with no packet left has played their 14th card and wins at once
-  (reason ``out``; §3).
+  (reason ``out``).
 - After ``max_turns`` completed turns (table option, default 1000) the game ends: fewest cards left
-  (hand + packets) wins, equal fewest share the point (reason ``max-turns``; §3 [decision]).
-- Substitutions (§3 phase 3) are "any number" in RULES.md; as written a player can swap the same
+  (hand + packets) wins, equal fewest share the point (reason ``max-turns``, [decision]).
+- Substitutions (phase 3) are "any number" in the rules; as written a player can swap the same
   cards back and forth for ever inside one turn (a hand card for two, then the two for it), which
   no turn limit or move clock stops. Safety decision, like ``max_turns``: at most
   ``max_substitutions`` (table option, default 20) substitutions in one turn; after that only the
   discard remains (code ``too-many-substitutions``).
-- Result (§3 "Score"): :meth:`Result.from_winners` with ``scores`` = cards left per seat.
+- Result ("Your turn", score): :meth:`Result.from_winners` with ``scores`` = cards left per seat.
 
 Events (``kind``: public fields; private per seat):
 
@@ -79,23 +80,34 @@ from protocol.games.quatorze_legal import (
     check_substitute,
     combinations,
     substitutions,
+    whole_hand_combinations,
 )
+from protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from protocol.rng import Rng
 
 __all__ = ["PACKET_SIZES", "QuatorzeGame"]
 
 PACKET_SIZES = (5, 4, 3, 2)
-"""Sizes of each seat's packets in the order they are taken up (RULES.md §3 "Set-up")."""
+"""Sizes of each seat's packets in the order they are taken up (quinze_cli/rules/quatorze.md "Set-up")."""
 
 PHASES = ("draw", "combine", "substitute", "over")
 
 
 @register_game
 class QuatorzeGame(Game):
-    """Le 14 (RULES.md §3). See the module docstring for the phase model and events."""
+    """Le 14 (quinze_cli/rules/quatorze.md). See the module docstring for the phase model and events."""
 
     id = "quatorze"
     title = "Le 14"
+    score_label = "Cards left"
+    score_meaning = "the mean number of cards left per game"
+    score_aggregate = "mean"
+    lower_is_better = True
+    hint_bot = "greedy"
+    private_fields = {"setup": ("hand",), "draw": ("card",), "take-up": ("cards",)}
+    rules_version = 2
+    """2: the stock is refilled at the draw (also from a loaded position), and who can lay the
+    whole hand must lay it (1: the refill at the start of the turn; the hand could be discarded)."""
     min_players = 2
     max_players = 4
     option_specs = (
@@ -131,13 +143,13 @@ class QuatorzeGame(Game):
 
     @classmethod
     def new(cls, options: Mapping[str, Any], seed: int) -> "QuatorzeGame":
-        """A new game (RULES.md §3 "Set-up"). Raises :class:`OptionError`."""
+        """A new game (quinze_cli/rules/quatorze.md "Set-up"). Raises :class:`OptionError`."""
         g = cls()
         g.options = cls.validate_options(options)
         g.rng = Rng(seed)
         n = g.players
         cards = deck(jokers=False) + deck(jokers=False)
-        g.rng.shuffle(cards)
+        _shuffle(g.rng, cards)
         g.packets = [[] for _ in range(n)]
         for size in PACKET_SIZES:
             for s in range(n):
@@ -167,9 +179,7 @@ class QuatorzeGame(Game):
     @classmethod
     def from_position(cls, data: Mapping[str, Any]) -> "QuatorzeGame":
         """A game from position data (docs/positions.md ``## quatorze``). Raises :class:`PositionError`."""
-        g = cls()
-        quatorze_position.load(g, data)
-        return g
+        return quatorze_position.load(cls, data)
 
     def to_position(self) -> dict[str, Any]:
         """The complete state (docs/positions.md ``## quatorze``), generator state included."""
@@ -203,11 +213,11 @@ class QuatorzeGame(Game):
         return self.phase == "over"
 
     def cards_left(self) -> list[int]:
-        """Per seat: cards in hand plus cards in packets not yet taken up (RULES.md §3 safety rule)."""
+        """Per seat: cards in hand plus cards in packets not yet taken up (quinze_cli/rules/quatorze.md safety rule)."""
         return [len(h) + sum(len(p) for p in ps) for h, ps in zip(self.hands, self.packets)]
 
     def result(self) -> Result | None:
-        """Winner 1 point (shared when tied), scores = cards left per seat (RULES.md §3)."""
+        """Winner 1 point (shared when tied), scores = cards left per seat (quinze_cli/rules/quatorze.md)."""
         if self.phase != "over":
             return None
         return Result.from_winners(self.winners, [float(x) for x in self.cards_left()], self.end_reason or "out")
@@ -218,26 +228,29 @@ class QuatorzeGame(Game):
             return []
         if self.phase == "draw":
             out: list[Action] = []
-            if self.stock:
+            if self.stock or len(self.discard) >= 2:  # an empty stock is refilled at the draw
                 out.append(Draw("stock"))
             if self.discard:
                 out.append(Draw("discard"))
             return out
         hand = self.hands[self.seat]
+        if self.no_draw == "whole-hand":
+            return whole_hand_combinations(hand)
         acts: list[Action] = list(combinations(hand)) if self.phase == "combine" else []
         if self.substitutions < self.options["max_substitutions"]:
             acts.extend(substitutions(hand, self.table))
         acts.extend(Discard(c) for c in dict.fromkeys(hand))  # the hand is kept in canonical order
         return acts
 
-    def parse_action(self, data: Mapping[str, Any]) -> Action:
+    @classmethod
+    def parse_action(cls, data: Mapping[str, Any]) -> Action:
         """Action data read into an action (:func:`protocol.games.quatorze_actions.parse_action`).
         Raises :class:`ActionError` naming the field."""
         return parse_action(data)
 
     # ------------------------------------------------------------------ checks
 
-    def _check(self, a: Action) -> None:
+    def check(self, a: Action) -> None:
         """Raise :class:`IllegalAction` (stable code, reason in words) unless ``a`` is legal now."""
         if self.phase == "over":
             raise IllegalAction("the game is over", code="game-over")
@@ -246,19 +259,34 @@ class QuatorzeGame(Game):
             if self.phase != "draw":
                 if self.no_draw == "whole-hand":
                     raise IllegalAction(
-                        "your whole hand can be laid as combinations, so you must not draw (RULES.md §3 phase 1)",
+                        "your whole hand can be laid as combinations, so you must not draw (quinze_cli/rules/quatorze.md phase 1)",
                         code="must-not-draw",
                     )
                 if self.no_draw == "nothing-to-draw":
                     raise IllegalAction("the stock and the discard pile are both empty", code="nothing-to-draw")
                 raise IllegalAction("you have already drawn this turn", code="wrong-phase")
-            if a.source == "stock" and not self.stock:
-                raise IllegalAction("the stock is empty", code="empty-stock")
+            if a.source == "stock" and not self.stock and len(self.discard) < 2:
+                raise IllegalAction("the stock is empty and the discard pile cannot refill it", code="empty-stock")
             if a.source == "discard" and not self.discard:
                 raise IllegalAction("the discard pile is empty", code="empty-discard")
             return
         if self.phase == "draw":
             raise IllegalAction("draw first, from the stock or the discard pile", code="must-draw")
+        if self.no_draw == "whole-hand":
+            if not isinstance(a, Combine):
+                raise IllegalAction(
+                    "your whole hand can be laid as combinations, so you must lay it: only combinations this turn",
+                    code="must-lay-whole-hand",
+                )
+            check_combine(hand, a)
+            rest = list(hand)
+            for c in a.cards:
+                rest.remove(c)
+            if rest and not can_lay_whole_hand(rest):
+                raise IllegalAction(
+                    "this combination leaves cards that cannot all be laid; lay the whole hand", code="must-lay-whole-hand"
+                )
+            return
         if isinstance(a, Combine):
             if self.phase != "combine":
                 raise IllegalAction(
@@ -281,24 +309,25 @@ class QuatorzeGame(Game):
 
     # ------------------------------------------------------------------ play
 
-    def apply(self, action: Action | Mapping[str, Any], *, checked: bool = True) -> list[Event]:
-        """Play ``action`` for the seat to act; the events it produced, the automatic steps that
-        follow included (take-up, next turn's reshuffle or no-draw, game-end).
-
-        Checked: :class:`ActionError` for unreadable data, :class:`IllegalAction` (codes
-        ``game-over``, ``must-not-draw``, ``nothing-to-draw``, ``must-draw``, ``wrong-phase``,
-        ``empty-stock``, ``empty-discard``, ``card-not-held``, ``not-fourteen``,
-        ``no-such-combination``, ``same-combination``, ``combination-too-small``,
-        ``card-not-in-combination``); the state is unchanged on error.
+    def _play(self, a: Action) -> list[Event]:
+        """Play the legal action ``a`` for the seat to act; the events it produced, the automatic
+        steps that follow included (take-up, next turn's no-draw, game-end). :meth:`check` gives
+        the refusal codes: ``game-over``, ``must-not-draw``, ``must-lay-whole-hand``,
+        ``nothing-to-draw``, ``must-draw``, ``wrong-phase``, ``empty-stock``, ``empty-discard``,
+        ``card-not-held``, ``not-fourteen``, ``no-such-combination``, ``same-combination``,
+        ``combination-too-small``, ``card-not-in-combination``, ``too-many-substitutions``,
+        ``unknown-action``.
         """
-        a = parse_action(action) if isinstance(action, Mapping) else action
-        if checked:
-            self._check(a)
         seat = self.seat
         assert seat is not None
         hand = self.hands[seat]
         events: list[Event] = []
         if isinstance(a, Draw):
+            if a.source == "stock" and not self.stock:  # the discard pile but its top card, shuffled
+                top = self.discard.pop()
+                self.stock, self.discard = self.discard, [top]
+                _shuffle(self.rng, self.stock)
+                events.append(Event("reshuffle", {"stock": len(self.stock), "discard": card_text(top)}))
             c = (self.stock if a.source == "stock" else self.discard).pop()
             hand.append(c)
             hand[:] = sort_cards(hand)
@@ -314,7 +343,7 @@ class QuatorzeGame(Game):
                 hand.remove(c)
             self.table.append(list(a.cards))
             events.append(Event("combine", {"seat": seat, "cards": cards_text(a.cards), "combination": len(self.table) - 1}))
-            if not hand:  # RULES.md §3 [decision]: the turn ends at once, no substitution, no discard
+            if not hand:  # quinze_cli/rules/quatorze.md [decision]: the turn ends at once, no substitution, no discard
                 if not self._hand_emptied(seat, events):
                     self._end_turn(events)
         elif isinstance(a, Substitute):
@@ -329,7 +358,7 @@ class QuatorzeGame(Game):
             hand.remove(a.card)
             self.discard.append(a.card)
             events.append(Event("discard", {"seat": seat, "card": card_text(a.card)}))
-            if hand or not self._hand_emptied(seat, events):  # RULES.md §3: take up the next packet, or win
+            if hand or not self._hand_emptied(seat, events):  # quinze_cli/rules/quatorze.md: take up the next packet, or win
                 self._end_turn(events)
         return events
 
@@ -348,7 +377,7 @@ class QuatorzeGame(Game):
 
     def _end_turn(self, events: list[Event]) -> None:
         """Count the turn; at ``max_turns`` the game ends, fewest cards left (hand + packets) win,
-        equal fewest share (RULES.md §3 "Safety" [decision]); else the next seat's turn begins."""
+        equal fewest share (quinze_cli/rules/quatorze.md "Safety" [decision]); else the next seat's turn begins."""
         self.turns += 1
         if self.turns >= self.options["max_turns"]:
             left = self.cards_left()
@@ -359,10 +388,10 @@ class QuatorzeGame(Game):
         self._start_turn((self.seat + 1) % self.players, events)
 
     def _start_turn(self, seat: int, events: list[Event]) -> None:
-        """Begin ``seat``'s turn (RULES.md §3 phase 1): a hand that can be laid whole, as one or
-        several combinations, must not draw ([decision]); an empty stock is replaced by the discard
-        pile except its top card, shuffled; nothing at all to draw skips the draw (documented
-        choice, see the module docstring); else the ``draw`` phase."""
+        """Begin ``seat``'s turn (quinze_cli/rules/quatorze.md phase 1): a hand that can be laid whole, as one or
+        several combinations, must not draw and must be laid ([decision]); nothing at all to draw
+        skips the draw ([decision]); else the ``draw`` phase (an empty stock is refilled at the
+        draw itself, see :meth:`apply`)."""
         self.seat = seat
         self.substitutions = 0
         self.no_draw = None
@@ -370,11 +399,6 @@ class QuatorzeGame(Game):
             self.phase, self.no_draw = "combine", "whole-hand"
             events.append(Event("no-draw", {"seat": seat, "reason": "whole-hand"}))
             return
-        if not self.stock and len(self.discard) > 1:
-            top = self.discard.pop()
-            self.stock, self.discard = self.discard, [top]
-            self.rng.shuffle(self.stock)
-            events.append(Event("reshuffle", {"stock": len(self.stock), "discard": card_text(top)}))
         if not self.stock and not self.discard:
             self.phase, self.no_draw = "combine", "nothing-to-draw"
             events.append(Event("no-draw", {"seat": seat, "reason": "nothing-to-draw"}))
@@ -384,6 +408,7 @@ class QuatorzeGame(Game):
     def _finish(self, winners: list[int], reason: str, events: list[Event]) -> None:
         self.phase = "over"
         self.no_draw = None
+        self.substitutions = 0  # counted in a turn only: none once over (as positions say)
         self.winners = tuple(sorted(winners))
         self.end_reason = reason
         res = self.result()
@@ -398,7 +423,7 @@ class QuatorzeGame(Game):
     # ------------------------------------------------------------------ views
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` sees (RULES.md §3 "What each player sees"); ``None``: a spectator.
+        """What ``seat`` sees (quinze_cli/rules/quatorze.md "What each player sees"); ``None``: a spectator.
 
         ``{"game": "quatorze", "seat", "to_act", "phase", "no_draw", "turns" (completed), "max_turns",
         "hand": [card] (the seat's own; absent for a spectator), "hand_sizes": [int],

@@ -1,6 +1,6 @@
 """Le 14 (``quatorze``): card values, the actions and how action data is read.
 
-Source: RULES.md §3. Values (§3 "Material and values"): A 1, 2–10 face value, J 11, Q 12, K 13.
+Source: quinze_cli/rules/quatorze.md. Values ("Material and values"): A 1, 2–10 face value, J 11, Q 12, K 13.
 
 Action data (every card in canonical text, see :mod:`protocol.cards`; combination numbers are
 indices into the table's list of combinations, 0-based, in the order they were laid):
@@ -19,7 +19,7 @@ indices into the table's list of combinations, 0-based, in the order they were l
   combination ``other``: ``card`` joins ``combination``, the two join ``other``. Values equal.
 - ``{"type": "discard", "card": "7H"}`` — phase 4, ends the turn.
 
-Substitutions are phase 3 (RULES.md §3). All actions are small frozen values with their cards
+Substitutions are phase 3 (quinze_cli/rules/quatorze.md). All actions are small frozen values with their cards
 normalised (pairs and combinations sorted by value then card number), so identical actions compare
 equal and a legal list never holds the same action twice.
 """
@@ -51,7 +51,7 @@ VALUES: tuple[int, ...] = tuple(rank(c) for c in range(54))
 
 
 def value(c: int) -> int:
-    """Value of card ``c`` in Le 14 (RULES.md §3): ace 1, 2–10 face value, J 11, Q 12, K 13."""
+    """Value of card ``c`` in Le 14 (quinze_cli/rules/quatorze.md): ace 1, 2–10 face value, J 11, Q 12, K 13."""
     return VALUES[c]
 
 
@@ -92,7 +92,7 @@ class Combine(Action):
 
 @dataclass(frozen=True, slots=True)
 class Substitute(Action):
-    """One substitution (RULES.md §3 phase 3). ``kind`` is ``hand-for-two``, ``two-for-one`` or
+    """One substitution (quinze_cli/rules/quatorze.md phase 3). ``kind`` is ``hand-for-two``, ``two-for-one`` or
     ``between``; unused fields are empty tuples / -1:
 
     - hand-for-two: ``hand`` (one card), ``combination``, ``cards`` (two cards of it);

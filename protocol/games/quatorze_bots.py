@@ -1,4 +1,4 @@
-"""Le 14 (``quatorze``): the built-in bots, ``random`` and ``greedy``. Source: RULES.md §3.
+"""Le 14 (``quatorze``): the built-in bots, ``random`` and ``greedy``. Source: quinze_cli/rules/quatorze.md.
 
 Both see only what a seat sees over the protocol: its view and the legal actions.
 

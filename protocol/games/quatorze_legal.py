@@ -1,7 +1,7 @@
 """Le 14 (``quatorze``): which combinations and substitutions exist, and why one is refused.
 
 Pure functions over a hand (a sequence of card numbers) and the table (a list of combinations,
-each a sequence of card numbers). Source: RULES.md §3 "A turn".
+each a sequence of card numbers). Source: quinze_cli/rules/quatorze.md "Your turn".
 
 Generation works on distinct cards with their counts (two decks: identical cards are the same
 number and interchangeable), so identical actions are produced once and no subset of the hand is
@@ -26,6 +26,7 @@ __all__ = [
     "check_substitute",
     "combinations",
     "substitutions",
+    "whole_hand_combinations",
 ]
 
 FOURTEEN = 14
@@ -73,7 +74,7 @@ def _pairs(cs: Sequence[int]) -> list[tuple[int, int]]:
 
 def combinations(hand: Sequence[int]) -> list[Combine]:
     """Every distinct combination that can be laid from ``hand``: a multiset of at least two hand
-    cards adding up to exactly 14 (RULES.md §3 phase 2). Canonical order."""
+    cards adding up to exactly 14 (quinze_cli/rules/quatorze.md phase 2). Canonical order."""
     d = _distinct(hand)
     out: list[Combine] = []
     chosen: list[int] = []
@@ -134,7 +135,7 @@ def _partitions(counts: tuple[int, ...]) -> bool:
 
 def can_lay_whole_hand(hand: Sequence[int]) -> bool:
     """True if every card of ``hand`` can be laid as combinations (possibly several), which forbids
-    drawing (RULES.md §3 phase 1, [decision]: "all your cards" may be several combinations).
+    drawing (quinze_cli/rules/quatorze.md phase 1, [decision]: "all your cards" may be several combinations).
     An empty hand gives False (there is nothing to lay)."""
     if not hand:
         return False
@@ -142,6 +143,20 @@ def can_lay_whole_hand(hand: Sequence[int]) -> bool:
     for c in hand:
         counts[value(c)] += 1
     return _partitions(tuple(counts))
+
+
+def whole_hand_combinations(hand: Sequence[int]) -> list[Combine]:
+    """The combinations a player who must lay the whole hand may lay next: those of
+    :func:`combinations` after which the rest of the hand is empty or can still be laid whole
+    (quinze_cli/rules/quatorze.md phase 1 [decision]: such a player must not draw and must lay the whole hand)."""
+    out = []
+    for comb in combinations(hand):
+        rest = list(hand)
+        for c in comb.cards:
+            rest.remove(c)
+        if not rest or can_lay_whole_hand(rest):
+            out.append(comb)
+    return out
 
 
 @lru_cache(maxsize=4096)
@@ -167,7 +182,7 @@ def _table_index(table: tuple[tuple[int, ...], ...]) -> tuple[Any, Any, tuple[Su
 
 
 def substitutions(hand: Sequence[int], table: Sequence[Sequence[int]]) -> list[Substitute]:
-    """Every distinct substitution possible with ``hand`` and ``table`` (RULES.md §3 phase 3):
+    """Every distinct substitution possible with ``hand`` and ``table`` (quinze_cli/rules/quatorze.md phase 3):
     hand-for-two, then two-for-one, then between, each in table order. The hand and every
     combination must be in canonical order (:func:`sort_cards`), as a game keeps them. Every combination keeps
     adding up to 14 and keeps at least two cards."""
@@ -203,7 +218,7 @@ def _holds(pool: Sequence[int], cs: Sequence[int]) -> bool:
 
 
 def check_combine(hand: Sequence[int], action: Combine) -> None:
-    """Raise :class:`IllegalAction` unless ``action`` can be laid from ``hand`` (RULES.md §3 phase 2).
+    """Raise :class:`IllegalAction` unless ``action`` can be laid from ``hand`` (quinze_cli/rules/quatorze.md phase 2).
 
     Codes: ``card-not-held``, ``not-fourteen``.
     """
@@ -232,7 +247,7 @@ def _at_least_three(comb: Sequence[int], index: int) -> None:
 
 
 def check_substitute(hand: Sequence[int], table: Sequence[Sequence[int]], s: Substitute) -> None:
-    """Raise :class:`IllegalAction` unless substitution ``s`` is allowed (RULES.md §3 phase 3).
+    """Raise :class:`IllegalAction` unless substitution ``s`` is allowed (quinze_cli/rules/quatorze.md phase 3).
 
     Codes: ``no-such-combination``, ``same-combination``, ``combination-too-small``,
     ``card-not-held``, ``card-not-in-combination``, ``not-fourteen`` (a combination would no

@@ -18,7 +18,7 @@ The format is documented in docs/positions.md, section ``## quatorze``. In short
      "winners": [] , "end_reason": null}  # once over: the winners and "out" | "max-turns"
 
 :func:`load` raises :class:`PositionError` with ``field`` naming the culprit (``hands.1[2]``,
-``packets.0``, ``table[3]``, ``phase`` ...). Source: RULES.md §3.
+``packets.0``, ``table[3]``, ``phase`` ...). Source: quinze_cli/rules/quatorze.md.
 """
 
 from __future__ import annotations
@@ -101,8 +101,8 @@ def _cards(v: Any, name: str) -> list[int]:
     return out
 
 
-def load(g: "QuatorzeGame", data: Mapping[str, Any]) -> None:
-    """Fill ``g`` from position ``data``, fully validated first. Raises :class:`PositionError`."""
+def load(cls: "type[QuatorzeGame]", data: Mapping[str, Any]) -> "QuatorzeGame":
+    """A ``cls`` game from position ``data``, fully validated first. Raises :class:`PositionError`."""
     if not isinstance(data, Mapping):
         raise PositionError(f"a position is a map, got {type(data).__name__}", field="position")
     if data.get("game") != "quatorze":
@@ -114,7 +114,7 @@ def load(g: "QuatorzeGame", data: Mapping[str, Any]) -> None:
     if not isinstance(raw_opts, Mapping):
         raise PositionError("expects a map of table options", field="options")
     try:
-        options = type(g).validate_options(raw_opts)
+        options = cls.validate_options(raw_opts)
     except GameError as err:
         raise PositionError(err.reason, field=f"options.{err.field}") from None
     n = options["players"]
@@ -188,14 +188,19 @@ def load(g: "QuatorzeGame", data: Mapping[str, Any]) -> None:
         for s, h in enumerate(hands):
             if not h:
                 raise PositionError("a hand is never empty while the game is in play (the next packet is taken up)", field=f"hands.{s}")
+        if no_draw == "whole-hand" and not can_lay_whole_hand(hands[seat]):
+            raise PositionError("no_draw 'whole-hand' needs a hand that can be laid whole as combinations", field="no_draw")
+        if no_draw == "whole-hand" and phase != "combine":
+            raise PositionError("a player who must lay the whole hand is in the combine phase", field="phase")
         if phase == "draw":
             if no_draw is not None:
                 raise PositionError("no_draw is set only once the draw was skipped", field="no_draw")
             if not stock and not discard:
                 raise PositionError("the draw phase needs a card in the stock or the discard pile", field="phase")
             if can_lay_whole_hand(hands[seat]):
-                raise PositionError("a player whose whole hand can be laid must not draw (RULES.md §3)", field="phase")
+                raise PositionError("a player whose whole hand can be laid must not draw (quinze_cli/rules/quatorze.md)", field="phase")
 
+    g = cls()
     g.options = options
     g.rng = Rng.from_state(rng)
     g.seat = seat
@@ -211,3 +216,4 @@ def load(g: "QuatorzeGame", data: Mapping[str, Any]) -> None:
     g.winners = tuple(sorted(winners))
     g.end_reason = end_reason if phase == "over" else None
     g.opening_events = []
+    return g

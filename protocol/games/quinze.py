@@ -1,36 +1,36 @@
-"""Le Quinze (game id ``quinze``): the modern shedding game of RULES.md §1.
+"""Le Quinze (game id ``quinze``): the modern shedding game of quinze_cli/rules/quinze.md.
 
 The game object is a whole match: deals are played until some match total reaches
-``target`` at the end of a deal (RULES.md §1 "Scoring and the match").
+``target`` at the end of a deal (quinze_cli/rules/quinze.md "Scoring and the match").
 
 Flow (all automatic steps happen inside :meth:`QuinzeGame.apply`, so the state is always at
 a decision of ``to_act`` or over):
 
-* Deal (§1 "Deal"): the first dealer is drawn by the game's seeded generator; the deal passes
+* Deal ("Deal"): the first dealer is drawn by the game's seeded generator; the deal passes
   to the next seat each deal. 2 players get 9 cards, 3–8 players 8; 2–4 players use one
-  54-card deck, 5–8 two (§1 "Material"). The seat after the dealer plays first.
-* Turn start (§1 "A turn" step 1): the compulsory draw is automatic (a ``draw`` event, not an
+  54-card deck, 5–8 two ("Material"). The seat after the dealer plays first.
+* Turn start ("A turn" step 1): the compulsory draw is automatic (a ``draw`` event, not an
   action). An empty stock is replaced by the shuffled discard pile (``reshuffle`` event); the
   table is never reshuffled **[decision]**. Stock and discard pile both empty: the deal ends
   as ``blocked`` **[decision]**. A deal reaching ``max_turns`` turns ends as blocked with
-  reason ``max-turns`` **[decision]** (§1 "Safety").
+  reason ``max-turns`` **[decision]** ("A turn", Safety).
 * Phases of a turn (``phase`` in views and positions):
-  ``fifteen`` — a fifteen exists, so one must be made (§1 step 2 **[decision]**);
-  ``place`` — none exists: place one card, or a J/Q/K pair when holding >= 3 cards (§1 step 3);
+  ``fifteen`` — a fifteen exists, so one must be made (step 2 **[decision]**);
+  ``place`` — none exists: place one card, or a J/Q/K pair when holding >= 3 cards (step 3);
   the placement ends the turn; ``more`` — at least one fifteen made: more fifteens, ``end``, or
-  (``quick_place`` option, §1 step 4) place one card if a fifteen this turn used a table card
+  (``quick_place`` option, step 4) place one card if a fifteen this turn used a table card
   and it is not the last card; ``placed`` — the quick placement is done: only ``end``.
-* A fifteen that empties the hand goes out (§1 step 2): the deal ends at once.
-* Scoring (§1 "Scoring and the match"): cards left in hand count J Q K jokers 10, aces 1,
+* A fifteen that empties the hand goes out (step 2): the deal ends at once.
+* Scoring ("Scoring and the match"): cards left in hand count J Q K jokers 10, aces 1,
   others face value; going out scores 0; going out on one's own first turn of the deal
   scores −50 and everybody else 0; a blocked deal scores every hand, nobody gets −50
   **[decision]**. The match ends when some total reaches ``target`` at the end of a deal:
   lowest total wins, equal lowest share (``Result.from_winners``; scores = totals).
 
-Equivalent actions (RULES.md §1 "Material": identical cards are interchangeable; suits never
+Equivalent actions (quinze_cli/rules/quinze.md "Material": identical cards are interchangeable; suits never
 matter): the legal list names one fifteen per choice of counts per rank in each place and one
 placement per rank; an action naming any other cards of the same ranks that are held (or on the
-table) is accepted and moves exactly the cards it names (this project's choice, not a RULES.md
+table) is accepted and moves exactly the cards it names (this project's choice, not a rule
 decision).
 
 Events (``Event.kind``; cards as canonical text):
@@ -42,7 +42,7 @@ Events (``Event.kind``; cards as canonical text):
   ``end-turn`` public ``{seat}``.
 * ``deal-end`` public ``{deal, reason, seat, scores, totals, hands}``: ``reason`` is ``out``,
   ``first-turn``, ``blocked`` or ``max-turns``; ``seat`` who went out (or None); ``hands`` every
-  hand, revealed for counting at the end of the deal (RULES.md §1 "Scoring": each player counts
+  hand, revealed for counting at the end of the deal (quinze_cli/rules/quinze.md "Scoring": each player counts
   the cards left in hand).
 * ``game-end`` public ``{result}`` (``Result.to_data()``).
 """
@@ -105,12 +105,12 @@ def _event(kind: str, public: dict[str, Any], private: dict[int, Any]) -> Event:
 
 
 def decks_for(players: int) -> int:
-    """Number of 54-card decks: 1 for 2–4 players, 2 for 5–8 (RULES.md §1 "Material")."""
+    """Number of 54-card decks: 1 for 2–4 players, 2 for 5–8 (quinze_cli/rules/quinze.md "Material")."""
     return 1 if players <= 4 else 2
 
 
 def deal_size(players: int) -> int:
-    """Cards dealt to each seat: 9 for 2 players, 8 for 3–8 (RULES.md §1 "Deal")."""
+    """Cards dealt to each seat: 9 for 2 players, 8 for 3–8 (quinze_cli/rules/quinze.md "Deal")."""
     return 9 if players == 2 else 8
 
 
@@ -121,16 +121,22 @@ def texts(cards: Any) -> list[str]:
 
 @register_game
 class QuinzeGame(Game):
-    """Le Quinze (RULES.md §1). See the module docstring for the flow, phases and events."""
+    """Le Quinze (quinze_cli/rules/quinze.md). See the module docstring for the flow, phases and events."""
 
     id = "quinze"
     title = "Le Quinze"
+    score_label = "Mean total"
+    score_meaning = "the mean match total per game"
+    score_aggregate = "mean"
+    lower_is_better = True
+    hint_bot = "greedy"
+    private_fields = {"deal": ("hand",), "draw": ("card",)}
     min_players = 2
     max_players = 8
     option_specs = (
-        Option("target", int, 100, "the match ends when a total reaches this many points (RULES.md §1)", 1, 100000),
-        Option("quick_place", bool, False, "after a fifteen using a table card, may place one card (RULES.md §1 step 4)"),
-        Option("max_turns", int, 1000, "a deal reaching this many turns ends as blocked (RULES.md §1 Safety)", 1, 1000000),
+        Option("target", int, 100, "the match ends when a total reaches this many points (quinze_cli/rules/quinze.md)", 1, 100000),
+        Option("quick_place", bool, False, "after a fifteen using a table card, may place one card (quinze_cli/rules/quinze.md step 4)"),
+        Option("max_turns", int, 1000, "a deal reaching this many turns ends as blocked (quinze_cli/rules/quinze.md Safety)", 1, 1000000),
     )
 
     # ------------------------------------------------------------------ creation
@@ -147,6 +153,7 @@ class QuinzeGame(Game):
         self.fifteens_made = 0
         self.used_table = False
         self.turn_actions: list[Action] = []  # fifteens and placements of the turn in progress
+        self.turn_known = True  # False: loaded without turn.actions, the turn's first actions are unknown
         self.turns = 0
         self.seat_turns: list[int] = []
         self.hands: list[list[int]] = []
@@ -169,7 +176,7 @@ class QuinzeGame(Game):
 
     @classmethod
     def new(cls, options: Mapping[str, Any], seed: int) -> "QuinzeGame":
-        """A new match; the first deal is in ``opening_events`` (RULES.md §1 "Deal")."""
+        """A new match; the first deal is in ``opening_events`` (quinze_cli/rules/quinze.md "Deal")."""
         g = cls()
         g._set_options(cls.validate_options(options))
         g.rng = Rng(seed)
@@ -184,15 +191,15 @@ class QuinzeGame(Game):
     @classmethod
     def from_position(cls, data: Mapping[str, Any]) -> "QuinzeGame":
         """Load a position (format in docs/positions.md ``## quinze``). Raises PositionError."""
-        from protocol.games.quinze_position import load_position
+        from protocol.games.quinze_position import load
 
-        return load_position(cls, data)
+        return load(cls, data)
 
     def to_position(self) -> dict[str, Any]:
         """The whole state as data (docs/positions.md ``## quinze``)."""
-        from protocol.games.quinze_position import dump_position
+        from protocol.games.quinze_position import dump
 
-        return dump_position(self)
+        return dump(self)
 
     def copy(self) -> "QuinzeGame":
         """An independent copy (see :meth:`protocol.game.Game.copy`): every list of cards, the
@@ -260,6 +267,7 @@ class QuinzeGame(Game):
         self.fifteens_made = 0
         self.used_table = False
         self.turn_actions = []
+        self.turn_known = True
         c = stock.pop()
         hand = self.hands[s]
         insort(hand, c)
@@ -272,7 +280,7 @@ class QuinzeGame(Game):
         self._start_turn(events)
 
     def _end_deal(self, events: list[Event], reason: str, out: int | None) -> None:
-        """Score the deal (RULES.md §1 "Scoring and the match") and deal again or end the match."""
+        """Score the deal (quinze_cli/rules/quinze.md "Scoring and the match") and deal again or end the match."""
         n = self.n
         if reason == "first-turn":
             scores = [0] * n
@@ -372,25 +380,17 @@ class QuinzeGame(Game):
                 out.append(_SINGLE[c])
         return out
 
-    def parse_action(self, data: Mapping[str, Any]) -> Action:
+    @classmethod
+    def parse_action(cls, data: Mapping[str, Any]) -> Action:
         """See :func:`protocol.games.quinze_actions.parse_quinze_action`."""
         return parse_quinze_action(data)
 
-    def apply(self, action: Action | Mapping[str, Any], *, checked: bool = True) -> list[Event]:
-        """Play ``action`` for the seat to act (see module docstring for phases).
-
-        Checked (default): IllegalAction codes ``game-over``, ``not-fifteen``, ``too-few-cards``,
+    def _play(self, action: Any) -> list[Event]:
+        """Play the legal ``action`` for the seat to act (see module docstring for phases);
+        :meth:`check` gives the refusal codes: ``game-over``, ``not-fifteen``, ``too-few-cards``,
         ``no-hand-card``, ``card-not-held``, ``card-not-on-table``, ``cannot-fifteen``,
         ``must-make-fifteen``, ``cannot-place``, ``pair-needs-three``, ``last-card``,
-        ``cannot-end``; ActionError for unreadable data. The state is unchanged on error.
-        """
-        if not isinstance(action, tuple):
-            if isinstance(action, Mapping):
-                action = parse_quinze_action(action)
-            else:
-                raise ActionError(f"not an action: {type(action).__name__}", field="type")
-        if checked:
-            self._check(action)
+        ``cannot-end``."""
         events: list[Event] = []
         kind = action[0]
         s = self.seat
@@ -461,8 +461,8 @@ class QuinzeGame(Game):
 
     # ------------------------------------------------------------------ checks
 
-    def _check(self, action: Any) -> None:
-        """Raise IllegalAction unless ``action`` is legal now (RULES.md §1 "A turn"). No mutation."""
+    def check(self, action: Any) -> None:
+        """Raise IllegalAction unless ``action`` is legal now (quinze_cli/rules/quinze.md "A turn"). No mutation."""
         if self.phase == "over":
             raise IllegalAction("the game is over", code="game-over")
         if not isinstance(action, (Fifteen, Place, End)):
@@ -524,12 +524,15 @@ class QuinzeGame(Game):
     # ------------------------------------------------------------------ views and stats
 
     def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` sees (RULES.md §1 "What each player sees"); None: a spectator (no hand).
+        """What ``seat`` sees (quinze_cli/rules/quinze.md "What each player sees"); None: a spectator (no hand).
 
         ``{"game", "seat", "hand" (own, display order; absent for spectators), "table",
         "discard" (bottom first), "stock" (size), "hand_sizes", "totals", "dealer", "to_act",
-        "phase", "turn": {"fifteens", "used_table", "actions"}, "deal", "turns", "options"}``;
-        ``turn.actions`` is what was done this turn so far (action data, in order).
+        "phase", "turn": {"fifteens", "used_table", "actions"}, "deal", "turns", "options", "result"
+        (Result data once over, else None)}``;
+        ``turn.actions`` is what was done this turn so far (action data, in order); in a game
+        loaded from a position without ``turn.actions`` it lists only what was done since loading,
+        until the next turn.
         """
         v: dict[str, Any] = {
             "game": self.id,
@@ -547,6 +550,7 @@ class QuinzeGame(Game):
             "deal": self.deal_no,
             "turns": self.turns,
             "options": dict(self.options),
+            "result": self._result.to_data() if self._result is not None else None,
         }
         if seat is not None:
             v["hand"] = texts(self.hands[seat])

@@ -1,9 +1,9 @@
-"""Le Quinze actions: ``fifteen``, ``place`` and ``end`` (RULES.md §1 "A turn").
+"""Le Quinze actions: ``fifteen``, ``place`` and ``end`` (quinze_cli/rules/quinze.md "A turn").
 
 Actions are small frozen values (tuple subclasses: hashable, comparable, cheap to build):
 
 - :class:`Fifteen` ``{"type": "fifteen", "hand": [cards], "table": [cards]}`` — make a fifteen
-  with these hand and table cards (RULES.md §1 "A fifteen", turn step 2).
+  with these hand and table cards (quinze_cli/rules/quinze.md "A fifteen", turn step 2).
 - :class:`Place` ``{"type": "place", "cards": [card]}`` or two face cards of the same rank
   (J, Q or K) — put them face up on the table (turn step 3, or the ``quick_place`` option, step 4).
 - :class:`End` ``{"type": "end"}`` — end the turn after at least one fifteen (or after the
@@ -138,8 +138,9 @@ def parse_quinze_action(data: Mapping[str, Any]) -> Action:
     """Read action data into a :class:`Fifteen`, :class:`Place` or :class:`End`.
 
     Raises :class:`ActionError` naming the field: ``type`` (missing or unknown), ``hand[1]``
-    (not a card), ``table`` (not a list), an unknown field. ``table`` may be omitted (no table
-    card). Legality (held cards, sums) is checked by ``apply``.
+    (not a card), ``table`` (not a list). ``table`` may be omitted (no table card); keys unknown
+    to this version are ignored (PROTOCOL.md "Conventions"). Legality (held cards, sums) is
+    checked by ``apply``.
     """
     if not isinstance(data, Mapping):
         raise ActionError(f"an action is a map with a 'type', not {type(data).__name__}", field="type")
@@ -148,9 +149,6 @@ def parse_quinze_action(data: Mapping[str, Any]) -> Action:
         raise ActionError("missing field 'type' (fifteen, place or end)", field="type")
     if kind not in _FIELDS:
         raise ActionError(f"unknown action type {kind!r} (fifteen, place or end)", field="type")
-    for key in data:
-        if key not in _FIELDS[kind]:
-            raise ActionError(f"unknown field for a {kind} action", field=str(key))
     if kind == "fifteen":
         return Fifteen(_cards(data, "hand"), _cards(data, "table", required=False))
     if kind == "place":

@@ -2,7 +2,7 @@
 
 - ``random``: uniform over the legal actions, with its own :class:`~protocol.rng.Rng` (seed).
 - ``greedy``: the fifteen that sheds the most hand cards (ties: the most hand points, then the
-  first listed); with no fifteen, the placement that lowers its hand score most (RULES.md §1
+  first listed); with no fifteen, the placement that lowers its hand score most (quinze_cli/rules/quinze.md
   "Scoring": J Q K jokers 10, aces 1, others face value); ``end`` when nothing better is left
   (a quick placement, option ``quick_place``, counts as better when it sheds points).
 """

@@ -1,8 +1,8 @@
-"""Le Quinze: card values and the enumeration of fifteens (RULES.md §1 "Values", "A fifteen").
+"""Le Quinze: card values and the enumeration of fifteens (quinze_cli/rules/quinze.md "Values", "A fifteen").
 
 Pure functions over card numbers (see :mod:`protocol.cards`); nothing here knows about turns.
 
-Values (RULES.md §1 "Values when making fifteen"): 2–10 face value, J 11, Q 12, K 13,
+Values (quinze_cli/rules/quinze.md "Values when making fifteen"): 2–10 face value, J 11, Q 12, K 13,
 joker −1, ace 1 or 14 chosen freely for each ace. With all aces counted as 1 a set sums to
 ``s``; it is a fifteen exactly when ``15 − s = 13·k`` for some ``0 <= k <= aces`` (``k`` aces
 counted as 14), so one set never needs to say which aces are 14.
@@ -10,9 +10,9 @@ counted as 14), so one set never needs to say which aces are 14.
 The enumeration works on counts per rank, never on subsets of cards: cards of one rank in
 one place (hand or table) are interchangeable, so a fifteen is a choice, for every rank, of
 how many cards come from the hand and how many from the table. Each such choice is listed
-once, naming the lowest-numbered cards of each rank (RULES.md §1: identical and equal-valued
+once, naming the lowest-numbered cards of each rank (quinze_cli/rules/quinze.md: identical and equal-valued
 cards are interchangeable; listing equivalent fifteens once is this project's choice, not a
-RULES.md decision).
+rule).
 
 Method: a meet in the middle between the *flexible* ranks (jokers −1, aces 1/14), enumerated
 first as a small table ``needed positive sum -> choices``, and the *positive* ranks K..2,
@@ -45,7 +45,7 @@ CARD_RANK: tuple[int, ...] = tuple(i % 13 + 1 for i in range(52)) + (0, 0)
 """Rank of each card number: 1 (ace) .. 13 (king), 0 for the jokers."""
 
 CARD_POINTS: tuple[int, ...] = tuple(10 if r in (0, 11, 12, 13) else r for r in CARD_RANK)
-"""Points of each card left in hand at the end of a deal (RULES.md §1 "Scoring"): J Q K and
+"""Points of each card left in hand at the end of a deal (quinze_cli/rules/quinze.md "Scoring"): J Q K and
 jokers 10, aces 1, other cards their face value."""
 
 _ORDER = {r: 13 - r for r in range(2, 14)}
@@ -60,14 +60,14 @@ _VALUE1: tuple[int, ...] = tuple(-1 if r == 0 else r for r in CARD_RANK)
 
 
 def hand_points(cards: Iterable[int]) -> int:
-    """Points of the cards left in a hand (RULES.md §1 "Scoring")."""
+    """Points of the cards left in a hand (quinze_cli/rules/quinze.md "Scoring")."""
     return sum(CARD_POINTS[c] for c in cards)
 
 
 def fifteen_problem(hand_cards: Sequence[int], table_cards: Sequence[int]) -> tuple[str, str] | None:
     """Why these cards are not a fifteen, as ``(code, reason)``; None when they are one.
 
-    Checks only the set itself (RULES.md §1 "A fifteen"): at least two cards (``too-few-cards``),
+    Checks only the set itself (quinze_cli/rules/quinze.md "A fifteen"): at least two cards (``too-few-cards``),
     at least one from the hand (``no-hand-card``), values adding up to 15 with each ace 1 or 14
     (``not-fifteen``). Whether the cards are really held or on the table is the caller's job.
     """
@@ -172,7 +172,7 @@ def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None
     ``Fifteen`` action, ``[make(("fifteen", hand 2..K, table 2..K, hand A/jokers, table
     A/jokers))]``, built directly without joining the parts): tuples of card numbers in :data:`ORDER_KEY` order,
     the lowest-numbered cards of each rank when ``hand`` and ``table`` are sorted by card number
-    (the engine keeps them so). Deterministic. RULES.md §1 "A fifteen": >= 2 cards, >= 1 from
+    (the engine keeps them so). Deterministic. quinze_cli/rules/quinze.md "A fifteen": >= 2 cards, >= 1 from
     the hand, values adding to 15 (aces 1 or 14, jokers -1).
 
     Method: group by rank; enumerate the flexible part (jokers, aces with each choice of how

@@ -11,6 +11,7 @@ Format (documented for people in docs/positions.md, section ``## quinze``)::
       "to_act": 1,                    # seat whose decision it is; null once over
       "phase": "fifteen",             # fifteen | place | more | placed | over (optional: derived)
       "turn": {"fifteens": 0, "used_table": false, "actions": []},   # what was done this turn
+                                      # (actions optional; left out when not known, see _turn)
       "turns": 1,                     # turns started in this deal (max_turns counts these)
       "seat_turns": [0, 1],           # turns each seat started in this deal (first-turn -50)
       "hands": [["7H", ...], ...],    # every hand, by seat
@@ -24,9 +25,9 @@ Format (documented for people in docs/positions.md, section ``## quinze``)::
 The draw of the turn in progress has already happened (positions are taken at decisions).
 Loading checks (PositionError naming the field): types; options (``options.target``); seats in
 range; the card multiset of hands + table + discard + stock is exactly the deck(s) in play
-(one 54-card deck for 2–4 players, two for 5–8: RULES.md §1 "Material"); every hand non-empty
+(one 54-card deck for 2–4 players, two for 5–8: quinze_cli/rules/quinze.md "Material"); every hand non-empty
 while the match runs and the seat to act holds at least two cards in phases ``fifteen`` and
-``place`` (the draw is done; RULES.md §1 "A turn"); ``phase`` consistent with the cards and the
+``place`` (the draw is done; quinze_cli/rules/quinze.md "A turn"); ``phase`` consistent with the cards and the
 turn: ``fifteen`` when a fifteen exists and none was made yet, ``place`` when none exists,
 ``more`` after a fifteen, ``placed`` only with ``quick_place``; counters non-negative. Maximum
 hand sizes are not checked (test positions may hold more cards than a deal gives).
@@ -44,12 +45,12 @@ from protocol.games.quinze_actions import Fifteen, parse_quinze_action
 from protocol.games.quinze_legal import fifteens
 from protocol.rng import Rng
 
-__all__ = ["dump_position", "load_position"]
+__all__ = ["dump", "load"]
 
 _TEXT = tuple(card_text(c) for c in range(54))
 
 
-def dump_position(g: Any) -> dict[str, Any]:
+def dump(g: Any) -> dict[str, Any]:
     """The state of a :class:`~protocol.games.quinze.QuinzeGame` as position data."""
     return {
         "game": "quinze",
@@ -60,8 +61,7 @@ def dump_position(g: Any) -> dict[str, Any]:
         "dealer": g.dealer,
         "to_act": g.to_act,
         "phase": g.phase,
-        "turn": {"fifteens": g.fifteens_made, "used_table": g.used_table,
-                 "actions": [a.to_data() for a in g.turn_actions]},
+        "turn": _turn(g),
         "turns": g.turns,
         "seat_turns": list(g.seat_turns),
         "hands": [[_TEXT[c] for c in h] for h in g.hands],
@@ -71,6 +71,16 @@ def dump_position(g: Any) -> dict[str, Any]:
         "totals": list(g.totals),
         "history": [dict(d, scores=list(d["scores"])) for d in g.history],
     }
+
+
+def _turn(g: Any) -> dict[str, Any]:
+    """``turn`` of a position: ``actions`` only when the whole turn is known (a game loaded from
+    a position without ``turn.actions`` does not know what was done before, until its next turn),
+    so that a dumped position always loads again."""
+    turn: dict[str, Any] = {"fifteens": g.fifteens_made, "used_table": g.used_table}
+    if g.turn_known:
+        turn["actions"] = [a.to_data() for a in g.turn_actions]
+    return turn
 
 
 def _int(data: Mapping[str, Any], key: str, lo: int | None = None, hi: int | None = None, *, where: str = "") -> int:
@@ -99,7 +109,7 @@ def _cards(v: Any, name: str) -> list[int]:
     return out
 
 
-def load_position(cls: Any, data: Mapping[str, Any]) -> Any:
+def load(cls: Any, data: Mapping[str, Any]) -> Any:
     """A game of class ``cls`` from position ``data``; raises PositionError naming the field."""
     if not isinstance(data, Mapping):
         raise PositionError(f"a position is a map, not {type(data).__name__}", field="position")
@@ -183,6 +193,7 @@ def load_position(cls: Any, data: Mapping[str, Any]) -> Any:
             raise PositionError(err.reason, field=f"turn.actions[{i}]" + (f".{err.field}" if err.field else "")) from None
     if "actions" in turn and sum(1 for a in g.turn_actions if a[0] == "fifteen") != g.fifteens_made:
         raise PositionError("the fifteens listed in turn.actions must number turn.fifteens", field="turn.actions")
+    g.turn_known = "actions" in turn or g.fifteens_made == 0
 
     phase = data.get("phase")
     to_act = data.get("to_act")

@@ -1,4 +1,4 @@
-"""Le Quinze deal shuffles: exactly :meth:`protocol.rng.Rng.shuffle`, computed faster.
+"""Deal shuffles of the three games: exactly :meth:`protocol.rng.Rng.shuffle`, computed faster.
 
 ``shuffle(rng, items)`` gives the same permutation and leaves ``rng`` in the same state as
 ``rng.shuffle(items)`` (Fisher–Yates from the last position down, each index drawn with
@@ -9,7 +9,7 @@ lane), then unpacked with ``memoryview.cast``. ``Rng.below`` rejects an output a
 ``2**64 - 2**64 % n`` (probability below ``n / 2**64``); if that ever happens the shuffle
 goes on draw by draw from there, exactly as ``Rng.below`` would.
 
-RULES.md "Common to all three games": every shuffle comes from the game's seeded generator.
+The rules texts in quinze_cli/rules/, "Common to the three games": every shuffle comes from the game's seeded generator.
 """
 
 from __future__ import annotations

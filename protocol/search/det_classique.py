@@ -1,4 +1,4 @@
-"""Determinization of Le Quinze classique (``quinze-classique``, RULES.md §2): see
+"""Determinization of Le Quinze classique (``quinze-classique``, quinze_cli/rules/quinze-classique.md): see
 :mod:`protocol.search.determinize`.
 
 The deck in play is one colour (52 cards). Seen: the own hidden card, every face-up card, hidden

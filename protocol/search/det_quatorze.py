@@ -1,8 +1,8 @@
-"""Determinization of Le 14 (``quatorze``, RULES.md §3): see :mod:`protocol.search.determinize`.
+"""Determinization of Le 14 (``quatorze``, quinze_cli/rules/quatorze.md): see :mod:`protocol.search.determinize`.
 
 Unseen: the two decks minus the own hand, the table's combinations and the discard pile. They are
 dealt to the other hands, to every face-down packet (the seat's own too: nobody sees a packet
-before taking it up, RULES.md §3 "Set-up") and to the stock, with the sizes of the view.
+before taking it up, quinze_cli/rules/quatorze.md "Set-up") and to the stock, with the sizes of the view.
 :class:`QuatorzeKnowledge` follows, from the public events, the cards known to be in another
 hand (taken from the discard pile, or from a combination by a substitution) until that seat plays
 them, and after a reshuffle the pile that became the stock; the deal puts the known cards back in

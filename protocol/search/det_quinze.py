@@ -1,4 +1,4 @@
-"""Determinization of Le Quinze (``quinze``, RULES.md §1): see :mod:`protocol.search.determinize`.
+"""Determinization of Le Quinze (``quinze``, quinze_cli/rules/quinze.md): see :mod:`protocol.search.determinize`.
 
 Unseen: the deck(s) in play minus the own hand, the table and the discard pile. They are dealt to
 the other hands (their sizes from the view) and to the stock (its size). After a reshuffle the

@@ -1,13 +1,13 @@
 """What the search knows of each game: horizon, rewards, playout policy (docs/bots.md).
 
-Rewards are per seat in 0..1. A finished game gives its result's points (RULES.md: the share
+Rewards are per seat in 0..1. A finished game gives its result's points (the rules texts in quinze_cli/rules/: the share
 of the win). Otherwise each game judges the state where the playout stopped:
 
 - Le Quinze (``quinze``): the playout stops at the end of the deal; the reward grows with how
-  much better the seat's deal score is than the others' mean (lower is better, RULES.md §1
+  much better the seat's deal score is than the others' mean (lower is better, quinze_cli/rules/quinze.md
   "Scoring"): ``0.5 + 0.5 * d / (|d| + 20)``.
 - Le 14 (``quatorze``): the playout stops after ``max_steps`` decisions (the game can last
-  hundreds); the reward compares the seat's cards left with the best other seat's (RULES.md §3
+  hundreds); the reward compares the seat's cards left with the best other seat's (quinze_cli/rules/quatorze.md
   "Score"): ``0.5 + 0.5 * d / (|d| + 4)``.
 - classique (``quinze-classique``): the playout stops at the end of the coup; the reward is the
   chips won or lost since the root, ``0.5 + 0.5 * d / (|d| + 5 * ante)``. A raise is searched

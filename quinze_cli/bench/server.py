@@ -27,6 +27,7 @@ from typing import Any
 import trio
 
 from protocol.framing import FrameDecoder, encode_frame
+from quinze_cli.bench.frames import table_rows as frame_rows
 from protocol.game import get_game
 from server.app import run_server
 from server.config import ServerConfig
@@ -228,8 +229,14 @@ async def server_figures(rounds: int = 2000, seed: int = 1, *, separate: bool = 
 
 
 def run_server_bench(*, quick: bool = False, separate: bool = True) -> dict[str, Any]:
-    """:func:`server_figures` in its own Trio run (``quick``: 300 moves instead of 3000)."""
-    return trio.run(functools.partial(server_figures, 300 if quick else 3000, separate=separate))
+    """:func:`server_figures` in its own Trio run (``quick``: 300 moves instead of 3000), with the
+    worst client frame's read-and-refuse time (:func:`quinze_cli.bench.frames.frame_figures`)
+    under ``"frames"``."""
+    from quinze_cli.bench.frames import frame_figures
+
+    figures = trio.run(functools.partial(server_figures, 300 if quick else 3000, separate=separate))
+    figures["frames"] = frame_figures(quick=quick, reference=not quick)  # the reference takes seconds
+    return figures
 
 
 def table_rows(figures: dict[str, Any]) -> list[tuple[str, str, str, str]]:
@@ -244,7 +251,7 @@ def table_rows(figures: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         ("server: action -> accepted, µs", f"{f['accepted_us']}", "", ""),
         ("msgpack echo over loopback (action in, request-sized reply out), µs", f"{f['echo_us']}", "", ""),
         ("server / echo", f"{f['ratio']}x", f"<= {f['target_ratio']:g}x", "yes" if met else "no"),
-    ]
+    ] + (frame_rows(f["frames"]) if "frames" in f else [])
 
 
 def _main(argv: list[str]) -> None:

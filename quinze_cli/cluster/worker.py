@@ -75,6 +75,8 @@ def play_shard(config: MatchConfig, plans: list[GamePlan], run_id: str) -> list[
     queue = distributed.Queue(queue_name(run_id))
     stop = distributed.Event(stop_name(run_id))
     here = _worker_address(distributed)
+    if stop.is_set():  # a shard that starts after the run stopped plays nothing
+        return []
     scratch = Path(tempfile.mkdtemp(prefix="quinze-shard-"))
     local = dataclasses.replace(config, log_dir=scratch, server=None, concurrency=1)
     played: list[int] = []

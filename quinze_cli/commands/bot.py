@@ -84,7 +84,7 @@ async def _run(args: dict[str, Any], out: Console, err: Console) -> int:
     async def on_failure(failure: Failure) -> None:
         failures.append(failure)
         err.print(f"[yellow]bot failure[/] at {failure.table} seat {failure.seat}: {escape(failure.describe())}; forfeiting the game",
-                  markup=True, highlight=False)
+                  markup=True, highlight=False, soft_wrap=True)  # one line per failure, even in a pipe
 
     host, port = args["address"]
     state = {"interrupted": False, "code": 0}

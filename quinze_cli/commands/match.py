@@ -207,7 +207,7 @@ async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | N
     async def on_failure(bot: str, plan: GamePlan, failure: Failure) -> None:
         failures.append({"game": plan.index + 1, "bot": bot, **failure.to_data()})
         progress.console.print(f"[yellow]game {plan.index + 1}[/]: {escape(bot)} (seat {failure.seat}) forfeits: {escape(failure.describe())}",
-                               markup=True, highlight=False)
+                               markup=True, highlight=False, soft_wrap=True)  # one line per failure, even in a pipe
 
     runner: MatchRunner
 

@@ -131,6 +131,9 @@ def verify_games(selected: list[tuple[int, LoggedGame]], as_json: bool, out: Con
             if divergence is None:
                 out.print(Text.assemble((f"game {number}: ", "bold"), ("verified", "green"),
                                         f" (commitment ok, {len(game.actions)} actions{_how_far(game)})"))
+            elif divergence.what == "rules-version":
+                out.print(Text.assemble((f"game {number}: ", "bold"), ("not verified", "bold yellow"),
+                                        f": {divergence.reason}"))
             else:
                 out.print(Text.assemble((f"game {number}: ", "bold"), ("DIVERGES", "bold red"), f" at {divergence}"))
                 out.print(f"  expected: {short(divergence.expected)}")

@@ -86,9 +86,7 @@ def run_selfplay(game_id: str, games: int, seed: int, players: int | None, bot_n
         for k in range(n):
             points[k] += res.points[k]
             scores[k] += res.scores[k]
-        st = getattr(g, "stats", None)
-        if st is not None:
-            stats.update(st())
+        stats.update(g.stats())
         played += 1
         if on_game is not None:
             on_game(i)

@@ -91,11 +91,16 @@ def register(app: typer.Typer) -> None:
         log_dir: Annotated[Path, typer.Option("--log-dir", help="Append each finished game to DIR/<table>.jsonl (table ids start with the server run id).")] = Path("logs"),
         no_log: Annotated[bool, typer.Option("--no-log", help="Record no replay logs.")] = False,
         move_time: Annotated[float, typer.Option("--move-time", help="Default seconds per decision.")] = 60.0,
+        max_tables: Annotated[int, typer.Option("--max-tables", help="Tables open at once on this server.")] = 1000,
+        max_tables_per_connection: Annotated[
+            int, typer.Option("--max-tables-per-connection", help="Open tables one connection may create.")
+        ] = 20,
     ) -> None:
         """Run the game server (default 127.0.0.1:15015) until Ctrl-C; games logged in ./logs."""
         log_dir = None if no_log else log_dir
         try:
-            config = ServerConfig(host=host, port=port, log_dir=log_dir, move_time=move_time)
+            config = ServerConfig(host=host, port=port, log_dir=log_dir, move_time=move_time, max_tables=max_tables,
+                                  max_tables_per_connection=max_tables_per_connection)
         except ValueError as e:
             fail(str(e), EXIT_USAGE)
         if log_dir is not None:

@@ -1,4 +1,4 @@
-"""Le Quinze classique in words (RULES.md §2): one function per event kind of
+"""Le Quinze classique in words (quinze_cli/rules/quinze-classique.md): one function per event kind of
 :mod:`protocol.games.classique`.
 
 The wording lives in the language catalogues (``classique.ev.*`` in ``quinze_cli/locale/*.json``),
@@ -20,7 +20,7 @@ __all__ = ["NARRATORS", "SECTIONS", "narrators"]
 SECTIONS = {"ante"}
 
 _REASONS = {
-    "deck-change": ("first", "talon-short", "dealer-out"),
+    "deck-change": ("first", "played", "talon-short", "dealer-out"),
     "pot-won": ("single-opener", "last-in", "showdown"),
     "match-end": ("tours", "last-player", "max-coups"),
 }
@@ -117,6 +117,12 @@ def match_end(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: C
     return [t("classique.ev.match-end", **fields)]
 
 
+def game_end(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Catalogue) -> list[str]:
+    res = e["result"]
+    winners = ", ".join(who(s) for s in res["winners"])
+    return [t("classique.ev.game-end", winners=winners, scores=_chips(res["scores"], who))]
+
+
 _FUNCTIONS = {
     "ceremony": ceremony,
     "deck-change": deck_change,
@@ -135,6 +141,7 @@ _FUNCTIONS = {
     "pot-won": pot_won,
     "coup-end": coup_end,
     "match-end": match_end,
+    "game-end": game_end,
 }
 
 

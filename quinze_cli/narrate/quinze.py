@@ -1,4 +1,4 @@
-"""Le Quinze in words (RULES.md §1): one function per event kind of :mod:`protocol.games.quinze`."""
+"""Le Quinze in words (quinze_cli/rules/quinze.md): one function per event kind of :mod:`protocol.games.quinze`."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Typed actions of Le Quinze classique in ``quinze play`` (RULES.md §2 "A coup").
+"""Typed actions of Le Quinze classique in ``quinze play`` (quinze_cli/rules/quinze-classique.md "A coup").
 
 What a player may type (besides a number from the list, handled by the generic prompt), in
 English or French:
@@ -6,7 +6,7 @@ English or French:
 * ``pass`` (``passe``), ``stand`` (``tiens``, ``je m'y tiens``), ``hit`` (``carte``, ``tirer``),
   ``check`` (``parole``), ``call`` (``tenir``, ``suivre``), ``fold`` (``coucher``, ``abandon``);
 * ``raise 5`` (``relancer 5``, ``renvi 5``): raise by 5 chips on top of the highest stake,
-  checked against the legal range ``min..max`` of the request (RULES.md §2 step 3 [decision]);
+  checked against the legal range ``min..max`` of the request (quinze_cli/rules/quinze-classique.md step 3 [decision]);
   ``raise`` alone, ``raise min`` and ``raise max`` take the ends of the range.
 
 Nothing is sent unless it is legal now; otherwise :class:`InputError` explains why (the range

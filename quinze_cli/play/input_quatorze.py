@@ -1,4 +1,4 @@
-"""Typed actions of Le 14 in ``quinze play`` (RULES.md §3 "A turn").
+"""Typed actions of Le 14 in ``quinze play`` (quinze_cli/rules/quatorze.md "Your turn").
 
 What a player may type (besides a number from the list, handled by the generic prompt):
 
@@ -12,7 +12,7 @@ What a player may type (besides a number from the list, handled by the generic p
   combination, or ``swap 6h 3d for 9c``: two hand cards for one; ``in N`` (``dans N``) names the
   combination when several fit. Exchanges between two combinations are picked by number.
 
-Identical cards of the two decks are the same card (RULES.md §3 "Material"), so a typed entry is
+Identical cards of the two decks are the same card (quinze_cli/rules/quatorze.md "Material"), so a typed entry is
 matched against the request's ``legal`` list as multisets of cards; nothing is sent unless it is
 one of those entries. Otherwise :class:`InputError` explains why, in the user's language.
 """

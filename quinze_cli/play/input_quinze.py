@@ -1,4 +1,4 @@
-"""Typed actions of Le Quinze in ``quinze play`` (RULES.md §1 "A turn").
+"""Typed actions of Le Quinze in ``quinze play`` (quinze_cli/rules/quinze.md "A turn").
 
 What a player may type (besides a number from the list, handled by the generic prompt):
 
@@ -11,7 +11,7 @@ What a player may type (besides a number from the list, handled by the generic p
 * ``place ks`` (``poser``), ``end`` (``fin``).
 
 Nothing is sent unless it matches an entry of the action-request's ``legal`` list up to the
-game's equivalence (same ranks from the hand and from the table, RULES.md §1 "Material": equal
+game's equivalence (same ranks from the hand and from the table, quinze_cli/rules/quinze.md "Material": equal
 cards are interchangeable); otherwise :class:`InputError` explains why, in the user's language.
 """
 

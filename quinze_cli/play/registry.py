@@ -152,8 +152,8 @@ class GameUI:
         """What the built-in ``greedy`` bot (else the first built-in bot) would play now, as action
         data; None when the game has no built-in bot or nothing is to be played.
 
-        The bot sees what the seat sees (the view and the legal list); a blank game of the same
-        options only reads the legal entries (``Game.parse_action``), as the relay's built-in bots do.
+        The bot sees what the seat sees (the view and the legal list); the legal entries are read
+        by the game class (``Game.parse_action``, a class method), no game is made.
         """
         from protocol.game import GameError, bot_names, get_bot, get_game
 
@@ -163,8 +163,9 @@ class GameUI:
             names = bot_names(state.game)
             if not names:
                 return None
-            parser = get_game(state.game).new(state.options, seed=0)
-            bot = get_bot(state.game, "greedy" if "greedy" in names else names[0], 0)
+            parser = get_game(state.game)
+            preferred = get_game(state.game).hint_bot
+            bot = get_bot(state.game, preferred if preferred in names else names[0], 0)
             legal = [parser.parse_action(a) for a in state.legal]
             return bot.choose(state.view or {}, legal).to_data()
         except (GameError, KeyError, TypeError, ValueError):

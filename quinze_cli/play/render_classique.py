@@ -1,11 +1,11 @@
-"""Le Quinze classique (``quinze-classique``, RULES.md §2) in ``quinze play``: the board, the
+"""Le Quinze classique (``quinze-classique``, quinze_cli/rules/quinze-classique.md) in ``quinze play``: the board, the
 events in words, the actions in words.
 
 The public state is tracked from the events of :mod:`protocol.games.classique` (``ceremony``,
 ``deck-change``, ``out``, ``ante``, ``deal``, ``speak``, ``check``/``call``/``raise``/``fold``,
 ``stand``, ``hit``, ``burnt``, ``showdown``, ``pot-won``, ``coup-end``, ``match-end``) so chips,
 stakes, the pot and every face-up card stay right between our turns and for a spectator; our own
-hidden card comes from the private part of ``deal``, and each action-request's view (RULES.md §2
+hidden card comes from the private part of ``deal``, and each action-request's view (quinze_cli/rules/quinze-classique.md
 "What each player sees") replaces the tracked state, as does the ``view`` message a client gets
 when it arrives mid-game (PROTOCOL.md, `view`).
 
@@ -49,7 +49,7 @@ def _value(c: str) -> int:
 
 @register_ui("quinze-classique")
 class ClassiqueUI(GameUI):
-    """Renderer and input reader of Le Quinze classique (RULES.md §2)."""
+    """Renderer and input reader of Le Quinze classique (quinze_cli/rules/quinze-classique.md)."""
 
     # ---------------------------------------------------------------- state
     def start(self, state: TableState) -> None:
@@ -63,7 +63,7 @@ class ClassiqueUI(GameUI):
             "ante": state.options.get("ante", 1), "pot": 0, "stakes": [0] * n, "chips": list(caves),
             "caves": list(caves), "in_match": [True] * n, "status": ["waiting"] * n, "hidden": [None] * n,
             "face_up": [[] for _ in range(n)], "total": None, "awaiting": [], "raise": None, "legal": [],
-            "rounds": 0, "tours": state.options.get("tours", 1),
+            "rounds": 0, "tours": state.options.get("tours", 4),
         }
 
     def on_request(self, state: TableState) -> None:
@@ -270,7 +270,7 @@ class ClassiqueUI(GameUI):
         return input_classique.completions(self.cat, state)
 
     def hint(self, state: TableState) -> dict[str, Any] | None:
-        """What the built-in ``threshold`` bot would play (RULES.md §2; it reads the view and the
+        """What the built-in ``threshold`` bot would play (quinze_cli/rules/quinze-classique.md; it reads the view and the
         legal list as received, raise range included)."""
         from protocol.game import GameError, get_bot, get_game
 
@@ -278,7 +278,7 @@ class ClassiqueUI(GameUI):
         if not state.legal or not raw:
             return None
         try:
-            parser = get_game("quinze-classique").new(state.options, seed=0)
+            parser = get_game("quinze-classique")
             bot = get_bot("quinze-classique", "threshold", 0)
             return bot.choose(state.view or {}, [parser.parse_action(a) for a in raw]).to_data()
         except (GameError, KeyError, TypeError, ValueError):

@@ -1,11 +1,11 @@
-"""Le 14 (``quatorze``, RULES.md §3) in ``quinze play``: the board, the events in words, the
+"""Le 14 (``quatorze``, quinze_cli/rules/quatorze.md) in ``quinze play``: the board, the events in words, the
 actions in words.
 
 The public state is tracked from the events of :mod:`protocol.games.quatorze` (``setup``,
 ``draw``, ``no-draw``, ``reshuffle``, ``combine``, ``substitute``, ``discard``, ``take-up``,
 ``game-end``) so the screen stays right between our turns and for a spectator; a seated
 player's own hand comes from the private parts (``setup`` hand, stock ``draw``
-card, ``take-up`` cards), and each action-request's view (RULES.md §3 "What each player sees")
+card, ``take-up`` cards), and each action-request's view (quinze_cli/rules/quatorze.md "What each player sees")
 replaces the tracked state, as does the ``view`` message a client gets when it arrives mid-game
 (PROTOCOL.md, `view`; until then counts show as ``?``, never negative); its legal list is
 listed in a friendlier order (:func:`_order`,
@@ -69,7 +69,7 @@ def _order(action: dict[str, Any]) -> int:
 
 @register_ui("quatorze")
 class QuatorzeUI(GameUI):
-    """Renderer and input reader of Le 14 (RULES.md §3)."""
+    """Renderer and input reader of Le 14 (quinze_cli/rules/quatorze.md)."""
 
     # ---------------------------------------------------------------- state
     def start(self, state: TableState) -> None:

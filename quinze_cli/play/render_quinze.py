@@ -4,7 +4,7 @@ The public state is tracked from the events of :mod:`protocol.games.quinze` (``d
 ``reshuffle``, ``fifteen``, ``place``, ``end-turn``, ``deal-end``, ``game-end``) so a spectator
 sees the table, the discard pile, the stock and every hand size and total;
 a seated player's tracked hand comes from the private parts of ``deal`` and ``draw``, and each
-action-request's view (RULES.md §1 "What each player sees") replaces the tracked state, as does
+action-request's view (quinze_cli/rules/quinze.md "What each player sees") replaces the tracked state, as does
 the ``view`` message a client gets when it arrives mid-game (PROTOCOL.md, `view`). Hand sizes
 never go below 0; counts not known yet show as ``?``.
 
@@ -42,7 +42,7 @@ def _size(p: dict[str, Any], seat: Any, delta: int) -> None:
 
 @register_ui("quinze")
 class QuinzeUI(GameUI):
-    """Renderer and input reader of Le Quinze (RULES.md §1)."""
+    """Renderer and input reader of Le Quinze (quinze_cli/rules/quinze.md)."""
 
     # ---------------------------------------------------------------- state
     def start(self, state: TableState) -> None:

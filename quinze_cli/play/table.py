@@ -75,7 +75,7 @@ def _key(s: Session, table: str) -> str:
 async def table_info(s: Session, table: str) -> dict[str, Any] | None:
     """The lobby's info on ``table`` (``list-tables``: ``seats`` with ``name`` and ``connected``),
     or None when the server does not list it."""
-    await s.send({"type": "list-tables"})
+    await s.send({"type": "list-tables", "table": table, "closed": True})  # that table only, closed or not
     msg = await await_reply(s, "", ("tables",), "list-tables")
     return next((t for t in msg.get("tables", []) if t.get("table") == table), None)
 

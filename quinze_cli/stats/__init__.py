@@ -50,6 +50,8 @@ class BotTotals:
     between two runs of the same match)."""
     moves: int = 0
     max_think: float = 0.0
+    near_limit: int = 0
+    """Answers that took more than 90% of their time (within 10% of the move time limit)."""
 
     def add(self, pts: float, scores: Sequence[float]) -> None:
         self.games += 1
@@ -94,7 +96,7 @@ class BotTotals:
             "forfeits": dict(sorted(self.forfeits.items())),
             "time": {"seconds": round(self.think, 3), "moves": self.moves,
                      "mean": round(self.think / self.moves, 6) if self.moves else None,
-                     "max": round(self.max_think, 6)},
+                     "max": round(self.max_think, 6), "near_limit": self.near_limit},
         }
 
 
@@ -136,7 +138,7 @@ class MatchStats:
         ``scores[s]`` the seat's game score (``Result.scores``; may be empty); ``index`` its
         place in the schedule (default: the order of arrival) and ``deal`` its deal group key
         (the seed; games of one group share it; default: the game alone); ``think[s]`` the
-        seat's ``(seconds, answers, longest answer)``."""
+        seat's ``(seconds, answers, longest answer[, answers within 10% of the limit])``."""
         if index is None:
             index = self.games
         self.games += 1
@@ -150,11 +152,13 @@ class MatchStats:
             self.bots[bot].add(pts, got_scores.get(bot, ()))
         for bot, kind in forfeits:
             self.bots[bot].forfeits[kind] += 1
-        for seat, (seconds, moves, longest) in enumerate(think):
+        for seat, entry in enumerate(think):
+            seconds, moves, longest = entry[:3]
             t = self.bots[seat_bots[seat]]
             t.think += seconds
             t.moves += moves
             t.max_think = max(t.max_think, longest)
+            t.near_limit += int(entry[3]) if len(entry) > 3 else 0
         self.records.append((index, tuple(seat_bots), tuple(float(p) for p in points), tuple(float(s) for s in scores)))
         if len(self.bots) == 2:
             first = got.get(0, 0.0)
