@@ -30,6 +30,7 @@ COMMANDS = [
     "tournament",
     "play",
     "replay",
+    "checkbot",
 ]
 
 for _name in COMMANDS:

@@ -107,7 +107,12 @@ class BuiltinBot:
                     self._events = []
                 legal = [self._parser.parse_action(entry) for entry in msg["legal"]]
                 view = msg["view"] if self._bot.needs_view else {}
-                choice = self._bot.choose(view, legal)
+                if getattr(self._bot, "searches", False):
+                    # a search takes long: in a worker thread, so that this process's event loop
+                    # (the relay, an embedded server, other tables) keeps running meanwhile
+                    choice = await trio.to_thread.run_sync(self._bot.choose, view, legal)
+                else:
+                    choice = self._bot.choose(view, legal)
                 answer = {"type": "action", "table": msg.get("table"), "request": msg["request"], "action": choice.to_data()}
                 self._send.send_nowait(answer)
         except GameError as err:

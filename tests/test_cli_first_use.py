@@ -60,7 +60,7 @@ def test_play_local_players_option_and_opponents_must_agree(tmp_path: Path) -> N
     usage_error(proc, "--option players=4", "--opponents", "disagree")
 
 
-@pytest.mark.parametrize(("players", "bots"), [(2, ["greedy"]), (4, ["greedy", "random", "greedy"])])
+@pytest.mark.parametrize(("players", "bots"), [(2, ["mcts"]), (4, ["mcts", "greedy", "mcts"])])
 def test_play_local_players_option_sets_the_number_of_default_opponents(players: int, bots: list[str], env,
                                                                         tmp_path: Path) -> None:
     child = pexpect.spawn(QUINZE, ["play", "--local", "--option", f"players={players}", "--name", "Ana", "--seed", "3",

@@ -55,6 +55,8 @@ def games_by_deal(log_dir: Path) -> dict[tuple[int, tuple[str, ...]], list[dict[
         record = json.loads(line)
         for key in VOLATILE:
             record.pop(key, None)
+        if record["record"] == "action":
+            record.pop("time", None)  # the seconds the bot took: the machine's, not the game's
         if record["record"] == "header":
             current = []
             key2 = (record["seed"], tuple(record["players"]))

@@ -66,7 +66,7 @@ def test_local_default_opponents_follow_the_game(env, game, best):
     code, out, err = run_with_open_pipe(env, ["--local", "--no-log", "--game", game, "--seed", "3", "--name", "Ana"], "quit\ny\n",
                                         "Your move")
     assert code == 0, out + err
-    assert f"Starting a local server with {best}, random" in out
+    assert f"Starting a local server with mcts, {best}" in out
     assert "no built-in bot" not in out + err
 
 

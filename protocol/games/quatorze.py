@@ -91,6 +91,9 @@ PACKET_SIZES = (5, 4, 3, 2)
 """Sizes of each seat's packets in the order they are taken up (quinze_cli/rules/quatorze.md "Set-up")."""
 
 PHASES = ("draw", "combine", "substitute", "over")
+_DRAW_STOCK, _DRAW_DISCARD = Draw("stock"), Draw("discard")
+_DISCARDS = tuple(Discard(c) for c in range(54))
+"""Actions are immutable values: the legal lists reuse these instead of building new ones."""
 
 
 @register_game
@@ -229,9 +232,9 @@ class QuatorzeGame(Game):
         if self.phase == "draw":
             out: list[Action] = []
             if self.stock or len(self.discard) >= 2:  # an empty stock is refilled at the draw
-                out.append(Draw("stock"))
+                out.append(_DRAW_STOCK)
             if self.discard:
-                out.append(Draw("discard"))
+                out.append(_DRAW_DISCARD)
             return out
         hand = self.hands[self.seat]
         if self.no_draw == "whole-hand":
@@ -239,7 +242,7 @@ class QuatorzeGame(Game):
         acts: list[Action] = list(combinations(hand)) if self.phase == "combine" else []
         if self.substitutions < self.options["max_substitutions"]:
             acts.extend(substitutions(hand, self.table))
-        acts.extend(Discard(c) for c in dict.fromkeys(hand))  # the hand is kept in canonical order
+        acts.extend(_DISCARDS[c] for c in dict.fromkeys(hand))  # the hand is kept in canonical order
         return acts
 
     @classmethod

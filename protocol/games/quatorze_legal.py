@@ -74,7 +74,14 @@ def _pairs(cs: Sequence[int]) -> list[tuple[int, int]]:
 
 def combinations(hand: Sequence[int]) -> list[Combine]:
     """Every distinct combination that can be laid from ``hand``: a multiset of at least two hand
-    cards adding up to exactly 14 (quinze_cli/rules/quatorze.md phase 2). Canonical order."""
+    cards adding up to exactly 14 (quinze_cli/rules/quatorze.md phase 2). Canonical order. A new
+    list each call (the generation is cached by the hand's sorted cards: actions are immutable
+    values)."""
+    return list(_combinations(tuple(sorted(hand))))
+
+
+@lru_cache(maxsize=65536)
+def _combinations(hand: tuple[int, ...]) -> tuple[Combine, ...]:
     d = _distinct(hand)
     out: list[Combine] = []
     chosen: list[int] = []
@@ -96,7 +103,7 @@ def combinations(hand: Sequence[int]) -> list[Combine]:
             del chosen[len(chosen) - k :]
 
     walk(0, FOURTEEN)
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=65536)
@@ -164,21 +171,37 @@ def _table_index(table: tuple[tuple[int, ...], ...]) -> tuple[Any, Any, tuple[Su
     """What substitutions need from the table alone, cached by table contents: per combination
     its distinct pairs with their sums (only combinations of >= 3 cards), its distinct cards
     with their values, and every substitution between combinations."""
-    V = VALUES
-    pairs = [[(p, V[p[0]] + V[p[1]]) for p in _pairs(comb)] if len(comb) >= 3 else [] for comb in table]
-    cards = [[(c, V[c]) for c, _ in _runs(comb)] for comb in table]
+    pairs = []
+    cards = []
+    for comb in table:
+        p, c = _comb_index(comb)
+        pairs.append(p)
+        cards.append(c)
     where: dict[int, list[tuple[int, int]]] = {}  # value -> (combination, card), in table order
     for j, cs in enumerate(cards):
         for c, v in cs:
             where.setdefault(v, []).append((j, c))
-    between = [
-        Substitute("between", i, cards=p, other=j, card=c)
-        for i, ps in enumerate(pairs)
-        for p, s in ps
-        for j, c in where.get(s, ())
-        if j != i
-    ]
+    memo = _MEMO
+    between = []
+    for i, ps in enumerate(pairs):
+        for p, s in ps:
+            for j, c in where.get(s, ()):
+                if j != i:
+                    key = ("b", i, p, j, c)
+                    a = memo.get(key)
+                    if a is None:
+                        a = memo[key] = Substitute("between", i, cards=p, other=j, card=c)
+                    between.append(a)
     return pairs, cards, tuple(between)
+
+
+@lru_cache(maxsize=65536)
+def _comb_index(comb: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, int], int], ...], tuple[tuple[int, int], ...]]:
+    """One combination's part of :func:`_table_index`: its distinct pairs with their sums (none
+    under 3 cards) and its distinct cards with their values."""
+    V = VALUES
+    pairs = tuple((p, V[p[0]] + V[p[1]]) for p in _pairs(comb)) if len(comb) >= 3 else ()
+    return pairs, tuple((c, V[c]) for c, _ in _runs(comb))
 
 
 def substitutions(hand: Sequence[int], table: Sequence[Sequence[int]]) -> list[Substitute]:
@@ -186,26 +209,50 @@ def substitutions(hand: Sequence[int], table: Sequence[Sequence[int]]) -> list[S
     hand-for-two, then two-for-one, then between, each in table order. The hand and every
     combination must be in canonical order (:func:`sort_cards`), as a game keeps them. Every combination keeps
     adding up to 14 and keeps at least two cards."""
-    V = VALUES
     pairs, cards, between = _table_index(tuple(map(tuple, table)))
+    by_value, hand_pairs = _hand_index(tuple(hand))
+    out: list[Substitute] = []
+    memo = _MEMO
+    if len(memo) > _MEMO_MAX:
+        memo.clear()
+    for i, ps in enumerate(pairs):
+        for p, s in ps:
+            for h in by_value.get(s, ()):
+                key = ("h", i, h, p)
+                a = memo.get(key)
+                if a is None:
+                    a = memo[key] = Substitute("hand-for-two", i, hand=(h,), cards=p)
+                out.append(a)
+    for i, cs in enumerate(cards):
+        for c, v in cs:
+            for p in hand_pairs.get(v, ()):
+                key = ("t", i, p, c)
+                a = memo.get(key)
+                if a is None:
+                    a = memo[key] = Substitute("two-for-one", i, hand=p, card=c)
+                out.append(a)
+    out.extend(between)
+    return out
+
+
+_MEMO: dict[tuple[Any, ...], Substitute] = {}
+"""Substitutions already built, by (combination, hand card(s), table card(s)): actions are
+immutable values, so one object serves every list (a frozen dataclass is slow to build)."""
+_MEMO_MAX = 200_000
+
+
+@lru_cache(maxsize=65536)
+def _hand_index(hand: tuple[int, ...]) -> tuple[dict[int, list[int]], dict[int, list[tuple[int, int]]]]:
+    """What substitutions need from the hand alone (canonical order), cached by its cards: its
+    distinct cards by value, and its distinct pairs by sum. Read only."""
+    V = VALUES
     by_value: dict[int, list[int]] = {}
     for c, _ in _runs(hand):
         by_value.setdefault(V[c], []).append(c)
     hand_pairs: dict[int, list[tuple[int, int]]] = {}
     for p in _pairs(hand):
         hand_pairs.setdefault(V[p[0]] + V[p[1]], []).append(p)
-
-    out: list[Substitute] = []
-    for i, ps in enumerate(pairs):
-        for p, s in ps:
-            for h in by_value.get(s, ()):
-                out.append(Substitute("hand-for-two", i, hand=(h,), cards=p))
-    for i, cs in enumerate(cards):
-        for c, v in cs:
-            for p in hand_pairs.get(v, ()):
-                out.append(Substitute("two-for-one", i, hand=p, card=c))
-    out.extend(between)
-    return out
+    return by_value, hand_pairs
 
 
 # --------------------------------------------------------------------------- checks

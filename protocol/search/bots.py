@@ -25,7 +25,6 @@ from protocol.game import Action, Bot, GameError, register_bot, register_budgete
 from protocol.rng import Rng
 from protocol.search.determinize import Knowledge, determinizer, knowledge_for
 from protocol.search.ismcts import search
-from protocol.search.models import model_for
 
 __all__ = ["LEVELS", "MctsBot", "parse_budget"]
 
@@ -58,6 +57,9 @@ class MctsBot(Bot):
     """SO-ISMCTS with ``iterations`` per decision (and, if given, at most ``seconds``)."""
 
     needs_view = True
+    searches = True
+    """A decision takes long (up to the budget): callers with an event loop run ``choose`` in a
+    worker thread (quinze_cli.builtin)."""
 
     def __init__(self, game_id: str, seed: int = 0, iterations: int = LEVELS["normal"],
                  seconds: float | None = None) -> None:
@@ -65,6 +67,8 @@ class MctsBot(Bot):
         self.rng = Rng(seed)
         self.iterations = iterations
         self.seconds = seconds
+        from protocol.search.models import model_for  # here: protocol.games imports this module
+
         self.model = model_for(game_id)
         self.know: Knowledge | None = None
         self._pending: list[Mapping[str, Any]] = []

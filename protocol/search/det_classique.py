@@ -7,6 +7,10 @@ coups (hits, burnt or shown hidden cards, the own hidden cards) — :class:`Clas
 keeps those from the events. The unseen cards are dealt to the hidden cards of the others still
 holding one, to the talon (its size in the view) and to the part of the put-aside cards nobody
 saw (what makes the 52).
+
+One inference from a choice is made (an opponent model, docs/bots.md): a seat that raised in this
+coup is dealt, when such a card is unseen, a hidden card that made its total 14 or 15 at that
+raise (the built-in ``threshold`` raises only then).
 """
 
 from __future__ import annotations
@@ -21,6 +25,10 @@ from protocol.search.clone import clone
 from protocol.search.determinize import Determinizer, Knowledge, multiset_minus, register
 
 __all__ = ["ClassiqueDeterminizer", "ClassiqueKnowledge"]
+
+
+def _value(c: int) -> int:
+    return min(c % 13 + 1, 10)
 
 
 def _colour_deck(colour: str) -> list[int]:
@@ -38,16 +46,25 @@ class ClassiqueKnowledge(Knowledge):
         self.gone: list[int] = []
         """Seen cards of finished coups of this deck (now among the put-aside cards)."""
         self.coup: list[int] = []
+        self.up: dict[int, int] = {}
+        """Face-up total of each seat this coup (from ``hit`` events)."""
+        self.raised_at: dict[int, int] = {}
+        """Seats that raised this coup, with their face-up total at their last raise."""
 
     def _observe(self, e: Mapping[str, Any]) -> None:
         kind = e["kind"]
         if kind == "deck-change":
             self.deck, self.gone, self.coup = e["deck"], [], []
             self.complete = True
-        elif kind == "deal" and "card" in e:
-            self.coup.append(parse_card(e["card"]))
+        elif kind == "deal":
+            self.up, self.raised_at = {}, {}
+            if "card" in e:
+                self.coup.append(parse_card(e["card"]))
         elif kind == "hit":
             self.coup.append(parse_card(e["card"]))
+            self.up[e["seat"]] = int(e["face_up_total"])
+        elif kind == "raise":
+            self.raised_at[e["seat"]] = self.up.get(e["seat"], 0)
         elif kind == "burnt":
             self.coup.append(parse_card(e["hidden"]))
         elif kind == "showdown":
@@ -107,6 +124,10 @@ class ClassiqueDeterminizer(Determinizer):
             raise GameError("the view does not add up: talon, cards held and put aside are not 52", field="view")
         self.gone = gone
         self.unseen = unseen
+        # the opponent model: a seat that raised is given, when one is unseen, a hidden card that
+        # made its total 14 or 15 then (what the built-in threshold does; docs/bots.md)
+        self.raisers = {p: know.raised_at[p] for p in self.blind  # type: ignore[attr-defined]
+                        if ok and p in know.raised_at}  # type: ignore[attr-defined]
         self.cls = get_game("quinze-classique")
         self.template: Game = self._load(Rng(0))
 
@@ -116,6 +137,12 @@ class ClassiqueDeterminizer(Determinizer):
         hidden = list(self.hidden)
         k = len(self.blind)
         for i, p in enumerate(self.blind):
+            up = self.raisers.get(p)
+            if up is not None:  # the first card (in shuffled order) that fits the raise, if any
+                for j in range(i, len(cards)):
+                    if 14 <= _value(cards[j]) + up <= 15:
+                        cards[i], cards[j] = cards[j], cards[i]
+                        break
             hidden[p] = cards[i]
         talon = cards[k:k + self.talon_size]
         discards = self.gone + cards[k + self.talon_size:]

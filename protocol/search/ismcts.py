@@ -5,10 +5,13 @@ One tree for the searching seat's information set. Each iteration:
 
 1. determinize: a full game dealt from the seat's view and knowledge
    (:mod:`protocol.search.determinize`), a new one every iteration;
-2. select: down the tree, among the children whose action is legal in this determinization,
+2. select: down the tree of the seat's own decisions (the other seats' moves in between are
+   played by the game's playout policy, which sees their cards in this determinization: see
+   :attr:`GameModel.opponents_in_tree`), among the children whose action is legal in it,
    the one maximising UCB1 with availability counts
    (``mean + c * sqrt(ln(available) / visits)``), until a node has a legal action not tried yet;
-3. expand that action (one new node);
+3. expand that action (one new node; with a progressive bias, :attr:`GameModel.bias`, the
+   game's rule of thumb is tried first and favoured while its node has few visits);
 4. play out to the horizon with the game's rollout policy (:class:`GameModel`);
 5. back up: each node adds the reward of the seat that chose its action (rewards in 0..1).
 
@@ -70,6 +73,15 @@ class GameModel:
 
     max_steps = 400
     """A playout stops after this many decisions (then ``rewards`` judges the state)."""
+    bias = 0.0
+    """Progressive bias (Chaslot et al. 2008) towards the first of :meth:`actions`, which is then
+    the rule of thumb's choice: ``bias / (visits + 1)`` is added to its UCB value, and untried
+    actions are expanded in order. 0: none (untried actions in random order)."""
+    opponents_in_tree = False
+    """False: the other seats' moves are played by :meth:`rollout` (which sees their cards in the
+    determinization) and the tree holds only the searching seat's decisions. True: they are tree
+    nodes too, chosen by UCB over the searching seat's information set, the plain SO-ISMCTS, which
+    makes every opponent play as if it did not know its own cards."""
 
     def actions(self, g: Game) -> list[Action]:
         return g.legal_actions()
@@ -118,25 +130,35 @@ def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
     act = model.actions
     roll = model.rollout
     n = 0
+    me: int | None = None
+    in_tree = model.opponents_in_tree
+    bias = model.bias
     start: Any = _UNSET
     while n < iterations:
         if n and deadline is not None and deadline():
             break
         n += 1
         g = det.sample(rng)
+        if me is None:
+            me = g.to_act
         if start is _UNSET:  # every determinization shares the root's public marker
             start = model.start(g)
         node = root
         path = [root]
         steps = 0
-        # selection and expansion
+        # selection and expansion (with opponents_in_tree False, the others' moves are played
+        # by the rollout policy and the tree holds only the searching seat's own decisions)
         while not done(g, start, steps):
+            seat = g.to_act
+            if not in_tree and seat != me:
+                g.apply(roll(g, rng), checked=False)
+                steps += 1
+                continue
             legal = act(g)
             children = node.children
             untried = [a for a in legal if a not in children]
-            seat = g.to_act
             if untried:
-                a = _uniform(untried, rng)
+                a = untried[0] if bias else _uniform(untried, rng)
                 for b in legal:
                     ch = children.get(b)
                     if ch is not None:
@@ -148,10 +170,13 @@ def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
                 break
             best = None
             best_v = -1.0
+            first = legal[0]
             for b in legal:
                 ch = children[b]
                 ch.avail += 1
                 v = ch.reward / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                if bias and b == first:
+                    v += bias / (ch.visits + 1)
                 if v > best_v:
                     best, best_v = b, v
             node = children[best]

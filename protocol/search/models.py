@@ -6,12 +6,13 @@ of the win). Otherwise each game judges the state where the playout stopped:
 - Le Quinze (``quinze``): the playout stops at the end of the deal; the reward grows with how
   much better the seat's deal score is than the others' mean (lower is better, quinze_cli/rules/quinze.md
   "Scoring"): ``0.5 + 0.5 * d / (|d| + 20)``.
-- Le 14 (``quatorze``): the playout stops after ``max_steps`` decisions (the game can last
-  hundreds); the reward compares the seat's cards left with the best other seat's (quinze_cli/rules/quatorze.md
-  "Score"): ``0.5 + 0.5 * d / (|d| + 4)``.
+- Le 14 (``quatorze``): the playout stops one round on (the game can last hundreds of turns);
+  the reward compares the seat's cards left, less half of those the hand could lay at once,
+  with the best other seat's (quinze_cli/rules/quatorze.md "Score"): ``0.5 + 0.5 * d / (|d| + 4)``.
 - classique (``quinze-classique``): the playout stops at the end of the coup; the reward is the
-  chips won or lost since the root, ``0.5 + 0.5 * d / (|d| + 5 * ante)``. A raise is searched
-  with three amounts: the minimum, the middle and the maximum of its range.
+  lead in chips over the best other seat then (the match goes to the most chips),
+  ``0.5 + 0.5 * d / (|d| + 10 * ante)``. A raise is searched with three amounts: the minimum,
+  the middle and the maximum of its range.
 """
 
 from __future__ import annotations
@@ -56,33 +57,107 @@ class QuinzeModel(GameModel):
         return [_squash((total - scores[s]) / (n - 1) - scores[s], 20.0) for s in range(n)]
 
     def rollout(self, g: Any, rng: Rng) -> Action:
-        """Half the time the fifteen that sheds the most cards (else uniform): a playout that
-        plays like a person finishes deals as people do, which random play does not."""
+        """The built-in ``greedy`` choice (the fifteen shedding the most cards, then points;
+        else the costliest placement) three times in four, else uniform."""
         legal = g.legal_actions()
         if len(legal) == 1:
             return legal[0]
-        if rng.next64() & 1:
-            best, key = None, -1
-            for a in legal:
-                if a[0] == "fifteen":
-                    k = len(a[1]) + len(a[3])
-                    if k > key:
-                        best, key = a, k
-            if best is not None:
-                return best
-        return _uniform(legal, rng)
+        if rng.next64() & 3 == 0:
+            return _uniform(legal, rng)
+        from protocol.games.quinze_legal import CARD_POINTS as pts
+        best, key = legal[0], (-1, 0, 0)
+        for a in legal:
+            kind = a[0]
+            if kind == "fifteen":
+                h = a[1] + a[3]
+                k = (2, len(h), sum(pts[c] for c in h))
+            elif kind == "place":
+                k = (1, 0, sum(pts[c] for c in a[1]))
+            else:
+                k = (0, 0, 0)
+            if k > key:
+                best, key = a, k
+        return best
 
 
 class QuatorzeModel(GameModel):
-    """Le 14: a bounded playout, judged by cards left."""
+    """Le 14: two rounds deep, judged by cards left; a greedy playout policy; substitutions
+    that do not shed a card are not searched."""
 
-    max_steps = 60
+    max_steps = 200
+    rounds = 1
+    bias = 0.1
+
+    def actions(self, g: Any) -> list[Action]:
+        """The moves worth searching, a subset of the legal ones, ordered best first by the rule
+        of thumb: when a combination can be laid, those that let the most cards be laid this turn
+        (as the built-in ``greedy`` counts them); else the two-for-one substitutions (one card
+        fewer) and the discards of cards that belong to no combination of the hand (all
+        discards when every card belongs to one). Draws as listed. The substitutions that keep
+        or grow the hand (``between``, ``hand-for-two``) are not searched."""
+        from protocol.games.quatorze_actions import VALUES
+        from protocol.games.quatorze_bots import _most_laid
+        from protocol.games.quatorze_legal import combinations
+
+        legal = g.legal_actions()
+        if g.phase == "draw":
+            return legal
+        hand = g.hands[g.seat]
+        combines = [a for a in legal if type(a).__name__ == "Combine"]
+        if combines:
+            def laid(a: Any) -> int:
+                left = list(hand)
+                for c in a.cards:
+                    left.remove(c)
+                return len(a.cards) + _most_laid(tuple(sorted(VALUES[c] for c in left)))
+
+            scored = [(laid(a), a) for a in combines]
+            top = max(k for k, _ in scored)
+            return [a for k, a in scored if k == top]
+        sheds = [a for a in legal if type(a).__name__ == "Substitute" and a.kind == "two-for-one"]
+        discards = [a for a in legal if type(a).__name__ == "Discard"]
+        useful = {c for a in combinations(hand) for c in a.cards}
+        spare = [a for a in discards if a.card not in useful] or discards
+        spare.sort(key=lambda a: -VALUES[a.card])
+        out = sheds + spare
+        return out or legal
+
+    def start(self, g: Any) -> Any:
+        return g.turns + g.players * self.rounds
+
+    def done(self, g: Any, start: Any, steps: int) -> bool:
+        return g.phase == "over" or g.turns >= start or steps >= self.max_steps
+
+    def rollout(self, g: Any, rng: Rng) -> Action:
+        """Like the built-in ``greedy``, four times in five (else uniform): draw the discard
+        pile's top when it makes 14 with some hand cards, else the stock; lay the biggest
+        combination; a two-for-one substitution (one card fewer); else discard the highest card
+        (never a substitution that grows the hand)."""
+        from protocol.games.quatorze_actions import VALUES
+
+        if g.phase == "draw":
+            if g.discard and g.stock:
+                need = 14 - VALUES[g.discard[-1]]
+                bits = 1
+                for c in g.hands[g.seat]:
+                    bits |= bits << VALUES[c]
+                return _DRAW_DISCARD if (bits >> need) & 1 else _DRAW_STOCK
+            return _DRAW_STOCK if g.stock else _DRAW_DISCARD
+        legal = self.actions(g)
+        if len(legal) == 1 or rng.below(5):
+            return legal[0]  # the rule of thumb's first choice (see actions)
+        return _uniform(legal, rng)
 
     def rewards(self, g: Any, start: Any) -> Sequence[float]:
         res = g.result()
         if res is not None:
             return res.points
-        left = g.cards_left()
+        from protocol.games.quatorze_actions import VALUES
+        from protocol.games.quatorze_bots import _most_laid
+
+        # cards left, less half of those the hand could lay as combinations at once
+        left = [x - 0.5 * _most_laid(tuple(sorted(VALUES[c] for c in h)))
+                for x, h in zip(g.cards_left(), g.hands)]
         n = len(left)
         out = []
         for s in range(n):
@@ -92,7 +167,36 @@ class QuatorzeModel(GameModel):
 
 
 class ClassiqueModel(GameModel):
-    """Le Quinze classique: one coup deep, chips won or lost."""
+    """Le Quinze classique: one coup deep, chips won or lost; a threshold playout policy."""
+
+    def rollout(self, g: Any, rng: Rng) -> Action:
+        """Like the built-in ``threshold`` nine times in ten (else uniform over the searched
+        actions): hit below 11, else stand; raise the minimum with 14 or 15; call or check
+        unless far behind."""
+        from protocol.games.classique_actions import Call, Check, Fold, Hit, Raise, Stand
+        from protocol.games.classique_coup import value
+
+        if rng.below(10) == 0:
+            return _uniform(self.actions(g), rng)
+        s = g.turn
+        total = value(g.hidden[s]) + sum(value(c) for c in g.face_up[s])
+        if g.phase == "speak":
+            return Hit() if total < 11 else Stand()
+        rr = g.raise_range(s)
+        if rr is not None and total >= 14:
+            return Raise(amount=rr[0])
+        if g.phase == "draw":
+            return Hit() if total < 11 else Stand()
+        if not g.raised:
+            return Check()
+        if g.stakes[s] >= g.high:
+            return Fold() if rr is None else Raise(amount=rr[0])
+        ups = [sum(value(c) for c in g.face_up[p]) for p in range(g.players)]
+        rivals = [p for p in range(g.players) if p != s and g.status[p] in ("stand", "hit")]
+        beaten = any(ups[p] + 1 > total and ups[p] + 1 <= 15 for p in rivals)
+        if total >= 11 or g.status[s] == "hit" or not beaten:
+            return Call()
+        return Fold()
 
     def actions(self, g: Any) -> list[Action]:
         from protocol.games.classique_actions import Raise
@@ -113,12 +217,24 @@ class ClassiqueModel(GameModel):
         return g.phase == "over" or g.coup != start[0] or steps >= self.max_steps
 
     def rewards(self, g: Any, start: Any) -> Sequence[float]:
-        _, chips, stakes = start
-        scale = 5.0 * g.options["ante"]
-        # chips now (the next coup's ante given back) against chips at the root plus its stakes
-        ante_now = g.stakes if g.phase != "over" else [0] * g.players
-        return [_squash(g.chips[s] + ante_now[s] - chips[s] - stakes[s], scale) for s in range(g.players)]
+        res = g.result()
+        if res is not None:
+            return res.points
+        n = g.players
+        scale = 10.0 * g.options["ante"]
+        # the standing after the coup (the next coup's ante given back): the match is won by
+        # the most chips, so the lead over the best other seat is what counts
+        have = [g.chips[s] + g.stakes[s] for s in range(n)]
+        return [_squash(have[s] - max(have[t] for t in range(n) if t != s), scale) for s in range(n)]
 
+
+def _draws() -> tuple[Action, Action]:
+    from protocol.games.quatorze_actions import Draw
+
+    return Draw("stock"), Draw("discard")
+
+
+_DRAW_STOCK, _DRAW_DISCARD = _draws()
 
 MODELS: dict[str, GameModel] = {
     "quinze": QuinzeModel(),

@@ -1,21 +1,27 @@
 """Engine measurements for ``quinze bench`` (pure computation, no I/O; times in microseconds).
 
-Figures (targets from the Le Quinze brief; measured, never asserted):
+Figures (measured, never asserted; the only targets are ratios to a reference engine timed in
+the same run, see ``anchor`` below):
 
 * ``decision_us`` — per game id: µs per decision in 2-player (minimum players) random
   self-play: ``legal_actions()`` + the random bot's choice + ``apply(checked=False)``, game
-  creation and every event included; the mean over the run and the best chunk of 5 games
-  (target for ``quinze``: <= 9 µs).
+  creation and every event included; the mean over the run and the best chunk of 5 games.
 * ``copy_us`` — per game id: µs per ``Game.copy()`` over positions of 2-player random self-play
   (best of 3 per position, mean over positions), and the same as a fraction of one decision
   (``copy_per_decision``, both timed in the same run).
 * ``legal_p99_us`` — Le Quinze: p50/p99/max µs of generating the legal list from scratch
-  over positions sampled from 2-, 4- and 8-player random self-play, each the best of 3 timings
-  (target p99 <= 50 µs).
+  over positions sampled from 2-, 4- and 8-player random self-play, each the best of 3 timings.
 * ``adversarial`` — Le Quinze: two decks, 12 cards in hand and 30 on the table, mostly low
-  cards and jokers: number of legal actions and µs to generate them (target <= 5 ms).
+  cards and jokers: number of legal actions and µs to generate them.
 * ``largest_legal`` — Le Quinze: the largest legal list seen in N random self-play games
   (10,000 by default; the player count cycles 2..8).
+* ``playouts``, ``mcts`` — per game id: copy() plus a random playout to the end of the deal
+  (playouts per second) and the search bot's iterations per second
+  (:mod:`quinze_cli.bench.search`).
+* ``anchor`` — when reference figures are given (``quinze bench --anchor CMD``: the output of
+  an engine-anchor program, µs per decision of RLCard's UNO and OpenSpiel's crazy_eights timed on
+  this machine in the same run), each game's µs per decision as a ratio to them, with the
+  target ``<= 1.0 x RLCard UNO`` and whether it is met. Without them: no target at all.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ __all__ = [
     "decision_us",
     "largest_legal",
     "legal_p99",
-    "mark_targets",
+    "mark_ratios",
     "play",
     "run_engine_bench",
 ]
@@ -221,8 +227,9 @@ def largest_legal(games: int = 10_000, seed: int = 11, game_id: str = "quinze") 
             "seconds": round(time.perf_counter() - t0, 1)}
 
 
-def run_engine_bench(quick: bool = False) -> dict[str, Any]:
-    """All engine figures; ``quick`` shrinks every budget (for tests and smoke runs)."""
+def run_engine_bench(quick: bool = False, anchor: dict[str, Any] | None = None) -> dict[str, Any]:
+    """All engine figures; ``quick`` shrinks every budget (for tests and smoke runs); ``anchor``:
+    reference figures timed in the same run (see :func:`mark_ratios`)."""
     from protocol.game import game_ids
 
     per_game = []
@@ -240,25 +247,33 @@ def run_engine_bench(quick: bool = False) -> dict[str, Any]:
         out["legal_p99"] = legal_p99(games_per_count=2 if quick else 30)
         out["adversarial"] = adversarial(1 if quick else 5)
         out["largest_legal"] = largest_legal(20 if quick else 10_000)
-    out["targets"] = targets = {"quinze_us_per_decision": 9, "legal_p99_us": 50, "adversarial_us": 5000}
-    mark_targets(out, targets)
+    from quinze_cli.bench.search import mcts_rate, playout_rate
+
+    out["playouts"] = [playout_rate(gid, seconds=0.2 if quick else 1.5) for gid in game_ids()]
+    out["mcts"] = [mcts_rate(gid, seconds=0.3 if quick else 2.0, iterations=20 if quick else 100) for gid in game_ids()]
+    if anchor is not None:
+        mark_ratios(out, anchor)
     return out
 
 
-def mark_targets(out: dict[str, Any], targets: dict[str, float]) -> None:
-    """Put each target next to its figure with ``"met": true/false`` (in place):
-    the ``quinze`` decision entry gets ``target_us`` (compared with the wall mean
-    ``us_per_decision``), ``legal_p99`` gets ``target_p99_us``, ``adversarial`` ``target_us``."""
-    for d in out.get("decision", []):
-        if d.get("game") == "quinze" and "us_per_decision" in d:
-            d["target_us"] = targets["quinze_us_per_decision"]
-            d["met"] = d["us_per_decision"] <= d["target_us"]
-    if "legal_p99" in out:
-        lp = out["legal_p99"]
-        lp["target_p99_us"] = targets["legal_p99_us"]
-        lp["met"] = lp["p99_us"] <= lp["target_p99_us"]
-    if "adversarial" in out:
-        ad = out["adversarial"]
-        ad["target_us"] = targets["adversarial_us"]
-        ad["met"] = ad["us"] <= ad["target_us"]
+UNO_TARGET = 1.0
+"""µs per decision of every game at most this many times RLCard UNO's (issue 13 §4)."""
 
+
+def mark_ratios(out: dict[str, Any], anchor: dict[str, Any]) -> None:
+    """Put the ``anchor`` figures (``rlcard_uno_us_per_decision``,
+    ``openspiel_crazy_eights_us_per_decision``, either may be None) in ``out["anchor"]`` and, next
+    to each game's µs per decision, ``uno_ratio``, ``openspiel_ratio``, ``target_uno_ratio`` and
+    ``met`` (``uno_ratio <= target``). In place."""
+    uno = anchor.get("rlcard_uno_us_per_decision")
+    osp = anchor.get("openspiel_crazy_eights_us_per_decision")
+    out["anchor"] = {"rlcard_uno_us_per_decision": uno, "openspiel_crazy_eights_us_per_decision": osp}
+    for d in out.get("decision", []):
+        if "us_per_decision" not in d:
+            continue
+        if uno:
+            d["uno_ratio"] = round(d["us_per_decision"] / uno, 3)
+            d["target_uno_ratio"] = UNO_TARGET
+            d["met"] = d["uno_ratio"] <= UNO_TARGET
+        if osp:
+            d["openspiel_ratio"] = round(d["us_per_decision"] / osp, 3)

@@ -5,6 +5,7 @@
     quinze play --server host --spectate t1      # watch, public information only
     quinze play --local --opponents builtin:greedy,builtin:random --option target=50
     quinze play --local --lang fr
+    quinze play --local --level hard             # the search bot at its hard level
     quinze play --local --log-dir ~/quinze-logs  # replay logs there (./logs by default; --no-log: none)
 
 The seat token of each joined table is kept in ``~/.cache/quinze/seats.json`` (or
@@ -34,7 +35,8 @@ def register(app: typer.Typer) -> None:
         spectate: Annotated[Optional[str], typer.Option("--spectate", help="Watch this table id (public information only).")] = None,
         token: Annotated[Optional[str], typer.Option("--token", help="Seat token to take a held seat back (with --table).")] = None,
         local: Annotated[bool, typer.Option("--local", help="Play on an embedded loopback server against built-in bots.")] = False,
-        opponents: Annotated[Optional[str], typer.Option("--opponents", help="With --local: comma-separated builtin:NAME bots, one per seat (default: the game's best bot, e.g. greedy or threshold, and random).")] = None,
+        opponents: Annotated[Optional[str], typer.Option("--opponents", help="With --local: comma-separated builtin:NAME bots, one per seat (default: the search bot builtin:mcts and the game's best other bot, greedy or threshold).")] = None,
+        level: Annotated[Optional[str], typer.Option("--level", help="With --local: strength of the search bot builtin:mcts, easy, normal or hard (default normal).")] = None,
         game: Annotated[str, typer.Option("--game", "-g", help="With --local: game id.")] = "quinze",
         option: Annotated[Optional[list[str]], typer.Option("--option", "-o", help="With --local: table option K=V (repeatable).")] = None,
         seed: Annotated[Optional[int], typer.Option("--seed", help="With --local: seed of the game (drawn when omitted).")] = None,
@@ -46,7 +48,7 @@ def register(app: typer.Typer) -> None:
         """Play Le Quinze (and the other games) at a table from the terminal."""
         from quinze_cli.client import parse_address
         from quinze_cli.play.i18n import choose_language
-        from quinze_cli.play.local import DEFAULT_LOG_DIR, LocalError, default_opponents, parse_opponents
+        from quinze_cli.play.local import LEVELS, DEFAULT_LOG_DIR, LocalError, apply_level, default_opponents, parse_opponents
         from quinze_cli.play.main import LocalSpec, run_play
         from quinze_cli.play.session import PlayOptions
 
@@ -75,12 +77,15 @@ def register(app: typer.Typer) -> None:
             check_move_time(move_time)
             check_seed(seed)
             raw = option_pairs(option)
+            if level is not None and level not in LEVELS:
+                fail(f"--level: {level!r} is not one of {', '.join(LEVELS)}", EXIT_USAGE)
             wanted = _players_option(raw, cls)
             try:
                 bots = parse_opponents(game, opponents if opponents is not None else
-                                       default_opponents(game, None if wanted is None else wanted - 1))
+                                       default_opponents(game, None if wanted is None else wanted - 1, level or "normal"))
             except LocalError as err:
                 fail(str(err), EXIT_USAGE)
+            bots = apply_level(bots, level or "normal")
             if wanted is not None and opponents is not None and wanted != 1 + len(bots):
                 fail(f"--option players={wanted} and --opponents ({len(bots)} bot(s), so {1 + len(bots)} players) "
                      "disagree: give one of them (a local table has your seat and one per opponent)", EXIT_USAGE)
@@ -94,9 +99,9 @@ def register(app: typer.Typer) -> None:
                 fail_game_error(err, "--option")
             spec = LocalSpec(game=game, options=options, opponents=bots, seed=seed, move_time=move_time,
                              log_dir=None if no_log else (log_dir or DEFAULT_LOG_DIR))
-        elif option or seed is not None or move_time is not None or log_dir is not None or no_log:
-            fail("--option, --seed, --move-time, --log-dir and --no-log go with --local (create tables from the lobby)",
-                 EXIT_USAGE)
+        elif option or seed is not None or move_time is not None or log_dir is not None or no_log or level is not None:
+            fail("--option, --seed, --move-time, --log-dir, --level and --no-log go with --local (create tables from the "
+                 "lobby)", EXIT_USAGE)
         if log_dir is not None and no_log:
             fail("--log-dir and --no-log: choose one", EXIT_USAGE)
         opts = PlayOptions(host=host, port=port, name=name or "", table=table, seat=seat, spectate=spectate, token=token)

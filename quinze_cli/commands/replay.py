@@ -242,6 +242,11 @@ def register(app: typer.Typer) -> None:
         seat: Annotated[Optional[int], typer.Option("--seat", help="Tell the game as seat S saw it (its own private cards only).")] = None,
         check: Annotated[bool, typer.Option("--verify", help="Re-simulate each game from its seed and actions; exit 1 at a divergence.")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="Print the game(s) (or with --verify the checks) as JSON.")] = False,
+        position: Annotated[bool, typer.Option("--position", help="Print the position (quinze legal format) at --at K, --deal D or --coup C.")] = False,
+        at: Annotated[Optional[int], typer.Option("--at", help="With --position: before action K (from 1).")] = None,
+        deal: Annotated[Optional[int], typer.Option("--deal", help="With --position: at the start of deal D (Le Quinze).")] = None,
+        coup: Annotated[Optional[int], typer.Option("--coup", help="With --position: at the start of coup C (Le Quinze classique).")] = None,
+        step: Annotated[bool, typer.Option("--step", help="Step through one game full screen (keys on screen); with --seat, start in that seat's view.")] = False,
     ) -> None:
         """Tell the games of a replay log turn by turn (whole table or one seat), verify them, or print them as JSON."""
         games, found = load(log)
@@ -256,6 +261,10 @@ def register(app: typer.Typer) -> None:
                 n = seat_count(g)
                 if n is not None and not 0 <= seat < n:
                     fail(f"--seat: game {number} has seats 0..{n - 1}, got {seat}")
+        if position or step or at is not None or deal is not None or coup is not None:
+            from quinze_cli.commands.replay_tools import position_or_step
+
+            raise typer.Exit(position_or_step(selected, position=position, step=step, at=at, deal=deal, coup=coup, seat=seat))
         out = Console(highlight=False, soft_wrap=True)
         if check:
             raise typer.Exit(verify_games(selected, as_json, out))

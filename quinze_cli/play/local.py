@@ -32,24 +32,37 @@ HOST = "127.0.0.1"
 DEFAULT_LOG_DIR = "logs"
 """``--log-dir`` of ``quinze play --local``: ``./logs``, relative to the current directory."""
 BEST_BOTS = ("greedy", "threshold")
-"""The strongest built-in bot of a game, by preference: ``greedy`` (Le Quinze, Le 14), ``threshold``
+"""The strongest built-in bot of a game after the search bot ``mcts``, by preference: ``greedy`` (Le Quinze, Le 14), ``threshold``
 (Le Quinze classique)."""
 
 
-def default_opponents(game: str, count: int | None = None) -> str:
-    """The ``--opponents`` used when none are given: the game's best built-in bot
-    (:data:`BEST_BOTS`, else its first bot that is not ``random``) and ``random``, e.g.
-    ``"builtin:greedy,builtin:random"`` for ``quinze``, ``"builtin:threshold,builtin:random"`` for
-    ``quinze-classique``; with ``count`` (from ``--option players=N``: N - 1 opponents) the two
-    taken in turn, ``count`` bots in all. Raises :class:`protocol.game.UnknownGame` for an
-    unknown game."""
+LEVELS = {"easy": "mcts-easy", "normal": "mcts", "hard": "mcts-hard"}
+"""``--level`` of ``quinze play --local``: which search bot (protocol.search.bots.LEVELS gives
+their iteration budgets) plays in the default opponents, and replaces ``mcts`` in ``--opponents``."""
+
+
+def default_opponents(game: str, count: int | None = None, level: str = "normal") -> str:
+    """The ``--opponents`` used when none are given: the search bot at ``level``
+    (:data:`LEVELS`: ``builtin:mcts`` for ``normal``) and the game's best other built-in bot
+    (:data:`BEST_BOTS`, else its first bot that is not ``random``), e.g.
+    ``"builtin:mcts,builtin:greedy"`` for ``quinze``, ``"builtin:mcts-hard,builtin:threshold"``
+    for ``quinze-classique`` at ``hard``; with ``count`` (from ``--option players=N``: N - 1
+    opponents) the two taken in turn, ``count`` bots in all. Raises
+    :class:`protocol.game.UnknownGame` for an unknown game, KeyError for an unknown level."""
     names = bot_names(game)
-    others = [n for n in names if n != "random"]
+    search = LEVELS[level]
+    others = [n for n in names if n != "random" and not n.startswith("mcts")]
     best = next((n for n in BEST_BOTS if n in names), others[0] if others else None)
-    chosen = [n for n in (best, "random") if n is not None and n in names]
+    chosen = [n for n in (search, best if best is not None else "random") if n in names]
     if count is not None:
         chosen = [chosen[i % len(chosen)] for i in range(count)]
     return ",".join(BUILTIN_PREFIX + n for n in chosen)
+
+
+def apply_level(names: Sequence[str], level: str) -> list[str]:
+    """``names`` with each plain ``mcts`` (no level, no budget) replaced by the search bot of
+    ``level`` (:data:`LEVELS`)."""
+    return [LEVELS[level] if n == "mcts" else n for n in names]
 
 
 class LocalError(Exception):

@@ -149,27 +149,18 @@ class GameUI:
         return []
 
     def hint(self, state: TableState) -> dict[str, Any] | None:
-        """What the built-in ``greedy`` bot (else the first built-in bot) would play now, as action
-        data; None when the game has no built-in bot or nothing is to be played.
-
-        The bot sees what the seat sees (the view and the legal list); the legal entries are read
-        by the game class (``Game.parse_action``, a class method), no game is made.
-        """
-        from protocol.game import GameError, bot_names, get_bot, get_game
+        """What the search bot would play now (:func:`search_hint`, falling back on the game's
+        ``hint_bot``), as action data; None when the game has no built-in bot or nothing is to
+        be played."""
+        from protocol.game import GameError, get_game
 
         if not state.legal:
             return None
         try:
-            names = bot_names(state.game)
-            if not names:
-                return None
-            parser = get_game(state.game)
-            preferred = get_game(state.game).hint_bot
-            bot = get_bot(state.game, preferred if preferred in names else names[0], 0)
-            legal = [parser.parse_action(a) for a in state.legal]
-            return bot.choose(state.view or {}, legal).to_data()
-        except (GameError, KeyError, TypeError, ValueError):
+            fallback = get_game(state.game).hint_bot or "greedy"
+        except GameError:
             return None
+        return search_hint(state.game, state.options, state.view, state.legal, fallback=fallback)
 
     def help_lines(self) -> list[str]:
         """How to type this game's actions (after the common commands)."""
@@ -215,3 +206,31 @@ def get_ui(game_id: str, cat: Catalogue, style: CardStyle) -> GameUI:
         ui.game_id = game_id
         return ui
     return cls(cat, style)
+
+
+HINT_BOT = "mcts@150"
+"""The bot behind ``hint``: the search bot with 150 iterations (a fraction of a second)."""
+
+
+def search_hint(game: str, options: Any, view: Any, raw_legal: Any, fallback: str = "greedy") -> dict[str, Any] | None:
+    """What :data:`HINT_BOT` would play from ``view`` and the legal entries ``raw_legal`` (as
+    received), as action data. It sees what the seat sees: the view alone (no event history;
+    the determinization then trusts the view only). When the view cannot be dealt (a partial
+    view), the game's ``fallback`` bot (else its first built-in bot) answers instead; None when
+    the game has no built-in bot. The legal entries are read by the game class
+    (``Game.parse_action``)."""
+    from protocol.game import GameError, bot_names, get_bot, get_game
+
+    try:
+        names = bot_names(game)
+        if not names:
+            return None
+        parser = get_game(game)  # parse_action is a class method: no game is made
+        legal = [parser.parse_action(a) for a in raw_legal]
+        try:
+            return get_bot(game, HINT_BOT, 0).choose(view or {}, legal).to_data()
+        except (GameError, KeyError, TypeError, ValueError, IndexError):
+            bot = get_bot(game, fallback if fallback in names else names[0], 0)
+            return bot.choose(view or {}, legal).to_data()
+    except (GameError, KeyError, TypeError, ValueError):
+        return None

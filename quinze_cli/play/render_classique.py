@@ -270,19 +270,15 @@ class ClassiqueUI(GameUI):
         return input_classique.completions(self.cat, state)
 
     def hint(self, state: TableState) -> dict[str, Any] | None:
-        """What the built-in ``threshold`` bot would play (quinze_cli/rules/quinze-classique.md; it reads the view and the
-        legal list as received, raise range included)."""
-        from protocol.game import GameError, get_bot, get_game
+        """What the search bot would play (:func:`~quinze_cli.play.registry.search_hint`; the
+        built-in ``threshold`` for a partial view); it reads the view and the legal list as
+        received, raise range included (quinze_cli/rules/quinze-classique.md)."""
+        from quinze_cli.play.registry import search_hint
 
         raw = (state.public or {}).get("legal") or state.legal
         if not state.legal or not raw:
             return None
-        try:
-            parser = get_game("quinze-classique")
-            bot = get_bot("quinze-classique", "threshold", 0)
-            return bot.choose(state.view or {}, [parser.parse_action(a) for a in raw]).to_data()
-        except (GameError, KeyError, TypeError, ValueError):
-            return None
+        return search_hint("quinze-classique", state.options, state.view, raw, fallback="threshold")
 
     def help_lines(self) -> list[str]:
         return [self.cat(f"classique.help.{i}") for i in range(1, 4)]

@@ -1,0 +1,259 @@
+"""A bot program under check, driven directly over its stdin/stdout (no server, no relay).
+
+:class:`Probe` writes messages in either bot wire (``json``: one JSON object per line; ``msgpack``:
+the length-prefixed frames, PROTOCOL.md "Framing") and reads back what the program writes,
+byte for byte, with a timeout, so that :mod:`quinze_cli.checkbot.scenarios` can tell apart an
+answer that is late, one that never comes, one that sits without its line end, garbage and an
+exit. The program's stderr is drained by a thread the whole time (counted, its tail kept), as
+the relay does: a chatty bot is never blocked by us.
+
+Synchronous (``select`` on pipes): a check runs one program at a time and needs no Trio.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import struct
+import subprocess
+import threading
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from protocol.errors import ProtocolError
+from protocol.framing import encode_frame, encode_line, loads_line, unpack_body
+
+MAX_LINE = 1_048_576
+"""Longest line (bytes, line end excluded) and largest frame body the wire allows: 1 MiB."""
+
+STDERR_TAIL = 4096
+"""Bytes of the end of the program's stderr kept to quote in a failure."""
+
+
+@dataclass
+class Output:
+    """One thing read from the program.
+
+    ``kind``: ``"message"`` (``data`` is the map), ``"garbage"`` (``detail`` says why: not JSON,
+    not a map, no type, too long, bad frame), ``"timeout"`` (nothing complete within the time;
+    ``partial`` bytes of an unfinished line or frame were seen), ``"exited"`` (stdout closed;
+    ``returncode`` if the process ended). ``at``: seconds since the write of the last message,
+    ``raw``: the line or frame as read (cut to 200 bytes)."""
+
+    kind: str
+    data: dict[str, Any] | None = None
+    detail: str = ""
+    at: float = 0.0
+    partial: int = 0
+    returncode: int | None = None
+    raw: bytes = b""
+
+
+class Probe:
+    """The program ``argv`` started in its own process group, stdin/stdout piped, stderr drained."""
+
+    def __init__(self, argv: Sequence[str], *, wire: str = "json", cwd: str | None = None,
+                 env: Mapping[str, str] | None = None) -> None:
+        self.argv = list(argv)
+        self.wire = wire
+        self.proc = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     cwd=cwd, env=dict(env) if env is not None else None, start_new_session=True)
+        assert self.proc.stdin and self.proc.stdout and self.proc.stderr
+        self._in = self.proc.stdin.fileno()
+        self._out = self.proc.stdout.fileno()
+        os.set_blocking(self._in, False)
+        os.set_blocking(self._out, False)
+        self._buf = bytearray()
+        self._skipping = False
+        self._eof = False
+        self.sent_at = time.monotonic()
+        self.stderr_bytes = 0
+        self._tail = bytearray()
+        self._drain = threading.Thread(target=self._drain_stderr, daemon=True)
+        self._drain.start()
+
+    # ------------------------------------------------------------------ stderr
+
+    def _drain_stderr(self) -> None:
+        fd = self.proc.stderr.fileno()  # type: ignore[union-attr]
+        while True:
+            try:
+                chunk = os.read(fd, 65536)
+            except OSError:
+                return
+            if not chunk:
+                return
+            self.stderr_bytes += len(chunk)
+            self._tail += chunk
+            del self._tail[:-STDERR_TAIL]
+
+    def stderr_tail(self, limit: int = 160) -> str:
+        """The last non-blank line of the program's stderr (at most ``limit`` characters)."""
+        lines = [ln for ln in bytes(self._tail).decode("utf-8", "replace").splitlines() if ln.strip()]
+        last = lines[-1].strip() if lines else ""
+        return last if len(last) <= limit else "..." + last[-limit:]
+
+    # ------------------------------------------------------------------ writing
+
+    def send(self, *msgs: Mapping[str, Any], timeout: float = 5.0) -> bool:
+        """Write ``msgs`` (one write); False if the program does not take them within ``timeout``
+        seconds (it stopped reading) or has closed its stdin. The answer clock starts here."""
+        data = b"".join(encode_line(m) if self.wire == "json" else encode_frame(m) for m in msgs)
+        end = time.monotonic() + timeout
+        view = memoryview(data)
+        while view:
+            left = end - time.monotonic()
+            if left <= 0:
+                return False
+            try:
+                _, ready, _ = select.select([], [self._in], [], left)
+                if ready:
+                    view = view[os.write(self._in, view):]
+            except (BrokenPipeError, OSError):
+                return False
+        self.sent_at = time.monotonic()
+        return True
+
+    def close_stdin(self) -> None:
+        """End the program's input (it should now exit)."""
+        try:
+            self.proc.stdin.close()  # type: ignore[union-attr]
+        except OSError:
+            pass
+
+    # ------------------------------------------------------------------ reading
+
+    def read(self, timeout: float) -> Output:
+        """The next complete line (or frame) the program writes, waiting at most ``timeout``
+        seconds; blank lines are skipped. Never raises."""
+        end = time.monotonic() + timeout
+        while True:
+            got = self._parse()
+            if got is not None:
+                got.at = time.monotonic() - self.sent_at
+                return got
+            if self._eof:
+                rc = self.wait(1.0)
+                return Output("exited", returncode=rc, partial=len(self._buf), at=time.monotonic() - self.sent_at)
+            left = end - time.monotonic()
+            if left <= 0:
+                return Output("timeout", partial=len(self._buf), at=time.monotonic() - self.sent_at)
+            if select.select([self._out], [], [], left)[0]:
+                try:
+                    chunk = os.read(self._out, 65536)
+                except BlockingIOError:
+                    continue
+                except OSError:
+                    chunk = b""
+                if chunk:
+                    self._buf += chunk
+                else:
+                    self._eof = True
+
+    def _parse(self) -> Output | None:
+        return self._parse_line() if self.wire == "json" else self._parse_frame()
+
+    def _parse_line(self) -> Output | None:
+        while True:
+            nl = self._buf.find(b"\n")
+            if self._skipping:
+                if nl < 0:
+                    self._buf.clear()
+                    return None
+                del self._buf[: nl + 1]
+                self._skipping = False
+                continue
+            if nl < 0:
+                if len(self._buf) > MAX_LINE + 1:
+                    self._skipping = True
+                    self._buf.clear()
+                    return Output("garbage", detail=f"a line longer than the limit of {MAX_LINE} bytes [frame-too-large]")
+                if self._eof and self._buf:  # a last line without its line end
+                    line, self._buf = bytes(self._buf), bytearray()
+                    out = self._decode(line)
+                    out.detail = (out.detail + "; " if out.detail else "") + "no line end"
+                    return out
+                return None
+            line = bytes(self._buf[:nl])
+            del self._buf[: nl + 1]
+            if not line.strip():
+                continue
+            if len(line.rstrip(b"\r")) > MAX_LINE:
+                return Output("garbage", detail=f"a line longer than the limit of {MAX_LINE} bytes [frame-too-large]")
+            return self._decode(line)
+
+    def _decode(self, line: bytes) -> Output:
+        try:
+            data = loads_line(line)
+        except ProtocolError as err:
+            return Output("garbage", detail=f"{err.reason} [{err.code}]", raw=line[:200])
+        if data is None:
+            return Output("garbage", detail="a blank line", raw=line[:200])
+        return self._message(data, line)
+
+    def _parse_frame(self) -> Output | None:
+        if len(self._buf) < 4:
+            return None
+        (n,) = struct.unpack(">I", self._buf[:4])
+        if n > MAX_LINE:
+            self._buf.clear()
+            self._eof = self._eof  # the stream cannot be resynchronised
+            return Output("garbage", detail=f"a frame of {n} bytes, over the limit of {MAX_LINE} [frame-too-large]")
+        if len(self._buf) < 4 + n:
+            return None
+        body = bytes(self._buf[4: 4 + n])
+        del self._buf[: 4 + n]
+        try:
+            data = unpack_body(body)
+        except ProtocolError as err:
+            return Output("garbage", detail=f"{err.reason} [{err.code}]", raw=body[:200])
+        return self._message(data, body)
+
+    @staticmethod
+    def _message(data: dict[str, Any], raw: bytes) -> Output:
+        if not isinstance(data.get("type"), str):
+            return Output("garbage", detail='a map without a text "type"', raw=raw[:200])
+        return Output("message", data=data, raw=raw[:200])
+
+    # ------------------------------------------------------------------ ending
+
+    def wait(self, timeout: float) -> int | None:
+        """The exit status once the process ends within ``timeout`` seconds, else None."""
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def kill(self) -> int | None:
+        """End the program and whatever it started (its process group): SIGKILL, then reap."""
+        if self.proc.poll() is None:
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        else:
+            try:  # leftovers of the group
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        rc = self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            try:
+                stream.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
+        self._drain.join(1.0)
+        try:
+            self.proc.stderr.close()  # type: ignore[union-attr]
+        except OSError:
+            pass
+        return rc
+
+    def __enter__(self) -> "Probe":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.kill()

@@ -1,0 +1,102 @@
+"""``quinze check-bot -- COMMAND ARGS...``: run a bot program through the protocol's corner cases.
+
+    quinze check-bot -- python3 examples/bots/random_bot.py
+    quinze check-bot --game quatorze --wire msgpack -- ./my_bot
+    quinze check-bot --json -- node my_bot.js
+
+Like fastchess's ``--compliance``, for the bot wire (PROTOCOL.md "JSON-lines wire"): the program
+is started several times and sent scripted scenarios, directly over its stdin/stdout where a check
+needs crafted messages (:mod:`quinze_cli.checkbot.scenarios`), and through a real embedded server
+for several games in a row (:mod:`quinze_cli.checkbot.server`). The checklist
+(:data:`quinze_cli.checkbot.report.CHECKS`) prints one line per check, ``PASS`` or ``FAIL`` with
+the reason and a hint of the fix (``--json``: the same as JSON). docs/botkit.md lists the checks.
+
+Exit status: 0 when every check passes; 1 when one fails (or the program cannot be started);
+2 for usage errors.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from protocol.game import game_ids
+from quinze_cli.checkbot.report import Checklist, Verdict
+from quinze_cli.checkbot.scenarios import DIRECT, Settings
+from quinze_cli.checkbot.server import run_server
+from quinze_cli.errors import EXIT_USAGE, fail
+
+STYLE = {"pass": "green", "fail": "bold red", "skip": "yellow"}
+
+
+def run_checks(settings: Settings) -> Checklist:
+    """Every scenario, in order; the checklist of verdicts."""
+    checks = Checklist()
+    for scenario in DIRECT:
+        scenario(settings, checks)
+    run_server(settings, checks)
+    return checks
+
+
+def print_checklist(out: Console, command: str, settings: Settings, checks: Checklist) -> None:
+    """One line per check (``PASS``/``FAIL``/``SKIP``, id, what it asserts), the reason and the
+    hint under a failure, then the count."""
+    out.print(Text(f"check-bot: {command}  ({settings.wire} wire; {', '.join(settings.games)}; "
+                   f"deadline {settings.deadline:g} s)", style="bold"))
+    rows: list[Verdict] = checks.rows()
+    for v in rows:
+        line = Text.assemble((f"{v.status.upper():4}", STYLE[v.status]), f"  {v.check:<11} {v.title}")
+        if v.status == "pass" and v.notes:
+            line.append(f" ({'; '.join(v.notes)})", style="dim")
+        out.print(line)
+        if v.status != "pass":
+            out.print(Text(f"      {v.reason}"))
+        if v.hint:
+            out.print(Text(f"      fix: {v.hint}", style="italic"))
+    failed = sum(v.status == "fail" for v in rows)
+    skipped = sum(v.status == "skip" for v in rows)
+    summary = f"{len(rows) - failed - skipped} passed, {failed} failed" + (f", {skipped} not reached" if skipped else "")
+    out.print(Text(summary, style="bold green" if checks.passed else "bold red"))
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("check-bot", context_settings={"allow_interspersed_args": False})
+    def check_bot(
+        command: Annotated[list[str], typer.Argument(help="The bot program and its arguments (after --).", show_default=False)],
+        game: Annotated[str, typer.Option("--game", help="Game to check: an id, or all.")] = "all",
+        wire: Annotated[str, typer.Option(help="json (lines) or msgpack (frames) on the bot's stdin/stdout.")] = "json",
+        deadline: Annotated[float, typer.Option("--deadline", help="Seconds the bot gets for each request.")] = 5.0,
+        as_json: Annotated[bool, typer.Option("--json", help="Print the checklist as JSON.")] = False,
+        seed: Annotated[int, typer.Option(help="Seed of the scripted games.")] = 1,
+    ) -> None:
+        """Run a bot program through scripted scenarios (crafted messages and a real server) and print a checklist; exit 0 only when all pass."""
+        known = game_ids()
+        if game != "all" and game not in known:
+            fail(f"--game must be one of {', '.join(known)} or all, got {game!r}", EXIT_USAGE)
+        if wire not in ("json", "msgpack"):
+            fail(f"--wire must be json or msgpack, got {wire!r}", EXIT_USAGE)
+        if not 0.1 <= deadline <= 600:
+            fail(f"--deadline must be 0.1 .. 600 seconds, got {deadline:g}", EXIT_USAGE)
+        if len(command) == 1 and " " in command[0]:
+            command = shlex.split(command[0])
+        if shutil.which(command[0]) is None:
+            fail(f"cannot start the bot: {command[0]!r} is not an executable program (not found on PATH, or not executable)")
+        games = known if game == "all" else [game]
+        # Le Quinze first: the single-game scenarios use the first game.
+        games = sorted(games, key=lambda g: (g != "quinze", g))
+        settings = Settings(argv=command, wire=wire, games=games, deadline=deadline, seed=seed)
+        checks = run_checks(settings)
+        if as_json:
+            typer.echo(json.dumps({"command": command, "wire": wire, "games": games, "deadline": deadline,
+                                   "passed": checks.passed, "checks": [v.to_data() for v in checks.rows()]},
+                                  ensure_ascii=False))
+        else:
+            print_checklist(Console(highlight=False, soft_wrap=True), shlex.join(command), settings, checks)
+        if not checks.passed:
+            raise typer.Exit(1)

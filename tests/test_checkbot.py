@@ -1,0 +1,151 @@
+"""``quinze check-bot``: every example bot passes every check; each misbehaving bot of tests/bots
+fails the check about its fault. Real subprocesses through the ``quinze`` executable (the
+server check plays on a real embedded server)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from test_native_bots import CARGO, GCC, build_c, build_rust
+
+from quinze_cli.checkbot.report import CHECKS
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples" / "bots"
+BOTS = ROOT / "tests" / "bots"
+PY = sys.executable
+QUINZE = str(Path(PY).parent / "quinze")
+NODE = shutil.which("node")
+
+
+def check_bot(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([QUINZE, "check-bot", *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+
+
+def checklist(*args: str, deadline: float = 5.0) -> tuple[int, dict]:
+    """The ``--json`` checklist. Deadlines are generous: a loaded machine must not make a correct
+    bot late (misbehaving bots get 2 s, so the ones that never answer cost little waiting)."""
+    done = check_bot("--json", "--deadline", str(deadline), *args)
+    assert done.stdout, done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
+def statuses(data: dict) -> dict[str, str]:
+    return {c["check"]: c["status"] for c in data["checks"]}
+
+
+def assert_all_pass(*args: str) -> None:
+    code, data = checklist(*args)
+    failing = [c for c in data["checks"] if c["status"] != "pass"]
+    assert code == 0 and data["passed"] and not failing, failing
+    assert [c["check"] for c in data["checks"]] == [c[0] for c in CHECKS]
+
+
+# --------------------------------------------------------------------------- bots that pass
+
+
+@pytest.mark.parametrize("script", ["random_bot.py", "greedy_bot.py"])
+def test_python_example_bots_pass_every_check(script: str) -> None:
+    assert_all_pass("--", PY, str(EXAMPLES / script))
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_js_example_bot_passes_every_check() -> None:
+    assert_all_pass("--", NODE, str(EXAMPLES / "random_bot.js"))
+
+
+@pytest.mark.skipif(GCC is None, reason="no C compiler (gcc or cc) on PATH")
+def test_c_example_bot_passes_every_check(tmp_path: Path) -> None:
+    assert_all_pass("--", str(build_c(tmp_path)))
+
+
+@pytest.mark.skipif(CARGO is None, reason="cargo is not on PATH nor in ~/.cargo/bin")
+def test_rust_example_bot_passes_every_check(tmp_path: Path) -> None:
+    assert_all_pass("--", str(build_rust(tmp_path / "target")))
+
+
+@pytest.mark.parametrize("script", ["crlf.py", "flood_stderr.py"])
+def test_correct_test_bots_pass_every_check(script: str) -> None:
+    assert_all_pass("--game", "quinze", "--", PY, str(BOTS / script))
+
+
+def test_a_msgpack_bot_passes_on_the_msgpack_wire() -> None:
+    # msgpack_random.py sends a range entry as it is, so it is a Le Quinze bot only.
+    assert_all_pass("--wire", "msgpack", "--game", "quinze", "--", PY, str(BOTS / "msgpack_random.py"))
+
+
+def test_the_flooding_bot_has_its_stderr_drained_and_counted() -> None:
+    _, data = checklist("--game", "quinze", "--", PY, str(BOTS / "flood_stderr.py"))
+    stderr = next(c for c in data["checks"] if c["check"] == "stderr")
+    drained = int(stderr["notes"][0].split()[0])
+    assert drained > 4 * 1024 * 1024
+
+
+# --------------------------------------------------------------------------- bots that fail
+
+MISBEHAVING = [
+    ("exit_before_start.py", "handshake", "exited with code 3"),
+    ("needs_hello.py", "handshake", "'hello'"),
+    ("slow.py", "deadline", "answered after"),
+    ("never_flush.py", "flush", "unflushed"),
+    ("no_newline.py", "flush", "without a line end"),
+    ("unflushed.py", "flush", "unflushed"),
+    ("garbage.py", "well-formed", "not JSON"),
+    ("long_line.py", "well-formed", "longer than the limit"),
+    ("huge_number.py", "well-formed", "64-bit"),
+    ("illegal.py", "legal", "refused"),
+    ("wrong_request.py", "copies", "quoted request"),
+    ("strict_types.py", "unknown", "exited with code 2"),
+    ("crash_on_refused.py", "refused", "exited with code 4"),
+    ("exit_midgame.py", "stays-up", "exited with code 1"),
+    ("kill_self.py", "stays-up", "SIGKILL"),
+    ("one_game.py", "games", "a crash between games"),
+    ("linger.py", "exit", "still running"),
+]
+
+
+@pytest.mark.parametrize(("script", "check", "why"), MISBEHAVING, ids=[m[0] for m in MISBEHAVING])
+def test_each_misbehaving_bot_fails_the_check_about_its_fault(script: str, check: str, why: str) -> None:
+    code, data = checklist("--game", "quinze", "--", PY, str(BOTS / script), deadline=2.0)
+    assert code == 1 and not data["passed"]
+    verdict = next(c for c in data["checks"] if c["check"] == check)
+    assert verdict["status"] == "fail", data["checks"]
+    assert why in verdict["reason"], verdict
+    assert verdict["hint"], verdict
+
+
+def test_every_check_but_stderr_is_failed_by_some_test_bot() -> None:
+    # stderr has no failing bot: flood_stderr.py is correct and must pass it.
+    assert {m[1] for m in MISBEHAVING} == {c[0] for c in CHECKS} - {"stderr"}
+
+
+def test_the_checklist_prints_one_line_per_check_with_reason_and_fix() -> None:
+    done = check_bot("--game", "quinze", "--", PY, str(BOTS / "illegal.py"))
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("check-bot: ")
+    for check, title, _ in CHECKS:
+        assert any(line.split()[1:2] == [check] and title in line for line in lines), (check, done.stdout)
+    failed = next(i for i, line in enumerate(lines) if line.startswith("FAIL") and " legal " in line)
+    assert "refused" in lines[failed + 1] and lines[failed + 2].strip().startswith("fix: send one entry")
+    failed_count = sum(line.startswith("FAIL") for line in lines)
+    assert failed_count >= 1 and lines[-1].endswith(f", {failed_count} failed")
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "message"),
+    [
+        (["--game", "chess", "--", "true"], 2, "--game must be one of"),
+        (["--wire", "xml", "--", "true"], 2, "--wire must be json or msgpack"),
+        (["--deadline", "0", "--", "true"], 2, "--deadline"),
+        (["--", "no-such-program-here"], 1, "is not an executable program"),
+    ],
+)
+def test_bad_usage_is_refused_before_anything_runs(args: list[str], code: int, message: str) -> None:
+    done = check_bot(*args, timeout=60)
+    assert done.returncode == code and message in done.stderr, done.stderr
