@@ -227,7 +227,7 @@ async def test_a_tampered_aborted_result_diverges(tmp_path: Path) -> None:
 async def test_shutdown_with_many_tables_closes_every_table_and_tells_every_client(tmp_path: Path) -> None:
     """Thousands of waiting tables and a few running games: every running game is aborted and
     logged, every client gets its game-over then bye, and the server returns (the time this
-    takes is measured by tests/bench_shutdown.py, never asserted)."""
+    takes is measured outside the suite, with `quinze serve` and SIGINT, and never asserted)."""
     waiting, playing = 3000, 8
     seen: dict[int, list[dict[str, Any]]] = {}
 
