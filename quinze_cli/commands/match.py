@@ -418,7 +418,7 @@ def register(app: typer.Typer) -> None:
         if interrupted:
             if written:
                 err.print(f"interrupted after {runner.stats.games} game(s); the finished games are in {runner.log_path}; "
-                          f"go on with: quinze match --resume {runner.log_path}")
+                          f"go on with: quinze match --resume {runner.log_path}", soft_wrap=True)  # one line to copy
             else:
                 err.print("interrupted: no game finished (no log written)")
             raise typer.Exit(EXIT_INTERRUPTED)

@@ -337,7 +337,7 @@ def register(app: typer.Typer) -> None:
                 fail(f"--json {json_file}: {e.strerror or e}")
         if interrupted:
             err.print(f"interrupted after {stats.games} of {schedule.games} game(s); go on with: "
-                      f"quinze tournament --resume {event_dir}")
+                      f"quinze tournament --resume {event_dir}", soft_wrap=True)  # one line to copy
             raise typer.Exit(EXIT_INTERRUPTED)
         if error is not None:
             fail(f"the tournament stopped after {stats.games} game(s): {error}; go on with --resume {event_dir}")
