@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import shlex
 import shutil
-from typing import Annotated, Optional
+from typing import Annotated
 
 import typer
 from rich.console import Console
