@@ -4,7 +4,6 @@ bots, real files), and resume after ``kill -9`` compared with an uninterrupted r
 from __future__ import annotations
 
 import json
-import random
 import signal
 import subprocess
 import sys
@@ -207,37 +206,36 @@ def test_resume_after_kill_9_gives_the_uninterrupted_result(tmp_path):
     reference = _final(tmp_path / "ref.json")
     ref_dir = Path(tmp_path / json.loads((tmp_path / "ref.json").read_text())["dir"])
 
-    rng = random.Random(2)
     proc = subprocess.Popen([QUINZE, "tournament", *args, "--log-dir", "run"], cwd=tmp_path,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     kills = 0
     event: Path | None = None
+
+    def journaled() -> int:
+        """Games in the journal so far (its first line is the settings)."""
+        found = list((tmp_path / "run").glob("tournament-*/journal.jsonl"))
+        return max(0, found[0].read_text().count("\n") - 1) if found else 0
+
     try:
-        for _attempt in range(6):
-            deadline = time.monotonic() + 30
-            while event is None and time.monotonic() < deadline:
-                found = list((tmp_path / "run").glob("tournament-*/journal.jsonl"))
-                event = found[0].parent if found else None
-                time.sleep(0.02)
-            assert event is not None
-            time.sleep(rng.uniform(0.1, 0.8))
-            if proc.poll() is not None:
-                break
+        # kill -9 when the journal reaches each of these counts: by progress, not by the clock, so
+        # a fast machine cannot finish the event between two kills
+        for target in (3, 9, 15):
+            deadline = time.monotonic() + 120
+            while journaled() < target and proc.poll() is None and time.monotonic() < deadline:
+                time.sleep(0.005)
+            assert proc.poll() is None, "the event ended before it could be killed"
             proc.send_signal(signal.SIGKILL)
             proc.wait()
             kills += 1
-            lines = (event / "journal.jsonl").read_text().count("\n") - 1
-            if lines >= 24:
-                break
+            event = next((tmp_path / "run").glob("tournament-*"))
             proc = subprocess.Popen([QUINZE, "tournament", "--resume", str(event), "--concurrency", "2"],
                                     cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        if proc.poll() is None:
-            proc.wait(timeout=120)
+        proc.wait(timeout=120)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert kills >= 2 and event is not None
+    assert kills == 3 and event is not None
     final = quinze("tournament", "--resume", str(event), "--json", "resumed.json", cwd=tmp_path)
     assert final.returncode == 0, final.stderr
     assert _final(tmp_path / "resumed.json") == reference
