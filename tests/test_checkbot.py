@@ -104,7 +104,8 @@ MISBEHAVING = [
     ("crash_on_refused.py", "refused", "exited with code 4"),
     ("exit_midgame.py", "stays-up", "exited with code 1"),
     ("kill_self.py", "stays-up", "SIGKILL"),
-    ("one_game.py", "games", "a crash between games"),
+    # the end after game 1 is seen either between the games or as game 2's crash, as the timing falls
+    ("one_game.py", "games", ("a crash between games", "game 2: crash")),
     ("linger.py", "exit", "still running"),
 ]
 
@@ -115,7 +116,7 @@ def test_each_misbehaving_bot_fails_the_check_about_its_fault(script: str, check
     assert code == 1 and not data["passed"]
     verdict = next(c for c in data["checks"] if c["check"] == check)
     assert verdict["status"] == "fail", data["checks"]
-    assert why in verdict["reason"], verdict
+    assert any(w in verdict["reason"] for w in ((why,) if isinstance(why, str) else why)), verdict
     assert verdict["hint"], verdict
 
 
