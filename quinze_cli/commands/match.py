@@ -17,7 +17,6 @@ import json
 import os
 import secrets
 import shutil
-import signal
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -31,6 +30,7 @@ from protocol.game import GameError, get_game
 from quinze_cli.client import parse_address
 from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
+from quinze_cli.interrupt import run_until_interrupted
 from quinze_cli.options import SEED_MAX, STDIO, check_move_time, check_seed, option_pairs
 from quinze_cli.positions import load_positions
 from quinze_cli.matchrun import (
@@ -38,7 +38,6 @@ from quinze_cli.matchrun import (
     GamePlan,
     GameReport,
     MatchConfig,
-    MatchError,
     MatchRunner,
     iter_schedule,
     last_seed,
@@ -236,27 +235,7 @@ async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | N
     with progress:
         task = progress.add_task(runner.stats.running_score(), total=config.games,
                                  completed=len(resumed.done) if resumed else 0)
-        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-            async with trio.open_nursery() as nursery:
-
-                async def watch() -> None:
-                    async for _ in signals:
-                        state["interrupted"] = True
-                        runner.fast_stop = True
-                        runner.kill_all()
-                        nursery.cancel_scope.cancel()
-                        return
-
-                async def main() -> None:
-                    try:
-                        await runner.run()
-                    except MatchError as e:
-                        state["error"] = str(e)
-                    finally:
-                        nursery.cancel_scope.cancel()
-
-                nursery.start_soon(watch)
-                nursery.start_soon(main)
+        state["error"], state["interrupted"] = await run_until_interrupted(runner)
     if journal is not None:
         journal.close()
     return runner, state["error"], state["interrupted"]

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import secrets
-import signal
 import sys
 from datetime import datetime, timezone
 from pathlib import Path
@@ -36,7 +35,8 @@ from quinze_cli.commands.tournament_view import event_data, print_summary, stand
 from quinze_cli.errors import EXIT_USAGE, fail
 from quinze_cli.journal import Journal, JournalError, differences, player_names, reconcile_log
 from quinze_cli.matchjournal import game_entry
-from quinze_cli.matchrun import SEED_MAX, GameReport, GamePlan, MatchConfig, MatchError, MatchRunner, validate_options
+from quinze_cli.matchrun import SEED_MAX, GameReport, GamePlan, MatchConfig, MatchRunner, validate_options
+from quinze_cli.interrupt import run_until_interrupted
 from quinze_cli.options import option_pairs
 from quinze_cli.positions import load_positions, positions_digest
 from quinze_cli.relay import Failure
@@ -207,27 +207,7 @@ async def _run(runner: MatchRunner, journal: Journal, total: int, done: int, err
     runner.on_failure = on_failure
     state: dict[str, Any] = {"error": None, "interrupted": False}
     with live:
-        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-            async with trio.open_nursery() as nursery:
-
-                async def watch() -> None:
-                    async for _ in signals:
-                        state["interrupted"] = True
-                        runner.fast_stop = True
-                        runner.kill_all()
-                        nursery.cancel_scope.cancel()
-                        return
-
-                async def main() -> None:
-                    try:
-                        await runner.run()
-                    except MatchError as e:
-                        state["error"] = str(e)
-                    finally:
-                        nursery.cancel_scope.cancel()
-
-                nursery.start_soon(watch)
-                nursery.start_soon(main)
+        state["error"], state["interrupted"] = await run_until_interrupted(runner)
     return state["error"], state["interrupted"]
 
 
