@@ -25,8 +25,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from protocol.errors import ProtocolError
-from protocol.fields import MAX_MOVE_TIME, bad, type_name
+from quinze_protocol.errors import ProtocolError
+from quinze_protocol.fields import MAX_MOVE_TIME, bad, type_name
 
 __all__ = ["CLOCK_KINDS", "DEFAULT_BANK", "MAX_INCREMENT", "clock_field", "clock_state_field", "clock_text",
            "move_clock", "parse_clock_text"]
@@ -55,7 +55,7 @@ def _seconds(v: Any, path: str, lo_open: bool, hi: float) -> float:
 
 def clock_field(v: Any, path: str) -> dict[str, Any]:
     """Check a clock spec (see the module docstring); returns it normalised (floats, no extra keys).
-    Raises :class:`~protocol.errors.ProtocolError` ``bad-field`` naming the part that is wrong."""
+    Raises :class:`~quinze_protocol.errors.ProtocolError` ``bad-field`` naming the part that is wrong."""
     if not isinstance(v, dict):
         raise bad(path, f"must be a map, got {type_name(v)}")
     kind = v.get("kind")

@@ -2,9 +2,9 @@
 
 Codes raised by this package:
 
-* framing (see :mod:`protocol.framing`): ``frame-too-large`` (fatal), ``not-msgpack`` (fatal),
+* framing (see :mod:`quinze_protocol.framing`): ``frame-too-large`` (fatal), ``not-msgpack`` (fatal),
   ``not-json`` (JSON-lines wire only; not fatal), ``not-a-map``, ``bad-utf8``;
-* messages (see :mod:`protocol.messages`): ``missing-type``, ``unknown-type``, ``bad-field``.
+* messages (see :mod:`quinze_protocol.messages`): ``missing-type``, ``unknown-type``, ``bad-field``.
 
 The server adds its own codes (``version-mismatch``, ``not-hello``, ``unknown-table``, ...) by
 building a :class:`ProtocolError` or an ``error`` message directly; the list is in PROTOCOL.md.
@@ -65,7 +65,7 @@ class ProtocolError(Exception):
         return f"{self.field}: {self.reason}" if self.field else self.reason
 
     def to_error(self) -> Any:
-        """The ``error`` message telling the peer about this error (``protocol.messages.Error``)."""
-        from protocol.messages import Error
+        """The ``error`` message telling the peer about this error (``quinze_protocol.messages.Error``)."""
+        from quinze_protocol.messages import Error
 
         return Error(code=self.code, reason=self.message_text()[:Error.MAX_REASON], ref=self.ref, request=self.request)

@@ -1,7 +1,7 @@
 """Field checks shared by the messages (PROTOCOL.md, "Conventions").
 
 Each check is a function ``check(value, path) -> value`` returning the value normalised (tuples
-for lists, floats for times, copies of game data) or raising :class:`~protocol.errors.ProtocolError`
+for lists, floats for times, copies of game data) or raising :class:`~quinze_protocol.errors.ProtocolError`
 ``bad-field`` with ``field=path`` (a dotted path such as ``"hello.name"``) and ``ref`` the
 message type. :class:`Value` is the base of the message and record dataclasses: it runs the
 checks of its ``_checks`` table when built.
@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
-from protocol.errors import ProtocolError
+from quinze_protocol.errors import ProtocolError
 
 __all__ = [
     "CODE", "FORFEIT_REASONS", "GAME_ID", "INT_MAX", "INT_MIN", "MAX_DEPTH", "MAX_MOVE_TIME", "NAME", "NONCE",

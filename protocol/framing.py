@@ -15,7 +15,7 @@ then take messages until ``None`` (more bytes needed)::
     while (msg := dec.next_message()) is not None:
         handle(msg)
 
-Errors are :class:`~protocol.errors.ProtocolError`. A fatal one (``frame-too-large``,
+Errors are :class:`~quinze_protocol.errors.ProtocolError`. A fatal one (``frame-too-large``,
 ``not-msgpack``) leaves the stream unusable: the decoder then refuses further input by raising
 the same error again. A non-fatal one (``not-a-map``, ``bad-utf8``, ``not-json``,
 ``too-many-elements``, ``missing-type``, ``unknown-type``, ``bad-field``) consumed exactly the bad frame or line;
@@ -31,8 +31,8 @@ from typing import Any
 
 import msgpack
 
-from protocol.errors import ProtocolError
-from protocol.messages import Message, parse_message
+from quinze_protocol.errors import ProtocolError
+from quinze_protocol.messages import Message, parse_message
 
 __all__ = [
     "DEFAULT_MAX_FRAME",
@@ -268,7 +268,7 @@ class _Decoder:
 
     def next_message(self) -> Message | None:
         """The next message, or None if more bytes are needed. Raises :class:`ProtocolError`
-        (see :meth:`next_data` and :func:`protocol.messages.parse_message`)."""
+        (see :meth:`next_data` and :func:`quinze_protocol.messages.parse_message`)."""
         data = self.next_data()
         return None if data is None else parse_message(data, allowed=self.allowed)
 
@@ -283,7 +283,7 @@ class FrameDecoder(_Decoder):
 
     - ``max_frame`` (bytes): largest body accepted; a larger length prefix is refused as soon
       as its 4 bytes arrive, before any of the body is buffered (``frame-too-large``, fatal).
-    - ``allowed``: message types accepted (e.g. ``protocol.messages.CLIENT_TYPES``); others
+    - ``allowed``: message types accepted (e.g. ``quinze_protocol.messages.CLIENT_TYPES``); others
       raise ``unknown-type``.
     - ``max_elements``: values one frame may hold (see :func:`unpack_body`; None: as many as
       bytes); more is ``too-many-elements`` (not fatal).

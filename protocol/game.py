@@ -2,7 +2,7 @@
 
 A game object is the whole state of one game (for Le Quinze: all the deals played up to
 the ``target``, what quinze_cli/rules/quinze.md calls "the match"). It is pure: no I/O, all randomness
-from its own seeded :class:`~protocol.rng.Rng`, so the same options, seed and actions give
+from its own seeded :class:`~quinze_protocol.rng.Rng`, so the same options, seed and actions give
 the same game on any machine (the rules texts in quinze_cli/rules/, "Common to the three games").
 
 Life cycle::
@@ -491,7 +491,7 @@ def register_budgeted_bot(game_id: str, name: str, factory: Callable[[str, int],
 
 
 def _load() -> None:
-    import protocol.games  # noqa: F401  (registers the games and their bots)
+    import quinze_protocol.games  # noqa: F401  (registers the games and their bots)
 
 
 def get_game(game_id: str) -> type[Game]:

@@ -2,7 +2,7 @@
 
 Every message is a map with string keys and a ``"type"``; the same maps travel in msgpack
 frames (TCP, ``quinze bot --wire msgpack``), JSON lines (bots) and logs. A message object
-validates itself when built (bad values raise :class:`~protocol.errors.ProtocolError` with
+validates itself when built (bad values raise :class:`~quinze_protocol.errors.ProtocolError` with
 code ``bad-field`` and the field's dotted path), so a message that exists is a valid one.
 
     msg = parse_message({"type": "hello", "version": 1, "name": "ana", "role": "player"})
@@ -21,8 +21,8 @@ Rules common to all messages:
 
 Python names: the class of each type is its CamelCase name (``create-table`` ->
 :class:`CreateTable`), except ``action``/``event``/``error`` which are :class:`ActionMessage`,
-:class:`EventMessage` and :class:`Error` (so as not to clash with :class:`protocol.game.Action`
-and :class:`protocol.game.Event`). ``ping``, ``pong`` and ``bye`` go both ways.
+:class:`EventMessage` and :class:`Error` (so as not to clash with :class:`quinze_protocol.game.Action`
+and :class:`quinze_protocol.game.Event`). ``ping``, ``pong`` and ``bye`` go both ways.
 """
 
 from __future__ import annotations
@@ -33,9 +33,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-from protocol.clocks import clock_field, clock_state_field
-from protocol.errors import ProtocolError
-from protocol.fields import (
+from quinze_protocol.clocks import clock_field, clock_state_field
+from quinze_protocol.errors import ProtocolError
+from quinze_protocol.fields import (
     CODE,
     FORFEIT_REASONS,
     GAME_ID,
@@ -69,7 +69,7 @@ from protocol.fields import (
     type_name,
     typed_map_field,
 )
-from protocol.records import Forfeit, SeatAction, SeatInfo, TableInfo
+from quinze_protocol.records import Forfeit, SeatAction, SeatInfo, TableInfo
 
 __all__ = [
     "CLIENT_TYPES",
@@ -238,7 +238,7 @@ class CreateTable(Message):
     - ``games`` (int >= 1, default 1): games played at this table before it closes;
     - ``move_time`` (float | None, seconds, 0 < t <= 86400): time for each decision (the
       ``deadline`` of each ``action-request``); None: the server's default. (Added to the spec.)
-    - ``clock`` (map | None): the table's clock (:mod:`protocol.clocks`: ``move``, ``bank`` or
+    - ``clock`` (map | None): the table's clock (:mod:`quinze_protocol.clocks`: ``move``, ``bank`` or
       ``none``); None: per move, ``move_time`` seconds. Given with ``move_time``, ``clock`` wins.
     - ``seat_move_times`` (list of float | None, one per seat, or None): a seat's own time for
       each decision, where not None (a tournament's per-bot move times); ``bad-option`` when it
@@ -503,7 +503,7 @@ class GameStart(Message):
 @_message
 class EventMessage(Message):
     """Something happened at ``table`` (str) (wire type ``event``). ``event`` (map): the game's
-    event as the receiver may see it, ``{"kind": str, ...}`` (``protocol.game.Event.for_seat``)."""
+    event as the receiver may see it, ``{"kind": str, ...}`` (``quinze_protocol.game.Event.for_seat``)."""
 
     type: ClassVar[str] = "event"
     direction: ClassVar[str] = "server"
@@ -524,7 +524,7 @@ class ActionRequest(Message):
     - ``legal`` ([map]): every legal action as data (``Game.legal_data``);
     - ``deadline`` (float, seconds >= 0): time left to answer; then the seat forfeits (at a
       table without a clock, 86400 and no forfeit on time);
-    - ``clock`` (map | None): the clock state (:mod:`protocol.clocks`): its kind and every
+    - ``clock`` (map | None): the clock state (:mod:`quinze_protocol.clocks`): its kind and every
       seat's time left.
     """
 
@@ -561,7 +561,7 @@ class View(Message):
     client rebuilds its picture of the game from it, as from an ``action-request``'s view.
 
     - ``view`` (map): the game's view (``Game.view``); the game defines its content;
-    - ``clock`` (map | None): the clock state (:mod:`protocol.clocks`), as in ``action-request``.
+    - ``clock`` (map | None): the clock state (:mod:`quinze_protocol.clocks`), as in ``action-request``.
     """
 
     type: ClassVar[str] = "view"

@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from protocol.clocks import clock_field
-from protocol.fields import (
+from quinze_protocol.clocks import clock_field
+from quinze_protocol.fields import (
     CODE,
     GAME_ID,
     NAME,
@@ -60,7 +60,7 @@ class TableInfo(Record):
     - ``games`` (int >= 1: games played at this table before it closes);
     - ``move_time`` (float | None, seconds: time for each decision; None if not stated);
     - ``spectators`` (int >= 0: connections watching);
-    - ``clock`` (map | None: the table's clock spec, :mod:`protocol.clocks`; None if not stated).
+    - ``clock`` (map | None: the table's clock spec, :mod:`quinze_protocol.clocks`; None if not stated).
     """
 
     table: str

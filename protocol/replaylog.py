@@ -5,7 +5,7 @@ Each game is a run of records, written together when the game ends:
 1. ``{"record": "header", "format": 1, "game": id, "rules": int, "number": n, "table": id,
    "options": {...}, "seed": int, "salt": str, "commitment": str, "players": [names],
    "software": str, "started": ISO-8601 UTC}``; ``rules`` is the game's rules version
-   (:attr:`protocol.game.Game.rules_version`; a header without it is of version 1)
+   (:attr:`quinze_protocol.game.Game.rules_version`; a header without it is of version 1)
 2. ``{"record": "event", "event": Event.full()}`` for every event, full information, and
    ``{"record": "action", "seat": int, "action": {data}, "time": float}`` for every action
    (``time``: seconds the seat took, absent in older logs), interleaved in the
@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
-from protocol import __version__
-from protocol.game import Game, GameError, Result, get_game
-from protocol.messages import commitment
+from quinze_protocol import __version__
+from quinze_protocol.game import Game, GameError, Result, get_game
+from quinze_protocol.messages import commitment
 
 __all__ = [
     "FORMAT",
@@ -115,7 +115,7 @@ def _action_items(actions: Iterable[Any]) -> list[tuple[int, dict[str, Any], flo
     for i, a in enumerate(actions):
         if isinstance(a, Mapping):
             seat, data, used = a.get("seat"), a.get("action"), a.get("time")
-        elif hasattr(a, "seat"):  # protocol.messages.SeatAction
+        elif hasattr(a, "seat"):  # quinze_protocol.messages.SeatAction
             seat, data, used = a.seat, a.action, getattr(a, "time", None)
         else:  # a (seat, action) pair
             (seat, data), used = a, None

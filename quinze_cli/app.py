@@ -39,8 +39,8 @@ for _name in COMMANDS:
 
 def _version(value: bool) -> None:
     if value:
-        from protocol import __version__
-        from protocol.messages import PROTOCOL_VERSION
+        from quinze_protocol import __version__
+        from quinze_protocol.messages import PROTOCOL_VERSION
 
         typer.echo(f"quinze {__version__} (protocol {PROTOCOL_VERSION})")
         raise typer.Exit()

@@ -7,7 +7,7 @@ The bot reads messages on stdin and writes its answers on stdout, in one of two 
   reported as garbage (:class:`BotGarbage`) and reading goes on with the next line; a line
   longer than the maximum frame size (1 MiB) is garbage too: it is skipped up to its newline
   (never held in memory) and reading goes on, so the program keeps running.
-- ``msgpack``: the same length-prefixed frames as TCP (:mod:`protocol.framing`); a framing
+- ``msgpack``: the same length-prefixed frames as TCP (:mod:`quinze_protocol.framing`); a framing
   error is fatal for that stream (garbage, and the process must be restarted).
 
 The process runs in its own process group (``start_new_session=True``) so that Ctrl-C in our
@@ -32,8 +32,8 @@ from typing import Any
 
 import trio
 
-from protocol.errors import ProtocolError
-from protocol.framing import FrameDecoder, LineDecoder, encode_frame, encode_line
+from quinze_protocol.errors import ProtocolError
+from quinze_protocol.framing import FrameDecoder, LineDecoder, encode_frame, encode_line
 from quinze_cli.childproc import Child, open_child
 from quinze_cli.locks import QuickLock
 

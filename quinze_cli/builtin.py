@@ -17,7 +17,7 @@ from typing import Any
 
 import trio
 
-from protocol.game import Bot, Game, GameError, get_bot, get_game
+from quinze_protocol.game import Bot, Game, GameError, get_bot, get_game
 from quinze_cli.botproc import BotExited
 
 __all__ = ["BUILTIN_PREFIX", "BuiltinBot", "is_builtin"]
@@ -31,7 +31,7 @@ def is_builtin(spec: str) -> bool:
 
 
 class BuiltinBot:
-    """A built-in bot ``name`` (``random``, ``greedy``, or any of ``protocol.game.bot_names(game)``),
+    """A built-in bot ``name`` (``random``, ``greedy``, or any of ``quinze_protocol.game.bot_names(game)``),
     seeded with ``seed`` (the bot is made anew at each game, seeded from ``seed``, its seat and
     its first view: see :meth:`game_seed`, so a game is reproducible whatever came before).
 

@@ -2,8 +2,8 @@
 "Framing" and "Connection").
 
     conn = await connect("127.0.0.1", 15015, "ana", "player")
-    await conn.send({"type": "list-tables"})       # a map or a protocol.messages.Message
-    msg = await conn.receive()                     # a protocol.messages.Message
+    await conn.send({"type": "list-tables"})       # a map or a quinze_protocol.messages.Message
+    msg = await conn.receive()                     # a quinze_protocol.messages.Message
     await conn.aclose()
 
 :meth:`Connection.receive` answers the server's ``ping`` with ``pong`` by itself, so whoever
@@ -25,9 +25,9 @@ from typing import Any
 
 import trio
 
-from protocol.errors import ProtocolError
-from protocol.framing import DEFAULT_MAX_FRAME, FrameDecoder, encode_frame
-from protocol.messages import (
+from quinze_protocol.errors import ProtocolError
+from quinze_protocol.framing import DEFAULT_MAX_FRAME, FrameDecoder, encode_frame
+from quinze_protocol.messages import (
     PROTOCOL_VERSION,
     SERVER_TYPES,
     Bye,
@@ -116,7 +116,7 @@ class Connection:
     """One open connection, after the hello/welcome handshake (use :func:`connect`).
 
     - ``name``, ``role``: as said in ``hello``;
-    - ``welcome``: the server's :class:`~protocol.messages.Welcome` (``server``, ``heartbeat``).
+    - ``welcome``: the server's :class:`~quinze_protocol.messages.Welcome` (``server``, ``heartbeat``).
     """
 
     def __init__(

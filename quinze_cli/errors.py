@@ -8,7 +8,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from protocol.game import GameError
+from quinze_protocol.game import GameError
 
 stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 

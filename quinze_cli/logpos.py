@@ -3,7 +3,7 @@
 A moment of a logged game is named by an action (``at``: the position just before action K,
 numbered from 1 as ``quinze replay`` numbers them), by the start of a deal (Le Quinze,
 ``deal``) or of a coup (Le Quinze classique, ``coup``). The game is re-simulated from the log
-(:func:`protocol.replaylog.state_at`) and written in the position format of docs/positions.md,
+(:func:`quinze_protocol.replaylog.state_at`) and written in the position format of docs/positions.md,
 which ``quinze legal`` reads.
 
 The full position holds everything, the stock order and the generator state included. Seat S's
@@ -18,9 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from protocol.game import Game
-from protocol.replaylog import LoggedGame, LogError, state_at, steps
-from protocol.rng import Rng
+from quinze_protocol.game import Game
+from quinze_protocol.replaylog import LoggedGame, LogError, state_at, steps
+from quinze_protocol.rng import Rng
 
 __all__ = ["PositionRequestError", "moment", "seat_knowledge"]
 
@@ -91,7 +91,7 @@ def seat_knowledge(position: dict[str, Any], seat: int) -> dict[str, Any]:
     """``position`` (``to_position()`` data) as ``seat`` knows it (see the module docstring): the
     first order of the unseen cards that makes a valid position. Raises ``ValueError`` for a game
     whose hidden parts this function does not know, or when no order is valid."""
-    from protocol.game import GameError, get_game
+    from quinze_protocol.game import GameError, get_game
 
     last: Exception | None = None
     for attempt in range(KNOWLEDGE_ATTEMPTS):

@@ -15,7 +15,7 @@
 - **A game.** The slot's control connection sends ``create-table`` (game, options, seed,
   ``games=1``, move_time); the relays of the seats join and play it; the game-over gives the
   result, the seed, salt and actions, from which the game's replay records are written
-  (:func:`protocol.replaylog.game_records`) to the match log, flushed and fsynced. The log file
+  (:func:`quinze_protocol.replaylog.game_records`) to the match log, flushed and fsynced. The log file
   is created with the first finished game (no empty log for a match that ends before).
 """
 
@@ -32,10 +32,10 @@ from typing import Any, TextIO
 
 import trio
 
-from protocol.game import GameError, bot_names, get_game, is_bot_name
-from protocol.messages import Error, TableCreated
-from protocol.replaylog import LogError, dumps_records, game_records
-from server.logs import cut_at_end
+from quinze_protocol.game import GameError, bot_names, get_game, is_bot_name
+from quinze_protocol.messages import Error, TableCreated
+from quinze_protocol.replaylog import LogError, dumps_records, game_records
+from quinze_server.logs import cut_at_end
 from quinze_cli.botproc import BotError, BotProcess
 from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
 from quinze_cli.client import ClientError, Connection, connect
@@ -272,8 +272,8 @@ class MatchRunner:
             async with trio.open_nursery() as nursery:
                 try:
                     if self.config.server is None:
-                        from server.app import run_server
-                        from server.config import ServerConfig
+                        from quinze_server.app import run_server
+                        from quinze_server.config import ServerConfig
 
                         port = await nursery.start(run_server, ServerConfig(host="127.0.0.1", port=0, log_dir=None))
                         address = ("127.0.0.1", port)
@@ -578,7 +578,7 @@ async def _stop_quietly(endpoint: Any, fast: bool) -> None:
 
 def validate_options(game: str, raw: Mapping[str, str], seats: int | None, bots: int) -> dict[str, Any]:
     """The table options of a match: ``raw`` (``--option``) with ``players`` from ``seats``
-    (default: one seat per bot). Raises ``protocol.game.GameError`` (unknown game or option,
+    (default: one seat per bot). Raises ``quinze_protocol.game.GameError`` (unknown game or option,
     bad value) or ``ValueError`` (``--seats`` and ``players`` disagree, fewer seats than bots)."""
     cls = get_game(game)
     merged: dict[str, Any] = dict(raw)

@@ -1,7 +1,7 @@
 """Options read the same way by every command (match, bot, selfplay, play, replay).
 
 - ``--option KEY=VALUE`` pairs: values stay text here; each game's option specs convert and check
-  them (:meth:`protocol.game.Game.validate_options`);
+  them (:meth:`quinze_protocol.game.Game.validate_options`);
 - ``--seed``: one rule everywhere (:func:`check_seed`): 0 .. 2**63-1, the seeds the server draws,
   the later games' seeds (game i uses seed + i) included;
 - ``--move-time``: positive, finite seconds (:func:`check_move_time`);

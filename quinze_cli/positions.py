@@ -11,8 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from protocol.game import GameError, get_game
-from protocol.messages import canonical_position
+from quinze_protocol.game import GameError, get_game
+from quinze_protocol.messages import canonical_position
 
 __all__ = ["load_positions", "positions_digest"]
 

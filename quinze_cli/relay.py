@@ -48,9 +48,9 @@ from typing import Any, Protocol
 
 import trio
 
-from protocol.errors import ProtocolError
-from protocol.framing import encode_frame
-from protocol.messages import (
+from quinze_protocol.errors import ProtocolError
+from quinze_protocol.framing import encode_frame
+from quinze_protocol.messages import (
     Accepted,
     Error,
     ForfeitMessage,
@@ -374,7 +374,7 @@ class SeatRelay:
     async def _from_server(self, data: dict[str, Any], outcomes: list[GameOutcome]) -> bool:
         """One server message (a map). ``event`` and ``action-request``, the frequent ones, are
         checked only for the fields the relay uses and passed on as they came; the others are
-        read into messages (:func:`protocol.messages.parse_message`). A bad one is logged and
+        read into messages (:func:`quinze_protocol.messages.parse_message`). A bad one is logged and
         skipped."""
         game = self._game
         kind = data["type"]

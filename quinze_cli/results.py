@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
 
-from protocol.game import game_ids, get_game
+from quinze_protocol.game import game_ids, get_game
 from quinze_cli.stats import BotTotals, MatchStats
 
 __all__ = ["GAME_SCORE", "elo_line", "lower_is_better", "print_results", "print_table", "ratings_table",

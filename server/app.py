@@ -6,7 +6,7 @@
         nursery.cancel_scope.cancel()     # clean shutdown
 
 On cancellation the tables stop starting games (``Server.stopping``); every game still running
-ends with the aborted result (:meth:`server.table.Table.abort`: ``game-over`` with result reason
+ends with the aborted result (:meth:`quinze_server.table.Table.abort`: ``game-over`` with result reason
 ``"aborted"`` to every seat and spectator); every client is sent ``bye`` with reason
 ``"shutdown"`` (PROTOCOL.md "Flow"); the aborted games are logged; the clients are given what is
 left of ``ServerConfig.shutdown_grace`` seconds (counted from the start of the shutdown, whatever
@@ -24,10 +24,10 @@ import logging
 
 import trio
 
-from server.config import ServerConfig
-from server.connection import Connection
-from server.handlers import Server
-from server.logs import write_game
+from quinze_server.config import ServerConfig
+from quinze_server.connection import Connection
+from quinze_server.handlers import Server
+from quinze_server.logs import write_game
 
 log = logging.getLogger("quinze.server")
 

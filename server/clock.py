@@ -13,7 +13,7 @@ from typing import Any
 
 import trio
 
-from protocol.fields import MAX_MOVE_TIME
+from quinze_protocol.fields import MAX_MOVE_TIME
 
 MISSED_PONGS = 3
 """A client that answers no ping for this many heartbeats is dropped."""
@@ -47,7 +47,7 @@ class Deadline:
 
 
 class TableClock:
-    """The clock of one table, from its spec (:mod:`protocol.clocks`: ``move``, ``bank``, ``none``).
+    """The clock of one table, from its spec (:mod:`quinze_protocol.clocks`: ``move``, ``bank``, ``none``).
 
     :meth:`new_game` fills each seat's bank; :meth:`start` gives the :class:`Deadline` of a
     decision of ``seat``; :meth:`stop` charges the time it took (``bank``: taken from the bank,

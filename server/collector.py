@@ -6,7 +6,7 @@ games and thousands of connections has hundreds of thousands of them, so a full 
 pause every client feels. What keeps it short and rare (measured with ``quinze bench --only load``,
 see docs/server.md):
 
-- little to walk: a game's actions are kept encoded (``server.wire.Records``), not as dicts;
+- little to walk: a game's actions are kept encoded (``quinze_server.wire.Records``), not as dicts;
 - few objects promoted for nothing: with the stock first threshold (700 allocations), the
   objects of a message in flight, or a coroutine waiting for the next frame, are often alive at
   a young collection and climb to the old generation, where they count towards the next full
@@ -17,7 +17,7 @@ see docs/server.md):
 
 The collector stays on: cycles (a dropped connection's tasks, a closed table) are still found.
 :func:`tune` changes the whole process, so it is called by the program that owns the process
-(``quinze serve``, the load bench's server), never by :func:`server.app.run_server`, which other
+(``quinze serve``, the load bench's server), never by :func:`quinze_server.app.run_server`, which other
 programs and the tests embed.
 """
 

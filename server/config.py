@@ -1,7 +1,7 @@
 """Server settings (PROTOCOL.md "Framing" and "Flow").
 
 Every duration is in seconds (float). ``port=0`` asks the system for a free port (tests);
-:func:`server.app.run_server` reports the real one through ``task_status.started(port)``.
+:func:`quinze_server.app.run_server` reports the real one through ``task_status.started(port)``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """One client connection: a reader task, a writer task and the heartbeat (PROTOCOL.md "Framing").
 
-- The reader feeds received bytes to :class:`protocol.framing.FrameDecoder` and hands each map
+- The reader feeds received bytes to :class:`quinze_protocol.framing.FrameDecoder` and hands each map
   to the server's handler. A fatal framing error (``frame-too-large``, ``not-msgpack``) gets
   ``error`` then ``bye`` and the connection is closed; a well-framed bad message (``not-a-map``,
   ``bad-utf8``) gets ``error`` and the connection stays.
@@ -36,13 +36,13 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from protocol.errors import ProtocolError
-from protocol.framing import FrameDecoder
-from server.clock import MISSED_PONGS, Heartbeat
+from quinze_protocol.errors import ProtocolError
+from quinze_protocol.framing import FrameDecoder
+from quinze_server.clock import MISSED_PONGS, Heartbeat
 
 if TYPE_CHECKING:
-    from server.handlers import Server
-    from server.table import Table
+    from quinze_server.handlers import Server
+    from quinze_server.table import Table
 
 log = logging.getLogger("quinze.server")
 

@@ -1,7 +1,7 @@
 """What the server does with each client message (PROTOCOL.md "Messages", "Client → server").
 
 :meth:`Server.handle` is called by a connection's reader with each received map. It checks
-the message with :func:`protocol.messages.parse_message` (``bad-field``, ``unknown-type``,
+the message with :func:`quinze_protocol.messages.parse_message` (``bad-field``, ``unknown-type``,
 ``missing-type`` errors keep the connection), enforces the handshake (``not-hello`` before a
 ``hello``; ``version-mismatch`` gets ``error`` then ``bye``), answers ``ping``, and passes
 lobby and table messages on. Every handler catches its own failures: one bad message, or one
@@ -14,17 +14,17 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from protocol import __version__
-from protocol.errors import ProtocolError
-from protocol.fields import INT_MAX, INT_MIN
-from protocol.messages import CLIENT_TYPES, PROTOCOL_VERSION, parse_message
-from server.config import ServerConfig
-from server.lobby import Lobby
+from quinze_protocol import __version__
+from quinze_protocol.errors import ProtocolError
+from quinze_protocol.fields import INT_MAX, INT_MIN
+from quinze_protocol.messages import CLIENT_TYPES, PROTOCOL_VERSION, parse_message
+from quinze_server.config import ServerConfig
+from quinze_server.lobby import Lobby
 
 if TYPE_CHECKING:
     import trio
 
-    from server.connection import Connection
+    from quinze_server.connection import Connection
 
 log = logging.getLogger("quinze.server")
 

@@ -1,7 +1,7 @@
 """The lobby: tables by id, created on request, each played by its own task (PROTOCOL.md "Flow" 1).
 
 Table ids are ``"<run>-t1"``, ``"<run>-t2"``, ... in order of creation, ``<run>`` being the
-server run id (:func:`server.logs.new_run_id`, fresh each time a server starts), so a table id
+server run id (:func:`quinze_server.logs.new_run_id`, fresh each time a server starts), so a table id
 never names two tables, even across restarts, and neither does a log file name. Closed tables
 stay listed (state ``"closed"``, only by ``list-tables {closed: true}``) until
 ``ServerConfig.closed_tables_kept`` newer ones closed. At most ``max_tables`` tables are open (waiting or playing) at once, and
@@ -22,15 +22,15 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from protocol.errors import ProtocolError
-from server import wire
-from protocol.game import GameError, get_game
-from server.config import ServerConfig
-from server.logs import new_run_id
-from server.table import Table
+from quinze_protocol.errors import ProtocolError
+from quinze_server import wire
+from quinze_protocol.game import GameError, get_game
+from quinze_server.config import ServerConfig
+from quinze_server.logs import new_run_id
+from quinze_server.table import Table
 
 if TYPE_CHECKING:
-    from server.connection import Connection
+    from quinze_server.connection import Connection
 
 log = logging.getLogger("quinze.server")
 
@@ -55,7 +55,7 @@ class Lobby:
         self.run = new_run_id(config.log_dir)
         """This server run's id: the prefix of its table ids, written in every log header."""
         self.stopping = False
-        """Set when the server shuts down: no table starts another game (see ``server.app``)."""
+        """Set when the server shuts down: no table starts another game (see ``quinze_server.app``)."""
         self._listing: bytes | None = None  # the tables frame, until a table changes
         self._bodies: dict[str, bytes] = {}  # each listed table's encoded TableInfo, in listing order
         self._dirty: dict[Table, None] = {}  # tables whose TableInfo changed since the last listing

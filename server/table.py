@@ -14,7 +14,7 @@ Rules applied here (PROTOCOL.md):
 - an action is read with ``Game.parse_action`` and played with ``Game.apply``; an
   ``ActionError``/``IllegalAction`` is ``refused`` with the game's code, the state is unchanged
   and the seat may retry with the same request id until the deadline;
-- the table's clock (:class:`~server.clock.TableClock`: per move, a time bank, or none) gives each
+- the table's clock (:class:`~quinze_server.clock.TableClock`: per move, a time bank, or none) gives each
   request its deadline; expiry forfeits (kind ``"timeout"``); a ``forfeit`` message forfeits with its reason;
 - people (seats not held by bots, and spectators) get ``notice`` messages: whose clock runs, a seat
   disconnected / reconnected, a seat thinking long; bots never do. At a table without a clock
@@ -25,7 +25,7 @@ Rules applied here (PROTOCOL.md):
   (``joined{resumed:true}``, ``game-start`` again, the pending request if it is its turn).
   Before the first game a dropped seat is simply freed;
 - when the server stops (:meth:`Table.abort`), a running game ends at once with the aborted
-  result (:func:`protocol.replaylog.aborted_result`, reason ``"aborted"``): ``game-over`` to every
+  result (:func:`quinze_protocol.replaylog.aborted_result`, reason ``"aborted"``): ``game-over`` to every
   seat and spectator, before their ``bye``, and the game is logged as aborted;
 - seeds: ``seed + number - 1`` when the table was given one, else ``secrets.randbits(63)``;
   salt ``secrets.token_hex(16)``; the commitment is SHA-256 of ``f"{seed}:{salt}"``;
@@ -47,19 +47,19 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from protocol.game import Event, Game, GameError
-from protocol.clocks import move_clock
-from protocol.messages import commitment
-from protocol.replaylog import start_game
-from protocol.replaylog import aborted_result, forfeit_result
-from server.clock import THINKING_LONG, Deadline, TableClock
-from server.logs import utc_now, write_game
-from server.wire import Records, TableWire, joined_map, pack
-from server.wire import frame as wire_frame
+from quinze_protocol.game import Event, Game, GameError
+from quinze_protocol.clocks import move_clock
+from quinze_protocol.messages import commitment
+from quinze_protocol.replaylog import start_game
+from quinze_protocol.replaylog import aborted_result, forfeit_result
+from quinze_server.clock import THINKING_LONG, Deadline, TableClock
+from quinze_server.logs import utc_now, write_game
+from quinze_server.wire import Records, TableWire, joined_map, pack
+from quinze_server.wire import frame as wire_frame
 
 if TYPE_CHECKING:
-    from server.connection import Connection
-    from server.lobby import Lobby
+    from quinze_server.connection import Connection
+    from quinze_server.lobby import Lobby
 
 log = logging.getLogger("quinze.server")
 
@@ -103,7 +103,7 @@ class Table:
     """A table of ``game_cls`` with validated ``options``.
 
     ``seed``: seed of the first game (None: drawn per game); ``games``: games before closing;
-    ``move_time``: seconds per decision; ``clock``: the clock spec (:mod:`protocol.clocks`),
+    ``move_time``: seconds per decision; ``clock``: the clock spec (:mod:`quinze_protocol.clocks`),
     None for per move with ``move_time``; ``seat_move_times``: with a per-move clock, a seat's
     own seconds per decision, where not None.
     """
@@ -143,7 +143,7 @@ class Table:
         self.pending: Pending | None = None
         self.forfeit: tuple[int, str] | None = None
         self.records = Records()
-        """The actions of the game in progress (or the last one), encoded (see ``server.wire``)."""
+        """The actions of the game in progress (or the last one), encoded (see ``quinze_server.wire``)."""
         self.players: list[str] = []
         self.seed = 0
         self.salt = ""
@@ -396,7 +396,7 @@ class Table:
 
     def _announce(self, game: Game) -> dict[str, Any] | None:
         """Send ``game-over`` to every seat and spectator (once per game) and return what
-        :func:`server.logs.write_game` needs to log the game (None without a log directory)."""
+        :func:`quinze_server.logs.write_game` needs to log the game (None without a log directory)."""
         self._announced = True
         if self.aborted is not None:
             result = aborted_result(len(self.seats))
@@ -455,7 +455,7 @@ class Table:
         """The server stops (``reason``, e.g. ``"shutdown"``): a game not yet announced over ends
         now, the running one with the aborted result (one that just ended or was forfeited with
         its own); ``game-over`` is sent at once, so it reaches every seat and spectator before
-        their ``bye``. Returns the log job of that game for :func:`server.logs.write_game` (None
+        their ``bye``. Returns the log job of that game for :func:`quinze_server.logs.write_game` (None
         when no game is left to announce or there is no log directory). Never raises."""
         game = self.game
         if self.state != "playing" or game is None or self._announced:

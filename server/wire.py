@@ -11,7 +11,7 @@ order. The server uses this to
   (:class:`Records`) instead of a list of dicts: a bytearray holds no references, so the cyclic
   garbage collector never walks it, whatever the length of the game; ``game-over`` joins it
   into its ``actions`` array as is;
-- keep each table's encoded TableInfo until the table changes (see ``server.lobby``).
+- keep each table's encoded TableInfo until the table changes (see ``quinze_server.lobby``).
 
 Everything here runs in the server's Trio thread (one shared :class:`msgpack.Packer`).
 """
@@ -28,7 +28,7 @@ log = logging.getLogger("quinze.server")
 
 _packer = msgpack.Packer(use_bin_type=True)
 pack = _packer.pack
-"""``msgpack.packb(value, use_bin_type=True)`` (the encoding of :func:`protocol.framing.encode_frame`)."""
+"""``msgpack.packb(value, use_bin_type=True)`` (the encoding of :func:`quinze_protocol.framing.encode_frame`)."""
 
 
 def map_header(n: int) -> bytes:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from protocol.cards import card_text, parse_card
-from protocol.games.classique import ClassiqueGame, colour_deck
+from quinze_protocol.cards import card_text, parse_card
+from quinze_protocol.games.classique import ClassiqueGame, colour_deck
 
 
 def rigged(

@@ -12,9 +12,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from protocol.cards import card_text
-from protocol.game import Action, Game, Result, get_game
-from protocol.rng import Rng
+from quinze_protocol.cards import card_text
+from quinze_protocol.game import Action, Game, Result, get_game
+from quinze_protocol.rng import Rng
 from toygame import FirstToThree
 
 ALL_CARDS = [card_text(c) for c in range(54)]
@@ -79,7 +79,7 @@ def _quinze_hide(pos: dict[str, Any], seat: int | None, rng: Rng) -> dict[str, A
 
 
 def _quinze_listed(a: Action, legal: list[Action]) -> bool:
-    from protocol.games.quinze_legal import CARD_RANK
+    from quinze_protocol.games.quinze_legal import CARD_RANK
 
     def sig(x: Any) -> Any:
         if x[0] == "fifteen":
@@ -160,7 +160,7 @@ def _classique_hide(pos: dict[str, Any], seat: int | None, rng: Rng) -> dict[str
 
 
 def _classique_listed(a: Action, legal: list[Action]) -> bool:
-    from protocol.games.classique_actions import Raise
+    from quinze_protocol.games.classique_actions import Raise
 
     if isinstance(a, Raise):
         return a.amount is not None and any(isinstance(b, Raise) and b.min <= a.amount <= b.max for b in legal)
@@ -175,7 +175,7 @@ def _classique_result(g: Game, r: Result) -> None:
 
 
 def _classique_concrete(a: Action, rng: Rng) -> list[Action]:
-    from protocol.games.classique_actions import Raise
+    from quinze_protocol.games.classique_actions import Raise
 
     if isinstance(a, Raise) and a.amount is None:
         return [Raise(amount=a.min), Raise(amount=a.max), Raise(amount=a.min + rng.below(a.max - a.min + 1))]

@@ -2,7 +2,7 @@
 
 For tests only. It speaks msgpack frames directly (no client library of ours in between) and
 can send arbitrary bytes. ``recv`` answers the server's pings by itself unless ``auto_pong`` is off,
-and checks that every message received is valid (``protocol.messages.parse_message``).
+and checks that every message received is valid (``quinze_protocol.messages.parse_message``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from typing import Any
 
 import trio
 
-from protocol.errors import ProtocolError
-from protocol.framing import FrameDecoder, encode_frame
-from protocol.messages import SERVER_TYPES, parse_message
+from quinze_protocol.errors import ProtocolError
+from quinze_protocol.framing import FrameDecoder, encode_frame
+from quinze_protocol.messages import SERVER_TYPES, parse_message
 
 TIMEOUT = 5.0
 

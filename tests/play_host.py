@@ -17,7 +17,7 @@ from quinze_cli.play.local import start_local
 async def main(argv: list[str]) -> None:
     game, seed, opponents = argv[0], int(argv[1]), argv[2].split(",")
     options = dict(a.split("=", 1) for a in argv[3:])
-    from protocol.game import get_game
+    from quinze_protocol.game import get_game
 
     raw = dict(options, players=str(1 + len(opponents)))
     opts = get_game(game).validate_options(raw)

@@ -6,9 +6,9 @@ import itertools
 from collections import Counter
 from typing import Any
 
-from protocol.cards import card_text, parse_cards
-from protocol.game import get_game
-from protocol.games.quinze_legal import CARD_RANK, is_fifteen
+from quinze_protocol.cards import card_text, parse_cards
+from quinze_protocol.game import get_game
+from quinze_protocol.games.quinze_legal import CARD_RANK, is_fifteen
 
 Quinze = get_game("quinze")
 

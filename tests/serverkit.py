@@ -9,10 +9,10 @@ from typing import Any
 import trio
 
 from toygame import FirstToThree
-from protocol import game as game_registry
-from protocol.game import register_game
-from server.app import run_server
-from server.config import ServerConfig
+from quinze_protocol import game as game_registry
+from quinze_protocol.game import register_game
+from quinze_server.app import run_server
+from quinze_server.config import ServerConfig
 import netclient
 from netclient import NetClient
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from protocol.cards import (
+from quinze_protocol.cards import (
     BLACK_JOKER,
     RED_JOKER,
     CardError,

@@ -7,10 +7,10 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol.cards import card_text
-from protocol.game import ActionError, IllegalAction
-from protocol.games.classique import ClassiqueGame
-from protocol.games.classique_actions import Raise
+from quinze_protocol.cards import card_text
+from quinze_protocol.game import ActionError, IllegalAction
+from quinze_protocol.games.classique import ClassiqueGame
+from quinze_protocol.games.classique_actions import Raise
 
 MAX_STEPS = 3000
 

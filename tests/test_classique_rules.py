@@ -7,8 +7,8 @@ import json
 import pytest
 
 from classique_helpers import CALL, CHECK, FOLD, H, P, R, S, first, kinds, play, rigged
-from protocol.game import ActionError, IllegalAction, OptionError, PositionError, get_bot, get_game
-from protocol.games.classique import ClassiqueGame
+from quinze_protocol.game import ActionError, IllegalAction, OptionError, PositionError, get_bot, get_game
+from quinze_protocol.games.classique import ClassiqueGame
 
 
 def new(players=3, seed=1, **opts):

@@ -170,7 +170,7 @@ def test_rules_quinze():
 @pytest.mark.parametrize("bad", [2, 0, "1", True])
 def test_legal_refuses_a_format_other_than_1(tmp_path, game_id, bad):
     """docs/positions.md: every position is format 1; another is an error naming the field."""
-    from protocol.game import get_game
+    from quinze_protocol.game import get_game
 
     cls = get_game(game_id)
     data = cls.new(cls.validate_options({}), 3).to_position()
@@ -195,7 +195,7 @@ def test_legal_reads_the_position_from_stdin(tmp_path):
 @pytest.mark.parametrize("game_id", ["quatorze", "quinze-classique"])
 @pytest.mark.parametrize("bad", [2, True, "1"])
 def test_position_modules_check_the_format_themselves(game_id, bad):
-    from protocol.game import GameError, get_game
+    from quinze_protocol.game import GameError, get_game
 
     cls = get_game(game_id)
     data = cls.new(cls.validate_options({}), 3).to_position()

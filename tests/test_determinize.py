@@ -1,4 +1,4 @@
-"""Determinization (protocol.search.determinize), checked with hypothesis on random games of the
+"""Determinization (quinze_protocol.search.determinize), checked with hypothesis on random games of the
 three games: from one seat's view and the events it was sent, a full legal game whose view for
 that seat is exactly the view given (so counts, own cards and public cards match), independent of
 what the seat cannot see, and reproducible from the generator's seed."""
@@ -11,11 +11,11 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from protocol.game import get_game
-from protocol.games.quatorze_actions import card_key
-from protocol.rng import Rng
-from protocol.search.clone import clone
-from protocol.search.determinize import determinize, determinizer, knowledge_for
+from quinze_protocol.game import get_game
+from quinze_protocol.games.quatorze_actions import card_key
+from quinze_protocol.rng import Rng
+from quinze_protocol.search.clone import clone
+from quinze_protocol.search.determinize import determinize, determinizer, knowledge_for
 
 SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 GAMES = {"quinze": (2, 8), "quatorze": (2, 4), "quinze-classique": (2, 6)}

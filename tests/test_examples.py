@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from protocol.framing import encode_line
-from protocol.game import GameError, game_ids, get_game
-from protocol.messages import Accepted, ActionRequest, EventMessage, GameOver, GameStart, SeatAction, commitment
+from quinze_protocol.framing import encode_line
+from quinze_protocol.game import GameError, game_ids, get_game
+from quinze_protocol.messages import Accepted, ActionRequest, EventMessage, GameOver, GameStart, SeatAction, commitment
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "bots"
@@ -413,7 +413,7 @@ def readme_blocks(lang: str) -> list[str]:
 
 
 def test_readme_messages_are_valid_protocol_messages() -> None:
-    from protocol.messages import parse_message
+    from quinze_protocol.messages import parse_message
 
     lines = [line for block in readme_blocks("json") for line in block.splitlines() if line.strip()]
     types = {parse_message(json.loads(line)).type for line in lines}
@@ -422,7 +422,7 @@ def test_readme_messages_are_valid_protocol_messages() -> None:
 
 @pytest.mark.parametrize("wire", ["json", "msgpack"])
 def test_readme_bots_answer_a_real_request_legally(tmp_path: Path, wire: str) -> None:
-    from protocol.framing import FrameDecoder, encode_frame
+    from quinze_protocol.framing import FrameDecoder, encode_frame
 
     [code] = [b for b in readme_blocks("python") if ("msgpack" in b) == (wire == "msgpack")]
     script = tmp_path / "bot.py"

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol.errors import ProtocolError
-from protocol.framing import (
+from quinze_protocol.errors import ProtocolError
+from quinze_protocol.framing import (
     DEFAULT_MAX_FRAME,
     FrameDecoder,
     LineDecoder,
@@ -21,7 +21,7 @@ from protocol.framing import (
     loads_line,
     unpack_body,
 )
-from protocol.messages import CLIENT_TYPES, ActionMessage, Bye, EventMessage, Hello, Ping, parse_message
+from quinze_protocol.messages import CLIENT_TYPES, ActionMessage, Bye, EventMessage, Hello, Ping, parse_message
 
 MESSAGES = [
     Hello(version=1, name="anaïs", role="bot"),

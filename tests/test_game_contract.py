@@ -15,8 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gamespecs import ALL_CARDS, SPECS, Spec
-from protocol.game import Action, ActionError, Game, GameError, IllegalAction, bot_names, game_ids
-from protocol.rng import Rng
+from quinze_protocol.game import Action, ActionError, Game, GameError, IllegalAction, bot_names, game_ids
+from quinze_protocol.rng import Rng
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 STEPS = 120
@@ -78,7 +78,7 @@ def test_cards_are_conserved(spec: Spec, data: st.DataObject) -> None:
     def each(g: Game, a: Action, ev: list[Any]) -> None:
         pos = g.to_position()
         if spec.id == "quinze-classique":  # one colour deck at a time: the deck in play is whole
-            from protocol.games.classique import colour_deck
+            from quinze_protocol.games.classique import colour_deck
 
             assert spec.cards(pos) == __import__("collections").Counter(ALL_CARDS[c] for c in colour_deck(pos["deck"]))
         else:

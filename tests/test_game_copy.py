@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.game import get_game
-from protocol.rng import Rng
+from quinze_protocol.game import get_game
+from quinze_protocol.rng import Rng
 
 GAMES = ["quinze", "quatorze", "quinze-classique"]
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from protocol.game import Game, OptionError, get_bot, get_game
-from protocol.games.classique import ClassiqueGame
-from protocol.games.classique_coup import ClassiqueState, CoupFlow
+from quinze_protocol.game import Game, OptionError, get_bot, get_game
+from quinze_protocol.games.classique import ClassiqueGame
+from quinze_protocol.games.classique_coup import ClassiqueState, CoupFlow
 from toygame import FirstToThree
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -23,11 +23,11 @@ import trio
 from netclient import NetClient
 from serverkit import TOY, autoplay, play_pair, seated_pair, serving
 
-from protocol import game as game_registry
-from protocol.game import register_game
-from protocol.replaylog import dumps_records, game_records, read_log, verify
-from server.app import run_server
-from server.config import ServerConfig
+from quinze_protocol import game as game_registry
+from quinze_protocol.game import register_game
+from quinze_protocol.replaylog import dumps_records, game_records, read_log, verify
+from quinze_server.app import run_server
+from quinze_server.config import ServerConfig
 from toygame import FirstToThree
 
 QUINZE = str(Path(sys.executable).with_name("quinze"))

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import trio
 
-from protocol.replaylog import read_log, verify
+from quinze_protocol.replaylog import read_log, verify
 from quinze_cli.matchrun import (
     MatchConfig,
     MatchError,

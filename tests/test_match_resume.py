@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from protocol.replaylog import read_log
+from quinze_protocol.replaylog import read_log
 
 PY = sys.executable
 QUINZE = str(Path(PY).parent / "quinze")

@@ -1,4 +1,4 @@
-"""The search bot ``mcts`` (protocol.search): legal in whole games of every game, reproducible
+"""The search bot ``mcts`` (quinze_protocol.search): legal in whole games of every game, reproducible
 for a seed and an iteration budget, budgets readable by name, and usable as ``builtin:mcts`` in
 a real ``quinze match`` (embedded server, real TCP)."""
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from protocol.game import GameError, bot_names, get_bot, get_game, is_bot_name
-from protocol.search.bots import LEVELS, MctsBot
+from quinze_protocol.game import GameError, bot_names, get_bot, get_game, is_bot_name
+from quinze_protocol.search.bots import LEVELS, MctsBot
 
 QUINZE = str(Path(sys.executable).parent / "quinze")
 SMALL = {"quinze": {"target": 15}, "quatorze": {"max_turns": 60}, "quinze-classique": {"cave": 6}}

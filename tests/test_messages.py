@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol.errors import ProtocolError
-from protocol.messages import (
+from quinze_protocol.errors import ProtocolError
+from quinze_protocol.messages import (
     CLIENT_TYPES,
     MESSAGE_TYPES,
     PROTOCOL_VERSION,
@@ -291,7 +291,7 @@ def test_a_bad_clock_is_refused_naming_the_part(clock: object, path: str) -> Non
 
 
 def test_clock_text_spellings() -> None:
-    from protocol.clocks import clock_text, parse_clock_text
+    from quinze_protocol.clocks import clock_text, parse_clock_text
 
     assert parse_clock_text("none") == {"kind": "none"}
     assert parse_clock_text("move:45") == {"kind": "move", "move": 45.0}

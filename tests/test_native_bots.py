@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from test_examples import RANDOM_PY, play
 
-from protocol.game import game_ids
+from quinze_protocol.game import game_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "bots"

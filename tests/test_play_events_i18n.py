@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from protocol.game import get_bot, get_game
+from quinze_protocol.game import get_bot, get_game
 from quinze_cli.narrate import GAME_MODULES, Names, narrate_event
 from quinze_cli.play.cards_ui import CardStyle
 from quinze_cli.play.i18n import Catalogue, MissingText

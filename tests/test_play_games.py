@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from rich.console import Console
 
-from protocol.game import get_bot, get_game
+from quinze_protocol.game import get_bot, get_game
 from quinze_cli.play.cards_ui import CardStyle
 from quinze_cli.play.i18n import Catalogue
 from quinze_cli.play.registry import InputError, TableState, get_ui
@@ -189,7 +189,7 @@ def test_quatorze_typed_combination_and_discard():
 def test_quatorze_typed_combination_not_fourteen_is_explained():
     t = _quatorze_at("combine")
     hand = t.st.public["hand"]
-    from protocol.cards import parse_card, rank
+    from quinze_protocol.cards import parse_card, rank
 
     for i in range(len(hand)):
         for j in range(i + 1, len(hand)):

@@ -20,7 +20,7 @@ import pytest
 from playkit import QUINZE, TIMEOUT, plain
 from rich.console import Console
 
-from protocol.game import get_bot, get_game
+from quinze_protocol.game import get_bot, get_game
 from quinze_cli.play.cards_ui import CardStyle
 from quinze_cli.play.i18n import Catalogue
 from quinze_cli.play.table import TableLoop

@@ -10,7 +10,7 @@ from importlib import resources
 import pytest
 from rich.console import Console
 
-from protocol.game import get_game
+from quinze_protocol.game import get_game
 from quinze_cli.play.cards_ui import ANY_JOKER, CardStyle, parse_card_token, sort_cards
 from quinze_cli.play.i18n import Catalogue, choose_language
 from quinze_cli.play.registry import InputError, TableState, get_ui
@@ -42,12 +42,12 @@ def make_state(lang: str = "en", color: bool = False, legal=None, view=VIEW, sea
 def _legal(view):
     g = get_game("quinze")
     # the legal list as the engine would give it for this hand and table
-    from protocol.cards import parse_cards
-    from protocol.games.quinze_legal import fifteens
+    from quinze_protocol.cards import parse_cards
+    from quinze_protocol.games.quinze_legal import fifteens
 
     out = []
     for h, t in fifteens(parse_cards(view["hand"]), parse_cards(view["table"])):
-        from protocol.cards import cards_text
+        from quinze_protocol.cards import cards_text
 
         out.append({"type": "fifteen", "hand": cards_text(h), "table": cards_text(t)})
     assert g.id == "quinze"

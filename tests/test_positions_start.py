@@ -13,9 +13,9 @@ import trio
 from netclient import NetClient
 from serverkit import seated_pair, serving
 
-from protocol.game import get_game
-from protocol.messages import commitment
-from protocol.replaylog import game_records, read_log, start_game, verify
+from quinze_protocol.game import get_game
+from quinze_protocol.messages import commitment
+from quinze_protocol.replaylog import game_records, read_log, start_game, verify
 
 PY = sys.executable
 QUINZE = str(Path(PY).parent / "quinze")

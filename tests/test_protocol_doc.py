@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from protocol.errors import FATAL_CODES
-from protocol.framing import FrameDecoder, LineDecoder, decode_frame, encode_frame, encode_line, unpack_body
-from protocol.messages import MESSAGE_TYPES, GameOver, GameStart, commitment, parse_message
+from quinze_protocol.errors import FATAL_CODES
+from quinze_protocol.framing import FrameDecoder, LineDecoder, decode_frame, encode_frame, encode_line, unpack_body
+from quinze_protocol.messages import MESSAGE_TYPES, GameOver, GameStart, commitment, parse_message
 
 DOC = Path(__file__).resolve().parent.parent / "PROTOCOL.md"
 PAIR = re.compile(r"```hex\n(.*?)```\s*```json\n(.*?)```", re.S)
@@ -78,7 +78,7 @@ def test_error_codes_documented() -> None:
 
 
 def test_game_over_example_replays() -> None:
-    from protocol.replaylog import forfeit_result, game_records, read_log, dumps_records, verify
+    from quinze_protocol.replaylog import forfeit_result, game_records, read_log, dumps_records, verify
 
     msgs = [parse_message(json.loads(j)) for _, j in examples()]
     start = next(m for m in msgs if isinstance(m, GameStart))

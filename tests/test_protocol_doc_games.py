@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from protocol.game import get_bot, get_game
+from quinze_protocol.game import get_bot, get_game
 
 DOC = Path(__file__).resolve().parent.parent / "PROTOCOL.md"
 SECTIONS = {"quinze": "### Le Quinze (`quinze`)", "quinze-classique": "### Le Quinze classique (`quinze-classique`)",

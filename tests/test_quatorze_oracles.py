@@ -11,11 +11,11 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from protocol.cards import card_text
-from protocol.game import ActionError, IllegalAction
-from protocol.games.quatorze import QuatorzeGame
-from protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, sort_cards, value
-from protocol.rng import Rng
+from quinze_protocol.cards import card_text
+from quinze_protocol.game import ActionError, IllegalAction
+from quinze_protocol.games.quatorze import QuatorzeGame
+from quinze_protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, sort_cards, value
+from quinze_protocol.rng import Rng
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from protocol.cards import card_text, parse_cards
-from protocol.game import ActionError, IllegalAction, PositionError, get_game
-from protocol.games.quatorze import QuatorzeGame
-from protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute
+from quinze_protocol.cards import card_text, parse_cards
+from quinze_protocol.game import ActionError, IllegalAction, PositionError, get_game
+from quinze_protocol.games.quatorze import QuatorzeGame
+from quinze_protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute
 
 ALL = [card_text(c) for c in range(52)] * 2
 
@@ -214,7 +214,7 @@ def test_whole_hand_combination_must_leave_a_layable_rest() -> None:
         rest = list(g.hands[1])
         for c in a.cards:
             rest.remove(c)
-        from protocol.games.quatorze_legal import can_lay_whole_hand
+        from quinze_protocol.games.quatorze_legal import can_lay_whole_hand
         assert not rest or can_lay_whole_hand(rest)
 
 
@@ -488,8 +488,8 @@ def test_protocol_examples_are_real_actions() -> None:
 def test_max_substitutions_bounds_a_turn_of_back_and_forth_swaps():
     """Safety decision (protocol/games/quatorze.py docstring): a player cannot swap the same cards
     back and forth for ever; after ``max_substitutions`` only the discard remains."""
-    from protocol.game import IllegalAction, get_game
-    from protocol.games.quatorze_actions import Substitute
+    from quinze_protocol.game import IllegalAction, get_game
+    from quinze_protocol.games.quatorze_actions import Substitute
 
     game = get_game("quatorze").new({"players": 2, "max_substitutions": 3}, seed=0)
     rng_seed = 0

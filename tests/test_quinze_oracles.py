@@ -10,11 +10,11 @@ from collections import Counter
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from protocol.cards import card_text
-from protocol.game import ActionError, IllegalAction
-from protocol.games.quinze_actions import END, Fifteen, Place
-from protocol.games.quinze_legal import fifteens
-from protocol.rng import Rng
+from quinze_protocol.cards import card_text
+from quinze_protocol.game import ActionError, IllegalAction
+from quinze_protocol.games.quinze_actions import END, Fifteen, Place
+from quinze_protocol.games.quinze_legal import fifteens
+from quinze_protocol.rng import Rng
 from quinze_helpers import Quinze, brute_fifteens, signature
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

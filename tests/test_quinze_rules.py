@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from protocol.cards import parse_cards
-from protocol.game import ActionError, IllegalAction, PositionError, get_bot, get_game
-from protocol.games.quinze_actions import END, Fifteen, Place
-from protocol.games.quinze_legal import fifteens, is_fifteen
+from quinze_protocol.cards import parse_cards
+from quinze_protocol.game import ActionError, IllegalAction, PositionError, get_bot, get_game
+from quinze_protocol.games.quinze_actions import END, Fifteen, Place
+from quinze_protocol.games.quinze_legal import fifteens, is_fifteen
 from quinze_helpers import Quinze, brute_fifteens, load, position, signature
 
 
@@ -307,7 +307,7 @@ def test_views_show_own_hand_only():
 
 
 def test_options_are_checked():
-    from protocol.game import OptionError
+    from quinze_protocol.game import OptionError
 
     with pytest.raises(OptionError) as err:
         Quinze.new({"players": 9}, 1)
@@ -427,7 +427,7 @@ def test_generator_is_deterministic_and_ordered():
 
 
 def test_position_of_another_format_is_refused_naming_the_field():
-    from protocol.game import PositionError, get_game
+    from quinze_protocol.game import PositionError, get_game
 
     pos = get_game("quinze").new({"players": 2}, seed=3).to_position()
     for bad in (2, True, "1"):

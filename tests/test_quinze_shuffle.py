@@ -1,12 +1,12 @@
-"""protocol.games.quinze_shuffle.shuffle is exactly Rng.shuffle (same order, same final state)."""
+"""quinze_protocol.games.quinze_shuffle.shuffle is exactly Rng.shuffle (same order, same final state)."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import protocol.games.quinze_shuffle as qs
-from protocol.rng import Rng
+import quinze_protocol.games.quinze_shuffle as qs
+from quinze_protocol.rng import Rng
 
 
 @settings(max_examples=100, deadline=None)

@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 import trio
 
-from protocol.messages import TableCreated
+from quinze_protocol.messages import TableCreated
 from quinze_cli.botproc import BotExited, BotProcess, describe_exit
 from quinze_cli.builtin import BuiltinBot
 from quinze_cli.client import ConnectError, connect, parse_address
 from quinze_cli.relay import SeatRelay
-from server.app import run_server
-from server.config import ServerConfig
+from quinze_server.app import run_server
+from quinze_server.config import ServerConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "bots"
@@ -420,7 +420,7 @@ async def test_a_late_answer_after_the_other_seat_forfeits_is_not_our_failure(nu
     """The other seat forfeits while our (healthy, a little slow) bot thinks; the server is slow to
     send the game-over (a loaded server: its table task sleeps first), so our answer meets
     ``game-not-running``. That is no failure of our bot."""
-    from server.table import Table
+    from quinze_server.table import Table
 
     original = Table._game_over
 

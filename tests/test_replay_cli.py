@@ -1,5 +1,5 @@
 """``quinze replay`` on real logs: games played by the built-in bots, written with
-:func:`protocol.replaylog.game_records` (PROTOCOL.md, "Replay log"), then told, verified, printed
+:func:`quinze_protocol.replaylog.game_records` (PROTOCOL.md, "Replay log"), then told, verified, printed
 as JSON, tampered with, cut short, or replaced by files that are no log at all."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from protocol.game import get_bot, get_game
-from protocol.replaylog import dumps_records, game_records
+from quinze_protocol.game import get_bot, get_game
+from quinze_protocol.replaylog import dumps_records, game_records
 from quinze_cli.app import app
 
 PLAYERS = ["ana", "bob"]

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from protocol.game import get_game
-from protocol.replaylog import read_log, state_at
+from quinze_protocol.game import get_game
+from quinze_protocol.replaylog import read_log, state_at
 
 QUINZE = str(Path(sys.executable).parent / "quinze")
 BUILTINS = {"quinze": "builtin:greedy", "quatorze": "builtin:greedy", "quinze-classique": "builtin:threshold"}

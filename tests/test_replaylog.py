@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from protocol.game import Result, get_game
-from protocol.replaylog import (
+from quinze_protocol.game import Result, get_game
+from quinze_protocol.replaylog import (
     FORMAT,
     LogError,
     dumps_records,
@@ -26,7 +26,7 @@ from protocol.replaylog import (
     steps,
     verify,
 )
-from protocol.rng import Rng
+from quinze_protocol.rng import Rng
 
 OPTIONS = {"players": 2, "target": 20}
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from protocol.game import game_ids, get_game
+from quinze_protocol.game import game_ids, get_game
 from quinze_cli.app import app
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""Rules versions in logs (protocol.replaylog, ``Game.rules_version``): every header records the
+"""Rules versions in logs (quinze_protocol.replaylog, ``Game.rules_version``): every header records the
 game's rules version, and ``replay --verify`` of a log made under an earlier version says which
 version it needs instead of reporting a divergence.
 
@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from protocol.game import get_bot, get_game
-from protocol.replaylog import game_records, read_log, rules_needed, verify
+from quinze_protocol.game import get_bot, get_game
+from quinze_protocol.replaylog import game_records, read_log, rules_needed, verify
 from quinze_cli.app import app
 
 DATA = Path(__file__).parent / "data"

@@ -13,9 +13,9 @@ import trio
 from netclient import NetClient
 from serverkit import TOY, create, play_pair, second_table_plays, seated_pair, serving
 
-from protocol.game import game_ids, get_game
-from server.app import run_server
-from server.config import ServerConfig
+from quinze_protocol.game import game_ids, get_game
+from quinze_server.app import run_server
+from quinze_server.config import ServerConfig
 
 
 async def test_handshake_welcome_and_not_hello() -> None:

@@ -1,4 +1,4 @@
-"""server.collector.tune: the collector stays on, start-up objects are frozen, thresholds set
+"""quinze_server.collector.tune: the collector stays on, start-up objects are frozen, thresholds set
 (in a child process: the collector's settings belong to the whole process)."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ import json
 import subprocess
 import sys
 
-from server.collector import THRESHOLDS
+from quinze_server.collector import THRESHOLDS
 
 
 def test_tune_freezes_start_up_and_keeps_collecting() -> None:
     code = (
-        "import gc, json; from server.collector import tune; import server.app; tune();"
+        "import gc, json; from quinze_server.collector import tune; import quinze_server.app; tune();"
         "a = []; a.append(a); del a;"  # a cycle made after start-up is still found
         "print(json.dumps([gc.isenabled(), gc.get_freeze_count(), gc.get_threshold(), gc.collect()]))"
     )

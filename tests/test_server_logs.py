@@ -11,8 +11,8 @@ import pytest
 from netclient import NetClient
 from serverkit import play_pair, second_table_plays, seated_pair, serving
 
-from protocol.messages import commitment
-from protocol.replaylog import read_log, verify
+from quinze_protocol.messages import commitment
+from quinze_protocol.replaylog import read_log, verify
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ import msgpack
 from hypothesis import given
 from hypothesis import strategies as st
 
-from protocol.framing import encode_frame
-from server.wire import Records, TableWire, joined_map
+from quinze_protocol.framing import encode_frame
+from quinze_server.wire import Records, TableWire, joined_map
 from netclient import NetClient
 from serverkit import TOY, create, play_pair, seated_pair, serving
 

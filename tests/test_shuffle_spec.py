@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from protocol.cards import card_text, parse_card
-from protocol.game import get_bot, get_game
+from quinze_protocol.cards import card_text, parse_card
+from quinze_protocol.game import get_bot, get_game
 
 DOC = Path(__file__).resolve().parent.parent / "PROTOCOL.md"
 M64 = (1 << 64) - 1
@@ -192,4 +192,4 @@ def test_no_import_of_the_reference_implementation() -> None:
     tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
     imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
     imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
-    assert not {"protocol.rng", "protocol.games.quinze_shuffle"} & imported
+    assert not {"quinze_protocol.rng", "quinze_protocol.games.quinze_shuffle"} & imported

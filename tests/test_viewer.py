@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from protocol.replaylog import read_log
+from quinze_protocol.replaylog import read_log
 from quinze_cli.viewer.app import handle
 from quinze_cli.viewer.screen import Viewer
 

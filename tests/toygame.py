@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.game import Action, ActionError, Event, Game, GameError, IllegalAction, Option, PositionError, Result
-from protocol.rng import Rng
+from quinze_protocol.game import Action, ActionError, Event, Game, GameError, IllegalAction, Option, PositionError, Result
+from quinze_protocol.rng import Rng
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,10 +16,10 @@ Options (chips are whole numbers):
   start beyond this number, unless its ``tours`` end it at that moment (reason ``"tours"``); the
   ``match-end`` event gives the ``coups`` and ``rounds`` played.
 
-Actions: see :mod:`protocol.games.classique_actions` (``pass stand hit check call raise fold``; a
+Actions: see :mod:`quinze_protocol.games.classique_actions` (``pass stand hit check call raise fold``; a
 raise is listed as ``{"type":"raise","min":m,"max":M}`` and applied as
-``{"type":"raise","amount":N}``). Positions: :mod:`protocol.games.classique_position`. The course of
-a coup (:class:`CoupFlow`): :mod:`protocol.games.classique_coup`.
+``{"type":"raise","amount":N}``). Positions: :mod:`quinze_protocol.games.classique_position`. The course of
+a coup (:class:`CoupFlow`): :mod:`quinze_protocol.games.classique_coup`.
 
 Decisions of quinze_cli/rules/quinze-classique.md applied here, each in the method named:
 
@@ -65,13 +65,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from protocol.cards import card_text, rank
-from protocol.game import ActionError, Event, Game, IllegalAction, Option, OptionError, Result, register_game
-from protocol.games.classique_actions import Call, Check, Fold, Hit, Pass, Raise, Stand, parse_action_data
-from protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
-from protocol.rng import Rng
+from quinze_protocol.cards import card_text, rank
+from quinze_protocol.game import ActionError, Event, Game, IllegalAction, Option, OptionError, Result, register_game
+from quinze_protocol.games.classique_actions import Call, Check, Fold, Hit, Pass, Raise, Stand, parse_action_data
+from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
+from quinze_protocol.rng import Rng
 
-from protocol.games.classique_coup import (  # noqa: F401  (re-exported)
+from quinze_protocol.games.classique_coup import (  # noqa: F401  (re-exported)
     BURN_LIMIT,
     ClassiqueState,
     match_result,
@@ -178,19 +178,19 @@ class ClassiqueGame(Game):
     @classmethod
     def from_position(cls, data: Mapping[str, Any]) -> "ClassiqueGame":
         """A game from :meth:`to_position` data; raises PositionError naming the field
-        (see :func:`protocol.games.classique_position.load`)."""
-        from protocol.games.classique_position import load
+        (see :func:`quinze_protocol.games.classique_position.load`)."""
+        from quinze_protocol.games.classique_position import load
 
         return load(cls, data)
 
     def to_position(self) -> dict[str, Any]:
         """The complete state as data (format in docs/positions.md ``## quinze-classique``)."""
-        from protocol.games.classique_position import dump
+        from quinze_protocol.games.classique_position import dump
 
         return dump(self)
 
     def copy(self) -> "ClassiqueGame":
-        """An independent copy (see :meth:`protocol.game.Game.copy`): the state copied
+        """An independent copy (see :meth:`quinze_protocol.game.Game.copy`): the state copied
         (:meth:`ClassiqueState.copy`), a new flow over it; options and events are shared."""
         g = object.__new__(type(self))
         g.options = self.options
@@ -240,7 +240,7 @@ class ClassiqueGame(Game):
 
     @classmethod
     def parse_action(cls, data: Mapping[str, Any]):
-        """Action data to an action (see :mod:`protocol.games.classique_actions`); ActionError naming the field."""
+        """Action data to an action (see :mod:`quinze_protocol.games.classique_actions`); ActionError naming the field."""
         return parse_action_data(data)
 
     def check(self, action) -> None:
@@ -296,7 +296,7 @@ class ClassiqueGame(Game):
         return ev
 
     def result(self) -> Result | None:
-        """Once over: chips won or lost decide (:func:`protocol.games.classique_coup.match_result`)."""
+        """Once over: chips won or lost decide (:func:`quinze_protocol.games.classique_coup.match_result`)."""
         st = self.state
         return None if st.phase != "over" else match_result(self.options, st)
 
@@ -369,4 +369,4 @@ for _name in ClassiqueState.__slots__:
     setattr(ClassiqueGame, _name, _state_field(_name))
 del _name
 
-from protocol.games import classique_bots  # noqa: E402,F401  (registers the bots)
+from quinze_protocol.games import classique_bots  # noqa: E402,F401  (registers the bots)

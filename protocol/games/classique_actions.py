@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.game import Action, ActionError
+from quinze_protocol.game import Action, ActionError
 
 __all__ = [
     "Call",

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from protocol.game import Action, Bot, register_bot
-from protocol.games.classique_actions import Call, Check, Fold, Hit, Pass, Raise, Stand
-from protocol.rng import Rng
+from quinze_protocol.game import Action, Bot, register_bot
+from quinze_protocol.games.classique_actions import Call, Check, Fold, Hit, Pass, Raise, Stand
+from quinze_protocol.rng import Rng
 
 __all__ = ["RandomBot", "ThresholdBot"]
 

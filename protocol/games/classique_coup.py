@@ -1,7 +1,7 @@
 """The course of a coup of Le Quinze classique (quinze_cli/rules/quinze-classique.md "A coup", "Who deals", "End of the match").
 
 :class:`ClassiqueState` is the whole changing state of a match, declared here and nowhere else;
-:class:`CoupFlow` is the collaborator of :class:`~protocol.games.classique.ClassiqueGame` that
+:class:`CoupFlow` is the collaborator of :class:`~quinze_protocol.games.classique.ClassiqueGame` that
 moves such a state on: ante and deal, the speaking round, raising rounds, drawing turns, the
 showdown, the deal passing, the end of the match. The game (options, legal actions, checks,
 views, positions) holds one state and one flow over it and reads the state directly. Each method applying a **[decision]** cites it in its docstring.
@@ -10,11 +10,11 @@ Chips are whole numbers; a stake is what a seat has put in the pot this coup, an
 
 from __future__ import annotations
 
-from protocol.cards import card_text, rank
-from protocol.game import Event, Result
-from protocol.games.classique_actions import Check, Fold, Raise, Stand
-from protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
-from protocol.rng import Rng
+from quinze_protocol.cards import card_text, rank
+from quinze_protocol.game import Event, Result
+from quinze_protocol.games.classique_actions import Check, Fold, Raise, Stand
+from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
+from quinze_protocol.rng import Rng
 
 __all__ = ["ClassiqueState", "CoupFlow", "colour_deck", "match_result", "other_colour", "value"]
 
@@ -49,7 +49,7 @@ def other_colour(colour: str) -> str:
 
 class ClassiqueState:
     """Everything that changes during a match of Le Quinze classique, and nothing else: the
-    explicit state :class:`CoupFlow` moves on and :class:`~protocol.games.classique.ClassiqueGame`
+    explicit state :class:`CoupFlow` moves on and :class:`~quinze_protocol.games.classique.ClassiqueGame`
     reads (views, legal actions, checks) and saves (positions). Chips are whole numbers; a stake
     is what a seat has put in the pot this coup, ante included.
 

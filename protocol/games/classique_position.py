@@ -15,7 +15,7 @@ Format (documented in docs/positions.md, ``## quinze-classique``); cards are can
      "tally": {coups, all_passed, single_opener, last_in, showdowns, burns, raises, deck_changes}
               (optional counters for stats(); missing ones are 0)}
 
-:func:`load` raises :class:`~protocol.game.PositionError` naming the field: chips non-negative,
+:func:`load` raises :class:`~quinze_protocol.game.PositionError` naming the field: chips non-negative,
 chips conserved (chips + pot = sum of caves), cards of the deck in play (talon + discards + cards in
 hands = exactly the 52 cards of that colour), statuses and phases consistent (quinze_cli/rules/quinze-classique.md).
 """
@@ -26,9 +26,9 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from protocol.cards import CardError, card_text, parse_card
-from protocol.game import GameError, PositionError
-from protocol.rng import Rng
+from quinze_protocol.cards import CardError, card_text, parse_card
+from quinze_protocol.game import GameError, PositionError
+from quinze_protocol.rng import Rng
 
 __all__ = ["dump", "load"]
 
@@ -108,7 +108,7 @@ def _card(v: Any, field: str) -> int:
 
 def load(cls, data: Mapping[str, Any]):
     """A ``cls`` game from position data. Raises PositionError naming the field and the reason."""
-    from protocol.games.classique import IN_COUP, PHASES, STATUSES, TALLY_KEYS, colour_deck
+    from quinze_protocol.games.classique import IN_COUP, PHASES, STATUSES, TALLY_KEYS, colour_deck
 
     if not isinstance(data, Mapping):
         raise PositionError("a position is a map", field="position")

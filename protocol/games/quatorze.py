@@ -3,7 +3,7 @@
 Material ("Material and values"): 2–4 players, two 52-card decks without jokers (104 cards,
 identical cards are the same number and interchangeable); A 1, 2–10, J 11, Q 12, K 13.
 
-Set-up ("Set-up"): the 104 cards are shuffled by the game's seeded :class:`~protocol.rng.Rng`;
+Set-up ("Set-up"): the 104 cards are shuffled by the game's seeded :class:`~quinze_protocol.rng.Rng`;
 each seat is dealt four face-down packets of 5, 4, 3 and 2 cards (for each size in that order,
 seat 0 first, from the top of the deck); the rest is the stock; its top card is turned face up to
 start the discard pile; then the first player is drawn by the same generator. Each seat takes up
@@ -60,8 +60,8 @@ Events (``kind``: public fields; private per seat):
 - ``take-up``: ``seat``, ``size``, ``packets_left``; private: ``cards``.
 - ``game-end``: ``reason``, ``winners``, ``cards_left``, ``result`` (:meth:`Result.to_data`).
 
-Actions and their data: :mod:`protocol.games.quatorze_actions`. Positions:
-:mod:`protocol.games.quatorze_position` and docs/positions.md ``## quatorze``.
+Actions and their data: :mod:`quinze_protocol.games.quatorze_actions`. Positions:
+:mod:`quinze_protocol.games.quatorze_position` and docs/positions.md ``## quatorze``.
 """
 
 from __future__ import annotations
@@ -69,11 +69,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from protocol.cards import card_text, cards_text, deck
-from protocol.game import Action, Event, Game, IllegalAction, Option, Result, register_game
-from protocol.games import quatorze_position
-from protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, parse_action, sort_cards
-from protocol.games.quatorze_legal import (
+from quinze_protocol.cards import card_text, cards_text, deck
+from quinze_protocol.game import Action, Event, Game, IllegalAction, Option, Result, register_game
+from quinze_protocol.games import quatorze_position
+from quinze_protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, parse_action, sort_cards
+from quinze_protocol.games.quatorze_legal import (
     apply_substitute,
     can_lay_whole_hand,
     check_combine,
@@ -82,8 +82,8 @@ from protocol.games.quatorze_legal import (
     substitutions,
     whole_hand_combinations,
 )
-from protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
-from protocol.rng import Rng
+from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
+from quinze_protocol.rng import Rng
 
 __all__ = ["PACKET_SIZES", "QuatorzeGame"]
 
@@ -189,7 +189,7 @@ class QuatorzeGame(Game):
         return quatorze_position.dump(self)
 
     def copy(self) -> "QuatorzeGame":
-        """An independent copy (see :meth:`protocol.game.Game.copy`): hands, packets, the
+        """An independent copy (see :meth:`quinze_protocol.game.Game.copy`): hands, packets, the
         table's combinations, the piles and the generator are copied; options and events are
         shared (never changed in place)."""
         g = object.__new__(type(self))
@@ -247,7 +247,7 @@ class QuatorzeGame(Game):
 
     @classmethod
     def parse_action(cls, data: Mapping[str, Any]) -> Action:
-        """Action data read into an action (:func:`protocol.games.quatorze_actions.parse_action`).
+        """Action data read into an action (:func:`quinze_protocol.games.quatorze_actions.parse_action`).
         Raises :class:`ActionError` naming the field."""
         return parse_action(data)
 
@@ -463,4 +463,4 @@ class QuatorzeGame(Game):
         return v
 
 
-from protocol.games import quatorze_bots  # noqa: E402,F401  (registers the built-in bots)
+from quinze_protocol.games import quatorze_bots  # noqa: E402,F401  (registers the built-in bots)

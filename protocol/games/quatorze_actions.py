@@ -2,7 +2,7 @@
 
 Source: quinze_cli/rules/quatorze.md. Values ("Material and values"): A 1, 2–10 face value, J 11, Q 12, K 13.
 
-Action data (every card in canonical text, see :mod:`protocol.cards`; combination numbers are
+Action data (every card in canonical text, see :mod:`quinze_protocol.cards`; combination numbers are
 indices into the table's list of combinations, 0-based, in the order they were laid):
 
 - ``{"type": "draw", "from": "stock" | "discard"}`` — phase 1.
@@ -30,8 +30,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.cards import CardError, card_text, cards_text, is_joker, parse_card, rank
-from protocol.game import Action, ActionError
+from quinze_protocol.cards import CardError, card_text, cards_text, is_joker, parse_card, rank
+from quinze_protocol.game import Action, ActionError
 
 __all__ = [
     "VALUES",

@@ -2,7 +2,7 @@
 
 Both see only what a seat sees over the protocol: its view and the legal actions.
 
-- ``random``: a uniformly random legal action, from its own seeded :class:`~protocol.rng.Rng`.
+- ``random``: a uniformly random legal action, from its own seeded :class:`~quinze_protocol.rng.Rng`.
 - ``greedy``: draws the discard pile's top card when it completes a combination with the hand
   (else the stock); lays combinations so as to lay as many cards as possible in the turn; then
   makes two-for-one substitutions (each leaves one card fewer in the hand; never one that grows the
@@ -16,11 +16,11 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from protocol.cards import parse_card
-from protocol.game import Action, Bot, register_bot
-from protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, value
-from protocol.games.quatorze_legal import combinations
-from protocol.rng import Rng
+from quinze_protocol.cards import parse_card
+from quinze_protocol.game import Action, Bot, register_bot
+from quinze_protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, value
+from quinze_protocol.games.quatorze_legal import combinations
+from quinze_protocol.rng import Rng
 
 __all__ = ["GreedyBot", "RandomBot"]
 

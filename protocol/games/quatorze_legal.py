@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from protocol.cards import card_text
-from protocol.game import IllegalAction
-from protocol.games.quatorze_actions import VALUES, Combine, Substitute, card_key, sort_cards, value
+from quinze_protocol.cards import card_text
+from quinze_protocol.game import IllegalAction
+from quinze_protocol.games.quatorze_actions import VALUES, Combine, Substitute, card_key, sort_cards, value
 
 __all__ = [
     "FOURTEEN",

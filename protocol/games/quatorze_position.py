@@ -27,14 +27,14 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from protocol.cards import CardError, card_text, cards_text, is_joker, parse_card
-from protocol.game import GameError, PositionError
-from protocol.games.quatorze_actions import sort_cards, value
-from protocol.games.quatorze_legal import can_lay_whole_hand
-from protocol.rng import Rng
+from quinze_protocol.cards import CardError, card_text, cards_text, is_joker, parse_card
+from quinze_protocol.game import GameError, PositionError
+from quinze_protocol.games.quatorze_actions import sort_cards, value
+from quinze_protocol.games.quatorze_legal import can_lay_whole_hand
+from quinze_protocol.rng import Rng
 
 if TYPE_CHECKING:
-    from protocol.games.quatorze import QuatorzeGame
+    from quinze_protocol.games.quatorze import QuatorzeGame
 
 __all__ = ["dump", "load"]
 

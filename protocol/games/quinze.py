@@ -53,8 +53,8 @@ from bisect import insort
 from collections.abc import Mapping
 from typing import Any
 
-from protocol.cards import card_text
-from protocol.game import (
+from quinze_protocol.cards import card_text
+from quinze_protocol.game import (
     Action,
     ActionError,
     Event,
@@ -64,15 +64,15 @@ from protocol.game import (
     Result,
     register_game,
 )
-from protocol.games.quinze_actions import END, End, Fifteen, Place, parse_quinze_action
-from protocol.games.quinze_legal import (
+from quinze_protocol.games.quinze_actions import END, End, Fifteen, Place, parse_quinze_action
+from quinze_protocol.games.quinze_legal import (
     CARD_POINTS,
     CARD_RANK,
     fifteen_problem,
     fifteens,
 )
-from protocol.games.quinze_shuffle import shuffle as _shuffle
-from protocol.rng import Rng
+from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle
+from quinze_protocol.rng import Rng
 
 __all__ = ["QuinzeGame", "deal_size", "decks_for"]
 
@@ -191,18 +191,18 @@ class QuinzeGame(Game):
     @classmethod
     def from_position(cls, data: Mapping[str, Any]) -> "QuinzeGame":
         """Load a position (format in docs/positions.md ``## quinze``). Raises PositionError."""
-        from protocol.games.quinze_position import load
+        from quinze_protocol.games.quinze_position import load
 
         return load(cls, data)
 
     def to_position(self) -> dict[str, Any]:
         """The whole state as data (docs/positions.md ``## quinze``)."""
-        from protocol.games.quinze_position import dump
+        from quinze_protocol.games.quinze_position import dump
 
         return dump(self)
 
     def copy(self) -> "QuinzeGame":
-        """An independent copy (see :meth:`protocol.game.Game.copy`): every list of cards, the
+        """An independent copy (see :meth:`quinze_protocol.game.Game.copy`): every list of cards, the
         counters and the generator are copied; options, history entries, actions and events are
         immutable once made, so they are shared."""
         g = _object_new(type(self))
@@ -382,7 +382,7 @@ class QuinzeGame(Game):
 
     @classmethod
     def parse_action(cls, data: Mapping[str, Any]) -> Action:
-        """See :func:`protocol.games.quinze_actions.parse_quinze_action`."""
+        """See :func:`quinze_protocol.games.quinze_actions.parse_quinze_action`."""
         return parse_quinze_action(data)
 
     def _play(self, action: Any) -> list[Event]:
@@ -568,4 +568,4 @@ class QuinzeGame(Game):
         }
 
 
-from protocol.games import quinze_bots  # noqa: E402,F401  (registers the built-in bots)
+from quinze_protocol.games import quinze_bots  # noqa: E402,F401  (registers the built-in bots)

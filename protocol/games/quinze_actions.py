@@ -9,8 +9,8 @@ Actions are small frozen values (tuple subclasses: hashable, comparable, cheap t
 - :class:`End` ``{"type": "end"}`` — end the turn after at least one fifteen (or after the
   ``quick_place`` placement).
 
-Cards are the canonical text of :mod:`protocol.cards` (any case accepted when reading).
-Inside an action the cards of one place are kept in :data:`~protocol.games.quinze_legal.ORDER_KEY`
+Cards are the canonical text of :mod:`quinze_protocol.cards` (any case accepted when reading).
+Inside an action the cards of one place are kept in :data:`~quinze_protocol.games.quinze_legal.ORDER_KEY`
 order, so the same cards always make the same (equal, same hash) action.
 """
 
@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from protocol.cards import CardError, card_text, parse_card
-from protocol.game import Action, ActionError
-from protocol.games.quinze_legal import CARD_RANK as _RANK
-from protocol.games.quinze_legal import ORDER_KEY
+from quinze_protocol.cards import CardError, card_text, parse_card
+from quinze_protocol.game import Action, ActionError
+from quinze_protocol.games.quinze_legal import CARD_RANK as _RANK
+from quinze_protocol.games.quinze_legal import ORDER_KEY
 
 __all__ = ["END", "End", "Fifteen", "Place", "parse_quinze_action"]
 

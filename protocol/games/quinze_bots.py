@@ -1,6 +1,6 @@
 """Built-in Le Quinze bots: ``random`` and ``greedy`` (both decide from the legal list alone).
 
-- ``random``: uniform over the legal actions, with its own :class:`~protocol.rng.Rng` (seed).
+- ``random``: uniform over the legal actions, with its own :class:`~quinze_protocol.rng.Rng` (seed).
 - ``greedy``: the fifteen that sheds the most hand cards (ties: the most hand points, then the
   first listed); with no fifteen, the placement that lowers its hand score most (quinze_cli/rules/quinze.md
   "Scoring": J Q K jokers 10, aces 1, others face value); ``end`` when nothing better is left
@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from protocol.game import Action, Bot, register_bot
-from protocol.games.quinze_legal import CARD_POINTS
-from protocol.rng import Rng
+from quinze_protocol.game import Action, Bot, register_bot
+from quinze_protocol.games.quinze_legal import CARD_POINTS
+from quinze_protocol.rng import Rng
 
 __all__ = ["GreedyBot", "RandomBot"]
 

@@ -1,6 +1,6 @@
 """Le Quinze: card values and the enumeration of fifteens (quinze_cli/rules/quinze.md "Values", "A fifteen").
 
-Pure functions over card numbers (see :mod:`protocol.cards`); nothing here knows about turns.
+Pure functions over card numbers (see :mod:`quinze_protocol.cards`); nothing here knows about turns.
 
 Values (quinze_cli/rules/quinze.md "Values when making fifteen"): 2–10 face value, J 11, Q 12, K 13,
 joker −1, ace 1 or 14 chosen freely for each ace. With all aces counted as 1 a set sums to

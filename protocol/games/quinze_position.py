@@ -5,7 +5,7 @@ Format (documented for people in docs/positions.md, section ``## quinze``)::
     {
       "game": "quinze", "format": 1,
       "options": {"players": 2, "target": 100, "quick_place": false, "max_turns": 1000},
-      "rng": 1234567,                 # generator state (protocol.rng.Rng.state)
+      "rng": 1234567,                 # generator state (quinze_protocol.rng.Rng.state)
       "deal": 1,                      # deal number, 1-based
       "dealer": 0,
       "to_act": 1,                    # seat whose decision it is; null once over
@@ -39,11 +39,11 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from protocol.cards import CardError, card_text, parse_card
-from protocol.game import GameError, PositionError, Result
-from protocol.games.quinze_actions import Fifteen, parse_quinze_action
-from protocol.games.quinze_legal import fifteens
-from protocol.rng import Rng
+from quinze_protocol.cards import CardError, card_text, parse_card
+from quinze_protocol.game import GameError, PositionError, Result
+from quinze_protocol.games.quinze_actions import Fifteen, parse_quinze_action
+from quinze_protocol.games.quinze_legal import fifteens
+from quinze_protocol.rng import Rng
 
 __all__ = ["dump", "load"]
 
@@ -51,7 +51,7 @@ _TEXT = tuple(card_text(c) for c in range(54))
 
 
 def dump(g: Any) -> dict[str, Any]:
-    """The state of a :class:`~protocol.games.quinze.QuinzeGame` as position data."""
+    """The state of a :class:`~quinze_protocol.games.quinze.QuinzeGame` as position data."""
     return {
         "game": "quinze",
         "format": 1,

@@ -1,4 +1,4 @@
-"""Deal shuffles of the three games: exactly :meth:`protocol.rng.Rng.shuffle`, computed faster.
+"""Deal shuffles of the three games: exactly :meth:`quinze_protocol.rng.Rng.shuffle`, computed faster.
 
 ``shuffle(rng, items)`` gives the same permutation and leaves ``rng`` in the same state as
 ``rng.shuffle(items)`` (Fisher–Yates from the last position down, each index drawn with
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 
-from protocol.rng import Rng
+from quinze_protocol.rng import Rng
 
 __all__ = ["shuffle"]
 

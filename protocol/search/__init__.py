@@ -1,5 +1,5 @@
 """Search for the built-in players: determinization (dealing what one seat cannot see) and
 information-set Monte Carlo tree search over it (docs/bots.md).
 
-Pure like the rest of ``protocol``: no I/O, all randomness from :class:`protocol.rng.Rng`.
+Pure like the rest of ``protocol``: no I/O, all randomness from :class:`quinze_protocol.rng.Rng`.
 """

@@ -1,5 +1,5 @@
-"""The search bot ``mcts`` for every game: SO-ISMCTS (:mod:`protocol.search.ismcts`) over
-determinizations of what its seat knows (:mod:`protocol.search.determinize`). docs/bots.md.
+"""The search bot ``mcts`` for every game: SO-ISMCTS (:mod:`quinze_protocol.search.ismcts`) over
+determinizations of what its seat knows (:mod:`quinze_protocol.search.determinize`). docs/bots.md.
 
 Registered names (``builtin:NAME``; each game has them all):
 
@@ -10,8 +10,8 @@ Registered names (``builtin:NAME``; each game has them all):
   100000 iterations; stops on the clock, so NOT reproducible.
 
 The bot sees what its seat sees: the view and the legal actions at each decision, and the event
-data its seat is sent (:meth:`protocol.game.Bot.observe`); from them it keeps its seat's
-:class:`~protocol.search.determinize.Knowledge`. Its generator is seeded by its factory seed, so
+data its seat is sent (:meth:`quinze_protocol.game.Bot.observe`); from them it keeps its seat's
+:class:`~quinze_protocol.search.determinize.Knowledge`. Its generator is seeded by its factory seed, so
 with an iteration budget the same game gives the same moves.
 """
 
@@ -21,10 +21,10 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from protocol.game import Action, Bot, GameError, register_bot, register_budgeted_bot
-from protocol.rng import Rng
-from protocol.search.determinize import Knowledge, determinizer, knowledge_for
-from protocol.search.ismcts import search
+from quinze_protocol.game import Action, Bot, GameError, register_bot, register_budgeted_bot
+from quinze_protocol.rng import Rng
+from quinze_protocol.search.determinize import Knowledge, determinizer, knowledge_for
+from quinze_protocol.search.ismcts import search
 
 __all__ = ["LEVELS", "MctsBot", "parse_budget"]
 
@@ -67,7 +67,7 @@ class MctsBot(Bot):
         self.rng = Rng(seed)
         self.iterations = iterations
         self.seconds = seconds
-        from protocol.search.models import model_for  # here: protocol.games imports this module
+        from quinze_protocol.search.models import model_for  # here: quinze_protocol.games imports this module
 
         self.model = model_for(game_id)
         self.know: Knowledge | None = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, TypeVar
 
-from protocol.rng import Rng
+from quinze_protocol.rng import Rng
 
 __all__ = ["clone"]
 

@@ -1,5 +1,5 @@
 """Determinization of Le Quinze classique (``quinze-classique``, quinze_cli/rules/quinze-classique.md): see
-:mod:`protocol.search.determinize`.
+:mod:`quinze_protocol.search.determinize`.
 
 The deck in play is one colour (52 cards). Seen: the own hidden card, every face-up card, hidden
 cards shown by rule (burnt) and, since the deck was last changed, every card seen in earlier
@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from protocol.cards import card_text, parse_card
-from protocol.game import Game, GameError, get_game
-from protocol.rng import Rng
-from protocol.search.clone import clone
-from protocol.search.determinize import Determinizer, Knowledge, multiset_minus, register
+from quinze_protocol.cards import card_text, parse_card
+from quinze_protocol.game import Game, GameError, get_game
+from quinze_protocol.rng import Rng
+from quinze_protocol.search.clone import clone
+from quinze_protocol.search.determinize import Determinizer, Knowledge, multiset_minus, register
 
 __all__ = ["ClassiqueDeterminizer", "ClassiqueKnowledge"]
 
@@ -32,7 +32,7 @@ def _value(c: int) -> int:
 
 
 def _colour_deck(colour: str) -> list[int]:
-    from protocol.games.classique_coup import colour_deck
+    from quinze_protocol.games.classique_coup import colour_deck
 
     return colour_deck(colour)
 

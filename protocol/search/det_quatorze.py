@@ -1,4 +1,4 @@
-"""Determinization of Le 14 (``quatorze``, quinze_cli/rules/quatorze.md): see :mod:`protocol.search.determinize`.
+"""Determinization of Le 14 (``quatorze``, quinze_cli/rules/quatorze.md): see :mod:`quinze_protocol.search.determinize`.
 
 Unseen: the two decks minus the own hand, the table's combinations and the discard pile. They are
 dealt to the other hands, to every face-down packet (the seat's own too: nobody sees a packet
@@ -15,17 +15,17 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from protocol.cards import card_text, parse_card
-from protocol.game import Game, GameError, PositionError, get_game
-from protocol.rng import Rng
-from protocol.search.clone import clone
-from protocol.search.determinize import Determinizer, Knowledge, multiset_minus, register, split_pool
+from quinze_protocol.cards import card_text, parse_card
+from quinze_protocol.game import Game, GameError, PositionError, get_game
+from quinze_protocol.rng import Rng
+from quinze_protocol.search.clone import clone
+from quinze_protocol.search.determinize import Determinizer, Knowledge, multiset_minus, register, split_pool
 
 __all__ = ["QuatorzeDeterminizer", "QuatorzeKnowledge"]
 
 
 def _key(c: int) -> tuple[int, int]:
-    from protocol.games.quatorze_actions import card_key
+    from quinze_protocol.games.quatorze_actions import card_key
 
     return card_key(c)
 

@@ -1,4 +1,4 @@
-"""Determinization of Le Quinze (``quinze``, quinze_cli/rules/quinze.md): see :mod:`protocol.search.determinize`.
+"""Determinization of Le Quinze (``quinze``, quinze_cli/rules/quinze.md): see :mod:`quinze_protocol.search.determinize`.
 
 Unseen: the deck(s) in play minus the own hand, the table and the discard pile. They are dealt to
 the other hands (their sizes from the view) and to the stock (its size). After a reshuffle the
@@ -14,11 +14,11 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from protocol.cards import card_text, parse_card
-from protocol.game import Game, GameError, PositionError, get_game
-from protocol.rng import Rng
-from protocol.search.clone import clone
-from protocol.search.determinize import Determinizer, Knowledge, multiset_minus, register, split_pool
+from quinze_protocol.cards import card_text, parse_card
+from quinze_protocol.game import Game, GameError, PositionError, get_game
+from quinze_protocol.rng import Rng
+from quinze_protocol.search.clone import clone
+from quinze_protocol.search.determinize import Determinizer, Knowledge, multiset_minus, register, split_pool
 
 __all__ = ["QuinzeDeterminizer", "QuinzeKnowledge"]
 

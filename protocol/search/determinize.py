@@ -40,8 +40,8 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from protocol.game import Game, GameError
-from protocol.rng import Rng
+from quinze_protocol.game import Game, GameError
+from quinze_protocol.rng import Rng
 
 __all__ = [
     "Determinizer",
@@ -57,7 +57,7 @@ class Knowledge:
     """What one seat learned from the event data it was sent (base: nothing beyond the view).
 
     ``observe(event)`` takes one event as the seat received it (``{"kind": ..., ...}``, the
-    shape of :meth:`protocol.game.Event.for_seat`). Each game's subclass keeps what its
+    shape of :meth:`quinze_protocol.game.Event.for_seat`). Each game's subclass keeps what its
     determinization needs; unknown kinds are ignored.
     """
 
@@ -81,8 +81,8 @@ class Knowledge:
 class Determinizer:
     """Deals the unseen cards of one view again and again. Made by :func:`determinizer`.
 
-    ``sample(rng)`` returns a new full game (a :class:`~protocol.game.Game`) each call, drawing
-    only from ``rng``. Raises :class:`~protocol.game.GameError` when the view cannot be dealt
+    ``sample(rng)`` returns a new full game (a :class:`~quinze_protocol.game.Game`) each call, drawing
+    only from ``rng``. Raises :class:`~quinze_protocol.game.GameError` when the view cannot be dealt
     (inconsistent data).
     """
 
@@ -100,7 +100,7 @@ def register(game_id: str, knowledge: Callable[[int], Knowledge],
 
 
 def _load() -> None:
-    from protocol.search import det_classique, det_quatorze, det_quinze  # noqa: F401
+    from quinze_protocol.search import det_classique, det_quatorze, det_quinze  # noqa: F401
 
 
 def knowledge_for(game_id: str, seat: int) -> Knowledge:

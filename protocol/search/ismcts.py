@@ -4,7 +4,7 @@ Whitehouse, "Information Set Monte Carlo Tree Search", IEEE TCIAIG 2012). docs/b
 One tree for the searching seat's information set. Each iteration:
 
 1. determinize: a full game dealt from the seat's view and knowledge
-   (:mod:`protocol.search.determinize`), a new one every iteration;
+   (:mod:`quinze_protocol.search.determinize`), a new one every iteration;
 2. select: down the tree of the seat's own decisions (the other seats' moves in between are
    played by the game's playout policy, which sees their cards in this determinization: see
    :attr:`GameModel.opponents_in_tree`), among the children whose action is legal in it,
@@ -24,7 +24,7 @@ the whole budget in one tree, so it needs no choice of how many determinizations
 searches a line that only one guessed deal allows ("strategy fusion" is reduced). With a budget of
 a few hundred iterations per move, that matters more than the bias ISMCTS keeps.
 
-Deterministic: every random number comes from the :class:`~protocol.rng.Rng` given; with an
+Deterministic: every random number comes from the :class:`~quinze_protocol.rng.Rng` given; with an
 iteration budget the same view, knowledge and seed give the same move. A time budget
 (``deadline``) stops on the clock instead, which is not reproducible.
 """
@@ -35,9 +35,9 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from protocol.game import Action, Game
-from protocol.rng import Rng
-from protocol.search.determinize import Determinizer
+from quinze_protocol.game import Action, Game
+from quinze_protocol.rng import Rng
+from quinze_protocol.search.determinize import Determinizer
 
 __all__ = ["GameModel", "Node", "search"]
 
@@ -61,7 +61,7 @@ class Node:
 
 class GameModel:
     """What the search needs to know of one game. Subclassed per game in
-    :mod:`protocol.search.models`.
+    :mod:`quinze_protocol.search.models`.
 
     - ``actions(g)``: the concrete actions to search at ``g`` (``legal_actions`` with any
       parameterised action replaced by a few values);

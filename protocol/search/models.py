@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from protocol.game import Action
-from protocol.rng import Rng
-from protocol.search.ismcts import GameModel, _uniform
+from quinze_protocol.game import Action
+from quinze_protocol.rng import Rng
+from quinze_protocol.search.ismcts import GameModel, _uniform
 
 __all__ = ["MODELS", "model_for"]
 
@@ -50,7 +50,7 @@ class QuinzeModel(GameModel):
         if g.deal_no != start:
             scores = g.history[-1]["scores"]
         else:
-            from protocol.games.quinze_legal import CARD_POINTS
+            from quinze_protocol.games.quinze_legal import CARD_POINTS
 
             scores = [sum(CARD_POINTS[c] for c in h) for h in g.hands]
         total = sum(scores)
@@ -64,7 +64,7 @@ class QuinzeModel(GameModel):
             return legal[0]
         if rng.next64() & 3 == 0:
             return _uniform(legal, rng)
-        from protocol.games.quinze_legal import CARD_POINTS as pts
+        from quinze_protocol.games.quinze_legal import CARD_POINTS as pts
         best, key = legal[0], (-1, 0, 0)
         for a in legal:
             kind = a[0]
@@ -95,9 +95,9 @@ class QuatorzeModel(GameModel):
         fewer) and the discards of cards that belong to no combination of the hand (all
         discards when every card belongs to one). Draws as listed. The substitutions that keep
         or grow the hand (``between``, ``hand-for-two``) are not searched."""
-        from protocol.games.quatorze_actions import VALUES
-        from protocol.games.quatorze_bots import _most_laid
-        from protocol.games.quatorze_legal import combinations
+        from quinze_protocol.games.quatorze_actions import VALUES
+        from quinze_protocol.games.quatorze_bots import _most_laid
+        from quinze_protocol.games.quatorze_legal import combinations
 
         legal = g.legal_actions()
         if g.phase == "draw":
@@ -133,7 +133,7 @@ class QuatorzeModel(GameModel):
         pile's top when it makes 14 with some hand cards, else the stock; lay the biggest
         combination; a two-for-one substitution (one card fewer); else discard the highest card
         (never a substitution that grows the hand)."""
-        from protocol.games.quatorze_actions import VALUES
+        from quinze_protocol.games.quatorze_actions import VALUES
 
         if g.phase == "draw":
             if g.discard and g.stock:
@@ -152,8 +152,8 @@ class QuatorzeModel(GameModel):
         res = g.result()
         if res is not None:
             return res.points
-        from protocol.games.quatorze_actions import VALUES
-        from protocol.games.quatorze_bots import _most_laid
+        from quinze_protocol.games.quatorze_actions import VALUES
+        from quinze_protocol.games.quatorze_bots import _most_laid
 
         # cards left, less half of those the hand could lay as combinations at once
         left = [x - 0.5 * _most_laid(tuple(sorted(VALUES[c] for c in h)))
@@ -173,8 +173,8 @@ class ClassiqueModel(GameModel):
         """Like the built-in ``threshold`` nine times in ten (else uniform over the searched
         actions): hit below 11, else stand; raise the minimum with 14 or 15; call or check
         unless far behind."""
-        from protocol.games.classique_actions import Call, Check, Fold, Hit, Raise, Stand
-        from protocol.games.classique_coup import value
+        from quinze_protocol.games.classique_actions import Call, Check, Fold, Hit, Raise, Stand
+        from quinze_protocol.games.classique_coup import value
 
         if rng.below(10) == 0:
             return _uniform(self.actions(g), rng)
@@ -199,7 +199,7 @@ class ClassiqueModel(GameModel):
         return Fold()
 
     def actions(self, g: Any) -> list[Action]:
-        from protocol.games.classique_actions import Raise
+        from quinze_protocol.games.classique_actions import Raise
 
         out: list[Action] = []
         for a in g.legal_actions():
@@ -229,7 +229,7 @@ class ClassiqueModel(GameModel):
 
 
 def _draws() -> tuple[Action, Action]:
-    from protocol.games.quatorze_actions import Draw
+    from quinze_protocol.games.quatorze_actions import Draw
 
     return Draw("stock"), Draw("discard")
 

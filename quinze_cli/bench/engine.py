@@ -30,7 +30,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from protocol.game import Action, Bot, Game, GameError, get_bot, get_game
+from quinze_protocol.game import Action, Bot, Game, GameError, get_bot, get_game
 
 __all__ = [
     "adversarial",
@@ -173,7 +173,7 @@ def legal_p99(game_id: str = "quinze", games_per_count: int = 30, counts: Sequen
 
 def adversarial_position() -> dict[str, Any]:
     """Le Quinze, 5 players (two decks): 12 low cards and jokers in hand, 30 on the table."""
-    from protocol.cards import card_text
+    from quinze_protocol.cards import card_text
 
     hand = ["BJ", "RJ", "AS", "AH", "2S", "2H", "2D", "3S", "3H", "3D", "4S", "4H"]
     table = ["BJ", "RJ", "AD", "AC", "AS", "AH", "AD", "AC", "2C", "2S", "2H", "2D", "2C",
@@ -230,7 +230,7 @@ def largest_legal(games: int = 10_000, seed: int = 11, game_id: str = "quinze") 
 def run_engine_bench(quick: bool = False, anchor: dict[str, Any] | None = None) -> dict[str, Any]:
     """All engine figures; ``quick`` shrinks every budget (for tests and smoke runs); ``anchor``:
     reference figures timed in the same run (see :func:`mark_ratios`)."""
-    from protocol.game import game_ids
+    from quinze_protocol.game import game_ids
 
     per_game = []
     for gid in game_ids():

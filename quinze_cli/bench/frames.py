@@ -18,9 +18,9 @@ from typing import Any
 
 import msgpack
 
-from protocol.errors import ProtocolError
-from protocol.framing import FrameDecoder
-from server.config import MAX_ELEMENTS, MAX_FRAME
+from quinze_protocol.errors import ProtocolError
+from quinze_protocol.framing import FrameDecoder
+from quinze_server.config import MAX_ELEMENTS, MAX_FRAME
 
 __all__ = ["frame_figures", "hostile_frames", "table_rows"]
 

@@ -9,7 +9,7 @@ process of its own (:mod:`quinze_cli.bench.load_server`). For each size ``TABLES
    answers the server's pings;
 2. two connections per table create a 2-player Le Quinze table (``games`` 1,000,000, so that
    games follow each other) and sit down; each plays a random legal action (the generator's own
-   seeded :class:`~protocol.rng.Rng`) when asked, after the think time;
+   seeded :class:`~quinze_protocol.rng.Rng`) when asked, after the think time;
 3. after a warm-up, for ``duration`` seconds: actions accepted per second, the round trip of each
    action (sending it → its ``accepted`` arriving, in ms: p50, p90, p99, max), the server's CPU
    time per accepted action (µs) and share of one core, the generator's own share of one core,
@@ -40,7 +40,7 @@ from typing import Any
 
 import msgpack
 
-from protocol.rng import Rng
+from quinze_protocol.rng import Rng
 
 __all__ = ["DEFAULT_SIZES", "QUICK_SIZES", "Size", "parse_sizes", "run_load_bench", "load_figures", "table_rows", "goal_rows"]
 

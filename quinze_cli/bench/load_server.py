@@ -6,7 +6,7 @@ measured, so that another checkout's server (the one before a change) can be mea
 generator in the same conditions. It therefore imports only ``server``, ``protocol``, trio and the
 standard library, never ``quinze_cli``.
 
-It serves a real :func:`server.app.run_server` on a free loopback port (no replay logs, the default
+It serves a real :func:`quinze_server.app.run_server` on a free loopback port (no replay logs, the default
 heartbeat of 10 s), prints the port on one line of stdout, then answers one JSON line per command
 line read on stdin:
 
@@ -24,7 +24,7 @@ line read on stdin:
 - ``types``: the 25 most numerous types among them (``{name: count}``), for diagnosis.
 - ``quit``: exit at once.
 
-The collector is tuned as ``quinze serve`` tunes it (:func:`server.collector.tune`, when the
+The collector is tuned as ``quinze serve`` tunes it (:func:`quinze_server.collector.tune`, when the
 measured tree has it), unless ``--stock-gc``: ``collector`` says which (``"tuned"`` or ``"stock"``).
 For experiments, ``QUINZE_BENCH_GC_THRESHOLDS=A,B,C`` in the environment tunes with those thresholds,
 and ``QUINZE_BENCH_PROFILE=FILE`` profiles the server (cProfile statistics written to FILE on ``quit``).
@@ -96,15 +96,15 @@ def _stats(collector: str) -> dict[str, Any]:
 def main(argv: list[str]) -> None:
     import trio
 
-    from server.app import run_server
-    from server.config import ServerConfig
+    from quinze_server.app import run_server
+    from quinze_server.config import ServerConfig
 
-    import server
+    import quinze_server
 
     collector = "stock"
     # Only the measured tree's own tuning (an editable install could supply another tree's module).
-    if "--stock-gc" not in argv and os.path.isfile(os.path.join(os.path.dirname(server.__file__), "collector.py")):
-        from server.collector import tune
+    if "--stock-gc" not in argv and os.path.isfile(os.path.join(os.path.dirname(quinze_server.__file__), "collector.py")):
+        from quinze_server.collector import tune
 
         override = os.environ.get("QUINZE_BENCH_GC_THRESHOLDS")  # experiments: "A,B,C"
         if override:

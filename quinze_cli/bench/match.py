@@ -28,8 +28,8 @@ from typing import Any
 
 import trio
 
-from protocol.framing import FrameDecoder, encode_frame
-from protocol.messages import GameOver, GameStart, Joined, TableCreated, Welcome, commitment
+from quinze_protocol.framing import FrameDecoder, encode_frame
+from quinze_protocol.messages import GameOver, GameStart, Joined, TableCreated, Welcome, commitment
 from quinze_cli.botproc import BotProcess
 from quinze_cli.client import connect
 from quinze_cli.matchrun import MatchConfig, MatchRunner, parse_bot_spec, validate_options
@@ -48,8 +48,8 @@ _ECHO = "import sys\nfor line in sys.stdin.buffer:\n    sys.stdout.buffer.write(
 async def _games(games: int, seed: int) -> dict[str, Any]:
     """Whole games between two random_bot.py programs on the real in-process server: the
     seconds spent and the number of decisions."""
-    from server.app import run_server
-    from server.config import ServerConfig
+    from quinze_server.app import run_server
+    from quinze_server.config import ServerConfig
 
     decisions = 0
     elapsed = 0.0
@@ -135,7 +135,7 @@ async def _round_trips(rounds: int, seed: int, chunk: int) -> dict[str, Any]:
     random_bot.py), the thinnest trio relay to the same program, a TCP echo and a pipe echo, of
     the same real Le Quinze action-request. The four alternate in chunks of ``chunk`` rounds so
     they meet the same machine load."""
-    from protocol.game import get_game
+    from quinze_protocol.game import get_game
 
     game = get_game("quinze").new({"players": 2}, seed)
     seat = game.to_act

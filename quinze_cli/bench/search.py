@@ -5,7 +5,7 @@ second on this machine. Figures only, never asserted.
   uniformly random playout to the end of the deal (Le Quinze: the deal; Le 14: the game, which is
   one deal; classique: the coup), repeated for about ``seconds``: playouts per second and
   decisions per playout.
-* ``mcts`` — per game id: the search bot (``mcts@N``, protocol.search) deciding at positions of
+* ``mcts`` — per game id: the search bot (``mcts@N``, quinze_protocol.search) deciding at positions of
   2-player random self-play where it has a choice: iterations per second (its whole cost:
   determinization, tree, playouts).
 """
@@ -15,8 +15,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from protocol.game import Game, get_bot, get_game
-from protocol.rng import Rng
+from quinze_protocol.game import Game, get_bot, get_game
+from quinze_protocol.rng import Rng
 
 __all__ = ["mcts_rate", "playout_rate", "positions"]
 

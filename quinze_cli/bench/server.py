@@ -26,11 +26,11 @@ from typing import Any
 
 import trio
 
-from protocol.framing import FrameDecoder, encode_frame
+from quinze_protocol.framing import FrameDecoder, encode_frame
 from quinze_cli.bench.frames import table_rows as frame_rows
-from protocol.game import get_game
-from server.app import run_server
-from server.config import ServerConfig
+from quinze_protocol.game import get_game
+from quinze_server.app import run_server
+from quinze_server.config import ServerConfig
 
 __all__ = ["SERVER_TARGET_RATIO", "run_server_bench", "server_figures", "table_rows"]
 

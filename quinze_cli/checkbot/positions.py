@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
-from protocol.game import Game, get_game
-from protocol.rng import Rng
+from quinze_protocol.game import Game, get_game
+from quinze_protocol.rng import Rng
 
 DECK = [r + s for s in "SHDC" for r in "A 2 3 4 5 6 7 8 9 10 J Q K".split()] + ["BJ", "RJ"]
 SEARCH_SEEDS = range(400)

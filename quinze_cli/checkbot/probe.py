@@ -23,8 +23,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from protocol.errors import ProtocolError
-from protocol.framing import encode_frame, encode_line, loads_line, unpack_body
+from quinze_protocol.errors import ProtocolError
+from quinze_protocol.framing import encode_frame, encode_line, loads_line, unpack_body
 
 MAX_LINE = 1_048_576
 """Longest line (bytes, line end excluded) and largest frame body the wire allows: 1 MiB."""

@@ -19,11 +19,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from protocol.errors import ProtocolError
-from protocol.framing import encode_frame
-from protocol.game import Game, GameError, get_game
-from protocol.messages import parse_message
-from protocol.rng import Rng
+from quinze_protocol.errors import ProtocolError
+from quinze_protocol.framing import encode_frame
+from quinze_protocol.game import Game, GameError, get_game
+from quinze_protocol.messages import parse_message
+from quinze_protocol.rng import Rng
 from quinze_cli.botproc import describe_exit
 from quinze_cli.checkbot.positions import concrete, crafted
 from quinze_cli.checkbot.probe import Probe

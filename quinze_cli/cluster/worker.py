@@ -24,7 +24,7 @@ import zlib
 
 import trio
 
-from protocol.replaylog import dumps_records
+from quinze_protocol.replaylog import dumps_records
 from quinze_cli.cluster import load_distributed
 from quinze_cli.matchrun import GamePlan, GameReport, MatchConfig, MatchError, MatchRunner
 
@@ -145,17 +145,17 @@ def code_fingerprint() -> str:
     games differently (or fail to read the shard)."""
     import hashlib
 
-    import protocol
+    import quinze_protocol
     import quinze_cli
-    import server
+    import quinze_server
 
     digest = hashlib.sha256()
-    for package in (protocol, server, quinze_cli):
+    for package in (quinze_protocol, quinze_server, quinze_cli):
         root = Path(package.__file__).parent
         for path in sorted(root.rglob("*.py")):
             digest.update(str(path.relative_to(root)).encode())
             digest.update(path.read_bytes())
-    return f"quinze {protocol.__version__} {digest.hexdigest()[:12]}"
+    return f"quinze {quinze_protocol.__version__} {digest.hexdigest()[:12]}"
 
 
 def _worker_address(distributed: Any) -> str:

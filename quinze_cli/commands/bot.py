@@ -31,8 +31,8 @@ from rich.console import Console
 from rich.logging import RichHandler
 from rich.markup import escape
 
-from protocol.game import GameError, bot_names, get_game, is_bot_name
-from protocol.messages import Error, TableCreated
+from quinze_protocol.game import GameError, bot_names, get_game, is_bot_name
+from quinze_protocol.messages import Error, TableCreated
 from quinze_cli.botproc import BotError, BotProcess
 from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
 from quinze_cli.client import ClientError, Connection, connect, parse_address

@@ -26,7 +26,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from protocol.game import game_ids
+from quinze_protocol.game import game_ids
 from quinze_cli.checkbot.report import Checklist, Verdict
 from quinze_cli.checkbot.scenarios import DIRECT, Settings
 from quinze_cli.checkbot.server import run_server

@@ -17,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from protocol.game import GameError, get_game
+from quinze_protocol.game import GameError, get_game
 from quinze_cli.errors import fail, fail_game_error
 
 STDIN = "-"

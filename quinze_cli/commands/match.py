@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from protocol.game import GameError, get_game
+from quinze_protocol.game import GameError, get_game
 from quinze_cli.client import parse_address
 from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error

@@ -26,7 +26,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from protocol.game import GameError, get_game
+from quinze_protocol.game import GameError, get_game
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
 from quinze_cli.options import check_move_time, check_seed, option_pairs
 
@@ -75,7 +75,7 @@ def register(app: typer.Typer) -> None:
             fail("--local makes its own table: do not give --table or --spectate", EXIT_USAGE)
         if name is not None and not (1 <= len(name) <= 32 and name.isprintable()):
             fail("--name: 1 to 32 printable characters", EXIT_USAGE)
-        from protocol.clocks import DEFAULT_BANK, move_clock, parse_clock_text
+        from quinze_protocol.clocks import DEFAULT_BANK, move_clock, parse_clock_text
 
         if move_time is not None and clock is not None:
             fail("--move-time and --clock: choose one (--clock move:SECONDS is the same)", EXIT_USAGE)

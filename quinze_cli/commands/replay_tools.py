@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 
-from protocol.replaylog import LoggedGame, LogError
+from quinze_protocol.replaylog import LoggedGame, LogError
 from quinze_cli.errors import EXIT_USAGE, fail
 from quinze_cli.logpos import print_position
 

@@ -9,7 +9,7 @@ import typer
 from rich.console import Console
 from rich.markdown import Markdown
 
-from protocol.game import GameError, game_ids, get_game
+from quinze_protocol.game import GameError, game_ids, get_game
 from quinze_cli.errors import fail_game_error
 
 

@@ -34,7 +34,7 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from protocol.game import GameError, get_bot, get_game
+from quinze_protocol.game import GameError, get_bot, get_game
 from quinze_cli.bench.engine import play
 from quinze_cli.errors import fail_game_error
 from quinze_cli.options import check_seed, option_pairs

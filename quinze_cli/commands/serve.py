@@ -11,7 +11,7 @@ task, or the shutdown itself) could skip the cleanup and leave a shielded server
 deaf to further Ctrl-C.
 
 Before serving, the process's garbage collector is tuned for a long-running server
-(:func:`server.collector.tune`: start-up objects frozen, a larger young generation).
+(:func:`quinze_server.collector.tune`: start-up objects frozen, a larger young generation).
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from rich.console import Console
 from rich.logging import RichHandler
 
 from quinze_cli.errors import EXIT_USAGE, fail
-from server.app import run_server
-from server.collector import tune as tune_collector
-from server.config import DEFAULT_HOST, DEFAULT_PORT, ServerConfig
+from quinze_server.app import run_server
+from quinze_server.collector import tune as tune_collector
+from quinze_server.config import DEFAULT_HOST, DEFAULT_PORT, ServerConfig
 
 
 def _find(exc: BaseException, kind: type[BaseException]) -> BaseException | None:

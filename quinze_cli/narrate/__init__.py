@@ -2,7 +2,7 @@
 
 A logged event is ``Event.full()``: ``{"kind", **public, "private": {"<seat>": {...}}}``. It is
 told either for the whole table (every seat's private part) or as one seat saw it: the public
-part plus that seat's private part only, the logic of :meth:`protocol.game.Event.for_seat`
+part plus that seat's private part only, the logic of :meth:`quinze_protocol.game.Event.for_seat`
 (:func:`seat_event`).
 
 All the wording of one game lives in one module here (``quinze``, ``classique``, ``quatorze``),
@@ -19,7 +19,7 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from protocol.game import Event
+from quinze_protocol.game import Event
 
 __all__ = ["Names", "cards", "generic", "narrate_event", "result_lines", "seat_event", "split_event"]
 

@@ -1,5 +1,5 @@
 """Le Quinze classique in words (quinze_cli/rules/quinze-classique.md): one function per event kind of
-:mod:`protocol.games.classique`.
+:mod:`quinze_protocol.games.classique`.
 
 The wording lives in the language catalogues (``classique.ev.*`` in ``quinze_cli/locale/*.json``),
 shared by ``quinze replay`` (English, :data:`NARRATORS`) and ``quinze play`` (the player's

@@ -1,4 +1,4 @@
-"""Le 14 in words (quinze_cli/rules/quatorze.md): one function per event kind of :mod:`protocol.games.quatorze`.
+"""Le 14 in words (quinze_cli/rules/quatorze.md): one function per event kind of :mod:`quinze_protocol.games.quatorze`.
 
 The wording lives in the language catalogues (``quatorze.ev.*`` in ``quinze_cli/locale/*.json``),
 shared by ``quinze replay`` (English, :data:`NARRATORS`) and ``quinze play`` (the player's

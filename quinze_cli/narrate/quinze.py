@@ -1,4 +1,4 @@
-"""Le Quinze in words (quinze_cli/rules/quinze.md): one function per event kind of :mod:`protocol.games.quinze`."""
+"""Le Quinze in words (quinze_cli/rules/quinze.md): one function per event kind of :mod:`quinze_protocol.games.quinze`."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ Display (:class:`CardStyle`):
   bold; jokers ``Jk`` (black) and ``Jk`` in red; French ranks ``V D R`` (valet, dame, roi) and
   ``Jo`` for jokers;
 * plain (``NO_COLOR`` set, or output not a terminal): letters only. English uses the
-  canonical protocol spelling (``7H``, ``10S``, ``BJ``, ``RJ``; see :mod:`protocol.cards`);
+  canonical protocol spelling (``7H``, ``10S``, ``BJ``, ``RJ``; see :mod:`quinze_protocol.cards`);
   French uses French letters: ranks ``A 2..10 V D R``, suits ``P`` pique, ``C`` cœur,
   ``K`` carreau, ``T`` trèfle, jokers ``JN`` (noir) and ``JR`` (rouge).
 
@@ -21,7 +21,7 @@ from collections.abc import Iterable
 
 from rich.text import Text
 
-from protocol.cards import BLACK_JOKER, RED_JOKER, CardError, card, card_text, is_joker, is_red, parse_card, rank, suit
+from quinze_protocol.cards import BLACK_JOKER, RED_JOKER, CardError, card, card_text, is_joker, is_red, parse_card, rank, suit
 
 __all__ = ["ANY_JOKER", "CardStyle", "parse_card_token", "parse_value_token", "sort_cards", "VALUE_JOKER"]
 

@@ -4,11 +4,11 @@ The wording of Le 14 and Le Quinze classique lives once, in the language catalog
 (``quatorze.ev.*``, ``classique.ev.*`` in ``quinze_cli/locale/*.json``), read by the narration
 modules :mod:`quinze_cli.narrate.quatorze` and :mod:`quinze_cli.narrate.classique` that
 ``quinze replay`` uses in English. A seat receives an event as
-:meth:`protocol.game.Event.for_seat` gives it: the public fields merged with its own private
+:meth:`quinze_protocol.game.Event.for_seat` gives it: the public fields merged with its own private
 fields; :func:`tell` splits the private fields back out (the keys named per kind) so the
 narrators see ``(public, {seat: private}, who)`` exactly as for a logged event.
 
-The narrators write cards in the canonical spelling (``KC``, ``10S``, ``BJ``; :mod:`protocol.cards`);
+The narrators write cards in the canonical spelling (``KC``, ``10S``, ``BJ``; :mod:`quinze_protocol.cards`);
 :func:`tell` rewrites those tokens with the client's :class:`~quinze_cli.play.cards_ui.CardStyle`
 (``K♣`` in colour, French letters in French) so the log matches the rest of the screen. Player
 names are left as typed even when they look like a card (they stand as placeholders meanwhile).
@@ -21,7 +21,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from protocol.cards import parse_card
+from quinze_protocol.cards import parse_card
 from quinze_cli.narrate import GAME_MODULES, generic
 from quinze_cli.play.cards_ui import CardStyle
 from quinze_cli.play.i18n import Catalogue

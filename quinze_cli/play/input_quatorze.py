@@ -23,7 +23,7 @@ import re
 from collections import Counter
 from typing import Any
 
-from protocol.cards import card_text, parse_card, rank
+from quinze_protocol.cards import card_text, parse_card, rank
 from quinze_cli.play.cards_ui import ANY_JOKER, CardStyle, parse_card_token
 from quinze_cli.play.i18n import Catalogue
 from quinze_cli.play.registry import InputError, TableState

@@ -13,8 +13,8 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
-from protocol.clocks import clock_text
-from protocol.game import GameError, game_ids, get_game
+from quinze_protocol.clocks import clock_text
+from quinze_protocol.game import GameError, game_ids, get_game
 from quinze_cli.play.session import Quit, Session
 from quinze_cli.play.table import TableGone, await_reply, join_table, spectate_table
 

@@ -1,6 +1,6 @@
 """``quinze play --local``: an embedded server on loopback and built-in bots in process.
 
-The server is the real one (:func:`server.app.run_server` on ``127.0.0.1``, port 0). The bots
+The server is the real one (:func:`quinze_server.app.run_server` on ``127.0.0.1``, port 0). The bots
 are real clients over loopback, exactly as in ``quinze match``: a
 :class:`~quinze_cli.relay.SeatRelay` per bot seat driving a
 :class:`~quinze_cli.builtin.BuiltinBot`. The person takes seat 0 through the ordinary client
@@ -19,8 +19,8 @@ from typing import Any
 
 import trio
 
-from protocol.game import bot_names, get_bot
-from protocol.messages import CreateTable, Error, TableCreated
+from quinze_protocol.game import bot_names, get_bot
+from quinze_protocol.messages import CreateTable, Error, TableCreated
 from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
 from quinze_cli.client import connect
 from quinze_cli.relay import SeatRelay
@@ -37,7 +37,7 @@ BEST_BOTS = ("greedy", "threshold")
 
 
 LEVELS = {"easy": "mcts-easy", "normal": "mcts", "hard": "mcts-hard"}
-"""``--level`` of ``quinze play --local``: which search bot (protocol.search.bots.LEVELS gives
+"""``--level`` of ``quinze play --local``: which search bot (quinze_protocol.search.bots.LEVELS gives
 their iteration budgets) plays in the default opponents, and replaces ``mcts`` in ``--opponents``."""
 
 
@@ -48,7 +48,7 @@ def default_opponents(game: str, count: int | None = None, level: str = "normal"
     ``"builtin:mcts,builtin:greedy"`` for ``quinze``, ``"builtin:mcts-hard,builtin:threshold"``
     for ``quinze-classique`` at ``hard``; with ``count`` (from ``--option players=N``: N - 1
     opponents) the two taken in turn, ``count`` bots in all. Raises
-    :class:`protocol.game.UnknownGame` for an unknown game, KeyError for an unknown level."""
+    :class:`quinze_protocol.game.UnknownGame` for an unknown game, KeyError for an unknown level."""
     names = bot_names(game)
     search = LEVELS[level]
     others = [n for n in names if n != "random" and not n.startswith("mcts")]
@@ -71,7 +71,7 @@ class LocalError(Exception):
 
 def parse_opponents(game: str, spec: str) -> list[str]:
     """``"builtin:greedy,builtin:random"`` (or ``"greedy,random"``) as bot names, each checked with
-    :func:`protocol.game.get_bot`. Raises :class:`LocalError` naming the opponent."""
+    :func:`quinze_protocol.game.get_bot`. Raises :class:`LocalError` naming the opponent."""
     names = []
     for part in spec.split(","):
         part = part.strip()
@@ -120,8 +120,8 @@ async def start_local(
     take seats 1.. in order. Raises :class:`LocalError` when the server refuses the table
     (unknown game, bad option: the server's reason).
     """
-    from server.app import run_server
-    from server.config import ServerConfig
+    from quinze_server.app import run_server
+    from quinze_server.config import ServerConfig
 
     config = ServerConfig(host=HOST, port=0, log_dir=log_dir, builtin_bots=True,
                           **({"move_time": move_time} if move_time is not None else {}))
@@ -150,7 +150,7 @@ def count_logged(path: Any) -> int:
     or unreadable (never raises)."""
     from pathlib import Path
 
-    from protocol.replaylog import read_log
+    from quinze_protocol.replaylog import read_log
 
     try:
         found = read_log(Path(path).read_bytes())

@@ -158,7 +158,7 @@ class GameUI:
         """What the search bot would play now (:func:`search_hint`, falling back on the game's
         ``hint_bot``), as action data; None when the game has no built-in bot or nothing is to
         be played."""
-        from protocol.game import GameError, get_game
+        from quinze_protocol.game import GameError, get_game
 
         if not state.legal:
             return None
@@ -225,7 +225,7 @@ def search_hint(game: str, options: Any, view: Any, raw_legal: Any, fallback: st
     view), the game's ``fallback`` bot (else its first built-in bot) answers instead; None when
     the game has no built-in bot. The legal entries are read by the game class
     (``Game.parse_action``)."""
-    from protocol.game import GameError, bot_names, get_bot, get_game
+    from quinze_protocol.game import GameError, bot_names, get_bot, get_game
 
     try:
         names = bot_names(game)

@@ -1,7 +1,7 @@
 """Le Quinze classique (``quinze-classique``, quinze_cli/rules/quinze-classique.md) in ``quinze play``: the board, the
 events in words, the actions in words.
 
-The public state is tracked from the events of :mod:`protocol.games.classique` (``ceremony``,
+The public state is tracked from the events of :mod:`quinze_protocol.games.classique` (``ceremony``,
 ``deck-change``, ``out``, ``ante``, ``deal``, ``speak``, ``check``/``call``/``raise``/``fold``,
 ``stand``, ``hit``, ``burnt``, ``showdown``, ``pot-won``, ``coup-end``, ``match-end``) so chips,
 stakes, the pot and every face-up card stay right between our turns and for a spectator; our own
@@ -42,7 +42,7 @@ _STAKE_KINDS = ("check", "call", "raise", "fold")
 
 
 def _value(c: str) -> int:
-    from protocol.cards import parse_card, rank
+    from quinze_protocol.cards import parse_card, rank
 
     return min(rank(parse_card(c)), 10)
 

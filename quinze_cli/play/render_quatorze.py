@@ -1,7 +1,7 @@
 """Le 14 (``quatorze``, quinze_cli/rules/quatorze.md) in ``quinze play``: the board, the events in words, the
 actions in words.
 
-The public state is tracked from the events of :mod:`protocol.games.quatorze` (``setup``,
+The public state is tracked from the events of :mod:`quinze_protocol.games.quatorze` (``setup``,
 ``draw``, ``no-draw``, ``reshuffle``, ``combine``, ``substitute``, ``discard``, ``take-up``,
 ``game-end``) so the screen stays right between our turns and for a spectator; a seated
 player's own hand comes from the private parts (``setup`` hand, stock ``draw``
@@ -28,10 +28,10 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from protocol.cards import card_text, cards_text, parse_card
-from protocol.game import GameError
-from protocol.games.quatorze_actions import Substitute, parse_action
-from protocol.games.quatorze_legal import apply_substitute
+from quinze_protocol.cards import card_text, cards_text, parse_card
+from quinze_protocol.game import GameError
+from quinze_protocol.games.quatorze_actions import Substitute, parse_action
+from quinze_protocol.games.quatorze_legal import apply_substitute
 from quinze_cli.play import input_quatorze
 from quinze_cli.play.cards_ui import sort_cards
 from quinze_cli.play.events_ui import tell

@@ -1,6 +1,6 @@
 """Le Quinze in ``quinze play``: the board, the events in words and the actions in words.
 
-The public state is tracked from the events of :mod:`protocol.games.quinze` (``deal``, ``draw``,
+The public state is tracked from the events of :mod:`quinze_protocol.games.quinze` (``deal``, ``draw``,
 ``reshuffle``, ``fifteen``, ``place``, ``end-turn``, ``deal-end``, ``game-end``) so a spectator
 sees the table, the discard pile, the stock and every hand size and total;
 a seated player's tracked hand comes from the private parts of ``deal`` and ``draw``, and each

@@ -25,7 +25,7 @@ from typing import Any
 import trio
 from rich.console import Console
 
-from protocol.clocks import DEFAULT_BANK
+from quinze_protocol.clocks import DEFAULT_BANK
 from quinze_cli.client import ClientError, Connection, connect
 from quinze_cli.play.cards_ui import CardStyle
 from quinze_cli.play.i18n import Catalogue

@@ -18,7 +18,7 @@ from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
-from protocol.replaylog import LoggedGame
+from quinze_protocol.replaylog import LoggedGame
 from quinze_cli.narrate import Names, narrate_event
 from quinze_cli.play.cards_ui import CardStyle, sort_cards
 from quinze_cli.play.i18n import Catalogue
