@@ -56,7 +56,6 @@ from quinze_protocol.messages import (
     ForfeitMessage,
     GameOver,
     GameStart,
-    Join,
     Joined,
     Left,
     Refused,
@@ -64,7 +63,7 @@ from quinze_protocol.messages import (
     parse_message,
 )
 from quinze_cli.botproc import BotError, BotGarbage
-from quinze_cli.client import ClientError, Connection, ServerProtocolError
+from quinze_cli.client import ClientError, Connection, RequestRefused, ServerProtocolError
 
 __all__ = ["BotLike", "Failure", "GameOutcome", "RelayError", "SeatRelay", "FAILURE_KINDS"]
 
@@ -235,15 +234,10 @@ class SeatRelay:
         """Take ``seat`` (None: the first free one) at ``table``. Raises :class:`RelayError`
         (``code``: the server's error code, e.g. ``seat-taken``, ``unknown-table``)."""
         try:
-            await self.conn.send(Join(table=table, seat=seat))
             with trio.fail_after(timeout):
-                while True:
-                    msg = await self.conn.receive()
-                    if isinstance(msg, Joined) and msg.table == table:
-                        return msg
-                    if isinstance(msg, Error) and msg.ref in (None, "join"):
-                        raise RelayError(f"cannot join table {table}: {msg.reason} [{msg.code}]", msg.code)
-                    log.debug("%s: ignored while joining: %s", self.conn.name, msg.type)
+                return await self.conn.join(table, seat)
+        except RequestRefused as err:
+            raise RelayError(f"cannot join table {table}: {err.reason} [{err.code}]", err.code) from None
         except trio.TooSlowError:
             raise RelayError(f"no answer to join {table} in {timeout:g} s", "timeout") from None
         except ClientError as err:

@@ -38,6 +38,7 @@ import trio
 
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.framing import FrameDecoder
+from quinze_protocol.session import ServerSession
 from quinze_server.clock import MISSED_PONGS, Heartbeat
 
 if TYPE_CHECKING:
@@ -58,18 +59,22 @@ SLICE = 0.0005
 class Connection:
     """One client. ``name``/``role`` come from ``hello``; ``tables`` are those it sits at or watches."""
 
-    def __init__(self, server: Server, stream: trio.SocketStream, cid: int) -> None:
+    def __init__(self, server: Server, stream: trio.abc.Stream, cid: int) -> None:
         self.server = server
         self.config = server.config
         self.stream = stream
         self.id = cid
+        sock = getattr(stream, "socket", None)  # None: an in-memory stream (tests)
         try:
-            host, port = stream.socket.getpeername()[:2]
+            host, port = sock.getpeername()[:2] if sock is not None else ("memory", 0)
             self.peer = f"{host}:{port}"
         except OSError:
             self.peer = "?"
+        self._direct_ok = DIRECT_WRITES and sock is not None
         self.name: str | None = None
         self.role: str | None = None
+        self.session = ServerSession()
+        """The conversation's state (handshake, ready, closed): :mod:`quinze_protocol.session`."""
         self.greeted = trio.Event()
         self.tables: set[Table] = set()
         self.heartbeat = Heartbeat(self.config.heartbeat)
@@ -110,13 +115,13 @@ class Connection:
         if self.closing:
             return
         batch = self.server.batch
-        if batch is not None and DIRECT_WRITES and (self._direct or (not self._busy and self._queued == 0)):
+        if batch is not None and self._direct_ok and (self._direct or (not self._busy and self._queued == 0)):
             if not self._direct:
                 self._direct = []
                 batch.append(self)
             self._direct.append(frame)
             return
-        if batch is None and DIRECT_WRITES and not self._busy and self._queued == 0 and not self._direct:
+        if batch is None and self._direct_ok and not self._busy and self._queued == 0 and not self._direct:
             # Outside a handled message (a table's own messages, pings): written at once too
             # when nothing waits before it, sparing the writer task a wake-up per frame.
             self._direct = [frame]
@@ -131,7 +136,7 @@ class Connection:
             return
         data = frames[0] if len(frames) == 1 else b"".join(frames)
         try:
-            n = os.write(self.stream.socket.fileno(), data)
+            n = os.write(self.stream.socket.fileno(), data)  # type: ignore[attr-defined]
         except BlockingIOError:
             n = 0
         except OSError as e:
