@@ -1,4 +1,4 @@
-"""The real server over in-memory streams: the whole conversation (server connection, handlers,
+"""The real server over in-memory streams: the whole conversation (server connection, server,
 lobby, tables, client :class:`quinze_cli.client.Connection` and its session) without sockets.
 
     async with memory_server() as server:
