@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quinze_protocol.errors import ProtocolError
-from quinze_protocol.fields import REQUEST, int_field, nullable
+from quinze_protocol.fields import REQUEST, SEAT, int_field, nullable, seconds_field
 from quinze_protocol.messages import (
     CLIENT_TYPES,
     PROTOCOL_VERSION,
@@ -71,7 +71,7 @@ from quinze_protocol.messages import (
 
 __all__ = [
     "ASKS", "CLIENT", "SERVER", "STALE_CODES", "TABLE_STATES", "TRANSITIONS",
-    "Ask", "ClientSession", "LocalProtocolError", "RequestId", "ServerSession", "Session", "TableTrack",
+    "Ask", "ClientSession", "LocalProtocolError", "RequestId", "ServerSession", "Session", "Step", "TableTrack",
 ]
 
 CLIENT = "client"
@@ -109,6 +109,7 @@ with ``ref`` the question's type)."""
 
 _LIGHT = frozenset({"event", "notice", "view", "action-request", "accepted"})
 _NUMBER = nullable(int_field(1))
+_DEADLINE = seconds_field(0.0)
 
 _TABLE_CLIENT = ("join", "spectate", "leave", "action", "forfeit")
 _TABLE_SERVER = ("joined", "spectating", "left", "game-start", "event", "notice", "view", "action-request",
@@ -197,6 +198,19 @@ class RequestId:
     request: int
 
 
+@dataclass(frozen=True, slots=True)
+class Step:
+    """What one server message did at its table: the table key applied (its type, or a
+    refinement such as ``refused:other``), the state ``before`` and ``after``; ``expected`` is
+    False when the table had no entry for it (the state did not move)."""
+
+    table: str
+    key: str
+    before: str
+    after: str
+    expected: bool = True
+
+
 @dataclass(eq=False)
 class Ask:
     """One lobby question (``message``) waiting for its answer: ``reply`` is the good answer
@@ -233,6 +247,8 @@ class TableTrack:
     number: int | None = None
     start: GameStart | None = None
     request: RequestId | None = None
+    deadline: float | None = None
+    """Seconds the open request gave to answer (``action-request.deadline``)."""
 
     @property
     def in_game(self) -> bool:
@@ -346,6 +362,10 @@ class ClientSession(Session):
         self.welcomed: Welcome | None = None
         self.unexpected: deque[tuple[str, str, str]] = deque(maxlen=32)
         """The last server messages no table state expected: ``(table, state, type)``."""
+        self.step: Step | None = None
+        """What the last message received did at its table (None: a connection message)."""
+        self.message: Message | None = None
+        """The last message received, read whole (None after one :meth:`receive_data` passed light)."""
 
     # ------------------------------------------------------------------ what to send
 
@@ -376,6 +396,8 @@ class ClientSession(Session):
             if type(table) is str:
                 track = self.track(table)
                 track.state = TRANSITIONS[(CLIENT, track.state)][t]
+                if track.state == AWAY:
+                    del self.tables[table]
         if t in ASKS:
             ask = Ask(msg)
             self.asks.append(ask)
@@ -440,24 +462,35 @@ class ClientSession(Session):
         :class:`ProtocolError` for a map that is no server message, and ``unexpected-message``
         for one the connection state does not allow (a ``welcome`` twice, anything after ``bye``)."""
         msg = data if isinstance(data, Message) else parse_message(data, allowed=SERVER_TYPES)
-        self._incoming(msg.type, msg)
+        self.step = self._incoming(msg.type, msg)
+        self.message = msg
         return msg
 
-    def receive_data(self, data: Mapping[str, Any]) -> None:
+    def receive_data(self, data: Mapping[str, Any]) -> Step | None:
         """Like :meth:`receive` for a map the caller passes on as it came (a relay): the frequent
         game messages (``event``, ``notice``, ``view``, ``action-request``, ``accepted``) are
-        checked only for the fields the session reads (``table``, ``request``, ``number``), the
-        others are read whole. Raises :class:`ProtocolError` as :meth:`receive` does."""
+        checked only for the fields the session and a relay read (``table``, ``request``,
+        ``number``; for ``action-request`` also ``seat``, ``deadline`` and that ``legal`` is a
+        list), the others are read whole. Returns what the message did at its table
+        (:class:`Step`; None for a connection message). Raises :class:`ProtocolError` as
+        :meth:`receive` does (the state unchanged)."""
         t = data.get("type")
         if t in _LIGHT and type(data.get("table")) is str:
             if t in ("action-request", "accepted"):
                 REQUEST(data.get("request"), f"{t}.request")
                 _NUMBER(data.get("number"), f"{t}.number")
-            self._incoming(t, data)
+                if t == "action-request":
+                    SEAT(data.get("seat"), "action-request.seat")
+                    _DEADLINE(data.get("deadline"), "action-request.deadline")
+                    if not isinstance(data.get("legal"), list):
+                        raise ProtocolError("bad-field", "must be a list", "action-request.legal", ref=t)
+            self.step = self._incoming(t, data)
+            self.message = None
         else:
             self.receive(data)
+        return self.step
 
-    def _incoming(self, t: str, msg: Message | Mapping[str, Any]) -> None:
+    def _incoming(self, t: str, msg: Message | Mapping[str, Any]) -> Step | None:
         new = self._move(SERVER, t)
         if new is None:
             raise ProtocolError("unexpected-message", f"the server sent {t} in state {self.state}", ref=t)
@@ -471,9 +504,10 @@ class ClientSession(Session):
         else:
             table = _get(msg, "table")
             if type(table) is str:
-                self._at_table(table, t, msg)
-            elif t in ("table-created", "tables"):
+                return self._at_table(table, t, msg)
+            if t in ("table-created", "tables"):
                 self._settle(t, None, msg)  # type: ignore[arg-type]
+        return None
 
     def take_outbox(self) -> list[Message]:
         """What the session says to send now (and forgets)."""
@@ -497,7 +531,7 @@ class ClientSession(Session):
                     ask.error = err
                     self.asks.remove(ask)
                     if ask.table is not None:
-                        self._table_move(self.track(ask.table), f"error:{ref}")
+                        self.step = self._table_move(self.track(ask.table), f"error:{ref}")
                     return
         if ref in ("action", "forfeit"):
             # an error has no table: the table where an answer (or a forfeit) may be at fault
@@ -508,16 +542,21 @@ class ClientSession(Session):
             if err.request is not None:
                 cands = [t for t in cands if t.request is not None and t.request.request == err.request] or cands
             if len(cands) == 1:
-                self._table_move(cands[0], key)
+                self.step = self._table_move(cands[0], key)
 
-    def _table_move(self, track: TableTrack, key: str) -> None:
-        new = TRANSITIONS[(SERVER, track.state)].get(key)
+    def _table_move(self, track: TableTrack, key: str) -> Step:
+        before = track.state
+        new = TRANSITIONS[(SERVER, before)].get(key)
+        expected = new is not None
         if new is None:
-            self.unexpected.append((track.table, track.state, key))
-            return
+            self.unexpected.append((track.table, before, key))
+            new = before
         track.state = new
+        if new == AWAY:
+            self.tables.pop(track.table, None)  # not at the table: nothing to keep (a match uses thousands)
+        return Step(track.table, key, before, new, expected)
 
-    def _at_table(self, table: str, t: str, msg: Message | Mapping[str, Any]) -> None:
+    def _at_table(self, table: str, t: str, msg: Message | Mapping[str, Any]) -> Step:
         track = self.track(table)
         key = t
         if t == "refused":
@@ -527,7 +566,7 @@ class ClientSession(Session):
                 key = "refused:stale"
         if t in ("joined", "spectating", "left"):
             self._settle(t, table, msg)  # type: ignore[arg-type]
-        self._table_move(track, key)
+        step = self._table_move(track, key)
         if t == "joined":
             track.seat, track.token = _get(msg, "seat"), _get(msg, "token")
         elif t == "game-start":
@@ -536,11 +575,13 @@ class ClientSession(Session):
             track.request = None
         elif t == "action-request" and track.state == TO_ACT:
             track.request = RequestId(table, _get(msg, "number"), _get(msg, "request"))
+            track.deadline = float(_get(msg, "deadline"))
         elif t == "game-over" or key == "refused:stale" or (t == "accepted" and self.is_current(msg)):
             track.request = None
         elif t in ("left", "table-closed"):
             track.seat = track.token = None
             track.request = None
+        return step
 
     def is_current(self, msg: Message | Mapping[str, Any]) -> bool:
         """True when ``msg`` (a message or a map with ``table``, ``number``, ``request``) is about the

@@ -185,6 +185,14 @@ class Connection:
             log.debug("%s -> %s", self.name, msg.to_data() if isinstance(msg, Message) else dict(msg))
         await self._send_frame(frame)
 
+    async def send_encoded(self, msg: Message, frame: bytes) -> None:
+        """Send ``msg`` already encoded as ``frame`` (``encode_frame(msg)``: a relay that had to
+        know it can be sent encodes it once). Same errors as :meth:`send`."""
+        if self._closed is not None:
+            raise self._closed
+        self.session.sent(msg)
+        await self._send_frame(frame)
+
     async def _send_frame(self, frame: bytes) -> None:
         async with self._send_lock:
             # Shielded (a half-sent frame would break the stream), bounded by its own deadline.
@@ -217,8 +225,9 @@ class Connection:
         """One or more messages as plain maps, NOT validated beyond a known ``"type"``: the next
         one (waiting for it) and every other already received, so a burst is handled at once.
 
-        For relays, which pass maps on and check what they use themselves; the session reads
-        the fields it tracks (:meth:`~quinze_protocol.session.ClientSession.receive_data`). Same
+        For relays, which pass maps on: the caller gives each map, in order, to
+        ``conn.session.receive_data`` as it handles it (so the session's state is that of the
+        message at hand, and says what it did: :class:`~quinze_protocol.session.Step`). Same
         errors as :meth:`receive` (a ``bye`` after some messages is raised at the next call).
         """
         async with self._recv_lock:
@@ -234,12 +243,6 @@ class Connection:
                     if more is None:
                         break
                     out.append(more)
-                session = self.session
-                for data in out:
-                    try:
-                        session.receive_data(data)
-                    except ProtocolError as err:  # passed on all the same: the relay checks what it uses
-                        log.debug("%s: %s", self.name, err)
                 return out
             finally:
                 self._took_in()

@@ -299,3 +299,22 @@ async def test_a_keep_alive_reader_settles_the_question() -> None:
             info = await ana.create_table(TOY)
             nursery.cancel_scope.cancel()
         assert "table-created" in seen and info.state == "waiting"
+
+
+def test_a_relay_feeds_maps_and_reads_what_each_did() -> None:
+    """receive_data: the frequent maps are read only for the fields used; each says its Step."""
+    client, _ = pair()
+    client.join("t1", 0)
+    client.receive_data(Joined(table="t1", seat=0, token="a" * 32).to_data())
+    client.receive_data(_start("t1", 1))
+    step = client.receive_data(_request("t1", 1, 4))
+    assert step is not None and (step.key, step.before, step.after) == ("action-request", "playing", "to-act")
+    assert client.track("t1").deadline == 5.0 and client.message is None  # not read whole
+    with pytest.raises(ProtocolError) as err:
+        client.receive_data({**_request("t1", 1, 5), "deadline": "soon"})
+    assert err.value.field == "action-request.deadline" and client.open_request("t1") == RequestId("t1", 1, 4)
+    client.answer("t1", {"type": "say", "n": 1})
+    step = client.receive_data(Refused(table="t1", request=3, code="wrong-number", number=1).to_data())
+    assert step is not None and step.key == "refused:other" and step.after == "answered"
+    step = client.receive_data({"type": "table-closed", "table": "t1"})
+    assert step is not None and step.after == "away" and "t1" not in client.tables  # nothing kept
