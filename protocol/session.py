@@ -44,7 +44,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.fields import REQUEST, SEAT, int_field, nullable, seconds_field
@@ -188,8 +188,7 @@ class LocalProtocolError(Exception):
     answer with no open request): a bug of the caller, nothing was sent."""
 
 
-@dataclass(frozen=True, slots=True)
-class RequestId:
+class RequestId(NamedTuple):
     """An action request, scoped to its game: ``table`` (str), ``number`` (int | None: the game's
     number at the table; None from a server that does not send it), ``request`` (int)."""
 
@@ -198,8 +197,7 @@ class RequestId:
     request: int
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """What one server message did at its table: the table key applied (its type, or a
     refinement such as ``refused:other``), the state ``before`` and ``after``; ``expected`` is
     False when the table had no entry for it (the state did not move)."""
@@ -605,4 +603,6 @@ class ClientSession(Session):
 
 def _get(msg: Message | Mapping[str, Any], name: str) -> Any:
     """A field of a message or of a map (None when absent)."""
-    return msg.get(name) if isinstance(msg, Mapping) else getattr(msg, name, None)
+    if type(msg) is dict or isinstance(msg, Mapping):  # a dict first: the frequent case, no ABC check
+        return msg.get(name)
+    return getattr(msg, name, None)

@@ -185,7 +185,7 @@ class Connection:
             log.debug("%s -> %s", self.name, msg.to_data() if isinstance(msg, Message) else dict(msg))
         await self._send_frame(frame)
 
-    async def send_encoded(self, msg: Message, frame: bytes) -> None:
+    async def send_encoded(self, msg: Message | Mapping[str, Any], frame: bytes) -> None:
         """Send ``msg`` already encoded as ``frame`` (``encode_frame(msg)``: a relay that had to
         know it can be sent encodes it once). Same errors as :meth:`send`."""
         if self._closed is not None:

@@ -53,7 +53,6 @@ from quinze_protocol.session import STALE_CODES
 from quinze_protocol.framing import encode_frame
 from quinze_protocol.messages import (
     Accepted,
-    ActionMessage,
     Error,
     ForfeitMessage,
     GameOver,
@@ -488,11 +487,14 @@ class SeatRelay:
         pending = game.pending
         if pending is None or not game.waiting_bot:  # pragma: no cover - _settle said "pending"
             return
-        number = game.start.number if game.start is not None else None
+        # The action quotes the open request in its game's scope (table, request, number). A map,
+        # not an ActionMessage: the server checks the action's content, and building the message
+        # would walk the data once more on every move (the relay's hot path).
+        message: dict[str, Any] = {"type": "action", "table": self._table, "request": pending.request, "action": action}
+        if game.start is not None:
+            message["number"] = game.start.number
         try:
-            # the action message quotes the open request in its game's scope (table, request, number)
-            message = ActionMessage(table=self._table, request=pending.request, action=action, number=number)
-            frame = encode_frame(message)
+            frame = encode_frame(message)  # once: what cannot go to the server is the bot's garbage
         except (OverflowError, TypeError, ValueError, ProtocolError) as err:
             # A number beyond msgpack's 64 bits (10**30), a frame over the limit: the server
             # could not even be told; garbage, and the match goes on.
