@@ -14,7 +14,6 @@ import json
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -148,7 +147,7 @@ class GameUI:
 
         Raises :class:`InputError` explaining why not. The generic reader only takes numbers.
         """
-        raise InputError(self.cat("input.number-only", n=len(state.legal)))
+        raise InputError(self.cat("input.number-only-one" if len(state.legal) == 1 else "input.number-only", n=len(state.legal)))
 
     def completions(self, state: TableState) -> list[str]:
         """Words worth completing with Tab now (cards in hand, keywords)."""
@@ -174,14 +173,13 @@ class GameUI:
 
     def rules_text(self) -> str:
         """The rules in the user's language (English when no translation exists)."""
+        from quinze_cli.commands.rules import rules_text
+
         gid = self.game_id or ""
-        base = resources.files("quinze_cli").joinpath("rules")
-        for path in (base.joinpath(self.cat.lang, f"{gid}.md"), base.joinpath(f"{gid}.md")):
-            try:
-                return path.read_text(encoding="utf-8")
-            except (FileNotFoundError, OSError):
-                continue
-        return self.cat("rules.none", game=gid)
+        try:
+            return rules_text(gid, self.cat.lang)
+        except FileNotFoundError:
+            return self.cat("rules.none", game=gid)
 
 
 _UIS: dict[str, type[GameUI]] = {}

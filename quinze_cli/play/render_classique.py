@@ -206,7 +206,11 @@ class ClassiqueUI(GameUI):
             if ups:
                 cards.append(" + ")
                 cards.append_text(st.rich_join(ups))
-                cards.append(" " + cat("classique.showing", n=sum(_value(c) for c in ups)))
+                shown = sum(_value(c) for c in ups)
+                if h is not None:  # the hidden card is known (ours, or turned up): the whole total
+                    cards.append(" " + cat("classique.shown-total", n=_value(h) + shown))
+                else:
+                    cards.append(" " + cat("classique.showing", n=shown))
             seats.add_row(
                 Text(mark), Text(label, style="bold" if s == state.to_act else ""),
                 Text(cat("classique.chip" if s < len(chips) and chips[s] == 1 else "classique.chips",
@@ -250,7 +254,7 @@ class ClassiqueUI(GameUI):
             stakes = p.get("stakes", [])
             high = max(stakes) if stakes else 0
             mine = stakes[state.seat] if state.seat is not None and state.seat < len(stakes) else 0
-            return Text(cat(key, n=high - mine))
+            return Text(cat(key + "-one" if high - mine == 1 else key, n=high - mine))
         if cat.has(key):
             return Text(cat(key))
         return super().action_text(state, action)

@@ -468,7 +468,7 @@ class TableLoop:
             n = int(text)
             if 1 <= n <= len(st.legal):
                 return st.legal[n - 1]
-            s.say(cat("input.bad-number", n=len(st.legal)), style="red")
+            s.say(cat("input.bad-number-one" if len(st.legal) == 1 else "input.bad-number", n=len(st.legal)), style="red")
             return None
         assert self.ui is not None
         try:
