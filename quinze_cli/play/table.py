@@ -10,6 +10,7 @@ prompt comes back while the deadline lasts.
 
 from __future__ import annotations
 
+import textwrap
 import time
 from typing import Any
 
@@ -388,11 +389,9 @@ class TableLoop:
             s.say(cat("table.quit-how"))
             return
         if low in HELP_WORDS:
-            for key in ("help.1", "help.2", "help.3", "help.4", "help.5"):
-                s.say(cat(key))
-            if self.ui is not None:
-                for h in self.ui.help_lines():
-                    s.say(h)
+            lines = [cat(key) for key in ("help.1", "help.2", "help.3", "help.4", "help.5")]
+            for h in lines + (self.ui.help_lines() if self.ui is not None else []):
+                self._say_wrapped(h)
         elif low in RULES_WORDS:
             if self.ui is not None:
                 s.console.print(Markdown(self.ui.rules_text()))
@@ -433,6 +432,15 @@ class TableLoop:
                 return
         if my_turn:
             self._prompt()
+
+    def _say_wrapped(self, line: str) -> None:
+        """One help line wrapped between words at the terminal's width, the continuation lines
+        indented under the text (never a word cut, never a line back at column 0)."""
+        indent = len(line) - len(line.lstrip(" "))
+        width = max(20, self.s.console.width - 1)
+        text = textwrap.fill(line.strip(), width=width, initial_indent=" " * indent,
+                             subsequent_indent=" " * (indent + 2), break_long_words=False, break_on_hyphens=False)
+        self.s.console.print(text, markup=False, highlight=False, soft_wrap=True)
 
     async def _confirm_quit(self) -> bool:
         """Ask ``table.confirm-quit`` (leaving forfeits the running game) and wait for the answer:
