@@ -84,3 +84,18 @@ def test_usage_errors_are_one_error_line_like_the_others(env, args, said):
     assert rc == 2 and said in out
     assert "╭" not in out and "Traceback" not in out and "Usage:" not in out
     assert len(out.strip().splitlines()) == 1, out
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_match_table_fits_the_terminal_with_the_readme_bots(env, size, tmp_path):
+    """README's main command (fewer games): the results are a table, within 80 columns."""
+    import sys
+
+    from playkit import ROOT
+
+    bots = [f"{sys.executable} {ROOT / 'examples' / 'bots' / name}" for name in ("random_bot.py", "greedy_bot.py")]
+    out, rc = run(env, "match", *bots, "--games", "2", "--seed", "1", "--log-dir", str(tmp_path), size=size)
+    assert rc == 0, out
+    table = [ln for ln in out.split("\n") if ln[:1] in "┏┃┡│└"]
+    assert any("random_bot" in ln for ln in table) and any("greedy_bot" in ln for ln in table), out
+    assert all(len(ln) <= min(80, size[1]) for ln in table), table

@@ -143,11 +143,10 @@ class QuatorzeUI(GameUI):
             kind = "substitute"
         seat = event.get("seat")
         me = seat is not None and seat == state.seat
-        if kind == "substitute":  # the substitution as in the action list, in the user's language
+        if kind == "substitute":  # the substitution in the words of the action list, as a verb phrase
             data = {k: v for k, v in event.items() if k not in ("seat", "substitution")}
             data["kind"] = event.get("substitution") or event.get("kind")
-            who = state.name(seat) + (" " + self.cat("quinze.you") if me else "")
-            lines = [self.cat("quatorze.ev.substitute", name=who, what=self._substitution_text(data).plain)]
+            lines = [self._substitution_line(state, seat, data)]
         else:
             lines = tell("quatorze", state, event, PRIVATE, self.cat("quinze.you"), kind=kind, style=self.style,
                          cat=self.cat)
@@ -306,6 +305,27 @@ class QuatorzeUI(GameUI):
         if kind == "substitute":
             return self._substitution_text(action)
         return super().action_text(state, action)
+
+    def _substitution_line(self, state: TableState, seat: Any, a: dict[str, Any]) -> str:
+        """A substitution told as ``Bea swaps Q♣ for 3♦ 9♥ of #1.`` (``You swap ...`` for ours)."""
+        cat, st = self.cat, self.style
+        me = seat is not None and seat == state.seat
+        fields: dict[str, Any] = {"name": state.name(seat)}
+        sub = a.get("kind")
+        try:
+            if sub in ("hand-for-two", "two-for-one"):
+                give, take = (a["hand"], a["cards"]) if sub == "hand-for-two" else (a["hand"], a["card"])
+                key = "quatorze.ev.swap"
+                fields.update(give=st.join(give if isinstance(give, list) else [give]),
+                              take=st.join(take if isinstance(take, list) else [take]), n=a["combination"])
+            elif sub == "between":
+                key = "quatorze.ev.exchange"
+                fields.update(cards=st.join(a["cards"]), n=a["combination"], card=st.join([a["card"]]), other=a["other"])
+            else:
+                raise KeyError(sub)
+        except (KeyError, TypeError, ValueError):
+            return self.cat("quatorze.ev.substitute", name=state.name(seat), what=self._substitution_text(a).plain)
+        return cat(key + ".you", **fields) if me else cat(key, **fields)
 
     def _substitution_text(self, a: dict[str, Any]) -> Text:
         cat, st = self.cat, self.style
