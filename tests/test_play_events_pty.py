@@ -251,3 +251,52 @@ def test_our_own_actions_are_told_you_in_every_game(env, game, args, lang):
         quit_game(child, fr=fr)
     else:
         child.close(force=True)
+
+
+# ---------------------------------------------------------------- the lobby and Le Quinze's list
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_lobby_hides_a_closed_table(host, env, size):
+    port, table = host(3, "greedy")  # target=1: one deal, then the table closes
+    ana = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Ana", "--table", table, size=size)
+    for _ in range(400):
+        k = ana.expect([PROMPT, CLOSED])
+        if k == 1:
+            break
+        ana.sendline("1")
+    ana.expect(pexpect.EOF)
+    ana.close()
+    di = spawn(env, "--server", f"127.0.0.1:{port}", "--name", "Di", size=size)
+    di.expect("lobby> ")
+    text = plain(di.before)
+    assert table not in text and "closed" not in text and "No table yet." in text
+    di.sendline("q")
+    di.expect(pexpect.EOF)
+    di.close()
+
+
+def test_le_quinze_lists_each_fifteen_once_by_rank(env):
+    """Equal cards are interchangeable (quinze_cli/rules/quinze.md "Material"): no two listed
+    fifteens take the same ranks from the hand and from the table."""
+    child = local(env, "quinze", "--seed", "9", "--opponents", "builtin:greedy", size=(40, 120))
+    card = re.compile(r"\b(10|[2-9AJQK])[SHDC]\b|\b[BR]J\b|\bJk\b")
+    checked = 0
+    for _ in range(30):
+        k = child.expect([PROMPT, ENTER])
+        if k == 1:
+            child.sendline("")
+            continue
+        entries = re.findall(r"^\s+\d+\) (make 15: .+?)\s*$", screen(child), re.M)
+        keys = []
+        for e in entries:
+            hand, _, table = e.partition("+ table")
+            def ranks(part: str) -> list[str]:
+                return sorted("joker" if m.group(0) in ("BJ", "RJ", "Jk") else m.group(0)[:-1] for m in card.finditer(part))
+
+            keys.append((ranks(hand), ranks(table)))
+        assert len(keys) == len({repr(k) for k in keys}), entries
+        checked += len(entries)
+        child.sendline("1")
+    assert checked > 0
+    quit_game(child)

@@ -306,3 +306,24 @@ def test_one_action_is_not_a_range_from_1_to_1():
         state.legal = [{"type": "check"}, {"type": "fold"}]
         with pytest.raises(InputError, match="1 .. 2|1 to 2|1 à 2"):
             input_classique.parse(Catalogue(lang, strict=True), state, "3")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_classique_board_adds_up_what_it_shows_and_one_chip_is_singular(lang):
+    """'2S + 7S = 7 showing' read as 2 + 7 = 7: a known hidden card gives the whole total, an
+    unknown one says what is showing; calling 1 is '1 chip'."""
+    cat, style = Catalogue(lang, strict=True), CardStyle(lang, False)
+    ui = get_ui("quinze-classique", cat, style)
+    st = TableState(table="t1", game="quinze-classique", seat=0, players=["Ana", "Bob"], options={"players": 2}, number=1)
+    ui.start(st)
+    p = st.public
+    p.update(coup=1, phase="raise", stakes=[1, 2], status=["hit", "hit"], hidden=["2S", None],
+             face_up=[["7S"], ["8D"]])
+    buf = io.StringIO()
+    Console(file=buf, no_color=True, width=80, force_terminal=False).print(ui.board(st))
+    text = buf.getvalue()
+    two, seven = style.text("2S"), style.text("7S")
+    assert f"{two} + {seven} = 9" in text
+    assert ("(8 showing)" if lang == "en" else "(8 visibles)") in text and "= 8" not in text
+    call = ui.action_text(st, {"type": "call"}).plain
+    assert call == ("call (1 chip)" if lang == "en" else "tenir (1 jeton)")
