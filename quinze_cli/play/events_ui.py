@@ -24,7 +24,7 @@ from typing import Any
 from quinze_protocol.cards import parse_card
 from quinze_cli.narrate import GAME_MODULES, generic
 from quinze_cli.play.cards_ui import CardStyle
-from quinze_cli.play.i18n import Catalogue
+from quinze_cli.i18n import Catalogue
 from quinze_cli.play.registry import TableState
 
 __all__ = ["style_cards", "tell"]
@@ -54,7 +54,7 @@ def tell(game_id: str, state: TableState, event: Mapping[str, Any], private_keys
     own seat's name (``"(you)"``); ``kind`` overrides the event's kind; ``style``: cards are
     rewritten in it (:func:`style_cards`); ``cat``: the catalogue the words come from (English when
     None). Data a narrator cannot read is told plainly (:func:`quinze_cli.narrate.generic`); raises
-    only :class:`~quinze_cli.play.i18n.MissingText` when a strict ``cat`` lacks a text.
+    only :class:`~quinze_cli.i18n.MissingText` when a strict ``cat`` lacks a text.
     """
     kind = kind or str(event.get("kind", "?"))
     keys = set(private_keys.get(kind, ()))

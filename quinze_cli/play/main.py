@@ -20,7 +20,7 @@ from rich.console import Console
 
 from quinze_cli.client import ClientError, ConnectError
 from quinze_cli.play.cards_ui import CardStyle
-from quinze_cli.play.i18n import Catalogue
+from quinze_cli.i18n import Catalogue
 from quinze_cli.play.lobby import ask, lobby
 from quinze_cli.play.session import Lost, PlayOptions, Quit, Session
 from quinze_cli.play.table import TableGone, join_table, spectate_table
