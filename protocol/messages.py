@@ -37,7 +37,6 @@ from quinze_protocol.clocks import clock_field, clock_state_field
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.fields import (
     CODE,
-    FORFEIT_REASONS,
     GAME_ID,
     INT_MAX,
     INT_MIN,
@@ -46,6 +45,7 @@ from quinze_protocol.fields import (
     NAME,
     NONCE,
     REASON,
+    RELAY_FORFEIT_KINDS,
     REQUEST,
     ROLES,
     SALT,
@@ -70,11 +70,13 @@ from quinze_protocol.fields import (
     typed_map_field,
 )
 from quinze_protocol.records import Forfeit, SeatAction, SeatInfo, TableInfo
+from quinze_protocol.rng import SEED_MAX
 
 __all__ = [
     "CLIENT_TYPES",
     "MESSAGE_TYPES",
     "PROTOCOL_VERSION",
+    "RELAY_FORFEIT_KINDS",
     "SERVER_TYPES",
     "ActionMessage",
     "ActionRequest",
@@ -83,7 +85,6 @@ __all__ = [
     "CreateTable",
     "Error",
     "EventMessage",
-    "FORFEIT_REASONS",
     "INT_MAX",
     "INT_MIN",
     "MAX_DEPTH",
@@ -262,7 +263,7 @@ class CreateTable(Message):
     _checks: ClassVar[dict[str, Check]] = {
         "game": GAME_ID,
         "options": map_field,
-        "seed": nullable(int_field(0, 2**63 - 1)),
+        "seed": nullable(int_field(0, SEED_MAX)),
         "games": int_field(1, 1_000_000),
         "move_time": nullable(move_time_field),
         "clock": nullable(clock_field),
@@ -337,8 +338,9 @@ class ActionMessage(Message):
 class ForfeitMessage(Message):
     """Concede the current game at ``table`` (str) for the sender's seat (wire type ``forfeit``).
 
-    ``reason`` (str, 1..64): why; a bot relay uses ``"crash"``, ``"garbage"``, ``"illegal"``,
-    ``"timeout"`` (:data:`FORFEIT_REASONS`). Becomes ``game-over.forfeit.kind``.
+    ``reason`` (str, 1..64): the forfeit kind (the wire field keeps its first name); a bot relay
+    uses ``"timeout"``, ``"crash"``, ``"garbage"``, ``"illegal"`` (:data:`RELAY_FORFEIT_KINDS`).
+    Becomes ``game-over.forfeit.kind``.
     ``number`` (int >= 1 | None): the game conceded; the server refuses a forfeit of a game that
     is over (``stale-game``), so a late forfeit never ends a later game. None: the running game.
     """

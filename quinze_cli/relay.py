@@ -43,13 +43,14 @@ import logging
 import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any, Protocol
 
 import trio
 
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.framing import encode_frame
+from quinze_protocol.replaylog import utc_now
 from quinze_protocol.messages import (
     Accepted,
     Error,
@@ -66,12 +67,9 @@ from quinze_protocol.messages import (
 from quinze_cli.botproc import BotError, BotGarbage
 from quinze_cli.client import ClientError, Connection, ServerProtocolError
 
-__all__ = ["BotLike", "Failure", "GameOutcome", "RelayError", "SeatRelay", "FAILURE_KINDS"]
+__all__ = ["BotLike", "Failure", "GameOutcome", "RelayError", "SeatRelay"]
 
 log = logging.getLogger("quinze.relay")
-
-FAILURE_KINDS = ("timeout", "crash", "garbage", "illegal")
-"""The kinds of a bot failure, also the ``reason`` of the relay's ``forfeit``."""
 
 STALE_CODES = frozenset({"game-not-running", "stale-request", "stale-game"})
 """Refusals (``refused`` or ``error``) of an answer to a request that is no longer open: the game
@@ -109,7 +107,7 @@ class RelayError(Exception):
 
 @dataclass
 class Failure:
-    """A bot failure: ``kind`` (one of :data:`FAILURE_KINDS`), ``detail`` (for people),
+    """A bot failure: ``kind`` (one of :data:`quinze_protocol.fields.RELAY_FORFEIT_KINDS`, sent as the forfeit's ``reason``), ``detail`` (for people),
     ``table``, ``seat``, ``started`` (False: before the game started), ``restart`` (the bot
     program is no longer usable and must be restarted before another game)."""
 
@@ -411,7 +409,7 @@ class SeatRelay:
             if game.start is not None and game.start.number != msg.number:
                 self._game = game = _Game()
             game.start = msg
-            game.started = game.started or datetime.now(timezone.utc)
+            game.started = game.started or utc_now()
             self._to_bot(data)
             if self.bot_broken is None:
                 game.bot_started = True
@@ -458,7 +456,7 @@ class SeatRelay:
                     self._late_seen = trio.Event()  # the answer may still come: say how late
                     self._late = (failure, self._table, game.pending.request, game.deadline_at)
             outcomes.append(GameOutcome(self._table, self._seat, game.start, msg, failure, game.started,
-                                        datetime.now(timezone.utc), game.think, game.moves, game.max_think,
+                                        utc_now(), game.think, game.moves, game.max_think,
                                         game.near_limit))
             if self.on_outcome is not None:
                 await self.on_outcome(outcomes[-1])

@@ -21,7 +21,7 @@ import trio
 
 from quinze_protocol.game import bot_names, get_bot
 from quinze_protocol.messages import CreateTable, Error, TableCreated
-from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
+from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot, builtin_name
 from quinze_cli.client import connect
 from quinze_cli.relay import SeatRelay
 
@@ -77,7 +77,7 @@ def parse_opponents(game: str, spec: str) -> list[str]:
         part = part.strip()
         if not part:
             continue
-        name = part[len(BUILTIN_PREFIX):] if part.startswith(BUILTIN_PREFIX) else part
+        name = builtin_name(part) or part
         try:
             get_bot(game, name, 0)
         except Exception as err:  # noqa: BLE001 - UnknownGame and friends, reported in one line
