@@ -53,7 +53,7 @@ from quinze_protocol.clocks import move_clock
 from quinze_protocol.messages import commitment
 from quinze_protocol.replaylog import iso_now, start_game
 from quinze_protocol.rng import SEED_BITS
-from quinze_server.clock import THINKING_LONG, Deadline, TableClock
+from quinze_server.clock import THINKING_LONG, DecisionTimer, TableClock
 from quinze_server.logs import write_game
 from quinze_server.wire import Records, TableWire, joined_map, pack
 from quinze_server.wire import frame as wire_frame
@@ -91,7 +91,7 @@ class Pending:
 
     request: int
     seat: int
-    deadline: Deadline
+    timer: DecisionTimer
     opened: float = 0.0
     told_thinking: bool = False
 
@@ -221,7 +221,7 @@ class Table:
 
     def _clock_state(self) -> dict[str, Any]:
         p = self.pending
-        return self.clock.state(p.seat, p.deadline) if p is not None else self.clock.state()
+        return self.clock.state(p.seat, p.timer) if p is not None else self.clock.state()
 
     def _events(self, events: list[Event]) -> None:
         """Each event to each seat as it may see it (``Event.for_seat``), to spectators as public.
@@ -286,7 +286,7 @@ class Table:
         self.pending = p = Pending(self.request_id, seat, self.clock.start(seat), trio.current_time())
         self._notice("clock", seat, clock=self._clock_state())
         self._send_request()
-        if min(p.deadline.at, p.deadline.started + THINKING_LONG) < self._wake_at:
+        if min(p.timer.at, p.timer.started + THINKING_LONG) < self._wake_at:
             self._poke()  # the table task sleeps past this request's deadline or "thinking" moment
 
     def _send_request(self) -> None:
@@ -304,7 +304,7 @@ class Table:
                 "seat": p.seat,
                 "view": game.view(p.seat),
                 "legal": game.legal_data(),
-                "deadline": p.deadline.wire(),
+                "deadline": p.timer.wire(),
                 "number": self.number,
                 "clock": self._clock_state(),
             }
@@ -368,17 +368,17 @@ class Table:
             # handle_action plays each move and opens the next request itself, without waking
             # this task (no task switch between a move and the next request): this task only
             # wakes at the deadline of the request it saw, or when the game ends or is forfeited.
-            if p.deadline.expired:
+            if p.timer.expired:
                 self.forfeit = (p.seat, FORFEIT_TIMEOUT)
                 break
-            think_at = p.deadline.started + THINKING_LONG
+            think_at = p.timer.started + THINKING_LONG
             if not p.told_thinking and trio.current_time() >= think_at:
                 p.told_thinking = True
-                self._notice("thinking", p.seat, seconds=round(trio.current_time() - p.deadline.started, 1),
+                self._notice("thinking", p.seat, seconds=round(trio.current_time() - p.timer.started, 1),
                              clock=self._clock_state())
             # (a move opens the next request without waking this task, unless that request's
             # "thinking" moment comes before the wake-up set here: see _next_request)
-            self._wake_at = p.deadline.at if p.told_thinking else min(p.deadline.at, think_at)
+            self._wake_at = p.timer.at if p.told_thinking else min(p.timer.at, think_at)
             with trio.move_on_at(self._wake_at):
                 await self._until(lambda: self.pending is not p or self.forfeit is not None)
         self.pending = None
@@ -656,8 +656,8 @@ class Table:
         if request != p.request:
             self._refuse(conn, request, "stale-request", f"the open request at {self.id} is {p.request}, not {request}")
             return
-        if p.deadline.expired:
-            late = trio.current_time() - p.deadline.at
+        if p.timer.expired:
+            late = trio.current_time() - p.timer.at
             self._refuse(conn, request, "stale-request", f"the deadline of request {request} has passed: answered {late:.2f} s late")
             return
         try:
@@ -674,7 +674,7 @@ class Table:
             log.exception("table %s: engine failed on %r", self.id, data)
             self._refuse(conn, request, "engine-error", f"{type(e).__name__}: {e}")
             return
-        self.clock.stop(p.seat, p.deadline)
+        self.clock.stop(p.seat, p.timer)
         self.records.add(mine.index, action.to_data(), round(trio.current_time() - p.opened, 4))
         conn.moves += 1
         conn.send_frame(self.wire.accepted(request, self.number))
