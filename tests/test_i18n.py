@@ -88,3 +88,8 @@ def test_a_reshuffled_stock_is_counted_right(n, fr):
     ui.start(st)
     told = ui.on_event(st, {"kind": "reshuffle", "stock": n})
     assert any(f"({n} carte{'s' if n > 1 else ''})" in line for line in told), told
+
+
+@pytest.mark.parametrize(("n", "fr"), [(0, "= 0 visible"), (1, "= 1 visible"), (14, "= 14 visibles")])
+def test_the_classique_face_up_total_agrees_with_its_count(n, fr):
+    assert Catalogue("fr", strict=True).plural("classique.showing", n) == fr

@@ -206,7 +206,7 @@ class ClassiqueUI(GameUI):
             if ups:
                 cards.append(" + ")
                 cards.append_text(st.rich_join(ups))
-                cards.append(" " + cat("classique.showing", n=sum(_value(c) for c in ups)))
+                cards.append(" " + cat.plural("classique.showing", sum(_value(c) for c in ups)))
             seats.add_row(
                 Text(mark), Text(label, style="bold" if s == state.to_act else ""),
                 Text(cat.plural("classique.chips", chips[s] if s < len(chips) else "?")),
