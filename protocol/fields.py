@@ -18,8 +18,8 @@ from typing import Any, ClassVar
 from quinze_protocol.errors import ProtocolError
 
 __all__ = [
-    "CODE", "FORFEIT_REASONS", "GAME_ID", "INT_MAX", "INT_MIN", "MAX_DEPTH", "MAX_MOVE_TIME", "NAME", "NONCE",
-    "REASON", "REQUEST", "ROLES", "SALT", "SEAT", "SEED", "TABLE_ID", "TABLE_STATES", "TOKEN",
+    "CODE", "FORFEIT_KINDS", "FORFEIT_LEAVE", "FORFEIT_TIMEOUT", "GAME_ID", "INT_MAX", "INT_MIN", "MAX_DEPTH", "MAX_MOVE_TIME", "NAME", "NONCE",
+    "REASON", "RELAY_FORFEIT_KINDS", "REQUEST", "ROLES", "SALT", "SEAT", "SEED", "TABLE_ID", "TABLE_STATES", "TOKEN",
     "Check", "Record", "Value", "bad", "bool_field", "check_data", "hex64_field", "int_field", "list_field",
     "map_field", "move_time_field", "nullable", "record_field", "seconds_field", "str_field", "to_plain",
     "type_name", "typed_map_field",
@@ -32,8 +32,14 @@ MAX_DEPTH = 32
 
 ROLES = ("player", "bot", "spectator")
 TABLE_STATES = ("waiting", "playing", "closed")
-FORFEIT_REASONS = ("crash", "garbage", "illegal", "timeout")
-"""Reasons a relay gives in ``forfeit`` (others are accepted: any short text)."""
+FORFEIT_TIMEOUT = "timeout"
+"""Forfeit kind: the seat's clock ran out (given by the server, and by a relay whose bot was late)."""
+FORFEIT_LEAVE = "leave"
+"""Forfeit kind: the seat left the table during a game (``leave``; given by the server)."""
+RELAY_FORFEIT_KINDS = (FORFEIT_TIMEOUT, "crash", "garbage", "illegal")
+"""The kinds a bot relay gives in a ``forfeit`` message's ``reason`` (a client may give any short code)."""
+FORFEIT_KINDS = (*RELAY_FORFEIT_KINDS, FORFEIT_LEAVE)
+"""Every forfeit kind our server and relays produce, as ``game-over.forfeit.kind`` (PROTOCOL.md "Flow" 5)."""
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _HEX64 = re.compile(r"[0-9a-f]{64}")

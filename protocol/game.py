@@ -161,6 +161,12 @@ class Event:
         return out
 
 
+FORFEIT = "forfeit"
+"""``Result.reason`` of a forfeited game (:meth:`Result.forfeit`)."""
+ABORTED = "aborted"
+"""``Result.reason`` of a game the server stopped before its end (:meth:`Result.aborted`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Result:
     """How a game ended.
@@ -194,6 +200,18 @@ class Result:
         share = 1.0 / len(winners) if winners else 0.0
         points = tuple(share if s in winners else 0.0 for s in range(n))
         return cls(points, tuple(scores), tuple(sorted(winners)), reason)
+
+    @classmethod
+    def forfeit(cls, players: int, seat: int) -> "Result":
+        """The result of a game forfeited by ``seat`` (of ``players`` seats): 0 points for it, the
+        others share the point equally; scores all 0.0; reason ``"forfeit"`` (PROTOCOL.md "Flow" 5)."""
+        return cls.from_winners([s for s in range(players) if s != seat], [0.0] * players, FORFEIT)
+
+    @classmethod
+    def aborted(cls, players: int) -> "Result":
+        """The result of a game stopped before its end (the server shut down): nobody wins, points
+        and scores all 0.0, reason ``"aborted"`` (PROTOCOL.md "Flow" 8). Matches count no point."""
+        return cls((0.0,) * players, (0.0,) * players, (), ABORTED)
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,7 +35,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from quinze_protocol.errors import ProtocolError
-from quinze_protocol.fields import FORFEIT_REASONS, INT_MAX, INT_MIN, MAX_DEPTH, MAX_MOVE_TIME, check_data, type_name
+from quinze_protocol.fields import INT_MAX, INT_MIN, MAX_DEPTH, MAX_MOVE_TIME, RELAY_FORFEIT_KINDS, check_data, type_name
 from quinze_protocol.message_base import MESSAGE_TYPES, PROTOCOL_VERSION, Message, canonical_position, commitment
 from quinze_protocol.messages_client import (
     ActionMessage,
@@ -75,6 +75,7 @@ __all__ = [
     "CLIENT_TYPES",
     "MESSAGE_TYPES",
     "PROTOCOL_VERSION",
+    "RELAY_FORFEIT_KINDS",
     "SERVER_TYPES",
     "ActionMessage",
     "ActionRequest",
@@ -83,7 +84,6 @@ __all__ = [
     "CreateTable",
     "Error",
     "EventMessage",
-    "FORFEIT_REASONS",
     "INT_MAX",
     "INT_MIN",
     "MAX_DEPTH",

@@ -29,6 +29,7 @@ from quinze_protocol.fields import (
     typed_map_field,
 )
 from quinze_protocol.message_base import Message, message
+from quinze_protocol.rng import SEED_MAX
 
 __all__ = ["ActionMessage", "Bye", "CreateTable", "ForfeitMessage", "Hello", "Join", "Leave", "ListTables", "Ping", "Pong", "Spectate"]
 
@@ -121,7 +122,7 @@ class CreateTable(Message):
     _checks: ClassVar[dict[str, Check]] = {
         "game": GAME_ID,
         "options": map_field,
-        "seed": nullable(int_field(0, 2**63 - 1)),
+        "seed": nullable(int_field(0, SEED_MAX)),
         "games": int_field(1, 1_000_000),
         "move_time": nullable(move_time_field),
         "clock": nullable(clock_field),
@@ -196,8 +197,9 @@ class ActionMessage(Message):
 class ForfeitMessage(Message):
     """Concede the current game at ``table`` (str) for the sender's seat (wire type ``forfeit``).
 
-    ``reason`` (str, 1..64): why; a bot relay uses ``"crash"``, ``"garbage"``, ``"illegal"``,
-    ``"timeout"`` (:data:`FORFEIT_REASONS`). Becomes ``game-over.forfeit.kind``.
+    ``reason`` (str, 1..64): the forfeit kind (the wire field keeps its first name); a bot relay
+    uses ``"timeout"``, ``"crash"``, ``"garbage"``, ``"illegal"``
+    (:data:`~quinze_protocol.fields.RELAY_FORFEIT_KINDS`). Becomes ``game-over.forfeit.kind``.
     ``number`` (int >= 1 | None): the game conceded; the server refuses a forfeit of a game that
     is over (``stale-game``), so a late forfeit never ends a later game. None: the running game.
     """

@@ -93,9 +93,10 @@ class TableInfo(Record):
 class Forfeit(Record):
     """Who forfeited a game and how (``game-over.forfeit``, log ``result.forfeit``).
 
-    - ``seat`` (int); ``kind`` (str: ``"timeout"`` when the deadline passed, or the reason of a
-      ``forfeit`` message: ``"crash"``, ``"garbage"``, ``"illegal"``, ``"timeout"``, ...;
-      ``"disconnect"`` when the server gave up on a dropped seat).
+    - ``seat`` (int); ``kind`` (str: ``"timeout"`` when the seat's clock ran out, ``"leave"`` when
+      it left the table during the game, or the ``reason`` of a ``forfeit`` message: a relay gives
+      one of :data:`~quinze_protocol.fields.RELAY_FORFEIT_KINDS`; :data:`~quinze_protocol.fields.FORFEIT_KINDS`
+      lists them all. A dropped seat keeps its clock, so it ends as ``"timeout"``).
     """
 
     seat: int

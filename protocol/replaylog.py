@@ -12,7 +12,7 @@ Each game is a run of records, written together when the game ends:
    order they happened (the events an action caused follow it);
 3. ``{"record": "result", "result": Result.to_data(), "forfeit": {"seat", "kind"} | null,
    "ended": ISO-8601 UTC}``; a game the server stopped before its end (``"aborted": reason``, the
-   result :func:`aborted_result`).
+   result :meth:`Result.aborted`).
 
 A header may also name the server ``"run"`` (a short id unique to one run of a server, also the
 prefix of its table ids). Readers ignore keys they do not know.
@@ -47,15 +47,16 @@ __all__ = [
     "LogReadResult",
     "LoggedGame",
     "Step",
-    "aborted_result",
     "dumps_records",
-    "forfeit_result",
     "game_records",
+    "iso_now",
     "iso_utc",
     "read_log",
     "rules_needed",
     "state_at",
     "steps",
+    "utc_now",
+    "utc_stamp",
     "verify",
 ]
 
@@ -75,6 +76,21 @@ class LogError(ValueError):
         super().__init__(f"action {index}: {reason}" if index is not None else reason)
 
 
+def utc_now() -> datetime:
+    """Now, as an aware UTC ``datetime``: the one clock read behind every log time."""
+    return datetime.now(timezone.utc)
+
+
+def iso_now() -> str:
+    """Now as ISO-8601 UTC text, e.g. ``2026-11-29T17:02:03.123456+00:00`` (:func:`iso_utc`)."""
+    return iso_utc(utc_now())
+
+
+def utc_stamp(when: datetime | None = None) -> str:
+    """``when`` (default now) as a compact UTC stamp for file names: ``20261129T170203123456Z``."""
+    return (when or utc_now()).astimezone(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+
+
 def iso_utc(when: datetime | float | str) -> str:
     """A time as ISO-8601 UTC text: an aware ``datetime`` (a naive one is taken as UTC), a UNIX
     time in seconds, or text (returned unchanged)."""
@@ -85,23 +101,6 @@ def iso_utc(when: datetime | float | str) -> str:
     if when.tzinfo is None:
         when = when.replace(tzinfo=timezone.utc)
     return when.astimezone(timezone.utc).isoformat()
-
-
-def forfeit_result(players: int, seat: int) -> Result:
-    """The result of a game forfeited by ``seat``: 0 points for it, the others share the point
-    equally; scores all 0.0; reason ``"forfeit"`` (PROTOCOL.md, "Forfeits")."""
-    others = [s for s in range(players) if s != seat]
-    return Result.from_winners(others, [0.0] * players, "forfeit")
-
-
-ABORTED = "aborted"
-"""``Result.reason`` of a game the server stopped before its end (PROTOCOL.md, "Game over")."""
-
-
-def aborted_result(players: int) -> Result:
-    """The result of a game stopped before its end (the server shut down): nobody wins, points
-    and scores all 0.0, reason ``"aborted"`` (PROTOCOL.md, "Game over"). Matches count no point."""
-    return Result((0.0,) * players, (0.0,) * players, (), ABORTED)
 
 
 def _plain(data: Any) -> Any:
@@ -169,11 +168,11 @@ def game_records(
     - ``actions``: ``[{"seat": int, "action": map}]`` in order (``game-over.actions``; SeatAction
       values and ``(seat, action)`` pairs are accepted too);
     - ``forfeit``: ``{"seat": int, "kind": str}`` when the game ended by a forfeit (the result is
-      then :func:`forfeit_result` unless ``result`` is given); otherwise the actions must end the game;
+      then :meth:`Result.forfeit` unless ``result`` is given); otherwise the actions must end the game;
     - ``result``: the result as announced (``game-over.result``); for a game not forfeited it must
       equal the engine's;
     - ``aborted``: why the game was stopped before its end (e.g. ``"shutdown"``): the result is
-      :func:`aborted_result`, the actions need not end the game, ``forfeit`` must be None;
+      :meth:`Result.aborted`, the actions need not end the game, ``forfeit`` must be None;
     - ``run``: the server run, written in the header when given;
     - ``position``: the position the game started from (``create-table.position``), written in
       the header when given (:func:`start_game`);
@@ -219,7 +218,7 @@ def game_records(
             raise LogError("a game is either aborted or forfeited, not both")
         if game.is_over:
             raise LogError("the actions end the game: it was not aborted")
-        res = aborted_result(game.players).to_data()
+        res = Result.aborted(game.players).to_data()
         records.append({"record": "result", "result": _plain(res), "forfeit": None, "aborted": str(aborted),
                         "ended": iso_utc(ended)})
         return records
@@ -227,7 +226,7 @@ def game_records(
         fseat = forfeit.get("seat")
         if not isinstance(fseat, int) or not 0 <= fseat < game.players:
             raise LogError(f"forfeit.seat must be a seat 0..{game.players - 1}, got {fseat!r}")
-        res = dict(result) if result is not None else forfeit_result(game.players, fseat).to_data()
+        res = dict(result) if result is not None else Result.forfeit(game.players, fseat).to_data()
         forfeit = {"seat": fseat, "kind": str(forfeit.get("kind", ""))}
     else:
         engine = game.result()
@@ -504,7 +503,7 @@ def verify(logged: LoggedGame) -> Divergence | None:
     header (game, options, seed, players), then each record: every event equal to the engine's
     ``Event.full()``, every action played by the seat to act and accepted, no event missing or
     extra, and the result equal to the engine's (for a forfeit: the points, winners and reason
-    of :func:`forfeit_result`; for an aborted game: the game not over and :func:`aborted_result`).
+    of :meth:`Result.forfeit`; for an aborted game: the game not over and :meth:`Result.aborted`).
     A log made under another rules version of its game (see :func:`rules_needed`) is not
     re-simulated: the divergence, ``what == "rules-version"``, says which version it needs.
     """
@@ -573,7 +572,7 @@ def _check_result(game: Game, rec: Mapping[str, Any], div: Any) -> Divergence | 
             return div("result", None, forfeit, "a game cannot be both aborted and forfeited")
         if game.is_over:
             return div("result", game.result().to_data(), found, "aborted after the game was over")
-        exp = aborted_result(game.players).to_data()
+        exp = Result.aborted(game.players).to_data()
         if _plain(found) != _plain(exp):
             return div("result", exp, found, "the aborted result differs (no winner, all points and scores 0)")
         return None
@@ -583,7 +582,7 @@ def _check_result(game: Game, rec: Mapping[str, Any], div: Any) -> Divergence | 
             return div("result", None, forfeit, "forfeit.seat is not a seat")
         if game.is_over:
             return div("result", game.result().to_data(), found, "a forfeit after the game was over")
-        exp = forfeit_result(game.players, seat).to_data()
+        exp = Result.forfeit(game.players, seat).to_data()
         keys = ("points", "winners", "reason")
         if not isinstance(found, dict) or any(_plain(found.get(k)) != _plain(exp[k]) for k in keys):
             return div("result", exp, found, "the forfeit result differs (points, winners or reason)")

@@ -10,9 +10,22 @@ from __future__ import annotations
 
 from typing import MutableSequence, TypeVar
 
-__all__ = ["Rng"]
+__all__ = ["GAMMA", "MASK64", "MIX1", "MIX2", "SEED_BITS", "SEED_MAX", "Rng"]
 
-_MASK = (1 << 64) - 1
+MASK64 = (1 << 64) - 1
+"""The generator works modulo 2**64: its state and outputs are in 0 .. MASK64."""
+GAMMA = 0x9E3779B97F4A7C15
+"""SplitMix64's step, added to the state before each output."""
+MIX1 = 0xBF58476D1CE4E5B9
+"""SplitMix64's first multiplier (after ``z ^= z >> 30``)."""
+MIX2 = 0x94D049BB133111EB
+"""SplitMix64's second multiplier (after ``z ^= z >> 27``; the output is ``z ^ (z >> 31)``)."""
+SEED_BITS = 63
+SEED_MAX = (1 << SEED_BITS) - 1
+"""The largest game seed: game seeds are 0 .. 2**63-1 (``create-table.seed``, ``--seed``, and the
+seeds a server draws for a table given none). Any integer seeds an :class:`Rng`; this is the
+range the protocol carries."""
+_MASK = MASK64
 _T = TypeVar("_T")
 
 
@@ -39,9 +52,9 @@ class Rng:
 
     def next64(self) -> int:
         """The next 64-bit output."""
-        self.state = s = (self.state + 0x9E3779B97F4A7C15) & _MASK
-        z = ((s ^ (s >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+        self.state = s = (self.state + GAMMA) & _MASK
+        z = ((s ^ (s >> 30)) * MIX1) & _MASK
+        z = ((z ^ (z >> 27)) * MIX2) & _MASK
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:

@@ -33,7 +33,7 @@ from typing import Any
 import trio
 
 from quinze_protocol.errors import ProtocolError
-from quinze_protocol.framing import FrameDecoder, LineDecoder, encode_frame, encode_line
+from quinze_protocol.framing import DEFAULT_MAX_FRAME, FrameDecoder, LineDecoder, encode_frame, encode_line
 from quinze_cli.childproc import Child, open_child
 from quinze_cli.locks import QuickLock
 
@@ -43,15 +43,10 @@ __all__ = [
     "BotGarbage",
     "BotProcess",
     "DEFAULT_STDERR_CAP",
-    "MAX_LINE",
     "describe_exit",
 ]
 
 log = logging.getLogger("quinze.bot")
-
-MAX_LINE = 1_048_576
-"""Longest JSON line (bytes, newline excluded) and largest msgpack frame a bot may send: 1 MiB,
-the protocol's maximum frame size."""
 
 MAX_ELEMENTS = 10_000
 """Values one line or frame from a bot may hold (an action needs a few dozen): more is garbage
@@ -139,7 +134,7 @@ class BotProcess:
         name: str | None = None,
         cwd: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
-        max_frame: int = MAX_LINE,
+        max_frame: int = DEFAULT_MAX_FRAME,
     ) -> None:
         if not command:
             raise ValueError("a bot command needs at least a program name")

@@ -17,17 +17,26 @@ from typing import Any
 
 import trio
 
-from quinze_protocol.game import Bot, Game, GameError, get_bot, get_game
+from quinze_protocol.game import Bot, Game, GameError, bot_names, get_bot, get_game, is_bot_name
 from quinze_cli.botproc import BotExited
 
-__all__ = ["BUILTIN_PREFIX", "BuiltinBot", "is_builtin"]
+__all__ = ["BUILTIN_PREFIX", "BuiltinBot", "builtin_name", "builtin_problem"]
 
 BUILTIN_PREFIX = "builtin:"
 
 
-def is_builtin(spec: str) -> bool:
-    """True for ``"builtin:NAME"``."""
-    return spec.startswith(BUILTIN_PREFIX)
+def builtin_name(spec: str) -> str | None:
+    """``NAME`` for a built-in bot spec ``"builtin:NAME"``, None for anything else (a command line)."""
+    return spec[len(BUILTIN_PREFIX):] if spec.startswith(BUILTIN_PREFIX) else None
+
+
+def builtin_problem(game: str, name: str) -> str | None:
+    """Why ``name`` is no built-in bot of ``game`` (naming the known ones), or None when it is one.
+    Raises :class:`~quinze_protocol.game.GameError` ``unknown-game`` for an unknown ``game``."""
+    known = bot_names(game)
+    if name in known or is_bot_name(game, name):
+        return None
+    return f"no built-in bot {name!r} for {game} (known: {', '.join(known)})"
 
 
 class BuiltinBot:

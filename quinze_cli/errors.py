@@ -1,4 +1,5 @@
-"""How every command reports a user error: one line on stderr, exit 1 (bad input) or 2 (usage)."""
+"""How every command reports a user error: one line on stderr, exit 1 (bad input) or 2 (usage);
+and the exit status after Ctrl-C (130)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
 EXIT_INVALID = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+"""Exit status of every command stopped by Ctrl-C or SIGTERM (128 + SIGINT, the shell's convention)."""
 
 
 def fail(message: str, code: int = EXIT_INVALID) -> NoReturn:

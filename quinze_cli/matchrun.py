@@ -26,25 +26,24 @@ import os
 import shlex
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
 import trio
 
 from quinze_protocol.errors import ProtocolError
-from quinze_protocol.game import GameError, bot_names, get_game, is_bot_name
-from quinze_protocol.replaylog import LogError, dumps_records, game_records
+from quinze_protocol.game import GameError, get_game
+from quinze_protocol.replaylog import LogError, dumps_records, game_records, utc_now, utc_stamp
 from quinze_server.logs import cut_at_end
-from quinze_cli.botproc import BotError, BotProcess
-from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
+from quinze_cli.botproc import DEFAULT_STDERR_CAP, BotError, BotProcess
+from quinze_cli.builtin import BuiltinBot, builtin_name, builtin_problem
 from quinze_cli.client import ClientError, Connection, RequestRefused, ServerProtocolError, connect
-from quinze_cli.options import SEED_MAX  # one seed rule for every command (0 .. 2**63-1)
 from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
 from quinze_cli.stats import MatchStats
 from quinze_cli.stats.sprt import SprtSpec
 
-__all__ = ["BotSpec", "GamePlan", "MatchConfig", "MatchError", "MatchRunner", "SEED_MAX", "iter_schedule", "last_seed",
+__all__ = ["BotSpec", "GamePlan", "MatchConfig", "MatchError", "MatchRunner", "iter_schedule", "last_seed",
            "parse_bot_spec", "rotations", "schedule"]
 
 log = logging.getLogger("quinze.match")
@@ -74,11 +73,11 @@ def parse_bot_spec(spec: str, game: str, taken: Sequence[str] = ()) -> BotSpec:
     ``"python3 examples/bots/random_bot.py"``), made unique against ``taken`` with ``-2``, ``-3``...
     Raises ``ValueError`` (empty command, bad quoting, unknown built-in: names the known ones).
     """
-    if spec.startswith(BUILTIN_PREFIX):
-        name = spec[len(BUILTIN_PREFIX):]
-        known = bot_names(game)
-        if name not in known and not is_bot_name(game, name):
-            raise ValueError(f"no built-in bot {name!r} for {game} (known: {', '.join(known)})")
+    name = builtin_name(spec)
+    if name is not None:
+        problem = builtin_problem(game, name)
+        if problem is not None:
+            raise ValueError(problem)
         base, argv, builtin = name, (), name
     else:
         try:
@@ -169,7 +168,7 @@ class MatchConfig:
     wire: str = "json"
     max_restarts: int = 3
     server: tuple[str, int] | None = None
-    stderr_cap: int = 1_048_576
+    stderr_cap: int = DEFAULT_STDERR_CAP
     positions: tuple[dict[str, Any], ...] = ()
     """Positions the games start from (``--positions``; :attr:`GamePlan.position` indexes them),
     sent as ``create-table.position``."""
@@ -280,7 +279,7 @@ class MatchRunner:
             iter_schedule(len(config.bots), config.seats, config.games, config.seed, duplicate=config.duplicate,
                           positions=len(config.positions))
         """The games still to play (a generator shared by the concurrency slots)."""
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+        stamp = utc_stamp()
         self.log_path = config.log_dir / f"match-{stamp}.jsonl"
         self.stderr_dir = config.log_dir / f"match-{stamp}-stderr"
         self.players: list[_Player] = []
@@ -533,7 +532,7 @@ class MatchRunner:
         """Append the game's records to the match log, flushed and fsynced."""
         over, start = outcome.game_over, outcome.game_start
         assert over is not None and start is not None
-        now = datetime.now(timezone.utc)
+        now = utc_now()
         try:
             records = self._records(outcome, now, position)
         except (LogError, GameError) as err:  # the engine disagrees with the server: keep playing

@@ -11,14 +11,18 @@
 from __future__ import annotations
 
 import math
+import secrets
 from collections.abc import Sequence
 
+from quinze_protocol.rng import SEED_MAX
 from quinze_cli.errors import EXIT_USAGE, fail
 
-__all__ = ["SEED_MAX", "STDIO", "check_move_time", "check_seed", "option_pairs", "parse_option_pairs", "seed_problem"]
+__all__ = ["SEED_MAX", "STDIO", "check_move_time", "check_seed", "fresh_seed", "option_pairs", "parse_option_pairs",
+           "seed_problem"]
 
-SEED_MAX = 2**63 - 1
-"""The largest game seed: seeds are 0 .. 2**63-1, the range the server draws from."""
+FRESH_SEEDS = 2**31
+"""A match or tournament given no ``--seed`` draws its first seed below this (short enough to
+read back and type, far enough below :data:`SEED_MAX` for any number of games)."""
 STDIO = "-"
 """A file name meaning standard output (or standard input for a file that is read)."""
 
@@ -29,6 +33,11 @@ def seed_problem(seed: int, games: int = 1, option: str = "--seed") -> str | Non
         return None
     later = f", less the {games - 1} later games (game i uses {option} + i)" if games > 1 and seed >= 0 else ""
     return f"{option} must be in 0 .. 2**63-1 ({SEED_MAX}), the seeds the server draws{later}; got {seed}"
+
+
+def fresh_seed() -> int:
+    """A first seed for a match or tournament given none: uniform in 0 .. :data:`FRESH_SEEDS` - 1."""
+    return secrets.randbelow(FRESH_SEEDS)
 
 
 def check_seed(seed: int | None, games: int = 1, option: str = "--seed") -> None:

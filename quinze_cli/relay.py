@@ -43,7 +43,7 @@ import logging
 import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any, Protocol
 
 import trio
@@ -51,6 +51,7 @@ import trio
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.session import STALE_CODES
 from quinze_protocol.framing import encode_frame
+from quinze_protocol.replaylog import utc_now
 from quinze_protocol.messages import (
     Accepted,
     Error,
@@ -65,10 +66,10 @@ from quinze_protocol.messages import (
 )
 from quinze_cli.botproc import BotError, BotGarbage
 from quinze_cli.owed import OwedAnswers
-from quinze_cli.relay_outcomes import FAILURE_KINDS, Failure, GameOutcome
+from quinze_cli.relay_outcomes import Failure, GameOutcome
 from quinze_cli.client import ClientError, Connection, RequestRefused, ServerProtocolError
 
-__all__ = ["BotLike", "Failure", "GameOutcome", "RelayError", "SeatRelay", "FAILURE_KINDS"]
+__all__ = ["BotLike", "Failure", "GameOutcome", "RelayError", "SeatRelay"]
 
 log = logging.getLogger("quinze.relay")
 
@@ -357,7 +358,7 @@ class SeatRelay:
             if game.start is not None and game.start.number != msg.number:
                 self._game = game = _Game()
             game.start = msg
-            game.started = game.started or datetime.now(timezone.utc)
+            game.started = game.started or utc_now()
             self._to_bot(data)
             if self.bot_broken is None:
                 game.bot_started = True
@@ -406,7 +407,7 @@ class SeatRelay:
                     self._late_seen = trio.Event()  # the answer may still come: say how late
                     self._late = (failure, self._table, game.pending.request, game.deadline_at)
             outcomes.append(GameOutcome(self._table, self._seat, game.start, msg, failure, game.started,
-                                        datetime.now(timezone.utc), game.think, game.moves, game.max_think,
+                                        utc_now(), game.think, game.moves, game.max_think,
                                         game.near_limit))
             if self.on_outcome is not None:
                 await self.on_outcome(outcomes[-1])

@@ -9,15 +9,12 @@ from typing import Any
 
 from quinze_protocol.messages import GameOver, GameStart
 
-__all__ = ["FAILURE_KINDS", "Failure", "GameOutcome"]
-
-FAILURE_KINDS = ("timeout", "crash", "garbage", "illegal")
-"""The kinds of a bot failure, also the ``reason`` of the relay's ``forfeit``."""
+__all__ = ["Failure", "GameOutcome"]
 
 
 @dataclass
 class Failure:
-    """A bot failure: ``kind`` (one of :data:`FAILURE_KINDS`), ``detail`` (for people),
+    """A bot failure: ``kind`` (one of :data:`quinze_protocol.fields.RELAY_FORFEIT_KINDS`, sent as the forfeit's ``reason``), ``detail`` (for people),
     ``table``, ``seat``, ``started`` (False: before the game started), ``restart`` (the bot
     program is no longer usable and must be restarted before another game)."""
 

@@ -27,9 +27,10 @@ THINKING_LONG = 30.0
 """Seconds a seat may decide before the others get ``notice{kind: "thinking"}`` (once per turn)."""
 
 
-class Deadline:
-    """The moment a decision is due: ``seconds`` from now (trio clock); ``math.inf``: never
-    (a table without a clock). ``started`` is when the decision began."""
+class DecisionTimer:
+    """The time of one decision: ``started`` when it began, ``at`` the instant it is due,
+    ``seconds`` after (trio clock; ``math.inf``: never, a table without a clock). On the wire a
+    deadline is always a duration, the seconds left (:meth:`wire`); an instant is never sent."""
 
     __slots__ = ("at", "started")
 
@@ -53,7 +54,7 @@ class Deadline:
 class TableClock:
     """The clock of one table, from its spec (:mod:`quinze_protocol.clocks`: ``move``, ``bank``, ``none``).
 
-    :meth:`new_game` fills each seat's bank; :meth:`start` gives the :class:`Deadline` of a
+    :meth:`new_game` fills each seat's bank; :meth:`start` gives the :class:`DecisionTimer` of a
     decision of ``seat``; :meth:`stop` charges the time it took (``bank``: taken from the bank,
     then the increment added). Seconds, trio clock.
     """
@@ -71,29 +72,29 @@ class TableClock:
         """Every bank back to ``base`` (the clock starts afresh with each game)."""
         self.bank = [float(self.spec.get("base", 0.0))] * self.seats
 
-    def start(self, seat: int) -> Deadline:
+    def start(self, seat: int) -> DecisionTimer:
         if self.kind == "move":
             own = self.seat_move_times[seat] if seat < len(self.seat_move_times) else None
-            return Deadline(self.spec["move"] if own is None else own)
+            return DecisionTimer(self.spec["move"] if own is None else own)
         if self.kind == "bank":
-            return Deadline(self.bank[seat])
-        return Deadline(math.inf)
+            return DecisionTimer(self.bank[seat])
+        return DecisionTimer(math.inf)
 
-    def stop(self, seat: int, deadline: Deadline) -> None:
-        """The decision of ``seat`` (due at ``deadline``) was played now."""
+    def stop(self, seat: int, timer: DecisionTimer) -> None:
+        """The decision of ``seat`` (``timer``) was played now."""
         if self.kind == "bank":
-            self.bank[seat] = deadline.left() + self.spec.get("increment", 0.0)
+            self.bank[seat] = timer.left() + self.spec.get("increment", 0.0)
 
-    def state(self, running: int | None = None, deadline: Deadline | None = None) -> dict[str, Any]:
+    def state(self, running: int | None = None, timer: DecisionTimer | None = None) -> dict[str, Any]:
         """The clock state sent to clients: ``{"kind", "left": [seconds | None per seat]}``; the
-        seat ``running`` (to act, due at ``deadline``) with the time it has left now."""
+        seat ``running`` (to act, ``timer``) with the time it has left now."""
         left: list[float | None]
         if self.kind == "bank":
             left = [round(b, 3) for b in self.bank]
         else:
             left = [None] * self.seats
-        if running is not None and deadline is not None and self.kind != "none":
-            left[running] = round(deadline.wire(), 3)
+        if running is not None and timer is not None and self.kind != "none":
+            left[running] = round(timer.wire(), 3)
         out: dict[str, Any] = {"kind": self.kind, "left": left}
         if self.kind == "bank":
             out["increment"] = self.spec.get("increment", 0.0)

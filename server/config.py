@@ -10,14 +10,13 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from quinze_protocol.framing import DEFAULT_MAX_FRAME
+
 DEFAULT_PORT = 15015
 """The port ``quinze serve`` listens on unless told otherwise."""
 
 DEFAULT_HOST = "127.0.0.1"
 """Loopback only by default, for safety; ``--host 0.0.0.0`` serves the local network."""
-
-MAX_FRAME = 1_048_576
-"""Largest accepted frame body in bytes (1 MiB), checked on the length prefix."""
 
 MAX_ELEMENTS = 4096
 """Values one client frame may hold (arrays, maps, elements, entries): no client message needs
@@ -58,7 +57,7 @@ class ServerConfig:
     log_dir: Path | None = None
     move_time: float = 60.0
     heartbeat: float = 10.0
-    max_frame: int = MAX_FRAME
+    max_frame: int = DEFAULT_MAX_FRAME
     send_queue: int = 256
     send_timeout: float = 10.0
     shutdown_grace: float = 2.0

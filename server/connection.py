@@ -189,7 +189,7 @@ class ClientConnection:
         not passed: it may be thinking without reading, and is not dropped for missing pongs."""
         for table in self.tables:
             p = table.pending
-            if p is not None and table.seats[p.seat].conn is self and not p.deadline.expired:
+            if p is not None and table.seats[p.seat].conn is self and not p.timer.expired:
                 return True
         return False
 

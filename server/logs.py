@@ -19,20 +19,14 @@ import logging
 import os
 import secrets
 from collections.abc import Mapping, Sequence
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 import trio
 
-from quinze_protocol.replaylog import dumps_records, game_records
+from quinze_protocol.replaylog import dumps_records, game_records, iso_now
 
 log = logging.getLogger("quinze.server")
-
-
-def utc_now() -> str:
-    """Now as ISO-8601 UTC, e.g. ``2026-11-29T17:02:03.123456+00:00``."""
-    return datetime.now(timezone.utc).isoformat()
 
 
 RUN_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -118,7 +112,7 @@ async def write_game(
         number=number,
         table=table,
         started=started,
-        ended=utc_now(),
+        ended=iso_now(),
         forfeit=forfeit,
         result=None if aborted is not None else result,
         aborted=aborted,

@@ -25,9 +25,9 @@ Rules applied here (PROTOCOL.md):
   (``joined{resumed:true}``, ``game-start`` again, the pending request if it is its turn).
   Before the first game a dropped seat is simply freed;
 - when the server stops (:meth:`Table.abort`), a running game ends at once with the aborted
-  result (:func:`quinze_protocol.replaylog.aborted_result`, reason ``"aborted"``): ``game-over`` to every
+  result (:meth:`quinze_protocol.game.Result.aborted`, reason ``"aborted"``): ``game-over`` to every
   seat and spectator, before their ``bye``, and the game is logged as aborted;
-- seeds: ``seed + number - 1`` when the table was given one, else ``secrets.randbits(63)``;
+- seeds: ``seed + number - 1`` when the table was given one, else ``secrets.randbits(SEED_BITS)`` (0 .. :data:`~quinze_protocol.rng.SEED_MAX`);
   salt ``secrets.token_hex(16)``; the commitment is SHA-256 of ``f"{seed}:{salt}"``;
 - game boundaries: every message about a game carries the table and the game's ``number``;
   request ids are unique in the server run (:meth:`Lobby.next_request`); an ``action`` or a
@@ -47,13 +47,14 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from quinze_protocol.game import Event, Game, GameError
+from quinze_protocol.fields import FORFEIT_LEAVE, FORFEIT_TIMEOUT
+from quinze_protocol.game import Event, Game, GameError, Result
 from quinze_protocol.clocks import move_clock
 from quinze_protocol.messages import commitment
-from quinze_protocol.replaylog import start_game
-from quinze_protocol.replaylog import aborted_result, forfeit_result
-from quinze_server.clock import THINKING_LONG, Deadline, TableClock
-from quinze_server.logs import utc_now, write_game
+from quinze_protocol.replaylog import iso_now, start_game
+from quinze_protocol.rng import SEED_BITS
+from quinze_server.clock import THINKING_LONG, DecisionTimer, TableClock
+from quinze_server.logs import write_game
 from quinze_server.wire import Records, TableWire, joined_map, pack
 from quinze_server.wire import frame as wire_frame
 
@@ -62,10 +63,6 @@ if TYPE_CHECKING:
     from quinze_server.lobby import Lobby
 
 log = logging.getLogger("quinze.server")
-
-LEAVE_KIND = "leave"
-TIMEOUT_KIND = "timeout"
-
 
 class Seat:
     """One seat: ``name`` (None when free), secret ``token``, ``conn`` (None when dropped)."""
@@ -94,7 +91,7 @@ class Pending:
 
     request: int
     seat: int
-    deadline: Deadline
+    timer: DecisionTimer
     opened: float = 0.0
     told_thinking: bool = False
 
@@ -224,7 +221,7 @@ class Table:
 
     def _clock_state(self) -> dict[str, Any]:
         p = self.pending
-        return self.clock.state(p.seat, p.deadline) if p is not None else self.clock.state()
+        return self.clock.state(p.seat, p.timer) if p is not None else self.clock.state()
 
     def _events(self, events: list[Event]) -> None:
         """Each event to each seat as it may see it (``Event.for_seat``), to spectators as public.
@@ -289,7 +286,7 @@ class Table:
         self.pending = p = Pending(self.request_id, seat, self.clock.start(seat), trio.current_time())
         self._notice("clock", seat, clock=self._clock_state())
         self._send_request()
-        if min(p.deadline.at, p.deadline.started + THINKING_LONG) < self._wake_at:
+        if min(p.timer.at, p.timer.started + THINKING_LONG) < self._wake_at:
             self._poke()  # the table task sleeps past this request's deadline or "thinking" moment
 
     def _send_request(self) -> None:
@@ -307,7 +304,7 @@ class Table:
                 "seat": p.seat,
                 "view": game.view(p.seat),
                 "legal": game.legal_data(),
-                "deadline": p.deadline.wire(),
+                "deadline": p.timer.wire(),
                 "number": self.number,
                 "clock": self._clock_state(),
             }
@@ -343,7 +340,7 @@ class Table:
     async def _play_one(self) -> None:
         self._touch()
         self.number += 1
-        self.seed = self.base_seed + self.number - 1 if self.base_seed is not None else secrets.randbits(63)
+        self.seed = self.base_seed + self.number - 1 if self.base_seed is not None else secrets.randbits(SEED_BITS)
         self.salt = secrets.token_hex(16)
         self.players = [s.name or "" for s in self.seats]
         self.records = Records()
@@ -352,7 +349,7 @@ class Table:
         self._announced = False
         game = self.game = start_game(self.game_cls.id, self.options, self.seed, self.position)
         self.state = "playing"
-        self.started = utc_now()
+        self.started = iso_now()
         log.info("table %s: game %d of %s starts (%s)", self.id, self.number, self.game_cls.id, ", ".join(self.players))
         for s in self.seats:
             if s.conn is not None:
@@ -371,17 +368,17 @@ class Table:
             # handle_action plays each move and opens the next request itself, without waking
             # this task (no task switch between a move and the next request): this task only
             # wakes at the deadline of the request it saw, or when the game ends or is forfeited.
-            if p.deadline.expired:
-                self.forfeit = (p.seat, TIMEOUT_KIND)
+            if p.timer.expired:
+                self.forfeit = (p.seat, FORFEIT_TIMEOUT)
                 break
-            think_at = p.deadline.started + THINKING_LONG
+            think_at = p.timer.started + THINKING_LONG
             if not p.told_thinking and trio.current_time() >= think_at:
                 p.told_thinking = True
-                self._notice("thinking", p.seat, seconds=round(trio.current_time() - p.deadline.started, 1),
+                self._notice("thinking", p.seat, seconds=round(trio.current_time() - p.timer.started, 1),
                              clock=self._clock_state())
             # (a move opens the next request without waking this task, unless that request's
             # "thinking" moment comes before the wake-up set here: see _next_request)
-            self._wake_at = p.deadline.at if p.told_thinking else min(p.deadline.at, think_at)
+            self._wake_at = p.timer.at if p.told_thinking else min(p.timer.at, think_at)
             with trio.move_on_at(self._wake_at):
                 await self._until(lambda: self.pending is not p or self.forfeit is not None)
         self.pending = None
@@ -399,10 +396,10 @@ class Table:
         :func:`quinze_server.logs.write_game` needs to log the game (None without a log directory)."""
         self._announced = True
         if self.aborted is not None:
-            result = aborted_result(len(self.seats))
+            result = Result.aborted(len(self.seats))
             forfeit: dict[str, Any] | None = None
         elif self.forfeit is not None:
-            result = forfeit_result(len(self.seats), self.forfeit[0])  # 0 to it, the others share
+            result = Result.forfeit(len(self.seats), self.forfeit[0])  # 0 to it, the others share
             forfeit = {"seat": self.forfeit[0], "kind": self.forfeit[1]}
         else:
             done = game.result()
@@ -585,7 +582,7 @@ class Table:
         mine = self.seat_of(conn)
         if mine is not None:
             if self.state == "playing" and self.game is not None and not self.game.is_over and self.forfeit is None:
-                self.forfeit = (mine.index, LEAVE_KIND)
+                self.forfeit = (mine.index, FORFEIT_LEAVE)
             mine.free()
             conn.tables.discard(self)
             conn.send({"type": "left", "table": self.id})
@@ -614,8 +611,9 @@ class Table:
                 self._notice("disconnected", mine.index)
         self._poke()
 
-    def handle_forfeit(self, conn: ClientConnection, reason: str, number: int | None = None) -> None:
-        """``forfeit``: the sender's seat concedes the running game with ``reason`` as its kind.
+    def handle_forfeit(self, conn: ClientConnection, kind: str, number: int | None = None) -> None:
+        """``forfeit``: the sender's seat concedes the running game; ``kind`` (the message's
+        ``reason`` field) becomes ``game-over.forfeit.kind``.
         A forfeit naming another game (``number``) than the running one is refused
         (``stale-game``): a late forfeit never ends a game that started after it was meant."""
         self._touch()
@@ -630,7 +628,7 @@ class Table:
         if self.state != "playing" or self.game is None or self.forfeit is not None:
             conn.error("game-not-running", f"no game is running at {self.id}", "forfeit")
             return
-        self.forfeit = (mine.index, reason)
+        self.forfeit = (mine.index, kind)
         self._poke()
 
     def handle_action(self, conn: ClientConnection, request: int, data: Mapping[str, Any], number: int | None = None) -> None:
@@ -658,8 +656,8 @@ class Table:
         if request != p.request:
             self._refuse(conn, request, "stale-request", f"the open request at {self.id} is {p.request}, not {request}")
             return
-        if p.deadline.expired:
-            late = trio.current_time() - p.deadline.at
+        if p.timer.expired:
+            late = trio.current_time() - p.timer.at
             self._refuse(conn, request, "stale-request", f"the deadline of request {request} has passed: answered {late:.2f} s late")
             return
         try:
@@ -676,7 +674,7 @@ class Table:
             log.exception("table %s: engine failed on %r", self.id, data)
             self._refuse(conn, request, "engine-error", f"{type(e).__name__}: {e}")
             return
-        self.clock.stop(p.seat, p.deadline)
+        self.clock.stop(p.seat, p.timer)
         self.records.add(mine.index, action.to_data(), round(trio.current_time() - p.opened, 4))
         conn.moves += 1
         conn.send_frame(self.wire.accepted(request, self.number))

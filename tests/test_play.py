@@ -359,7 +359,7 @@ def test_lobby_watch_and_colour_symbols(host, env):
 def test_a_game_without_its_own_renderer_is_played_by_number():
     """The generic GameUI (a game id with no renderer module) takes numbers only and says so."""
     from quinze_cli.play.cards_ui import CardStyle
-    from quinze_cli.play.i18n import Catalogue
+    from quinze_cli.i18n import Catalogue
     from quinze_cli.play.registry import GameUI, InputError, TableState, get_ui
 
     ui = get_ui("no-such-renderer", Catalogue("en"), CardStyle("en", False))

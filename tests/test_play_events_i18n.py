@@ -2,7 +2,7 @@
 
 Seeded games of built-in bots are played in process and every event is fed, as a seat (0) and as
 a spectator receive it, through the client's GameUI with a *strict* catalogue (no fallback to
-English, no key shown as itself: :class:`quinze_cli.play.i18n.MissingText`) in English and in
+English, no key shown as itself: :class:`quinze_cli.i18n.MissingText`) in English and in
 French. Every event kind must give its line in the right language; ``quinze replay`` keeps its
 English wording from the same catalogue entries.
 """
@@ -19,7 +19,7 @@ import pytest
 from quinze_protocol.game import get_bot, get_game
 from quinze_cli.narrate import GAME_MODULES, Names, narrate_event
 from quinze_cli.play.cards_ui import CardStyle
-from quinze_cli.play.i18n import Catalogue, MissingText
+from quinze_cli.i18n import Catalogue, MissingText
 from quinze_cli.play.registry import TableState, get_ui
 
 NAMES = ["Ana", "Bob", "Cy", "Dee"]

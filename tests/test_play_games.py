@@ -12,7 +12,7 @@ from rich.console import Console
 
 from quinze_protocol.game import get_bot, get_game
 from quinze_cli.play.cards_ui import CardStyle
-from quinze_cli.play.i18n import Catalogue
+from quinze_cli.i18n import Catalogue
 from quinze_cli.play.registry import InputError, TableState, get_ui
 from quinze_cli.play.screen import draw
 

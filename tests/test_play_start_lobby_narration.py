@@ -197,7 +197,7 @@ def test_narration_card_style_keeps_names_and_follows_the_language():
 
 def test_help_mentions_jokers_only_for_le_quinze():
     from quinze_cli.play.cards_ui import CardStyle
-    from quinze_cli.play.i18n import Catalogue
+    from quinze_cli.i18n import Catalogue
     from quinze_cli.play.registry import get_ui
 
     for lang in ("en", "fr"):

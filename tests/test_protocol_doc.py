@@ -78,7 +78,8 @@ def test_error_codes_documented() -> None:
 
 
 def test_game_over_example_replays() -> None:
-    from quinze_protocol.replaylog import forfeit_result, game_records, read_log, dumps_records, verify
+    from quinze_protocol.game import Result
+    from quinze_protocol.replaylog import game_records, read_log, dumps_records, verify
 
     msgs = [parse_message(json.loads(j)) for _, j in examples()]
     start = next(m for m in msgs if isinstance(m, GameStart))
@@ -88,6 +89,6 @@ def test_game_over_example_replays() -> None:
         start.game, start.options, over.seed, over.salt, start.players, over.actions,
         started=0, ended=1, forfeit=over.forfeit.to_data(), result=over.result,
     )
-    assert over.result == forfeit_result(len(start.players), over.forfeit.seat).to_data()
+    assert over.result == Result.forfeit(len(start.players), over.forfeit.seat).to_data()
     (game,) = read_log(dumps_records(recs)).games
     assert verify(game) is None

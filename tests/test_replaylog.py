@@ -19,7 +19,6 @@ from quinze_protocol.replaylog import (
     FORMAT,
     LogError,
     dumps_records,
-    forfeit_result,
     game_records,
     read_log,
     state_at,
@@ -102,7 +101,7 @@ def test_forfeit_game() -> None:
     )
     assert recs[-1]["forfeit"] == {"seat": 1, "kind": "timeout"}
     assert recs[-1]["result"] == {"points": [1.0, 0.0], "scores": [0.0, 0.0], "winners": [0], "reason": "forfeit"}
-    assert forfeit_result(3, 0) == Result.from_winners([1, 2], [0.0] * 3, "forfeit")
+    assert Result.forfeit(3, 0) == Result.from_winners([1, 2], [0.0] * 3, "forfeit")
     (g,) = read_log(dumps_records(recs)).games
     assert verify(g) is None
     # the forfeit result must give the point to the others

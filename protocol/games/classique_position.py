@@ -26,8 +26,9 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from quinze_protocol.cards import CardError, card_text, parse_card
+from quinze_protocol.cards import card_text
 from quinze_protocol.game import GameError, PositionError
+from quinze_protocol.positions import card, entries, need, whole
 from quinze_protocol.rng import Rng
 
 __all__ = ["dump", "load"]
@@ -70,40 +71,8 @@ def dump(g) -> dict[str, Any]:
     }
 
 
-def _get(data: Mapping[str, Any], key: str) -> Any:
-    if key not in data:
-        raise PositionError("missing", field=key)
-    return data[key]
-
-
-def _int(v: Any, field: str, low: int | None = 0, high: int | None = None, none: bool = False) -> int | None:
-    if v is None and none:
-        return None
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise PositionError(f"expects a whole number, got {v!r}", field=field)
-    if low is not None and v < low:
-        raise PositionError(f"must be at least {low}, got {v}", field=field)
-    if high is not None and v > high:
-        raise PositionError(f"must be at most {high}, got {v}", field=field)
-    return v
-
-
-def _list(v: Any, field: str, n: int | None = None) -> list:
-    if not isinstance(v, list):
-        raise PositionError(f"expects a list, got {type(v).__name__}", field=field)
-    if n is not None and len(v) != n:
-        raise PositionError(f"expects {n} entries (one per seat), got {len(v)}", field=field)
-    return v
-
-
 def _card(v: Any, field: str) -> int:
-    try:
-        c = parse_card(v)
-    except CardError as err:
-        raise PositionError(str(err), field=field) from None
-    if c >= 52:
-        raise PositionError("no jokers in Le Quinze classique", field=field)
-    return c
+    return card(v, field, no_jokers="no jokers in Le Quinze classique")
 
 
 def load(cls, data: Mapping[str, Any]):
@@ -112,12 +81,12 @@ def load(cls, data: Mapping[str, Any]):
 
     if not isinstance(data, Mapping):
         raise PositionError("a position is a map", field="position")
-    if _get(data, "game") != cls.id:
+    if need(data, "game") != cls.id:
         raise PositionError(f"expects {cls.id!r}, got {data['game']!r}", field="game")
-    fmt = _get(data, "format")
+    fmt = need(data, "format")
     if type(fmt) is not int or fmt != FORMAT:  # true == 1 in Python: not a format
         raise PositionError(f"unknown format {data['format']!r} (known: {FORMAT})", field="format")
-    raw = _get(data, "options")
+    raw = need(data, "options")
     if not isinstance(raw, Mapping):
         raise PositionError("expects a map", field="options")
     try:
@@ -128,62 +97,62 @@ def load(cls, data: Mapping[str, Any]):
     n = opts["players"]
     g = cls.__new__(cls)
     g._blank(opts, [1] * n)
-    g.rng = Rng.from_state(_int(_get(data, "rng"), "rng", 0, (1 << 64) - 1))
-    g.caves = [_int(v, f"caves[{i}]", 1) for i, v in enumerate(_list(_get(data, "caves"), "caves", n))]
-    g.chips = [_int(v, f"chips[{i}]", 0) for i, v in enumerate(_list(_get(data, "chips"), "chips", n))]
-    g.stakes = [_int(v, f"stakes[{i}]", 0) for i, v in enumerate(_list(_get(data, "stakes"), "stakes", n))]
-    g.shares = [_int(v, f"shares[{i}]", 0) for i, v in enumerate(_list(_get(data, "shares"), "shares", n))]
-    g.in_match = list(_list(_get(data, "in_match"), "in_match", n))
+    g.rng = Rng.from_state(whole(need(data, "rng"), "rng", 0, (1 << 64) - 1))
+    g.caves = [whole(v, f"caves[{i}]", 1) for i, v in enumerate(entries(need(data, "caves"), "caves", n))]
+    g.chips = [whole(v, f"chips[{i}]", 0) for i, v in enumerate(entries(need(data, "chips"), "chips", n))]
+    g.stakes = [whole(v, f"stakes[{i}]", 0) for i, v in enumerate(entries(need(data, "stakes"), "stakes", n))]
+    g.shares = [whole(v, f"shares[{i}]", 0) for i, v in enumerate(entries(need(data, "shares"), "shares", n))]
+    g.in_match = list(entries(need(data, "in_match"), "in_match", n))
     for i, v in enumerate(g.in_match):
         if not isinstance(v, bool):
             raise PositionError(f"expects true or false, got {v!r}", field=f"in_match[{i}]")
-    g.pot = _int(_get(data, "pot"), "pot", 0)
+    g.pot = whole(need(data, "pot"), "pot", 0)
     if sum(g.chips) + g.pot != sum(g.caves):
         raise PositionError(
             f"chips ({sum(g.chips)}) plus pot ({g.pot}) must equal the caves ({sum(g.caves)})", field="chips"
         )
     if sum(g.stakes) > g.pot:
         raise PositionError("the stakes of the coup exceed the pot", field="stakes")
-    g.first_dealer = _int(_get(data, "first_dealer"), "first_dealer", 0, n - 1)
-    g.dealer = _int(_get(data, "dealer"), "dealer", 0, n - 1)
-    g.rounds = _int(_get(data, "rounds"), "rounds", 0)
-    g.coup = _int(_get(data, "coup"), "coup", 0)
-    g.deck = _get(data, "deck")
+    g.first_dealer = whole(need(data, "first_dealer"), "first_dealer", 0, n - 1)
+    g.dealer = whole(need(data, "dealer"), "dealer", 0, n - 1)
+    g.rounds = whole(need(data, "rounds"), "rounds", 0)
+    g.coup = whole(need(data, "coup"), "coup", 0)
+    g.deck = need(data, "deck")
     if g.deck not in ("black", "red"):
         raise PositionError(f"expects 'black' or 'red', got {g.deck!r}", field="deck")
-    g.talon = [_card(v, f"talon[{i}]") for i, v in enumerate(_list(_get(data, "talon"), "talon"))]
-    g.discards = [_card(v, f"discards[{i}]") for i, v in enumerate(_list(_get(data, "discards"), "discards"))]
-    g.phase = _get(data, "phase")
+    g.talon = [_card(v, f"talon[{i}]") for i, v in enumerate(entries(need(data, "talon"), "talon"))]
+    g.discards = [_card(v, f"discards[{i}]") for i, v in enumerate(entries(need(data, "discards"), "discards"))]
+    g.phase = need(data, "phase")
     if g.phase not in PHASES:
         raise PositionError(f"unknown phase {g.phase!r} (known: {', '.join(PHASES)})", field="phase")
-    g.status = list(_list(_get(data, "status"), "status", n))
+    g.status = list(entries(need(data, "status"), "status", n))
     for i, st in enumerate(g.status):
         if st not in STATUSES:
             raise PositionError(f"unknown status {st!r} (known: {', '.join(STATUSES)})", field=f"status[{i}]")
         if (st == "out") == g.in_match[i]:
             raise PositionError("status 'out' exactly for seats out of the match", field=f"status[{i}]")
     g.hidden = [None if v is None else _card(v, f"hidden[{i}]")
-                for i, v in enumerate(_list(_get(data, "hidden"), "hidden", n))]
-    g.face_up = [[_card(c, f"face_up[{i}][{j}]") for j, c in enumerate(_list(cs, f"face_up[{i}]"))]
-                 for i, cs in enumerate(_list(_get(data, "face_up"), "face_up", n))]
-    g.opener = _int(_get(data, "opener"), "opener", 0, n - 1, none=True)
-    g.high = _int(_get(data, "high"), "high", 0)
-    g.raised = _get(data, "raised")
+                for i, v in enumerate(entries(need(data, "hidden"), "hidden", n))]
+    g.face_up = [[_card(c, f"face_up[{i}][{j}]") for j, c in enumerate(entries(cs, f"face_up[{i}]"))]
+                 for i, cs in enumerate(entries(need(data, "face_up"), "face_up", n))]
+    g.opener = whole(need(data, "opener"), "opener", 0, n - 1, none=True)
+    g.high = whole(need(data, "high"), "high", 0)
+    g.raised = need(data, "raised")
     if not isinstance(g.raised, bool):
         raise PositionError(f"expects true or false, got {g.raised!r}", field="raised")
-    g.acted = [_int(v, f"acted[{i}]", 0, n - 1) for i, v in enumerate(_list(_get(data, "acted"), "acted"))]
-    g.round_of = _get(data, "round_of")
+    g.acted = [whole(v, f"acted[{i}]", 0, n - 1) for i, v in enumerate(entries(need(data, "acted"), "acted"))]
+    g.round_of = need(data, "round_of")
     if g.round_of not in ("opening", "drawing"):
         raise PositionError(f"expects 'opening' or 'drawing', got {g.round_of!r}", field="round_of")
-    g.end_reason = _get(data, "end_reason")
+    g.end_reason = need(data, "end_reason")
     if g.end_reason is not None and not isinstance(g.end_reason, str):
         raise PositionError("expects text or null", field="end_reason")
     tally = data.get("tally", {})
     if not isinstance(tally, Mapping):
         raise PositionError("expects a map of counters", field="tally")
     for key in TALLY_KEYS:
-        g.tally[key] = _int(tally.get(key, 0), f"tally.{key}", 0)
-    to_act = _int(_get(data, "to_act"), "to_act", 0, n - 1, none=True)
+        g.tally[key] = whole(tally.get(key, 0), f"tally.{key}", 0)
+    to_act = whole(need(data, "to_act"), "to_act", 0, n - 1, none=True)
     _check_phase(g, to_act, IN_COUP)
     deck = Counter(colour_deck(g.deck))
     used = Counter(g.talon) + Counter(g.discards) + Counter(c for c in g.hidden if c is not None)

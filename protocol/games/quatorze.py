@@ -268,9 +268,9 @@ class QuatorzeGame(Game):
                 if self.no_draw == "nothing-to-draw":
                     raise IllegalAction("the stock and the discard pile are both empty", code="nothing-to-draw")
                 raise IllegalAction("you have already drawn this turn", code="wrong-phase")
-            if a.source == "stock" and not self.stock and len(self.discard) < 2:
+            if a.from_ == "stock" and not self.stock and len(self.discard) < 2:
                 raise IllegalAction("the stock is empty and the discard pile cannot refill it", code="empty-stock")
-            if a.source == "discard" and not self.discard:
+            if a.from_ == "discard" and not self.discard:
                 raise IllegalAction("the discard pile is empty", code="empty-discard")
             return
         if self.phase == "draw":
@@ -326,15 +326,15 @@ class QuatorzeGame(Game):
         hand = self.hands[seat]
         events: list[Event] = []
         if isinstance(a, Draw):
-            if a.source == "stock" and not self.stock:  # the discard pile but its top card, shuffled
+            if a.from_ == "stock" and not self.stock:  # the discard pile but its top card, shuffled
                 top = self.discard.pop()
                 self.stock, self.discard = self.discard, [top]
                 _shuffle(self.rng, self.stock)
                 events.append(Event("reshuffle", {"stock": len(self.stock), "discard": card_text(top)}))
-            c = (self.stock if a.source == "stock" else self.discard).pop()
+            c = (self.stock if a.from_ == "stock" else self.discard).pop()
             hand.append(c)
             hand[:] = sort_cards(hand)
-            if a.source == "stock":
+            if a.from_ == "stock":
                 events.append(
                     Event("draw", {"seat": seat, "from": "stock", "stock": len(self.stock)}, {seat: {"card": card_text(c)}})
                 )

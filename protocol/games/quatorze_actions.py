@@ -70,13 +70,14 @@ def sort_cards(cs: Any) -> tuple[int, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Draw(Action):
-    """Draw the top card of the stock (``source="stock"``) or of the discard pile (``"discard"``)."""
+    """Draw the top card of the stock (``from_="stock"``) or of the discard pile (``"discard"``):
+    the action's ``from`` field, spelled ``from_`` in Python because ``from`` is a keyword."""
 
-    source: str
+    from_: str
 
     def to_data(self) -> dict[str, Any]:
         """``{"type": "draw", "from": "stock" | "discard"}``."""
-        return {"type": "draw", "from": self.source}
+        return {"type": "draw", "from": self.from_}
 
 
 @dataclass(frozen=True, slots=True)

@@ -86,7 +86,7 @@ class GreedyBot(Bot):
         draws = [a for a in legal if isinstance(a, Draw)]
         if draws:
             discard = view.get("discard") or []
-            if discard and any(a.source == "discard" for a in draws):
+            if discard and any(a.from_ == "discard" for a in draws):
                 top = parse_card(discard[-1])
                 if any(top in comb.cards for comb in combinations(hand + [top])):
                     return Draw("discard")

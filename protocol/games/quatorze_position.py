@@ -27,10 +27,11 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from quinze_protocol.cards import CardError, card_text, cards_text, is_joker, parse_card
+from quinze_protocol.cards import card_text, cards_text
 from quinze_protocol.game import GameError, PositionError
 from quinze_protocol.games.quatorze_actions import sort_cards, value
 from quinze_protocol.games.quatorze_legal import can_lay_whole_hand
+from quinze_protocol.positions import cards, entries, need, whole_at
 from quinze_protocol.rng import Rng
 
 if TYPE_CHECKING:
@@ -67,38 +68,8 @@ def dump(g: "QuatorzeGame") -> dict[str, Any]:
     }
 
 
-def _need(data: Mapping[str, Any], name: str) -> Any:
-    if name not in data:
-        raise PositionError("missing", field=name)
-    return data[name]
-
-
-def _int(data: Mapping[str, Any], name: str, lo: int, hi: int) -> int:
-    v = _need(data, name)
-    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise PositionError(f"expects a whole number from {lo} to {hi}, got {v!r}", field=name)
-    return v
-
-
-def _list(v: Any, name: str, length: int | None = None) -> list[Any]:
-    if not isinstance(v, list):
-        raise PositionError(f"expects a list, got {type(v).__name__}", field=name)
-    if length is not None and len(v) != length:
-        raise PositionError(f"expects {length} entries (one per seat), got {len(v)}", field=name)
-    return v
-
-
 def _cards(v: Any, name: str) -> list[int]:
-    out = []
-    for i, t in enumerate(_list(v, name)):
-        try:
-            c = parse_card(t)
-        except CardError as err:
-            raise PositionError(str(err), field=f"{name}[{i}]") from None
-        if is_joker(c):
-            raise PositionError("Le 14 is played without jokers", field=f"{name}[{i}]")
-        out.append(c)
-    return out
+    return cards(v, name, no_jokers="Le 14 is played without jokers")
 
 
 def load(cls: "type[QuatorzeGame]", data: Mapping[str, Any]) -> "QuatorzeGame":
@@ -110,7 +81,7 @@ def load(cls: "type[QuatorzeGame]", data: Mapping[str, Any]) -> "QuatorzeGame":
     fmt = data.get("format", FORMAT)
     if type(fmt) is not int or fmt != FORMAT:  # true == 1 in Python: not a format
         raise PositionError(f"expects format {FORMAT}, got {data.get('format')!r}", field="format")
-    raw_opts = _need(data, "options")
+    raw_opts = need(data, "options")
     if not isinstance(raw_opts, Mapping):
         raise PositionError("expects a map of table options", field="options")
     try:
@@ -118,8 +89,8 @@ def load(cls: "type[QuatorzeGame]", data: Mapping[str, Any]) -> "QuatorzeGame":
     except GameError as err:
         raise PositionError(err.reason, field=f"options.{err.field}") from None
     n = options["players"]
-    rng = _int(data, "rng", 0, (1 << 64) - 1)
-    phase = _need(data, "phase")
+    rng = whole_at(data, "rng", 0, (1 << 64) - 1)
+    phase = need(data, "phase")
     if phase not in _PHASES:
         raise PositionError(f"expects one of {', '.join(_PHASES)}, got {phase!r}", field="phase")
     if phase == "over":
@@ -127,19 +98,19 @@ def load(cls: "type[QuatorzeGame]", data: Mapping[str, Any]) -> "QuatorzeGame":
             raise PositionError("a finished game has no seat to act (null)", field="to_act")
         seat = None
     else:
-        seat = _int(data, "to_act", 0, n - 1)
+        seat = whole_at(data, "to_act", 0, n - 1)
     no_draw = data.get("no_draw")
     if no_draw not in _NO_DRAW:
         raise PositionError(f"expects null, 'whole-hand' or 'nothing-to-draw', got {no_draw!r}", field="no_draw")
-    turn = _int(data, "turns", 0, options["max_turns"])
-    subs = _int(data, "substitutions", 0, options["max_substitutions"]) if "substitutions" in data else 0
+    turn = whole_at(data, "turns", 0, options["max_turns"])
+    subs = whole_at(data, "substitutions", 0, options["max_substitutions"]) if "substitutions" in data else 0
     if subs and phase != "substitute":
         raise PositionError("substitutions are counted only in the substitute phase", field="substitutions")
 
-    hands = [_cards(h, f"hands.{s}") for s, h in enumerate(_list(_need(data, "hands"), "hands", n))]
+    hands = [_cards(h, f"hands.{s}") for s, h in enumerate(entries(need(data, "hands"), "hands", n))]
     packets: list[list[list[int]]] = []
-    for s, ps in enumerate(_list(_need(data, "packets"), "packets", n)):
-        ps = _list(ps, f"packets.{s}")
+    for s, ps in enumerate(entries(need(data, "packets"), "packets", n)):
+        ps = entries(ps, f"packets.{s}")
         got = [_cards(p, f"packets.{s}[{i}]") for i, p in enumerate(ps)]
         want = _LATER_PACKETS[len(_LATER_PACKETS) - len(got) :] if len(got) <= len(_LATER_PACKETS) else None
         if want is None or tuple(len(p) for p in got) != want:
@@ -148,14 +119,14 @@ def load(cls: "type[QuatorzeGame]", data: Mapping[str, Any]) -> "QuatorzeGame":
                 field=f"packets.{s}",
             )
         packets.append(got)
-    table = [_cards(c, f"table[{i}]") for i, c in enumerate(_list(_need(data, "table"), "table"))]
+    table = [_cards(c, f"table[{i}]") for i, c in enumerate(entries(need(data, "table"), "table"))]
     for i, comb in enumerate(table):
         if len(comb) < 2 or sum(value(c) for c in comb) != 14:
             raise PositionError(
                 f"a combination is at least two cards adding up to 14, got {'+'.join(cards_text(comb))}", field=f"table[{i}]"
             )
-    discard = _cards(_need(data, "discard"), "discard")
-    stock = _cards(_need(data, "stock"), "stock")[::-1]  # stored bottom .. top
+    discard = _cards(need(data, "discard"), "discard")
+    stock = _cards(need(data, "stock"), "stock")[::-1]  # stored bottom .. top
 
     every = Counter(c for h in hands for c in h)
     every.update(c for ps in packets for p in ps for c in p)
@@ -171,7 +142,7 @@ def load(cls: "type[QuatorzeGame]", data: Mapping[str, Any]) -> "QuatorzeGame":
     winners: list[int] = []
     end_reason = data.get("end_reason")
     if phase == "over":
-        winners = _list(data.get("winners"), "winners")
+        winners = entries(data.get("winners"), "winners")
         if not winners or any(not isinstance(w, int) or isinstance(w, bool) or not 0 <= w < n for w in winners):
             raise PositionError(f"expects a non-empty list of seats 0..{n - 1}", field="winners")
         if end_reason not in _REASONS:

@@ -14,13 +14,13 @@ from typing import Any
 
 from quinze_protocol.game import Action, Bot, register_bot
 from quinze_protocol.games.quinze_legal import CARD_POINTS
-from quinze_protocol.rng import Rng
+from quinze_protocol.rng import GAMMA, MASK64, MIX1, MIX2, Rng
 
 __all__ = ["GreedyBot", "RandomBot"]
 
 
 _LIMITS: dict[int, int] = {}
-_M64 = (1 << 64) - 1
+_M64 = MASK64
 
 
 class RandomBot(Bot):
@@ -41,9 +41,9 @@ class RandomBot(Bot):
             limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
         rng = self.rng
         # Rng.next64 inlined too (same SplitMix64 output and state)
-        rng.state = z = (rng.state + 0x9E3779B97F4A7C15) & _M64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        rng.state = z = (rng.state + GAMMA) & _M64
+        z = ((z ^ (z >> 30)) * MIX1) & _M64
+        z = ((z ^ (z >> 27)) * MIX2) & _M64
         x = z ^ (z >> 31)
         while x >= limit:
             x = rng.next64()

@@ -39,10 +39,11 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from quinze_protocol.cards import CardError, card_text, parse_card
+from quinze_protocol.cards import card_text
 from quinze_protocol.game import GameError, PositionError, Result
 from quinze_protocol.games.quinze_actions import Fifteen, parse_quinze_action
 from quinze_protocol.games.quinze_legal import fifteens
+from quinze_protocol.positions import cards, whole_at
 from quinze_protocol.rng import Rng
 
 __all__ = ["dump", "load"]
@@ -83,32 +84,6 @@ def _turn(g: Any) -> dict[str, Any]:
     return turn
 
 
-def _int(data: Mapping[str, Any], key: str, lo: int | None = None, hi: int | None = None, *, where: str = "") -> int:
-    name = where + key
-    if key not in data:
-        raise PositionError("missing", field=name)
-    v = data[key]
-    if not isinstance(v, int) or isinstance(v, bool):
-        raise PositionError(f"expects a whole number, got {v!r}", field=name)
-    if lo is not None and v < lo:
-        raise PositionError(f"must be at least {lo}, got {v}", field=name)
-    if hi is not None and v > hi:
-        raise PositionError(f"must be at most {hi}, got {v}", field=name)
-    return v
-
-
-def _cards(v: Any, name: str) -> list[int]:
-    if not isinstance(v, list):
-        raise PositionError(f"expects a list of cards, got {type(v).__name__}", field=name)
-    out = []
-    for i, t in enumerate(v):
-        try:
-            out.append(parse_card(t))
-        except CardError as err:
-            raise PositionError(str(err), field=f"{name}[{i}]") from None
-    return out
-
-
 def load(cls: Any, data: Mapping[str, Any]) -> Any:
     """A game of class ``cls`` from position ``data``; raises PositionError naming the field."""
     if not isinstance(data, Mapping):
@@ -128,20 +103,20 @@ def load(cls: Any, data: Mapping[str, Any]) -> Any:
     g = cls()
     g._set_options(options)
     n = g.n
-    rng = _int(data, "rng", 0, (1 << 64) - 1)
+    rng = whole_at(data, "rng", 0, (1 << 64) - 1)
     g.rng = Rng.from_state(rng)
-    g.deal_no = _int(data, "deal", 1)
-    g.dealer = _int(data, "dealer", 0, n - 1)
+    g.deal_no = whole_at(data, "deal", 1)
+    g.dealer = whole_at(data, "dealer", 0, n - 1)
 
     hands = data.get("hands")
     if not isinstance(hands, list):
         raise PositionError("missing or not a list of hands", field="hands")
     if len(hands) != n:
         raise PositionError(f"expects {n} hands (one per seat), got {len(hands)}", field="hands")
-    g.hands = [sorted(_cards(h, f"hands[{s}]")) for s, h in enumerate(hands)]
-    g.table = sorted(_cards(data.get("table", []), "table"))
-    g.discard = _cards(data.get("discard", []), "discard")
-    g.stock = list(reversed(_cards(data.get("stock", []), "stock")))
+    g.hands = [sorted(cards(h, f"hands[{s}]")) for s, h in enumerate(hands)]
+    g.table = sorted(cards(data.get("table", []), "table"))
+    g.discard = cards(data.get("discard", []), "discard")
+    g.stock = list(reversed(cards(data.get("stock", []), "stock")))
 
     have = Counter(c for h in g.hands for c in h)
     have.update(g.table)
@@ -168,7 +143,7 @@ def load(cls: Any, data: Mapping[str, Any]) -> Any:
     except (KeyError, TypeError, ValueError) as err:
         raise PositionError(f"a finished deal needs deal, reason, scores, turns ({err})", field="history") from None
 
-    g.turns = _int(data, "turns", 0)
+    g.turns = whole_at(data, "turns", 0)
     seat_turns = data.get("seat_turns", [0] * n)
     if not isinstance(seat_turns, list) or len(seat_turns) != n or not all(
             isinstance(t, int) and not isinstance(t, bool) and t >= 0 for t in seat_turns):
@@ -177,7 +152,7 @@ def load(cls: Any, data: Mapping[str, Any]) -> Any:
     turn = data.get("turn", {"fifteens": 0, "used_table": False})
     if not isinstance(turn, Mapping):
         raise PositionError("expects a map {fifteens, used_table}", field="turn")
-    g.fifteens_made = _int(turn, "fifteens", 0, where="turn.")
+    g.fifteens_made = whole_at(turn, "fifteens", 0, where="turn.")
     used = turn.get("used_table", False)
     if not isinstance(used, bool):
         raise PositionError("expects true or false", field="turn.used_table")
@@ -207,7 +182,7 @@ def load(cls: Any, data: Mapping[str, Any]) -> Any:
         g.phase = "over"
         g._fif = []
         return g
-    g.seat = _int(data, "to_act", 0, n - 1)
+    g.seat = whole_at(data, "to_act", 0, n - 1)
     for s, h in enumerate(g.hands):
         if not h:
             raise PositionError("a hand is never empty while the match runs", field=f"hands[{s}]")

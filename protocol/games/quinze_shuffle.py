@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import sys
 
+from quinze_protocol.rng import GAMMA as _GAMMA
+from quinze_protocol.rng import MASK64 as _M64
+from quinze_protocol.rng import MIX1 as _C1
+from quinze_protocol.rng import MIX2 as _C2
 from quinze_protocol.rng import Rng
 
 __all__ = ["shuffle"]
 
-_M64 = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
-_C1 = 0xBF58476D1CE4E5B9
-_C2 = 0x94D049BB133111EB
 _LIMIT = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(109))
 """``Rng.below(n)`` accepts outputs below ``_LIMIT[n]`` (n <= 108: two decks)."""
 _PACK: dict[int, tuple[int, int, int]] = {}

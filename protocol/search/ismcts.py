@@ -36,12 +36,12 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from quinze_protocol.game import Action, Game
-from quinze_protocol.rng import Rng
+from quinze_protocol.rng import GAMMA, MASK64, MIX1, MIX2, Rng
 from quinze_protocol.search.determinize import Determinizer
 
 __all__ = ["GameModel", "Node", "search"]
 
-_M64 = (1 << 64) - 1
+_M64 = MASK64
 _UNSET = object()
 
 
@@ -117,9 +117,9 @@ def _uniform(items: Sequence[Any], rng: Rng) -> Any:
     # Rng.below(n) inlined (the same numbers)
     limit = (1 << 64) - ((1 << 64) % n)
     while True:
-        rng.state = z = (rng.state + 0x9E3779B97F4A7C15) & _M64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _M64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _M64
+        rng.state = z = (rng.state + GAMMA) & _M64
+        z = ((z ^ (z >> 30)) * MIX1) & _M64
+        z = ((z ^ (z >> 27)) * MIX2) & _M64
         x = z ^ (z >> 31)
         if x < limit:
             return items[x % n]

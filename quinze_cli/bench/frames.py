@@ -20,7 +20,8 @@ import msgpack
 
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.framing import FrameDecoder
-from quinze_server.config import MAX_ELEMENTS, MAX_FRAME
+from quinze_protocol.framing import DEFAULT_MAX_FRAME
+from quinze_server.config import MAX_ELEMENTS
 
 __all__ = ["frame_figures", "hostile_frames", "table_rows"]
 
@@ -29,7 +30,7 @@ def _array32(n: int) -> bytes:
     return b"\xdd" + n.to_bytes(4, "big")
 
 
-def _filled(prefix: bytes, item: bytes, limit: int = MAX_FRAME) -> bytes:
+def _filled(prefix: bytes, item: bytes, limit: int = DEFAULT_MAX_FRAME) -> bytes:
     """``prefix`` then an array of as many copies of the encoded ``item`` as fit in ``limit``
     bytes (written by hand: building the values to encode them would take seconds)."""
     n = (limit - len(prefix) - 5) // len(item)
@@ -42,7 +43,7 @@ def hostile_frames() -> dict[str, bytes]:
     action = msgpack.packb({"type": "action", "table": "t1", "request": 1, "action": None})[:-1] + b"\x81\x01"
     inner_lists = b"\xdc" + (4000).to_bytes(2, "big") + b"\x90" * 4000
     inner_strings = b"\xdc" + (4000).to_bytes(2, "big") + b"\xa0" * 4000
-    entries = (MAX_FRAME - len(ping) - 5) // 8
+    entries = (DEFAULT_MAX_FRAME - len(ping) - 5) // 8
     big_map = ping + b"\xdf" + entries.to_bytes(4, "big") + b"".join(msgpack.packb(f"{i:06d}") + b"\xc0" for i in range(entries))
     frames = {
         "empty lists": _filled(ping, b"\x90"),
@@ -53,7 +54,7 @@ def hostile_frames() -> dict[str, bytes]:
         "integer key": _filled(action, b"\x90"),
         "deep nesting": ping + b"\x91" * 1_000_000 + b"\xc0",
     }
-    assert all(len(b) <= MAX_FRAME for b in frames.values())
+    assert all(len(b) <= DEFAULT_MAX_FRAME for b in frames.values())
     return frames
 
 
@@ -70,7 +71,7 @@ def _server_read(body: bytes) -> Callable[[], Any]:
     frame = struct.pack(">I", len(body)) + body
 
     def run() -> str:
-        dec = FrameDecoder(MAX_FRAME, max_elements=MAX_ELEMENTS)
+        dec = FrameDecoder(DEFAULT_MAX_FRAME, max_elements=MAX_ELEMENTS)
         dec.feed(frame)
         try:
             dec.next_data()
@@ -84,8 +85,8 @@ def _server_read(body: bytes) -> Callable[[], Any]:
 def _unbounded(body: bytes) -> Callable[[], Any]:
     def run() -> None:
         try:
-            msgpack.unpackb(body, raw=False, strict_map_key=False, max_array_len=MAX_FRAME, max_map_len=MAX_FRAME,
-                            max_str_len=MAX_FRAME)
+            msgpack.unpackb(body, raw=False, strict_map_key=False, max_array_len=DEFAULT_MAX_FRAME, max_map_len=DEFAULT_MAX_FRAME,
+                            max_str_len=DEFAULT_MAX_FRAME)
         except Exception:  # noqa: BLE001 - some are refused by msgpack itself; the time is what counts
             pass
     return run

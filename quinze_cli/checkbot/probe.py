@@ -24,10 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quinze_protocol.errors import ProtocolError
-from quinze_protocol.framing import encode_frame, encode_line, loads_line, unpack_body
-
-MAX_LINE = 1_048_576
-"""Longest line (bytes, line end excluded) and largest frame body the wire allows: 1 MiB."""
+from quinze_protocol.framing import DEFAULT_MAX_FRAME, encode_frame, encode_line, loads_line, unpack_body
 
 STDERR_TAIL = 4096
 """Bytes of the end of the program's stderr kept to quote in a failure."""
@@ -167,10 +164,10 @@ class Probe:
                 self._skipping = False
                 continue
             if nl < 0:
-                if len(self._buf) > MAX_LINE + 1:
+                if len(self._buf) > DEFAULT_MAX_FRAME + 1:
                     self._skipping = True
                     self._buf.clear()
-                    return Output("garbage", detail=f"a line longer than the limit of {MAX_LINE} bytes [frame-too-large]")
+                    return Output("garbage", detail=f"a line longer than the limit of {DEFAULT_MAX_FRAME} bytes [frame-too-large]")
                 if self._eof and self._buf:  # a last line without its line end
                     line, self._buf = bytes(self._buf), bytearray()
                     out = self._decode(line)
@@ -181,8 +178,8 @@ class Probe:
             del self._buf[: nl + 1]
             if not line.strip():
                 continue
-            if len(line.rstrip(b"\r")) > MAX_LINE:
-                return Output("garbage", detail=f"a line longer than the limit of {MAX_LINE} bytes [frame-too-large]")
+            if len(line.rstrip(b"\r")) > DEFAULT_MAX_FRAME:
+                return Output("garbage", detail=f"a line longer than the limit of {DEFAULT_MAX_FRAME} bytes [frame-too-large]")
             return self._decode(line)
 
     def _decode(self, line: bytes) -> Output:
@@ -198,10 +195,10 @@ class Probe:
         if len(self._buf) < 4:
             return None
         (n,) = struct.unpack(">I", self._buf[:4])
-        if n > MAX_LINE:
+        if n > DEFAULT_MAX_FRAME:
             self._buf.clear()
             self._eof = self._eof  # the stream cannot be resynchronised
-            return Output("garbage", detail=f"a frame of {n} bytes, over the limit of {MAX_LINE} [frame-too-large]")
+            return Output("garbage", detail=f"a frame of {n} bytes, over the limit of {DEFAULT_MAX_FRAME} [frame-too-large]")
         if len(self._buf) < 4 + n:
             return None
         body = bytes(self._buf[4: 4 + n])

@@ -21,7 +21,6 @@ from __future__ import annotations
 import logging
 import shlex
 import shutil
-import signal
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -32,16 +31,14 @@ from rich.logging import RichHandler
 from rich.markup import escape
 
 from quinze_protocol.errors import ProtocolError
-from quinze_protocol.game import GameError, bot_names, get_game, is_bot_name
+from quinze_protocol.game import GameError, get_game
 from quinze_cli.botproc import BotError, BotProcess
-from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
+from quinze_cli.builtin import BuiltinBot, builtin_name, builtin_problem
 from quinze_cli.client import ClientError, Connection, RequestRefused, connect, parse_address
-from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
+from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_error
+from quinze_cli.interrupt import run_until_signal
 from quinze_cli.options import check_move_time, check_seed, parse_option_pairs
 from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
-
-EXIT_INTERRUPTED = 130
-
 
 LOGGERS = ("quinze.bot", "quinze.relay", "quinze.client", "quinze.match")
 
@@ -84,26 +81,16 @@ async def _run(args: dict[str, Any], out: Console, err: Console) -> int:
                   markup=True, highlight=False, soft_wrap=True)  # one line per failure, even in a pipe
 
     host, port = args["address"]
-    state = {"interrupted": False, "code": 0}
-    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-        async with trio.open_nursery() as nursery:
 
-            async def watch() -> None:
-                async for _ in signals:
-                    state["interrupted"] = args["interrupted"] = True
-                    err.print("interrupted: stopping the bot")
-                    nursery.cancel_scope.cancel()
-                    return
+    def stop() -> None:
+        args["interrupted"] = True
+        err.print("interrupted: stopping the bot")
 
-            async def main() -> None:
-                try:
-                    state["code"] = await _relay(args, host, port, out, err, on_failure, failures, nursery)
-                finally:
-                    nursery.cancel_scope.cancel()
+    async def main(nursery: trio.Nursery) -> int:
+        return await _relay(args, host, port, out, err, on_failure, failures, nursery)
 
-            nursery.start_soon(watch)
-            nursery.start_soon(main)
-    return EXIT_INTERRUPTED if state["interrupted"] else state["code"]
+    code, interrupted = await run_until_signal(main, stop)
+    return EXIT_INTERRUPTED if interrupted or code is None else code
 
 
 async def _relay(args: dict[str, Any], host: str, port: int, out: Console, err: Console, on_failure: Any,
@@ -114,8 +101,9 @@ async def _relay(args: dict[str, Any], host: str, port: int, out: Console, err: 
     empty temporary stderr file removed."""
     endpoint: Any
     command: list[str] = args["command"]
-    if len(command) == 1 and command[0].startswith(BUILTIN_PREFIX):
-        endpoint = BuiltinBot(command[0][len(BUILTIN_PREFIX):], seed=args["seed"] or 0)
+    builtin = builtin_name(command[0]) if len(command) == 1 else None
+    if builtin is not None:
+        endpoint = BuiltinBot(builtin, seed=args["seed"] or 0)
     else:
         endpoint = BotProcess(command, wire=args["wire"], stderr_path=args["stderr"], name=args["name"])
     conn: Connection | None = None
@@ -262,19 +250,19 @@ def register(app: typer.Typer) -> None:
                 fail_game_error(e, "--create" if e.code == "unknown-game" else "--option")
             except ValueError as e:
                 fail(str(e), EXIT_USAGE)
-        if len(command) == 1 and command[0].startswith(BUILTIN_PREFIX):
-            builtin = command[0][len(BUILTIN_PREFIX):]
+        builtin = builtin_name(command[0]) if len(command) == 1 else None
+        if builtin is not None:
             game_for_bots = create or "quinze"
             try:
-                known = bot_names(game_for_bots)
+                problem = builtin_problem(game_for_bots, builtin)
             except GameError as e:
                 fail_game_error(e)
-            if create is not None and builtin not in known and not is_bot_name(game_for_bots, builtin):
-                fail(f"no built-in bot {builtin!r} for {game_for_bots} (known: {', '.join(known)})")
+            if create is not None and problem is not None:
+                fail(problem)
         if create is not None and seat is not None and seat >= options["players"]:
             fail(f"--seat {seat}: a {create} table with players={options['players']} has seats 0 .. "
                  f"{options['players'] - 1}", EXIT_USAGE)
-        if not (len(command) == 1 and command[0].startswith(BUILTIN_PREFIX)) and shutil.which(command[0]) is None:
+        if builtin is None and shutil.which(command[0]) is None:
             # Checked before anything reaches the server (no empty table left behind).
             fail(f"cannot start the bot: {command[0]!r} is not an executable program (not found on PATH, "
                  "or not executable)")

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import shutil
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -29,9 +28,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from quinze_protocol.game import GameError, get_game
 from quinze_cli.client import parse_address
 from quinze_cli.cluster import check_cluster, make_runner
-from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
+from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_error
 from quinze_cli.interrupt import run_until_interrupted
-from quinze_cli.options import SEED_MAX, STDIO, check_move_time, check_seed, option_pairs
+from quinze_cli.options import SEED_MAX, STDIO, check_move_time, check_seed, fresh_seed, option_pairs
 from quinze_cli.positions import load_positions
 from quinze_cli.matchrun import (
     BotSpec,
@@ -54,9 +53,6 @@ from quinze_cli.stats import MatchStats
 from quinze_cli.stats.sprt import parse_sprt
 
 __all__ = ["GAME_SCORE", "build_config", "elo_line", "print_results", "register", "results_table", "summary_data"]
-
-EXIT_INTERRUPTED = 130
-
 
 def build_config(
     bots: list[str],
@@ -141,7 +137,7 @@ def build_config(
             fail(f"--server: {err}", EXIT_USAGE)
     check_seed(seed)
     if seed is None:
-        seed = secrets.randbelow(2**31)
+        seed = fresh_seed()
     seats_n = options["players"]
     for n, p in enumerate(starts, 1):
         if int(p.get("options", {}).get("players", 0)) != seats_n:

@@ -54,7 +54,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play Le Quinze (and the other games) at a table from the terminal."""
         from quinze_cli.client import parse_address
-        from quinze_cli.play.i18n import choose_language
+        from quinze_cli.i18n import choose_language
         from quinze_cli.play.local import LEVELS, DEFAULT_LOG_DIR, LocalError, apply_level, default_opponents, parse_opponents
         from quinze_cli.play.main import LocalSpec, run_play
         from quinze_cli.play.session import PlayOptions

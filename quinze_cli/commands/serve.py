@@ -29,7 +29,7 @@ import typer
 from rich.console import Console
 from rich.logging import RichHandler
 
-from quinze_cli.errors import EXIT_USAGE, fail
+from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
 from quinze_server.app import run_server
 from quinze_server.collector import tune as tune_collector
 from quinze_server.config import DEFAULT_HOST, DEFAULT_PORT, ServerConfig
@@ -47,8 +47,6 @@ def _find(exc: BaseException, kind: type[BaseException]) -> BaseException | None
     return None
 
 
-FORCED_EXIT = 130
-"""Exit status when a second signal cuts the shutdown short (128 + SIGINT)."""
 
 
 async def _watch_signals(signals: AsyncIterator[int], stop: trio.CancelScope, console: Console) -> None:
@@ -61,7 +59,7 @@ async def _watch_signals(signals: AsyncIterator[int], stop: trio.CancelScope, co
         console.print("stopped at once (second signal)")
         sys.stdout.flush()
         sys.stderr.flush()
-        os._exit(FORCED_EXIT)  # at once: no cleanup may hold the process (finished games are on disk)
+        os._exit(EXIT_INTERRUPTED)  # at once: no cleanup may hold the process (finished games are on disk)
 
 
 async def _serve(config: ServerConfig, console: Console) -> None:
@@ -119,7 +117,7 @@ def register(app: typer.Typer) -> None:
         except BaseException as e:  # noqa: BLE001 - an address that cannot be bound is a user error
             if _find(e, KeyboardInterrupt) is not None:  # a second Ctrl-C while stopping
                 console.print("server stopped (interrupted)")
-                raise typer.Exit(130) from None
+                raise typer.Exit(EXIT_INTERRUPTED) from None
             err = _find(e, OSError)
             if err is None:
                 raise

@@ -16,9 +16,7 @@ Ctrl-C (bots stopped, finished games in the log and the journal: ``--resume`` go
 from __future__ import annotations
 
 import json
-import secrets
 import sys
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -29,15 +27,17 @@ from rich.live import Live
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from quinze_protocol.replaylog import utc_stamp
+from quinze_cli.builtin import builtin_name
 from quinze_cli.cluster import check_cluster, make_runner
-from quinze_cli.commands.match import EXIT_INTERRUPTED, check_writable
+from quinze_cli.commands.match import check_writable
 from quinze_cli.commands.tournament_view import event_data, print_summary, standings_table
-from quinze_cli.errors import EXIT_USAGE, fail
+from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
 from quinze_cli.journal import Journal, JournalError, differences, player_names, reconcile_log
 from quinze_cli.matchjournal import game_entry
-from quinze_cli.matchrun import SEED_MAX, GameReport, GamePlan, MatchConfig, MatchRunner, validate_options
+from quinze_cli.matchrun import GameReport, GamePlan, MatchConfig, MatchRunner, validate_options
 from quinze_cli.interrupt import run_until_interrupted
-from quinze_cli.options import option_pairs
+from quinze_cli.options import SEED_MAX, fresh_seed, option_pairs
 from quinze_cli.positions import load_positions, positions_digest
 from quinze_cli.relay import Failure
 from quinze_cli.results import lower_is_better
@@ -129,7 +129,7 @@ def settle(data: dict[str, Any]) -> tuple[EventSettings, MatchConfig, Schedule, 
                      f"{options['players']} (--seats)")
     seed = data.get("seed")
     if seed is None:
-        seed = secrets.randbelow(2**31)
+        seed = fresh_seed()
     if not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
         fail(f"--seed must be in 0 .. 2**63-1, got {seed}", EXIT_USAGE)
     try:
@@ -269,7 +269,7 @@ def register(app: typer.Typer) -> None:
             event_dir = resume
             journal = old
         else:
-            stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+            stamp = utc_stamp()
             event_dir = Path(data.get("log_dir") or log_dir) / f"tournament-{stamp}"
             try:
                 event_dir.mkdir(parents=True)
@@ -329,7 +329,7 @@ def _base_from_journal(s: dict[str, Any]) -> dict[str, Any]:
     for b in s.get("bots", []):
         entry: dict[str, Any] = {"name": b["name"], "cmd": b["cmd"]}
         cmd = b["cmd"]
-        if " seed=" in cmd and cmd.startswith("builtin:"):
+        if " seed=" in cmd and builtin_name(cmd) is not None:
             entry["cmd"], _, seed = cmd.partition(" seed=")
             entry["seed"] = seed
         if b.get("movetime") is not None:

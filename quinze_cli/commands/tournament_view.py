@@ -9,13 +9,12 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from quinze_protocol.fields import FORFEIT_KINDS
 from quinze_cli.results import GAME_SCORE, make_table, print_table
 from quinze_cli.schedule import Schedule, evenness
 from quinze_cli.tournament import EventSettings, TournamentStats
 
 __all__ = ["event_data", "print_summary", "standings_table"]
-
-FORFEIT_KINDS = ("timeout", "crash", "garbage", "illegal", "leave")
 
 
 def _game_score(game: str, row: dict[str, Any]) -> str:

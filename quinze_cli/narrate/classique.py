@@ -4,7 +4,7 @@
 The wording lives in the language catalogues (``classique.ev.*`` in ``quinze_cli/locale/*.json``),
 shared by ``quinze replay`` (English, :data:`NARRATORS`) and ``quinze play`` (the player's
 language, :func:`narrators`). Each function is ``(event, private, who, t) -> lines`` where ``t``
-is a :class:`~quinze_cli.play.i18n.Catalogue`; cards stay in canonical spelling (``KC``).
+is a :class:`~quinze_cli.i18n.Catalogue`; cards stay in canonical spelling (``KC``).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from functools import partial
 from typing import Any
 
 from quinze_cli.narrate import cards
-from quinze_cli.play.i18n import Catalogue
+from quinze_cli.i18n import Catalogue
 
 __all__ = ["NARRATORS", "SECTIONS", "narrators"]
 
@@ -46,7 +46,7 @@ def deck_change(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t:
 
 
 def out(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Catalogue) -> list[str]:
-    return [t("classique.ev.out", name=who(e["seat"]), chips=e["chips"])]
+    return [t.plural("classique.ev.out", e["chips"], name=who(e["seat"]), chips=e["chips"])]
 
 
 def ante(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Catalogue) -> list[str]:

@@ -3,7 +3,7 @@
 The wording lives in the language catalogues (``quatorze.ev.*`` in ``quinze_cli/locale/*.json``),
 shared by ``quinze replay`` (English, :data:`NARRATORS`) and ``quinze play`` (the player's
 language, :func:`narrators`). Each function is ``(event, private, who, t) -> lines`` where ``t``
-is a :class:`~quinze_cli.play.i18n.Catalogue`; cards stay in canonical spelling (``KC``).
+is a :class:`~quinze_cli.i18n.Catalogue`; cards stay in canonical spelling (``KC``).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from functools import partial
 from typing import Any
 
 from quinze_cli.narrate import cards
-from quinze_cli.play.i18n import Catalogue
+from quinze_cli.i18n import Catalogue
 
 __all__ = ["NARRATORS", "SECTIONS", "narrators"]
 
@@ -42,7 +42,7 @@ def no_draw(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Cat
 
 
 def reshuffle(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Catalogue) -> list[str]:
-    return [t("quatorze.ev.reshuffle", discard=e["discard"], stock=e["stock"])]
+    return [t.plural("quatorze.ev.reshuffle", e["stock"], discard=e["discard"], stock=e["stock"])]
 
 
 def combine(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Catalogue) -> list[str]:

@@ -12,7 +12,7 @@ Modules by concern:
   by game id (with a generic fallback);
 * :mod:`~quinze_cli.play.render_quinze`, :mod:`~quinze_cli.play.input_quinze` — Le Quinze;
 * :mod:`~quinze_cli.play.cards_ui` — cards as people see and type them (en/fr);
-* :mod:`~quinze_cli.play.i18n` — the string catalogues (``quinze_cli/locale/*.json``);
+* :mod:`~quinze_cli.i18n` — the string catalogues (``quinze_cli/locale/*.json``);
 * :mod:`~quinze_cli.play.terminal` — reading lines (readline, Tab completion);
 * :mod:`~quinze_cli.play.tokens` — seat tokens kept for reconnecting;
 * :mod:`~quinze_cli.play.local` — ``--local``: embedded server and built-in bots.

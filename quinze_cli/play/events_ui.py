@@ -24,7 +24,7 @@ from typing import Any
 from quinze_protocol.cards import parse_card
 from quinze_cli.narrate import GAME_MODULES, generic
 from quinze_cli.play.cards_ui import CardStyle
-from quinze_cli.play.i18n import Catalogue
+from quinze_cli.i18n import Catalogue, plural_form
 from quinze_cli.play.registry import TableState
 
 __all__ = ["Own", "YouCatalogue", "style_cards", "tell"]
@@ -57,6 +57,16 @@ class YouCatalogue:
             return self.cat(key + ".you", **fields)
         return self.cat(key, **fields)
 
+    def plural(self, key: str, n: Any, /, **fields: Any) -> str:
+        """:meth:`Catalogue.plural`, in the second person for our own actions: ``KEY.you.one`` /
+        ``KEY.you.other`` when the catalogue has them, else ``KEY.you``, else the plural forms."""
+        if isinstance(fields.get("name"), Own):
+            form = plural_form(self.lang, n)
+            for you in (f"{key}.you.{form}", f"{key}.you"):
+                if self.cat.has(you):
+                    return self.cat(you, n=n, **fields)
+        return self.cat.plural(key, n, **fields)
+
 
 def style_cards(line: str, style: CardStyle) -> str:
     """``line`` with every canonical card token (``KC``, ``10S``, ``RJ``) written in ``style``."""
@@ -79,7 +89,7 @@ def tell(game_id: str, state: TableState, event: Mapping[str, Any], private_keys
     own seat's name (``"(you)"``); ``kind`` overrides the event's kind; ``style``: cards are
     rewritten in it (:func:`style_cards`); ``cat``: the catalogue the words come from (English when
     None). Data a narrator cannot read is told plainly (:func:`quinze_cli.narrate.generic`); raises
-    only :class:`~quinze_cli.play.i18n.MissingText` when a strict ``cat`` lacks a text.
+    only :class:`~quinze_cli.i18n.MissingText` when a strict ``cat`` lacks a text.
     """
     kind = kind or str(event.get("kind", "?"))
     keys = set(private_keys.get(kind, ()))

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from quinze_cli.play.i18n import Catalogue
+from quinze_cli.i18n import Catalogue
 from quinze_cli.play.registry import InputError, TableState
 
 __all__ = ["WORDS", "completions", "parse"]

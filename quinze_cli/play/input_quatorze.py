@@ -25,7 +25,7 @@ from typing import Any
 
 from quinze_protocol.cards import card_text, parse_card, rank
 from quinze_cli.play.cards_ui import ANY_JOKER, VALUE_JOKER, CardStyle, parse_card_token, parse_value_token
-from quinze_cli.play.i18n import Catalogue
+from quinze_cli.i18n import Catalogue
 from quinze_cli.play.registry import InputError, TableState
 
 __all__ = ["completions", "parse"]

@@ -24,7 +24,7 @@ from typing import Any
 from quinze_protocol.cards import parse_card, rank
 from quinze_protocol.games.quinze_legal import fifteen_problem
 from quinze_cli.play.cards_ui import ANY_JOKER, CardStyle, canonical, parse_card_token, parse_value_token
-from quinze_cli.play.i18n import Catalogue
+from quinze_cli.i18n import Catalogue
 from quinze_cli.play.registry import InputError, TableState
 
 __all__ = ["completions", "parse"]

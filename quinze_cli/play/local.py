@@ -20,7 +20,7 @@ from typing import Any
 import trio
 
 from quinze_protocol.game import bot_names, get_bot
-from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
+from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot, builtin_name
 from quinze_cli.client import RequestRefused, connect
 from quinze_cli.relay import SeatRelay
 
@@ -76,7 +76,7 @@ def parse_opponents(game: str, spec: str) -> list[str]:
         part = part.strip()
         if not part:
             continue
-        name = part[len(BUILTIN_PREFIX):] if part.startswith(BUILTIN_PREFIX) else part
+        name = builtin_name(part) or part
         try:
             get_bot(game, name, 0)
         except Exception as err:  # noqa: BLE001 - UnknownGame and friends, reported in one line

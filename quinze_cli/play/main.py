@@ -19,8 +19,9 @@ import trio
 from rich.console import Console
 
 from quinze_cli.client import ClientError, ConnectError
+from quinze_cli.errors import EXIT_INTERRUPTED
 from quinze_cli.play.cards_ui import CardStyle
-from quinze_cli.play.i18n import Catalogue
+from quinze_cli.i18n import Catalogue
 from quinze_cli.play.lobby import ask, lobby
 from quinze_cli.play.session import Lost, PlayOptions, Quit, Session
 from quinze_cli.play.table import TableGone, join_table, spectate_table
@@ -62,7 +63,7 @@ def run_play(opts: PlayOptions, lang: str, local: LocalSpec | None = None) -> in
         return trio.run(_main, opts, console, cat, style, reader, local)
     except KeyboardInterrupt:  # Ctrl-C before the signal watcher started
         console.print(cat("quit.interrupt"), markup=False, highlight=False)
-        return 130
+        return EXIT_INTERRUPTED
     finally:
         reader.restore()
 
@@ -113,7 +114,7 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
             why = q.why
             s.say(cat(f"quit.{q.why}"))
             if why == "interrupt":
-                code = 130
+                code = EXIT_INTERRUPTED
         except TableGone as err:
             s.say(str(err), style="red")
             code = 1

@@ -20,7 +20,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from quinze_cli.play.cards_ui import CardStyle, sort_cards
-from quinze_cli.play.i18n import Catalogue
+from quinze_cli.i18n import Catalogue
 
 __all__ = ["GameUI", "InputError", "TableState", "UI_MODULES", "get_ui", "register_ui"]
 
@@ -107,13 +107,13 @@ class GameUI:
     def hand_line(self, hand: list[str], unknown: bool = False) -> Text:
         """``Your hand: 7♥ 8♣ …`` in the card style, sorted; ``?`` while the hand is not known yet,
         ``(empty)`` for an empty hand."""
-        line = Text(self.cat("quinze.hand") + " ")
+        line = Text(self.cat("common.hand") + " ")
         if unknown:
             line.append("?", style="dim")
         elif hand:
             line.append_text(self.style.rich_join(sort_cards(hand)))
         else:
-            line.append(self.cat("quinze.empty"), style="dim")
+            line.append(self.cat("common.empty"), style="dim")
         return line
 
     def start(self, state: TableState) -> None:

@@ -102,7 +102,7 @@ class ClassiqueUI(GameUI):
         seat = event.get("seat")
         n = len(p["chips"])
         ok = isinstance(seat, int) and 0 <= seat < n
-        lines = tell("quinze-classique", state, event, PRIVATE, self.cat("quinze.you"), style=self.style, cat=self.cat)
+        lines = tell("quinze-classique", state, event, PRIVATE, self.cat("common.you"), style=self.style, cat=self.cat)
         if kind in SUMMARY_KINDS:  # the coup's summary: who burnt, the showdown, who won the pot, the chips
             p.setdefault("coup_lines", []).extend(lines)
         if kind == "coup-end":
@@ -198,7 +198,7 @@ class ClassiqueUI(GameUI):
         hidden, face_up = p.get("hidden", []), p.get("face_up", [])
         for s, who in enumerate(state.players):
             mark = "▶" if s == state.to_act and state.result is None else " "
-            label = who + (" " + cat("quinze.you") if s == state.seat else "")
+            label = who + (" " + cat("common.you") if s == state.seat else "")
             if s == p.get("dealer"):
                 label += " " + cat("classique.dealer-mark")
             stat = status[s] if s < len(status) else "waiting"
@@ -216,11 +216,10 @@ class ClassiqueUI(GameUI):
                 if h is not None:  # the hidden card is known (ours, or turned up): the whole total
                     cards.append(" " + cat("classique.shown-total", n=_value(h) + shown))
                 else:
-                    cards.append(" " + cat("classique.showing", n=shown))
+                    cards.append(" " + cat.plural("classique.showing", shown))
             seats.add_row(
                 Text(mark), Text(label, style="bold" if s == state.to_act else ""),
-                Text(cat("classique.chip" if s < len(chips) and chips[s] == 1 else "classique.chips",
-                         n=chips[s] if s < len(chips) else "?")),
+                Text(cat.plural("classique.chips", chips[s] if s < len(chips) else "?")),
                 Text(cat("classique.stake", n=stakes[s] if s < len(stakes) else 0)),
                 Text("" if phase == "over" and stat != "out" else
                      cat(f"classique.status.{stat}") if cat.has(f"classique.status.{stat}") else stat),
@@ -231,7 +230,7 @@ class ClassiqueUI(GameUI):
             own = hidden[state.seat] if state.seat < len(hidden) else None
             line = Text(cat("classique.hidden") + " ")
             if own is None:
-                line.append(cat("quinze.empty"), style="dim")
+                line.append(cat("common.empty"), style="dim")
             else:
                 line.append_text(st.rich(own))
                 ups = face_up[state.seat] if state.seat < len(face_up) else []
@@ -260,7 +259,7 @@ class ClassiqueUI(GameUI):
             stakes = p.get("stakes", [])
             high = max(stakes) if stakes else 0
             mine = stakes[state.seat] if state.seat is not None and state.seat < len(stakes) else 0
-            return Text(cat(key + "-one" if high - mine == 1 else key, n=high - mine))
+            return Text(cat.plural(key, high - mine))
         if cat.has(key):
             return Text(cat(key))
         return super().action_text(state, action)

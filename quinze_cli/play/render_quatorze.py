@@ -148,7 +148,7 @@ class QuatorzeUI(GameUI):
             data["kind"] = event.get("substitution") or event.get("kind")
             lines = [self._substitution_line(state, seat, data)]
         else:
-            lines = tell("quatorze", state, event, PRIVATE, self.cat("quinze.you"), kind=kind, style=self.style,
+            lines = tell("quatorze", state, event, PRIVATE, self.cat("common.you"), kind=kind, style=self.style,
                          cat=self.cat)
             if kind == "setup":
                 lines = lines[:1]  # our hand is on the board
@@ -241,15 +241,15 @@ class QuatorzeUI(GameUI):
         line1 = Text.assemble(
             cat("quatorze.turn", n="?" if unknown else p.get("turns", 0) + (0 if phase == "over" else 1),
                 max=p.get("max_turns", "?")), " · ",
-            cat("quinze.stock", n="?" if unknown else p.get("stock", 0)), " · ",
-            cat("quinze.discard", n="?" if unknown else len(discard)), " ", top, " · ",
+            cat("common.stock", n="?" if unknown else p.get("stock", 0)), " · ",
+            cat("common.discard", n="?" if unknown else len(discard)), " ", top, " · ",
             cat(f"quatorze.phase.{phase}") if cat.has(f"quatorze.phase.{phase}") else phase,
         )
         table = p.get("table", [])
-        head = cat("quinze.table") + " "
+        head = cat("common.table") + " "
         tlines = [Text(head)]
         if not table:
-            tlines[0].append(cat("quinze.empty"), style="dim")
+            tlines[0].append(cat("common.empty"), style="dim")
         for i, comb in enumerate(table):  # a combination is never split across lines
             item = Text(f"#{i} ", style="bold cyan" if st.color else "")
             item.append_text(st.rich_join(comb))
@@ -266,7 +266,7 @@ class QuatorzeUI(GameUI):
         sizes, packets = p.get("hand_sizes", []), p.get("packets", [])
         for s, who in enumerate(state.players):
             mark = "▶" if s == state.to_act and state.result is None else " "
-            label = who + (" " + cat("quinze.you") if s == state.seat else "")
+            label = who + (" " + cat("common.you") if s == state.seat else "")
             n = max(0, sizes[s]) if s < len(sizes) and isinstance(sizes[s], int) else 0
             pk = packets[s] if s < len(packets) else []
             left = n + sum(pk)
@@ -279,7 +279,7 @@ class QuatorzeUI(GameUI):
             players.add_row(Text(mark), Text(label, style="bold" if s == state.to_act else ""), Text(info))
         parts: list[RenderableType] = [line1, *tlines, players]
         if p.get("partial"):
-            parts.insert(0, Text(cat("quinze.partial"), style="dim"))
+            parts.insert(0, Text(cat("common.partial"), style="dim"))
         if state.seat is not None:
             parts.append(self.hand_line(p.get("hand", []), unknown))
         return Group(*parts)

@@ -100,7 +100,7 @@ class QuinzeUI(GameUI):
         if kind == "reshuffle":
             p["stock"] = event.get("stock", 0)
             p["discard"] = []
-            return [cat("quinze.ev.reshuffle", stock=p["stock"])]
+            return [cat.plural("quinze.ev.reshuffle", p["stock"], stock=p["stock"])]
         if kind == "fifteen":
             hand, table = list(event.get("hand", [])), list(event.get("table", []))
             _size(p, seat, -len(hand))
@@ -144,7 +144,7 @@ class QuinzeUI(GameUI):
     def _name(self, state: TableState, seat: Any) -> str:
         """A seat's name in a told event; ours is ``Ana (you)`` (as in the other games)."""
         name = state.name(seat)
-        return f"{name} {self.cat('quinze.you')}" if seat is not None and seat == state.seat else name
+        return f"{name} {self.cat('common.you')}" if seat is not None and seat == state.seat else name
 
     # ---------------------------------------------------------------- drawing
     def board(self, state: TableState) -> RenderableType:
@@ -158,30 +158,30 @@ class QuinzeUI(GameUI):
         top = st.rich(discard[-1]) if discard else Text("—")
         line1 = Text.assemble(
             cat("quinze.deal", deal="?" if unknown else p.get("deal", 0)), " · ",
-            cat("quinze.stock", n="?" if unknown else p.get("stock", 0)), " · ",
-            cat("quinze.discard", n="?" if unknown else len(discard)), " ", top,
+            cat("common.stock", n="?" if unknown else p.get("stock", 0)), " · ",
+            cat("common.discard", n="?" if unknown else len(discard)), " ", top,
         )
         table_cards = p.get("table", [])
-        line2 = Text(cat("quinze.table") + " ")
-        line2.append_text(st.rich_join(sort_cards(table_cards)) if table_cards else Text(cat("quinze.empty"), style="dim"))
+        line2 = Text(cat("common.table") + " ")
+        line2.append_text(st.rich_join(sort_cards(table_cards)) if table_cards else Text(cat("common.empty"), style="dim"))
         players = Table(box=None, show_header=False, padding=(0, 1), pad_edge=False)
         for _ in range(4):
             players.add_column()
         sizes, totals = p.get("hand_sizes", []), p.get("totals", [])
         for s, who in enumerate(state.players):
             mark = "▶" if s == state.to_act and state.result is None else " "
-            label = who + (" " + cat("quinze.you") if s == state.seat else "")
+            label = who + (" " + cat("common.you") if s == state.seat else "")
             extra = cat("quinze.dealer") if s == p.get("dealer") else ""
             n = sizes[s] if s < len(sizes) and isinstance(sizes[s], int) and not unknown else "?"
             players.add_row(
                 Text(mark), Text(label, style="bold" if s == state.to_act else ""),
-                Text(cat("quinze.card" if n == 1 else "quinze.cards", n=max(0, n) if isinstance(n, int) else n)
+                Text(cat.plural("common.cards", max(0, n) if isinstance(n, int) else n)
                      + "  " + cat("quinze.total", n=totals[s] if s < len(totals) and not unknown else "?")),
                 Text(extra),
             )
         parts: list[RenderableType] = [line1, line2, players]
         if p.get("partial"):
-            parts.insert(0, Text(cat("quinze.partial"), style="dim"))
+            parts.insert(0, Text(cat("common.partial"), style="dim"))
         if state.seat is not None:
             parts.append(self.hand_line(p.get("hand", []), unknown))
         return Group(*parts)

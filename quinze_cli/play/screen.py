@@ -17,7 +17,7 @@ from rich.console import Console, Group
 from rich.rule import Rule
 from rich.text import Text
 
-from quinze_cli.play.i18n import Catalogue
+from quinze_cli.i18n import Catalogue
 from quinze_cli.play.registry import GameUI, TableState
 
 __all__ = ["MAX_SHOWN", "ShownSummary", "clock_line", "clock_time", "draw", "legal_lines", "recent_lines", "seconds_left"]

@@ -28,7 +28,7 @@ from rich.console import Console
 from quinze_protocol.clocks import DEFAULT_BANK
 from quinze_cli.client import ClientError, Connection, connect
 from quinze_cli.play.cards_ui import CardStyle
-from quinze_cli.play.i18n import Catalogue
+from quinze_cli.i18n import Catalogue
 from quinze_cli.play.terminal import LineReader
 from quinze_cli.play.tokens import TokenStore
 

@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 from rich.console import Console
 
+from quinze_cli.errors import EXIT_INTERRUPTED
 from quinze_cli.viewer.screen import Viewer
 
 ESCAPES = {
@@ -125,6 +126,6 @@ def run(view: Viewer, console: Console | None = None) -> int:
                 if not handle(view, read_key(fd)):
                     return 0
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)

@@ -21,7 +21,7 @@ from rich.text import Text
 from quinze_protocol.replaylog import LoggedGame
 from quinze_cli.narrate import Names, narrate_event
 from quinze_cli.play.cards_ui import CardStyle, sort_cards
-from quinze_cli.play.i18n import Catalogue
+from quinze_cli.i18n import Catalogue
 from quinze_cli.play.registry import GameUI, TableState, get_ui
 from quinze_cli.viewer.timeline import Timeline
 

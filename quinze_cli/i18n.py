@@ -1,7 +1,16 @@
-"""The user-facing strings of ``quinze play``: one JSON catalogue per language.
+"""The user-facing strings of ``quinze play``, ``quinze replay`` and the viewer: one JSON
+catalogue per language.
 
 Catalogues live in ``quinze_cli/locale/<lang>.json`` (``en``, ``fr``): a flat map from a key
 (``"lobby.title"``) to a text with ``str.format`` fields (``"{name} made 15: {cards}"``).
+Namespaces: ``common.*`` for the words every game's screen uses (hand, stock, discard pile,
+table, a count of cards), ``<game>.*`` for one game's own (``quinze.*``, ``quatorze.*``,
+``classique.*``), and ``lobby.*``, ``table.*``, ``notice.*`` ... for the client itself.
+
+Counts: a text that shows a number of things has two keys, ``<key>.one`` and ``<key>.other``,
+and is read with :meth:`Catalogue.plural`, which picks the form by the language's rule
+(:func:`plural_form`): English says "1 card" but "0 cards", French "0 carte", "1 carte",
+"2 cartes".
 English is the reference: a key missing from another catalogue falls back to English, and a
 key missing everywhere is shown as the key itself (so a gap is visible, never a crash).
 A *strict* catalogue (``Catalogue(lang, strict=True)``, used by tests and by ``quinze replay``)
@@ -22,10 +31,21 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["LANGUAGES", "Catalogue", "MissingText", "choose_language", "load_catalogue"]
+__all__ = ["LANGUAGES", "Catalogue", "MissingText", "choose_language", "plural_form"]
 
 LANGUAGES = ("en", "fr")
 """Languages with a catalogue, English first (the fallback)."""
+
+
+def plural_form(lang: str, n: Any) -> str:
+    """``"one"`` or ``"other"``: the plural form of the count ``n`` in ``lang`` (the CLDR rules
+    for integers: English ``one`` is exactly 1, French ``one`` is 0 and 1). Anything that is not
+    an int (an unknown count shown as ``"?"``) takes ``"other"``."""
+    if not isinstance(n, int) or isinstance(n, bool):
+        return "other"
+    if lang == "fr":
+        return "one" if n in (0, 1) else "other"
+    return "one" if n == 1 else "other"
 
 
 def choose_language(flag: str | None, environ: Mapping[str, str] | None = None) -> str:
@@ -103,7 +123,9 @@ class Catalogue:
         except (KeyError, IndexError, ValueError):
             return text
 
-
-def load_catalogue(lang: str) -> Catalogue:
-    """The catalogue of ``lang`` (``"en"`` or ``"fr"``; anything else gives English)."""
-    return Catalogue(lang)
+    def plural(self, key: str, n: Any, /, **fields: Any) -> str:
+        """The text of ``key.one`` or ``key.other``, as the count ``n`` takes in this language
+        (:func:`plural_form`), formatted with ``n`` and ``fields``: ``cat.plural("common.cards", 0)``
+        is "0 cards" in English and "0 carte" in French. Raises :class:`MissingText` only when
+        ``strict``."""
+        return self(f"{key}.{plural_form(self.lang, n)}", n=n, **fields)

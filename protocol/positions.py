@@ -1,0 +1,72 @@
+"""Checks shared by the games' position loaders (docs/positions.md): each reads one field of a
+position and returns it, or raises :class:`~quinze_protocol.game.PositionError` with ``field``
+naming it (``"hands.1[2]"``, ``"options.target"``) and a reason for people.
+
+- :func:`need` — the key is there (``"missing"``);
+- :func:`whole` / :func:`whole_at` — an int, never a bool, within ``lo .. hi``;
+- :func:`entries` — a list, of ``n`` entries (one per seat) when ``n`` is given;
+- :func:`card` / :func:`cards` — canonical card text (``"7H"``, ``"BJ"``), jokers refused when
+  the game is played without them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from quinze_protocol.cards import CardError, is_joker, parse_card
+from quinze_protocol.game import PositionError
+
+__all__ = ["card", "cards", "entries", "need", "whole", "whole_at"]
+
+
+def need(data: Mapping[str, Any], key: str, *, where: str = "") -> Any:
+    """``data[key]``; ``PositionError("missing", field=where + key)`` when absent."""
+    if key not in data:
+        raise PositionError("missing", field=where + key)
+    return data[key]
+
+
+def whole(v: Any, field: str, lo: int | None = None, hi: int | None = None, *, none: bool = False) -> Any:
+    """``v`` as a whole number in ``lo .. hi`` (either bound optional); None passes when ``none``.
+    Raises ``PositionError`` naming ``field`` (not an int, a bool, below ``lo``, above ``hi``)."""
+    if v is None and none:
+        return None
+    if not isinstance(v, int) or isinstance(v, bool):
+        raise PositionError(f"expects a whole number, got {v!r}", field=field)
+    if lo is not None and v < lo:
+        raise PositionError(f"must be at least {lo}, got {v}", field=field)
+    if hi is not None and v > hi:
+        raise PositionError(f"must be at most {hi}, got {v}", field=field)
+    return v
+
+
+def whole_at(data: Mapping[str, Any], key: str, lo: int | None = None, hi: int | None = None, *, where: str = "") -> int:
+    """:func:`whole` of ``data[key]`` (:func:`need` first); the field is ``where + key``."""
+    return whole(need(data, key, where=where), where + key, lo, hi)
+
+
+def entries(v: Any, field: str, n: int | None = None) -> list[Any]:
+    """``v`` as a list, of exactly ``n`` entries (one per seat) when ``n`` is given."""
+    if not isinstance(v, list):
+        raise PositionError(f"expects a list, got {type(v).__name__}", field=field)
+    if n is not None and len(v) != n:
+        raise PositionError(f"expects {n} entries (one per seat), got {len(v)}", field=field)
+    return v
+
+
+def card(v: Any, field: str, *, no_jokers: str | None = None) -> int:
+    """One card from its text (:func:`quinze_protocol.cards.parse_card`). ``no_jokers``: the reason
+    given for a joker in a game played without them (None: jokers are cards like any other)."""
+    try:
+        c = parse_card(v)
+    except CardError as err:
+        raise PositionError(str(err), field=field) from None
+    if no_jokers is not None and is_joker(c):
+        raise PositionError(no_jokers, field=field)
+    return c
+
+
+def cards(v: Any, field: str, *, no_jokers: str | None = None) -> list[int]:
+    """A list of cards (:func:`entries`, then :func:`card` for each: fields ``field[i]``)."""
+    return [card(t, f"{field}[{i}]", no_jokers=no_jokers) for i, t in enumerate(entries(v, field))]
