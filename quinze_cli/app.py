@@ -29,6 +29,7 @@ COMMANDS = [
     "match",
     "tournament",
     "play",
+    "servers",
     "replay",
     "checkbot",
 ]

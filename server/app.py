@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import itertools
 import logging
+from collections.abc import Callable
 
 import trio
 
@@ -34,11 +35,14 @@ log = logging.getLogger("quinze.server")
 SHUTDOWN_REASON = "shutdown"
 
 
-async def run_server(config: ServerConfig, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+async def run_server(config: ServerConfig, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+                     on_server: Callable[[Server], None] | None = None) -> None:
     """Serve ``config.host``:``config.port`` until cancelled.
 
     Calls ``task_status.started(port)`` with the port really bound (useful with ``port=0``).
     Raises ``OSError`` before ``started`` if the address cannot be bound (port in use, ...).
+    ``on_server``, when given, is called once with the running :class:`Server` just before
+    ``started``, so a watcher of the lobby (``quinze serve``'s LAN announcer) can read its tables.
     """
     listeners = await trio.open_tcp_listeners(config.port, host=config.host)
     port = listeners[0].socket.getsockname()[1]
@@ -64,6 +68,8 @@ async def run_server(config: ServerConfig, *, task_status: trio.TaskStatus[int] 
 
     async with trio.open_nursery() as outer:
         server = await outer.start(serve)
+        if on_server is not None:
+            on_server(server)
         log.info("listening on %s:%d (server run %s: table ids %s-t1, %s-t2, ...)", config.host, port,
                  server.lobby.run, server.lobby.run, server.lobby.run)
         task_status.started(port)
