@@ -40,7 +40,7 @@ from quinze_cli.errors import EXIT_USAGE, fail
 from quinze_server.app import run_server
 from quinze_server.collector import tune as tune_collector
 from quinze_server.config import DEFAULT_HOST, DEFAULT_PORT, ServerConfig
-from quinze_server.handlers import Server
+from quinze_server.server import Server
 
 
 def _find(exc: BaseException, kind: type[BaseException]) -> BaseException | None:

@@ -28,7 +28,7 @@ from quinze_cli.lan import SERVICE_TYPE
 from quinze_cli.lan.addresses import announced
 
 if TYPE_CHECKING:
-    from quinze_server.handlers import Server
+    from quinze_server.server import Server
 
 log = logging.getLogger("quinze.server")
 
