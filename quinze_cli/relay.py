@@ -64,6 +64,7 @@ from quinze_protocol.messages import (
     parse_message,
 )
 from quinze_cli.botproc import BotError, BotGarbage
+from quinze_cli.errors import plain_reason
 from quinze_cli.client import ClientError, Connection, ServerProtocolError
 
 __all__ = ["BotLike", "Failure", "GameOutcome", "RelayError", "SeatRelay", "FAILURE_KINDS"]
@@ -242,7 +243,7 @@ class SeatRelay:
                     if isinstance(msg, Joined) and msg.table == table:
                         return msg
                     if isinstance(msg, Error) and msg.ref in (None, "join"):
-                        raise RelayError(f"cannot join table {table}: {msg.reason} [{msg.code}]", msg.code)
+                        raise RelayError(f"cannot join table {table}: {plain_reason(msg.reason)} [{msg.code}]", msg.code)
                     log.debug("%s: ignored while joining: %s", self.conn.name, msg.type)
         except trio.TooSlowError:
             raise RelayError(f"no answer to join {table} in {timeout:g} s", "timeout") from None

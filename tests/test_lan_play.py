@@ -13,8 +13,10 @@ import subprocess
 
 import pexpect
 import pytest
-from lankit import lan
+from lankit import QUINZE, lan
 from test_lan import launch, started, stop, wait_for
+
+from quinze_cli.errors import plain_reason
 
 TIMEOUT = 60
 GAP = r"(?:\s|\x1b\[[0-9;]*m)+"
@@ -133,11 +135,28 @@ def test_a_server_that_stops_is_not_retried_and_another_server_is_offered(tmp_pa
 
 def test_cannot_connect_suggests_serve_and_local(tmp_path):
     env = dict(os.environ, NO_COLOR="1", XDG_CACHE_HOME=str(tmp_path / "cache"), COLUMNS="200")
-    from lankit import QUINZE
-
     r = subprocess.run([QUINZE, "play", "--server", "127.0.0.1:1"], input="", capture_output=True, text=True, env=env,
                        timeout=TIMEOUT)
     assert r.returncode == 1
     out = " ".join(r.stdout.split())
     assert "Cannot connect: cannot reach 127.0.0.1:1" in out
     assert "Start one with 'quinze serve', or play alone with 'quinze play --local'" in out
+
+
+def test_a_refused_seat_is_told_without_internal_field_names(host, env):
+    port, _table = host(3)
+    r = subprocess.run([QUINZE, "play", "--server", f"127.0.0.1:{port}", "--table", "zzzz-t9", "--name", "Ana"],
+                       input="", capture_output=True, text=True, env=dict(env, COLUMNS="200"), timeout=TIMEOUT)
+    assert r.returncode == 1
+    assert "Cannot sit at table zzzz-t9: no table 'zzzz-t9' [unknown-table]" in r.stdout
+    assert "join.table" not in r.stdout + r.stderr
+
+
+@pytest.mark.parametrize(("reason", "plain"), [
+    ("join.table: no table 't2'", "no table 't2'"),
+    ("create-table.options.target: must be at most 1000", "option target: must be at most 1000"),
+    ("hello.name: must be 1..32 characters", "name: must be 1..32 characters"),
+    ("table t1 is closed", "table t1 is closed"),
+])
+def test_plain_reason_drops_message_and_field_paths(reason, plain):
+    assert plain_reason(reason) == plain
