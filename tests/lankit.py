@@ -128,6 +128,12 @@ def lan(prefer: str = "netns") -> Iterator[Lan]:
     the loopback one. Calls ``pytest.skip`` with every reason when none works."""
     import pytest
 
+    try:
+        import zeroconf  # noqa: F401
+    except ImportError:
+        if os.environ.get("CI"):
+            raise
+        pytest.skip("zeroconf is not installed in this virtual environment: pip install -e '.[test]' again")
     env = dict(os.environ)
     tried = []
     if prefer == "netns" and os.environ.get("QUINZE_TEST_LAN") != "loopback":

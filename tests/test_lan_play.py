@@ -145,11 +145,16 @@ def test_cannot_connect_suggests_serve_and_local(tmp_path):
 
 def test_a_refused_seat_is_told_without_internal_field_names(host, env):
     port, _table = host(3)
-    r = subprocess.run([QUINZE, "play", "--server", f"127.0.0.1:{port}", "--table", "zzzz-t9", "--name", "Ana"],
-                       input="", capture_output=True, text=True, env=dict(env, COLUMNS="200"), timeout=TIMEOUT)
-    assert r.returncode == 1
-    assert "Cannot sit at table zzzz-t9: no table 'zzzz-t9' [unknown-table]" in r.stdout
-    assert "join.table" not in r.stdout + r.stderr
+    child = pexpect.spawn(QUINZE, ["play", "--server", f"127.0.0.1:{port}", "--table", "zzzz-t9", "--name", "Ana"],
+                          env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 200))
+    try:
+        child.expect(pexpect.EOF)
+        out = child.before
+    finally:
+        close(child)
+    assert child.exitstatus == 1, out
+    assert "Cannot sit at table zzzz-t9: no table 'zzzz-t9' [unknown-table]" in out
+    assert "join.table" not in out
 
 
 @pytest.mark.parametrize(("reason", "plain"), [

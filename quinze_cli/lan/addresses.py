@@ -6,8 +6,6 @@ import ipaddress
 import os
 import socket
 
-import ifaddr
-
 INTERFACES_ENV = "QUINZE_LAN_INTERFACES"
 """Environment variable: IPv4 addresses of the interfaces to announce and browse on,
 comma-separated (unset or empty: chosen from the listening address, every interface for a client)."""
@@ -17,17 +15,28 @@ WILDCARDS = ("0.0.0.0", "::", "")
 
 def lan_addresses() -> list[str]:
     """The machine's IPv4 addresses other than loopback (``127.0.0.0/8``), in interface order,
-    each once. Link-local ``169.254.x.x`` addresses come last. Empty when it has none."""
+    each once. Link-local ``169.254.x.x`` addresses come last. Empty when it has none. (Without
+    ifaddr, a dependency of zeroconf, the addresses the host name resolves to.)"""
+    try:
+        import ifaddr
+    except ImportError:  # an install older than the LAN discovery
+        candidates = [info[4][0] for info in _resolve(socket.gethostname())]
+    else:
+        candidates = [ip.ip for adapter in ifaddr.get_adapters() for ip in adapter.ips
+                      if isinstance(ip.ip, str)]  # IPv6 ones are (address, flowinfo, scope) tuples
     found: list[str] = []
-    for adapter in ifaddr.get_adapters():
-        for ip in adapter.ips:
-            if not isinstance(ip.ip, str):
-                continue  # IPv6: a (address, flowinfo, scope) tuple
-            addr = ipaddress.IPv4Address(ip.ip)
-            if addr.is_loopback or str(addr) in found:
-                continue
+    for text in candidates:
+        addr = ipaddress.IPv4Address(text)
+        if not addr.is_loopback and str(addr) not in found:
             found.append(str(addr))
     return sorted(found, key=lambda a: ipaddress.IPv4Address(a).is_link_local)
+
+
+def _resolve(name: str) -> list:
+    try:
+        return socket.getaddrinfo(name, None, socket.AF_INET)
+    except OSError:
+        return []
 
 
 def env_interfaces() -> list[str] | None:

@@ -102,8 +102,11 @@ async def announce_server(server: Server, host: str, port: int, name: str,
     except ValueError as err:
         log.warning("not announced on the local network: %s", err)
         return
-    from zeroconf import InterfaceChoice, IPVersion, Zeroconf
-
+    try:
+        from zeroconf import InterfaceChoice, IPVersion, Zeroconf
+    except ImportError:
+        log.warning("not announced on the local network: zeroconf is not installed (pip install the project again)")
+        return
     txt = txt_record(name, _tables(server))
     try:
         zc = await trio.to_thread.run_sync(functools.partial(

@@ -73,7 +73,12 @@ def find_servers(timeout: float = DEFAULT_TIMEOUT, interfaces: list[str] | None 
     """The servers that answer within ``timeout`` seconds, by name then address. ``interfaces``
     (IPv4 addresses) limits where to ask; None: :data:`~quinze_cli.lan.addresses.INTERFACES_ENV`
     when set, else every interface. Raises ``OSError`` when multicast DNS cannot be used here
-    (``ValueError`` for a bad :data:`~quinze_cli.lan.addresses.INTERFACES_ENV`)."""
+    (zeroconf missing included; ``ValueError`` for a bad
+    :data:`~quinze_cli.lan.addresses.INTERFACES_ENV`)."""
+    try:
+        import zeroconf  # noqa: F401
+    except ImportError:
+        raise OSError("zeroconf is not installed (pip install the project again)") from None
     from zeroconf import InterfaceChoice, IPVersion, ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
 
     chosen = interfaces if interfaces is not None else env_interfaces()
