@@ -2,7 +2,7 @@
 
 The texts are ``quinze_cli/rules/<game>.md`` (English) and ``quinze_cli/rules/fr/<game>.md``
 (French); the language is ``--lang`` when given, else the environment's (``LC_ALL``,
-``LC_MESSAGES``, ``LANG``, ``LANGUAGE``; :func:`quinze_cli.play.i18n.choose_language`), as in
+``LC_MESSAGES``, ``LANG``, ``LANGUAGE``; :func:`quinze_cli.i18n.choose_language`), as in
 ``quinze play``.
 """
 
@@ -41,7 +41,7 @@ def register(app: typer.Typer) -> None:
         lang: Annotated[Optional[str], typer.Option("--lang", metavar="LANG", help="Language: en or fr (default: from LANG, else en).")] = None,
     ) -> None:
         """Print the rules of GAME as played here (all games when omitted)."""
-        from quinze_cli.play.i18n import choose_language
+        from quinze_cli.i18n import choose_language
 
         try:
             language = choose_language(lang)
