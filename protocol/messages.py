@@ -31,7 +31,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 from quinze_protocol.clocks import clock_field, clock_state_field
 from quinze_protocol.errors import ProtocolError
@@ -164,7 +164,12 @@ MESSAGE_TYPES: dict[str, type[Message]] = {}
 """Every message class by its wire type."""
 
 
-def _message(cls: type) -> type:
+_M = TypeVar("_M", bound=Message)
+
+
+@dataclass_transform(frozen_default=True, kw_only_default=True)
+def _message(cls: type[_M]) -> type[_M]:
+    """Make ``cls`` a frozen keyword-only dataclass and register it in :data:`MESSAGE_TYPES`."""
     cls = dataclass(frozen=True, kw_only=True)(cls)
     cls._label = cls.type
     MESSAGE_TYPES[cls.type] = cls

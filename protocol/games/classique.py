@@ -225,6 +225,7 @@ class ClassiqueGame(Game):
         if st.phase == "over":
             return []
         s = st.turn
+        assert s is not None, "somebody acts until the match is over"
         if st.phase == "speak":
             return [Pass(), Stand(), Hit()]
         rr = self.flow.raise_range(s)
@@ -259,6 +260,7 @@ class ClassiqueGame(Game):
             ok = ", ".join(a.__name__.lower() for a in allowed[st.phase])
             raise IllegalAction(f"{kind!r} is not allowed in {names[st.phase]} (allowed: {ok})", code="wrong-phase")
         s = st.turn
+        assert s is not None, "somebody acts until the match is over"
         if isinstance(action, Check) and st.raised:
             raise IllegalAction("somebody has raised in this round: call, raise or fold", code="cannot-check")
         if isinstance(action, Call) and st.stakes[s] >= st.high:
@@ -287,6 +289,8 @@ class ClassiqueGame(Game):
             raise ActionError("a raise needs an amount in chips", field="amount")
         ev: list[Event] = []
         s = st.turn
+        if s is None:
+            raise IllegalAction("the match is over", code="game-over")
         if st.phase == "speak":
             self.flow.speak(s, action, ev)
         elif st.phase == "raise":
@@ -313,7 +317,7 @@ class ClassiqueGame(Game):
         for p in range(n):
             h = st.hidden[p]
             shown = h is not None and (p == seat or st.status[p] == "burnt")
-            hidden.append(card_text(h) if shown else None)
+            hidden.append(card_text(h) if h is not None and shown else None)
         awaiting = [p for p in self.flow.order_from(st.turn or 0) if p in self.flow.in_coup() and p not in st.acted]
         rr = self.flow.raise_range(seat) if seat is not None and seat == self.to_act and st.phase != "speak" else None
         res = self.result()

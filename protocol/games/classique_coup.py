@@ -11,7 +11,7 @@ Chips are whole numbers; a stake is what a seat has put in the pot this coup, an
 from __future__ import annotations
 
 from quinze_protocol.cards import card_text, rank
-from quinze_protocol.game import Event, Result
+from quinze_protocol.game import ActionError, Event, Result
 from quinze_protocol.games.classique_actions import Check, Fold, Raise, Stand
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from quinze_protocol.rng import Rng
@@ -144,6 +144,12 @@ class CoupFlow:
         st = self.state
         return [s for s in self.speaking_order() if st.status[s] in IN_COUP]
 
+    def hidden_card(self, seat: int) -> int:
+        """The hidden card of ``seat``, a seat in the coup (every one holds one)."""
+        h = self.state.hidden[seat]
+        assert h is not None, f"seat {seat} in the coup holds a hidden card"
+        return h
+
     def total(self, seat: int) -> int:
         """Hidden card plus face-up cards of ``seat`` (0 if no card)."""
         st = self.state
@@ -236,8 +242,9 @@ class CoupFlow:
         """Put the coup's cards aside, clear the stakes, log ``coup-end``, start the next coup."""
         st = self.state
         for s in range(self.n):
-            if st.hidden[s] is not None:
-                st.discards.append(st.hidden[s])
+            h = st.hidden[s]
+            if h is not None:
+                st.discards.append(h)
             st.discards.extend(st.face_up[s])
             st.hidden[s] = None
             st.face_up[s] = []
@@ -308,7 +315,9 @@ class CoupFlow:
         st.pot += amount
         return amount
 
-    def _raise(self, s: int, amount: int, ev: list[Event]) -> None:
+    def _raise(self, s: int, amount: int | None, ev: list[Event]) -> None:
+        if amount is None:
+            raise ActionError("a raise needs an amount in chips", field="amount")
         st = self.state
         paid = self._pay(s, st.high + amount)
         st.high += amount
@@ -355,6 +364,7 @@ class CoupFlow:
         """
         st = self.state
         st.round_of = "drawing"
+        assert st.opener is not None, "the drawing turns come after somebody opened"
         drawers = [p for p in self.order_from(st.opener) if st.in_match[p] and st.status[p] == "hit"]
         if drawers and not st.talon:
             for p in drawers:
@@ -386,7 +396,7 @@ class CoupFlow:
             if total > BURN_LIMIT:
                 st.status[s] = "burnt"
                 st.tally["burns"] += 1
-                ev.append(Event("burnt", {"seat": s, "hidden": card_text(st.hidden[s]), "total": total}))
+                ev.append(Event("burnt", {"seat": s, "hidden": card_text(self.hidden_card(s)), "total": total}))
                 players = self.in_coup()
                 if len(players) == 1:
                     self._award(players[0], ev, "last-in")
@@ -399,7 +409,7 @@ class CoupFlow:
         st = self.state
         players = self.in_coup()
         hands = [
-            {"seat": p, "hidden": card_text(st.hidden[p]), "face_up": [card_text(c) for c in st.face_up[p]],
+            {"seat": p, "hidden": card_text(self.hidden_card(p)), "face_up": [card_text(c) for c in st.face_up[p]],
              "total": self.total(p)}
             for p in players
         ]

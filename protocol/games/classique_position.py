@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal, overload
 
 from quinze_protocol.cards import CardError, card_text, parse_card
 from quinze_protocol.game import GameError, PositionError
@@ -76,6 +76,10 @@ def _get(data: Mapping[str, Any], key: str) -> Any:
     return data[key]
 
 
+@overload
+def _int(v: Any, field: str, low: int | None = 0, high: int | None = None, none: Literal[False] = False) -> int: ...
+@overload
+def _int(v: Any, field: str, low: int | None = 0, high: int | None = None, *, none: bool) -> int | None: ...
 def _int(v: Any, field: str, low: int | None = 0, high: int | None = None, none: bool = False) -> int | None:
     if v is None and none:
         return None

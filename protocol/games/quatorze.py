@@ -236,9 +236,11 @@ class QuatorzeGame(Game):
             if self.discard:
                 out.append(_DRAW_DISCARD)
             return out
-        hand = self.hands[self.seat]
+        seat = self.seat
+        assert seat is not None, "somebody acts until the game is over"
+        hand = self.hands[seat]
         if self.no_draw == "whole-hand":
-            return whole_hand_combinations(hand)
+            return list(whole_hand_combinations(hand))
         acts: list[Action] = list(combinations(hand)) if self.phase == "combine" else []
         if self.substitutions < self.options["max_substitutions"]:
             acts.extend(substitutions(hand, self.table))
@@ -257,7 +259,9 @@ class QuatorzeGame(Game):
         """Raise :class:`IllegalAction` (stable code, reason in words) unless ``a`` is legal now."""
         if self.phase == "over":
             raise IllegalAction("the game is over", code="game-over")
-        hand = self.hands[self.seat]
+        seat = self.seat
+        assert seat is not None, "somebody acts until the game is over"
+        hand = self.hands[seat]
         if isinstance(a, Draw):
             if self.phase != "draw":
                 if self.no_draw == "whole-hand":

@@ -171,12 +171,12 @@ def _table_index(table: tuple[tuple[int, ...], ...]) -> tuple[Any, Any, tuple[Su
     """What substitutions need from the table alone, cached by table contents: per combination
     its distinct pairs with their sums (only combinations of >= 3 cards), its distinct cards
     with their values, and every substitution between combinations."""
-    pairs = []
-    cards = []
+    pairs: list[tuple[tuple[tuple[int, int], int], ...]] = []
+    cards: list[tuple[tuple[int, int], ...]] = []
     for comb in table:
-        p, c = _comb_index(comb)
-        pairs.append(p)
-        cards.append(c)
+        comb_pairs, comb_cards = _comb_index(comb)
+        pairs.append(comb_pairs)
+        cards.append(comb_cards)
     where: dict[int, list[tuple[int, int]]] = {}  # value -> (combination, card), in table order
     for j, cs in enumerate(cards):
         for c, v in cs:
@@ -212,6 +212,7 @@ def substitutions(hand: Sequence[int], table: Sequence[Sequence[int]]) -> list[S
     pairs, cards, between = _table_index(tuple(map(tuple, table)))
     by_value, hand_pairs = _hand_index(tuple(hand))
     out: list[Substitute] = []
+    key: tuple[Any, ...]
     memo = _MEMO
     if len(memo) > _MEMO_MAX:
         memo.clear()

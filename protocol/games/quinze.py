@@ -89,9 +89,9 @@ VIEW_SORT = tuple((CARD_RANK[c] or 14) * 8 + (c // 13 if c < 52 else c - 52) for
 
 _new_event = Event.__new__
 _object_new = object.__new__
-_set_kind = Event.kind.__set__  # type: ignore[attr-defined]
-_set_public = Event.public.__set__  # type: ignore[attr-defined]
-_set_private = Event.private.__set__  # type: ignore[attr-defined]
+_set_kind = Event.__dict__["kind"].__set__  # the slot descriptors, which the frozen __setattr__ refuses
+_set_public = Event.__dict__["public"].__set__
+_set_private = Event.__dict__["private"].__set__
 
 
 def _event(kind: str, public: dict[str, Any], private: dict[int, Any]) -> Event:
@@ -283,8 +283,9 @@ class QuinzeGame(Game):
         """Score the deal (quinze_cli/rules/quinze.md "Scoring and the match") and deal again or end the match."""
         n = self.n
         if reason == "first-turn":
+            assert out is not None, "a first-turn deal end names who went out"
             scores = [0] * n
-            scores[out] = -50  # type: ignore[index]
+            scores[out] = -50
         else:
             scores = [sum(CARD_POINTS[c] for c in h) for h in self.hands]
         totals = self.totals
