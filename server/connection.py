@@ -283,7 +283,7 @@ class ClientConnection:
                             self._fatal(e)
                             return
                         self.error(e.code, e.message_text(), e.ref, e.request)
-                        item = ()
+                        item = {}  # nothing to handle: the frame was refused
                     if item is None:
                         break
                     if item:
