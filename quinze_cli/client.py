@@ -34,6 +34,7 @@ from quinze_protocol.messages import (
     Error,
     Hello,
     Message,
+    Ping,
     Pong,
     Welcome,
     parse_message,
@@ -213,13 +214,15 @@ class Connection:
             kind = data.get("type")
             if kind == "ping":
                 ping = self._parse(data)
+                assert isinstance(ping, Ping), "a ping map parses to a Ping"
                 try:
-                    await self.send(Pong(nonce=ping.nonce))  # type: ignore[attr-defined]
+                    await self.send(Pong(nonce=ping.nonce))
                 except ConnectionClosed:
                     pass
                 continue
             if kind == "bye":
-                reason = data.get("reason") if isinstance(data.get("reason"), str) else ""
+                said = data.get("reason")
+                reason = said if isinstance(said, str) else ""
                 raise self._close_with(f"the server said goodbye: {reason or 'no reason given'}", reason)
             if not isinstance(kind, str) or kind not in SERVER_TYPES:
                 raise ServerProtocolError(ProtocolError("unknown-type", f"no server message type {kind!r}", "type"))

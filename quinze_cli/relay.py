@@ -164,7 +164,7 @@ class _Request:
         request, seat, deadline = data.get("request"), data.get("seat"), data.get("deadline")
         if not (type(request) is int and request >= 0 and type(seat) is int and isinstance(data.get("legal"), list)):
             return None
-        if type(deadline) not in (int, float) or not 0 <= deadline < math.inf:
+        if not isinstance(deadline, (int, float)) or isinstance(deadline, bool) or not 0 <= deadline < math.inf:
             return None
         return cls(request, seat, float(deadline))
 
@@ -603,9 +603,9 @@ class SeatRelay:
                 await self._fail(err.kind, err.detail, restart=True)
                 return
         if scope.cancelled_caught:
-            err = BotError("it stopped reading its input")
-            self.bot_broken = err
-            await self._fail("timeout", err.detail, restart=True)
+            stuck = BotError("it stopped reading its input")
+            self.bot_broken = stuck
+            await self._fail("timeout", stuck.detail, restart=True)
 
     async def _fail(self, kind: str, detail: str, *, restart: bool = False) -> None:
         """Record the first failure of this game and forfeit (now, or at game-start)."""

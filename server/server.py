@@ -77,7 +77,8 @@ class Server:
     def handle(self, conn: ClientConnection, data: Mapping[str, Any]) -> None:
         """Handle one received map. Never raises. The replies are written at the end, one write
         per client (see :meth:`ClientConnection.send`)."""
-        self.batch = batch = list[ClientConnection]()
+        batch: list[ClientConnection] = []
+        self.batch = batch
         try:
             self._handle(conn, data)
         except ProtocolError as e:

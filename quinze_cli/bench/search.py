@@ -80,7 +80,7 @@ def mcts_rate(game_id: str, seconds: float = 1.0, iterations: int = 100, seed: i
     while decisions == 0 or time.perf_counter() - t0 < seconds:
         g = starts[decisions % len(starts)]
         bot.choose(g.view(g.to_act), g.legal_actions())
-        total += bot.last_stats.get("iterations", 0)  # type: ignore[attr-defined]
+        total += bot.last_stats.get("iterations", 0)  # type: ignore[attr-defined]  # the search bot's own counters
         decisions += 1
     dt = time.perf_counter() - t0
     return {"game": game_id, "decisions": decisions, "iterations": total,

@@ -230,7 +230,6 @@ async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | N
             runner.stopping = True
     else:
         runner = make_runner(config, cluster, shard_size, on_game=on_game, on_failure=on_failure)
-    runner.failures = failures  # type: ignore[attr-defined]
     state: dict[str, Any] = {"error": None, "interrupted": False}
     with progress:
         task = progress.add_task(runner.stats.running_score(), total=config.games,

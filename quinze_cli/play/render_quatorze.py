@@ -48,7 +48,8 @@ _VIEW_KEYS = ("table", "discard", "stock", "hand_sizes", "packets", "phase", "tu
               "substitutions", "no_draw")
 
 
-def _remove(pile: list[str], cards: list[str]) -> None:
+def _remove(pile: list[str], cards: list[Any]) -> None:
+    """Take ``cards`` (as events give them: a missing one is None) out of ``pile`` where present."""
     for c in cards:
         if c in pile:
             pile.remove(c)
@@ -293,7 +294,7 @@ class QuatorzeUI(GameUI):
                                      " " + cat("quatorze.act.of", n=a["other"]))
         except (KeyError, TypeError, ValueError):
             pass
-        return super().action_text(None, a)  # type: ignore[arg-type]
+        return super().action_text(None, a)  # type: ignore[arg-type]  # the generic text reads no table state
 
     def result_lines(self, state: TableState, result: dict[str, Any]) -> list[str]:
         scores = result.get("scores", [])

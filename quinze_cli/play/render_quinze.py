@@ -103,10 +103,10 @@ class QuinzeUI(GameUI):
                 _remove(p["hand"], hand)
             _remove(p["table"], table)
             p["discard"].extend(hand + table)
-            cards = st.join(sort_cards(hand + table))
+            shown = st.join(sort_cards(hand + table))
             if table:
-                return [cat("quinze.ev.fifteen-table", name=name, cards=cards, table=st.join(table))]
-            return [cat("quinze.ev.fifteen", name=name, cards=cards)]
+                return [cat("quinze.ev.fifteen-table", name=name, cards=shown, table=st.join(table))]
+            return [cat("quinze.ev.fifteen", name=name, cards=shown)]
         if kind == "place":
             cards = list(event.get("cards", []))
             _size(p, seat, -len(cards))
