@@ -14,6 +14,8 @@ stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 
 EXIT_INVALID = 1
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+"""After Ctrl-C (the shell's 128 + SIGINT): ``quinze bot``, ``match``, ``selfplay``, ``tournament``."""
 
 
 def fail(message: str, code: int = EXIT_INVALID) -> NoReturn:

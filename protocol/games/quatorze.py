@@ -85,7 +85,7 @@ from quinze_protocol.games.quatorze_legal import (
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from quinze_protocol.rng import Rng
 
-__all__ = ["PACKET_SIZES", "QuatorzeGame"]
+__all__ = ["PACKET_SIZES", "QuatorzeGame", "Substitute", "apply_substitute", "parse_action"]
 
 PACKET_SIZES = (5, 4, 3, 2)
 """Sizes of each seat's packets in the order they are taken up (quinze_cli/rules/quatorze.md "Set-up")."""

@@ -74,7 +74,7 @@ from quinze_protocol.games.quinze_legal import (
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle
 from quinze_protocol.rng import Rng
 
-__all__ = ["QuinzeGame", "deal_size", "decks_for"]
+__all__ = ["QuinzeGame", "deal_size", "decks_for", "fifteen_problem"]
 
 _TEXT = tuple(card_text(c) for c in range(54))
 _tnew = tuple.__new__

@@ -14,7 +14,6 @@ are stopped, the finished games are in the log).
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import shutil
 from pathlib import Path
@@ -29,9 +28,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from quinze_protocol.game import GameError, get_game
 from quinze_cli.client import parse_address
 from quinze_cli.cluster import check_cluster, make_runner
-from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
+from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_error
 from quinze_cli.interrupt import run_until_interrupted
-from quinze_cli.options import SEED_MAX, STDIO, check_move_time, check_seed, option_pairs
+from quinze_cli.options import SEED_MAX, STDIO, check_move_time, check_seed, check_writable, option_pairs
 from quinze_cli.positions import load_positions
 from quinze_cli.matchrun import (
     BotSpec,
@@ -55,7 +54,6 @@ from quinze_cli.stats.sprt import parse_sprt
 
 __all__ = ["GAME_SCORE", "build_config", "elo_line", "print_results", "register", "results_table", "summary_data"]
 
-EXIT_INTERRUPTED = 130
 
 
 def build_config(
@@ -179,18 +177,6 @@ def program_problem(argv: tuple[str, ...] | list[str]) -> str | None:
         if not arg.startswith("-") and arg.endswith(SCRIPT_SUFFIXES) and not Path(arg).is_file():
             return f"no file {arg!r} (relative to {Path.cwd()})"
     return None
-
-
-def check_writable(path: Path, option: str) -> None:
-    """Exit 1 (before any game) unless ``path`` can be written: an existing directory to hold
-    it, and the file itself writable when it exists. Nothing is created."""
-    parent = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        fail(f"{option} {path}: is a directory")
-    if not parent.is_dir():
-        fail(f"{option} {path}: no such directory {parent}")
-    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        fail(f"{option} {path}: not writable")
 
 
 async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | None = None,
@@ -365,7 +351,7 @@ def register(app: typer.Typer) -> None:
         except OSError as e:
             fail(f"--log-dir {log_dir}: {e.strerror or e}")
         if debug:
-            from quinze_cli.commands.bot import enable_debug
+            from quinze_cli.debuglog import enable_debug
 
             enable_debug()
         out = Console(highlight=False, stderr=json_stdout)

@@ -263,7 +263,7 @@ def register(app: typer.Typer) -> None:
                 if n is not None and not 0 <= seat < n:
                     fail(f"--seat: game {number} has seats 0..{n - 1}, got {seat}")
         if position or step or at is not None or deal is not None or coup is not None:
-            from quinze_cli.commands.replay_tools import position_or_step
+            from quinze_cli.replay_tools import position_or_step
 
             raise typer.Exit(position_or_step(selected, position=position, step=step, at=at, deal=deal, coup=coup, seat=seat))
         out = Console(highlight=False, soft_wrap=True)

@@ -36,10 +36,9 @@ from rich.table import Table
 
 from quinze_protocol.game import GameError, get_bot, get_game
 from quinze_cli.bench.engine import play
-from quinze_cli.errors import fail_game_error
+from quinze_cli.errors import EXIT_INTERRUPTED, fail_game_error
 from quinze_cli.options import check_seed, option_pairs
 
-EXIT_INTERRUPTED = 130
 """Exit status after Ctrl-C (128 + SIGINT)."""
 
 

@@ -30,18 +30,17 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from quinze_cli.cluster import check_cluster, make_runner
-from quinze_cli.commands.match import EXIT_INTERRUPTED, check_writable
-from quinze_cli.commands.tournament_view import event_data, print_summary, standings_table
-from quinze_cli.errors import EXIT_USAGE, fail
+from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
 from quinze_cli.journal import Journal, JournalError, differences, player_names, reconcile_log
 from quinze_cli.matchjournal import game_entry
 from quinze_cli.matchrun import SEED_MAX, GameReport, GamePlan, MatchConfig, MatchRunner, validate_options
 from quinze_cli.interrupt import run_until_interrupted
-from quinze_cli.options import option_pairs
+from quinze_cli.options import check_writable, option_pairs
 from quinze_cli.positions import load_positions, positions_digest
 from quinze_cli.relay import Failure
 from quinze_cli.results import lower_is_better
 from quinze_cli.schedule import FORMATS, Schedule, build_schedule
+from quinze_cli.tournament_view import event_data, print_summary, standings_table
 from quinze_cli.tournament import EventSettings, TournamentStats, bot_settings, load_config, make_bots, parse_entry
 
 __all__ = ["register"]

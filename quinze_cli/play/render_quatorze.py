@@ -30,8 +30,7 @@ from rich.text import Text
 
 from quinze_protocol.cards import card_text, cards_text, parse_card
 from quinze_protocol.game import GameError
-from quinze_protocol.games.quatorze_actions import Substitute, parse_action
-from quinze_protocol.games.quatorze_legal import apply_substitute
+from quinze_protocol.games.quatorze import Substitute, apply_substitute, parse_action
 from quinze_cli.play import input_quatorze
 from quinze_cli.play.cards_ui import sort_cards
 from quinze_cli.play.events_ui import tell
