@@ -34,6 +34,7 @@ from quinze_protocol.messages import (
     Spectate,
     parse_message,
 )
+from quinze_server.clock import Heartbeats
 from quinze_server.config import ServerConfig
 from quinze_server.lobby import Lobby
 
@@ -56,6 +57,9 @@ class Server:
         self.connections: set[ClientConnection] = set()
         self.batch: list[ClientConnection] | None = None
         """While a message is handled: connections with frames gathered for one write."""
+        self.heartbeats = Heartbeats(config.heartbeat)
+        """Every connection's heartbeat, kept by one task of the server's nursery."""
+        nursery.start_soon(self.heartbeats.run)
 
     @property
     def stopping(self) -> bool:
@@ -158,7 +162,7 @@ class Server:
         conn.name = msg.name
         conn.role = msg.role
         conn.send({"type": "welcome", "version": PROTOCOL_VERSION, "server": SERVER_NAME, "heartbeat": self.config.heartbeat})
-        conn.greeted.set()
+        conn.greet()
         log.info("%s (%s) connected as %s", msg.name, conn.peer, msg.role)
 
 
