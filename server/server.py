@@ -1,11 +1,12 @@
 """The server: the state every connection shares, and what it does with each client message
 (PROTOCOL.md "Messages", "Client → server").
 
-:meth:`Server.handle` is called by a connection's reader with each received map. It checks
-the message with :func:`quinze_protocol.messages.parse_message` (``bad-field``, ``unknown-type``,
-``missing-type`` errors keep the connection), enforces the handshake (``not-hello`` before a
-``hello``; ``version-mismatch`` gets ``error`` then ``bye``), answers ``ping``, and passes
-lobby and table messages on. Every handler catches its own failures: one bad message, or one
+:meth:`Server.handle` is called by a connection's reader with each received map. The
+connection's :class:`quinze_protocol.session.ServerSession` reads it (``bad-field``,
+``unknown-type``, ``missing-type`` errors keep the connection) and checks it against the
+conversation's transition table (``not-hello`` before a ``hello``, ``hello`` twice; the session
+answers the ``hello``: ``welcome``, or ``version-mismatch`` then ``bye``); the handler answers
+``ping`` and passes lobby and table messages on. Every handler catches its own failures: one bad message, or one
 bug, never ends another client's connection or the server.
 """
 
@@ -20,7 +21,6 @@ from quinze_protocol.errors import ProtocolError
 from quinze_protocol.fields import INT_MAX, INT_MIN
 from quinze_protocol.messages import (
     CLIENT_TYPES,
-    PROTOCOL_VERSION,
     ActionMessage,
     Bye,
     CreateTable,
@@ -34,6 +34,7 @@ from quinze_protocol.messages import (
     Spectate,
     parse_message,
 )
+from quinze_protocol.session import READY
 from quinze_server.clock import Heartbeats
 from quinze_server.config import ServerConfig
 from quinze_server.lobby import Lobby
@@ -96,7 +97,9 @@ class Server:
                 c.flush()
 
     def _handle(self, conn: ClientConnection, data: Mapping[str, Any]) -> None:
-        if data.get("type") == "action" and conn.name is not None:
+        session = conn.session
+        ready = session.state == READY
+        if data.get("type") == "action" and ready:
             # The frequent message, checked by hand (same rules, no copy); anything unusual takes
             # the full path below for its precise error. The engine checks the action data itself.
             table, request, action = data.get("table"), data.get("request"), data.get("action")
@@ -105,7 +108,7 @@ class Server:
                 if number is None or (type(number) is int and number >= 1):
                     self.lobby.table_for(conn, table, "action").handle_action(conn, request, action, number)
                     return
-        elif len(data) == 2 and data.get("type") == "pong" and conn.name is not None:
+        elif len(data) == 2 and data.get("type") == "pong" and ready:
             # The heartbeat's answer, every 10 s from every client: the same check by hand.
             nonce = data.get("nonce")
             if type(nonce) is int and INT_MIN <= nonce <= INT_MAX:
@@ -113,13 +116,14 @@ class Server:
                 return
         msg = parse_message(data, allowed=CLIENT_TYPES)
         t = msg.type
-        if conn.name is None:
-            if not isinstance(msg, Hello):
-                conn.error("not-hello", f"the first message must be hello, got {t}", t)
-                return
-            self._hello(conn, msg)
+        refused = session.refusal(t)  # the conversation's table: not-hello, hello twice
+        if refused is not None:
+            conn.error(refused.code, refused.message_text(), refused.ref)
             return
-        if isinstance(msg, ActionMessage):
+        session.receive(msg)
+        if isinstance(msg, Hello):
+            self._hello(conn, msg)
+        elif isinstance(msg, ActionMessage):
             self.lobby.table_for(conn, msg.table, t).handle_action(conn, msg.request, msg.action, msg.number)
         elif isinstance(msg, Pong):
             conn.heartbeat.pong(msg.nonce)
@@ -145,23 +149,17 @@ class Server:
             self.lobby.table_for(conn, msg.table, t).handle_forfeit(conn, msg.reason, msg.number)
         elif isinstance(msg, Bye):
             conn.abort(f"said bye ({msg.reason})" if msg.reason else "said bye")
-        elif isinstance(msg, Hello):
-            conn.error("bad-field", "hello: already greeted", t)
         else:  # pragma: no cover - CLIENT_TYPES are all handled above
             conn.error("unknown-type", f"no handler for {t}", t)
 
     def _hello(self, conn: ClientConnection, msg: Hello) -> None:
-        if msg.version != PROTOCOL_VERSION:
-            conn.error(
-                "version-mismatch",
-                f"this server speaks protocol version {PROTOCOL_VERSION}, the client {msg.version}",
-                "hello",
-            )
+        answer = conn.session.welcome(SERVER_NAME, self.config.heartbeat)
+        conn.send(answer.to_data())
+        if answer.type == "error":  # version-mismatch: then bye
             conn.close("version-mismatch")
             return
         conn.name = msg.name
         conn.role = msg.role
-        conn.send({"type": "welcome", "version": PROTOCOL_VERSION, "server": SERVER_NAME, "heartbeat": self.config.heartbeat})
         conn.greet()
         log.info("%s (%s) connected as %s", msg.name, conn.peer, msg.role)
 
