@@ -2,7 +2,7 @@
 
 Each command lives in its own module exposing ``register(app)``; add it to ``COMMANDS`` (command
 name -> module) to make it part of the CLI. User errors exit with code 2 (usage) or 1 (invalid
-input) and a one-line message, never a traceback.
+input) and a one-line ``error:`` message, never a traceback nor a box.
 
 ``quinze NAME ...`` imports only the module of command ``NAME`` (:func:`main`): a command's start
 costs its own imports, not every command's (the whole CLI takes about four times as long to
@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import typer
+import typer.main
 
 COMMANDS = {
     "rules": "rules",
@@ -51,13 +52,16 @@ def _main(
 
 
 def build(modules: Iterable[str] = COMMANDS.values()) -> typer.Typer:
-    """A Typer app with the commands of ``modules`` (default: every command)."""
+    """A Typer app with the commands of ``modules`` (default: every command). Plain help (wrapped
+    at the terminal's width, values named by :mod:`quinze_cli.helptext`) and shell completion
+    (``quinze --install-completion``, ``--show-completion``)."""
     cli = typer.Typer(
         name="quinze",
         help="Le Quinze, Le Quinze classique and Le 14: server, bots, matches, replays.",
         no_args_is_help=True,
-        add_completion=False,
+        add_completion=True,
         pretty_exceptions_enable=False,
+        rich_markup_mode=None,
     )
     cli.callback()(_main)
     for module in modules:
@@ -73,7 +77,18 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def command(cli: typer.Typer | None = None) -> Any:
+    """The click command tree of ``cli`` (default: the whole CLI), its values named for people
+    (:func:`~quinze_cli.helptext.tidy`)."""
+    from quinze_cli.helptext import tidy
+
+    return tidy(typer.main.get_command(cli if cli is not None else __getattr__("app")))
+
+
 def main() -> None:
-    """Console-script entry point: only the named command's module is imported (see above)."""
+    """Console-script entry point: only the named command's module is imported (see above); usage
+    errors are one ``error:`` line (:func:`~quinze_cli.helptext.run`)."""
+    from quinze_cli.helptext import run
+
     module = COMMANDS.get(sys.argv[1]) if len(sys.argv) > 1 else None
-    (build([module]) if module is not None else build())()
+    run(command(build([module]) if module is not None else None))
