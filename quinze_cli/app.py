@@ -30,6 +30,7 @@ COMMANDS = {
     "match": "match",
     "tournament": "tournament",
     "play": "play",
+    "servers": "servers",
     "replay": "replay",
     "check-bot": "checkbot",
 }
