@@ -4,7 +4,7 @@
   to the server's handler. A fatal framing error (``frame-too-large``, ``not-msgpack``) gets
   ``error`` then ``bye`` and the connection is closed; a well-framed bad message (``not-a-map``,
   ``bad-utf8``) gets ``error`` and the connection stays.
-- Sending never blocks the sender: :meth:`Connection.send` puts the encoded frame on a BOUNDED
+- Sending never blocks the sender: :meth:`ClientConnection.send` puts the encoded frame on a BOUNDED
   queue (``ServerConfig.send_queue`` frames) drained by the writer task. A client whose queue is
   full, or whose one frame takes longer than ``send_timeout`` seconds to send, is not reading:
   it is dropped, and the tables it sits at go on without it.
@@ -21,9 +21,9 @@
   it plays are not charged (a fast bot in a match is never slowed down): everything else is,
   reading and refusing bad frames, errors, refused actions, lobby messages.
 
-A graceful close (:meth:`Connection.close`) queues ``bye``, lets the writer send what is queued,
+A graceful close (:meth:`ClientConnection.close`) queues ``bye``, lets the writer send what is queued,
 half-closes the socket and reads what the client still sends for a moment (so the kernel does not
-reset the connection and lose the ``bye``). :meth:`Connection.abort` drops the client at once.
+reset the connection and lose the ``bye``). :meth:`ClientConnection.abort` drops the client at once.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from quinze_protocol.framing import FrameDecoder
 from quinze_server.clock import MISSED_PONGS, Heartbeat
 
 if TYPE_CHECKING:
-    from quinze_server.handlers import Server
+    from quinze_server.server import Server
     from quinze_server.table import Table
 
 log = logging.getLogger("quinze.server")
@@ -55,8 +55,9 @@ SLICE = 0.0005
 """Seconds of handling after which a reader lets the other tasks run before its next message."""
 
 
-class Connection:
-    """One client. ``name``/``role`` come from ``hello``; ``tables`` are those it sits at or watches."""
+class ClientConnection:
+    """The server's end of one client's connection (the client's end is
+    :class:`quinze_cli.client.Connection`). ``name``/``role`` come from ``hello``; ``tables`` are those it sits at or watches."""
 
     def __init__(self, server: Server, stream: trio.SocketStream, cid: int) -> None:
         self.server = server
