@@ -19,6 +19,7 @@ from quinze_protocol import __version__
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.fields import INT_MAX, INT_MIN
 from quinze_protocol.messages import CLIENT_TYPES, PROTOCOL_VERSION, parse_message
+from quinze_server.clock import Heartbeats
 from quinze_server.config import ServerConfig
 from quinze_server.lobby import Lobby
 
@@ -41,6 +42,9 @@ class Server:
         self.connections: set[ClientConnection] = set()
         self.batch: list[ClientConnection] | None = None
         """While a message is handled: connections with frames gathered for one write."""
+        self.heartbeats = Heartbeats(config.heartbeat)
+        """Every connection's heartbeat, kept by one task of the server's nursery."""
+        nursery.start_soon(self.heartbeats.run)
 
     @property
     def stopping(self) -> bool:
@@ -142,7 +146,7 @@ class Server:
         conn.name = msg.name
         conn.role = msg.role
         conn.send({"type": "welcome", "version": PROTOCOL_VERSION, "server": SERVER_NAME, "heartbeat": self.config.heartbeat})
-        conn.greeted.set()
+        conn.greet()
         log.info("%s (%s) connected as %s", msg.name, conn.peer, msg.role)
 
 
