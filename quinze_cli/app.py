@@ -34,6 +34,7 @@ COMMANDS = [
     "match",
     "tournament",
     "play",
+    "servers",
     "replay",
     "checkbot",
 ]

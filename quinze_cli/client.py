@@ -53,6 +53,7 @@ from quinze_protocol.messages import (
 from quinze_protocol.records import TableInfo
 from quinze_protocol.session import CLOSED, Ask, ClientSession
 from quinze_cli.locks import QuickLock
+from quinze_cli.errors import plain_reason
 
 __all__ = [
     "ClientError",
@@ -462,7 +463,7 @@ async def greet(
             await conn.send(hello)
             msg = await conn.receive()
         if isinstance(msg, Error):
-            raise ConnectError(f"the server refused the hello: {msg.reason} [{msg.code}]", msg.code)
+            raise ConnectError(f"the server refused the hello: {plain_reason(msg.reason)} [{msg.code}]", msg.code)
         if not isinstance(msg, Welcome):
             raise ConnectError(f"the server answered hello with {msg.type!r}, not welcome", "not-welcome")
         if msg.version != PROTOCOL_VERSION:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import NoReturn
 
 import typer
@@ -28,3 +29,24 @@ def fail_game_error(err: GameError, what: str = "") -> NoReturn:
     # "--game: game: ..." says the same twice: the option already names the field.
     field = f"{err.field}: " if err.field and err.field != what.lstrip("-") else ""
     fail(f"{where}{field}{err.reason} [{err.code}]")
+
+
+def plain_reason(reason: str) -> str:
+    """A server's error reason (PROTOCOL.md "Errors": ``"MESSAGE.FIELD: words"``) for people:
+    the message type is dropped, and so is a field that only repeats what the sentence around it
+    says (the table), an option is called one. ``"join.table: no table 't2'"`` gives
+    ``"no table 't2'"``, ``"create-table.options.target: must be ..."`` gives ``"option target:
+    must be ..."``, ``"hello.name: ..."`` gives ``"name: ..."``; other text is kept as it is."""
+    m = _FIELD_PATH.match(reason)
+    if m is None:
+        return reason
+    rest = reason[m.end():]
+    parts = m.group(1).split(".")[1:]
+    if not parts or parts == ["table"]:
+        return rest
+    if parts[0] == "options" and len(parts) > 1:
+        return f"option {'.'.join(parts[1:])}: {rest}"
+    return f"{'.'.join(parts)}: {rest}"
+
+
+_FIELD_PATH = re.compile(r"^([a-z][a-z-]*(?:\.[A-Za-z_][\w-]*(?:\[\d+\])*)+): ")

@@ -64,6 +64,7 @@ from quinze_protocol.messages import (
     parse_message,
 )
 from quinze_cli.botproc import BotError, BotGarbage
+from quinze_cli.errors import plain_reason
 from quinze_cli.owed import OwedAnswers
 from quinze_cli.relay_outcomes import FAILURE_KINDS, Failure, GameOutcome
 from quinze_cli.client import ClientError, Connection, RequestRefused, ServerProtocolError
@@ -178,7 +179,7 @@ class SeatRelay:
             with trio.fail_after(timeout):
                 return await self.conn.join(table, seat)
         except RequestRefused as err:
-            raise RelayError(f"cannot join table {table}: {err.reason} [{err.code}]", err.code) from None
+            raise RelayError(f"cannot join table {table}: {plain_reason(err.reason)} [{err.code}]", err.code) from None
         except trio.TooSlowError:
             raise RelayError(f"no answer to join {table} in {timeout:g} s", "timeout") from None
         except ClientError as err:

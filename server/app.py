@@ -21,6 +21,7 @@ from __future__ import annotations
 import functools
 import itertools
 import logging
+from collections.abc import Callable
 
 import trio
 
@@ -35,13 +36,16 @@ SHUTDOWN_REASON = "shutdown"
 
 
 async def run_server(config: ServerConfig, *, listeners: list[trio.abc.Listener] | None = None,
-                     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+                     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
+                     on_server: Callable[[Server], None] | None = None) -> None:
     """Serve ``config.host``:``config.port`` until cancelled.
 
     Calls ``task_status.started(port)`` with the port really bound (useful with ``port=0``).
     Raises ``OSError`` before ``started`` if the address cannot be bound (port in use, ...).
     ``listeners``: serve these instead (any ``trio.abc.Listener``, e.g. in-memory streams for
     tests); the port given to ``started`` is then 0.
+    ``on_server``, when given, is called once with the running :class:`Server` just before
+    ``started``, so a watcher of the lobby (``quinze serve``'s LAN announcer) can read its tables.
     """
     if listeners is None:
         listeners = await trio.open_tcp_listeners(config.port, host=config.host)
@@ -70,6 +74,8 @@ async def run_server(config: ServerConfig, *, listeners: list[trio.abc.Listener]
 
     async with trio.open_nursery() as outer:
         server = await outer.start(serve)
+        if on_server is not None:
+            on_server(server)
         log.info("listening on %s:%d (server run %s: table ids %s-t1, %s-t2, ...)", config.host, port,
                  server.lobby.run, server.lobby.run, server.lobby.run)
         task_status.started(port)

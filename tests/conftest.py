@@ -63,3 +63,8 @@ def host():
     for p in procs:
         p.kill()
         p.wait(timeout=TIMEOUT)
+
+
+# No test announces or browses on the machine's real network: multicast DNS stays on loopback
+# unless a test says otherwise (tests/lankit.py does, inside network namespaces it made).
+os.environ.setdefault("QUINZE_LAN_INTERFACES", "127.0.0.1")

@@ -34,7 +34,7 @@ from quinze_cli.options import check_move_time, check_seed, option_pairs
 def register(app: typer.Typer) -> None:
     @app.command("play")
     def play(
-        server: Annotated[Optional[str], typer.Option("--server", "-s", help="HOST[:PORT] of the server (port 15015 by default; 127.0.0.1 when omitted). Not with --local.")] = None,
+        server: Annotated[Optional[str], typer.Option("--server", "-s", metavar="HOST[:PORT]", help="The server (port 15015 by default). When omitted: pick one of the servers found on the local network, or a local game. Not with --local.")] = None,
         name: Annotated[Optional[str], typer.Option("--name", "-n", help="Your name at the table (asked when omitted).")] = None,
         table: Annotated[Optional[str], typer.Option("--table", "-t", help="Go straight to this table id and take a seat.")] = None,
         seat: Annotated[Optional[int], typer.Option("--seat", help="The seat wanted with --table (first free when omitted).")] = None,
@@ -55,8 +55,7 @@ def register(app: typer.Typer) -> None:
         """Play Le Quinze (and the other games) at a table from the terminal."""
         from quinze_cli.client import parse_address
         from quinze_cli.play.i18n import choose_language
-        from quinze_cli.play.local import LEVELS, DEFAULT_LOG_DIR, LocalError, apply_level, default_opponents, parse_opponents
-        from quinze_cli.play.main import LocalSpec, run_play
+        from quinze_cli.play.main import run_play
         from quinze_cli.play.session import PlayOptions
 
         try:
@@ -89,46 +88,60 @@ def register(app: typer.Typer) -> None:
             fail("--clock sets the clock of a table you create (--local, or 'c' in the lobby): not with --table or --spectate", EXIT_USAGE)
         spec = None
         if local:
-            try:
-                cls = get_game(game)
-            except GameError as err:
-                fail_game_error(err, "--game")
-            check_move_time(move_time)
-            check_seed(seed)
-            raw = option_pairs(option)
-            if level is not None and level not in LEVELS:
-                fail(f"--level: {level!r} is not one of {', '.join(LEVELS)}", EXIT_USAGE)
-            wanted = _players_option(raw, cls)
-            try:
-                bots = parse_opponents(game, opponents if opponents is not None else
-                                       default_opponents(game, None if wanted is None else wanted - 1, level or "normal"))
-            except LocalError as err:
-                fail(str(err), EXIT_USAGE)
-            bots = apply_level(bots, level or "normal")
-            if wanted is not None and opponents is not None and wanted != 1 + len(bots):
-                fail(f"--option players={wanted} and --opponents ({len(bots)} bot(s), so {1 + len(bots)} players) "
-                     "disagree: give one of them (a local table has your seat and one per opponent)", EXIT_USAGE)
-            raw["players"] = str(1 + len(bots))
-            try:
-                options = cls.validate_options(raw)
-            except GameError as err:
-                if err.field == "players" and wanted is None:  # the number came from --opponents
-                    fail(f"--opponents: {len(bots)} bot(s) make {1 + len(bots)} players, but {game} players: "
-                         f"{err.reason}", EXIT_USAGE)
-                fail_game_error(err, "--option")
-            spec = LocalSpec(game=game, options=options, opponents=bots, seed=seed, move_time=move_time,
-                             clock=clock_spec if clock_spec is not None else {"kind": "none"},
-                             log_dir=None if no_log else (log_dir or DEFAULT_LOG_DIR))
+            spec = _local_spec(game, option, opponents, level, seed, move_time, clock_spec, log_dir, no_log)
         elif option or seed is not None or move_time is not None or log_dir is not None or no_log or level is not None:
             fail("--option, --seed, --move-time, --log-dir, --level and --no-log go with --local (create tables from the "
                  "lobby)", EXIT_USAGE)
         if log_dir is not None and no_log:
             fail("--log-dir and --no-log: choose one", EXIT_USAGE)
+        fallback = None
+        if not local and server is None:  # no address: the servers found on the LAN, or a local game
+            host, port = "", 0
+            if table is None and spectate is None:
+                fallback = _local_spec(game, None, None, None, None, None, None, None, False)
         opts = PlayOptions(host=host, port=port, name=name or "", table=table, seat=seat, spectate=spectate, token=token,
                            clock=clock_spec if clock_spec is not None else dict(DEFAULT_BANK))
-        code = run_play(opts, language, spec)
+        code = run_play(opts, language, spec, fallback)
         if code:
             raise typer.Exit(code)
+
+
+def _local_spec(game: str, option: list[str] | None, opponents: str | None, level: str | None, seed: int | None,
+                move_time: float | None, clock_spec: dict | None, log_dir: str | None, no_log: bool):
+    """The ``--local`` game asked for (checked: a usage error exits 2), as a ``LocalSpec``."""
+    from quinze_cli.play.local import LEVELS, DEFAULT_LOG_DIR, LocalError, apply_level, default_opponents, parse_opponents
+    from quinze_cli.play.main import LocalSpec
+
+    try:
+        cls = get_game(game)
+    except GameError as err:
+        fail_game_error(err, "--game")
+    check_move_time(move_time)
+    check_seed(seed)
+    raw = option_pairs(option)
+    if level is not None and level not in LEVELS:
+        fail(f"--level: {level!r} is not one of {', '.join(LEVELS)}", EXIT_USAGE)
+    wanted = _players_option(raw, cls)
+    try:
+        bots = parse_opponents(game, opponents if opponents is not None else
+                               default_opponents(game, None if wanted is None else wanted - 1, level or "normal"))
+    except LocalError as err:
+        fail(str(err), EXIT_USAGE)
+    bots = apply_level(bots, level or "normal")
+    if wanted is not None and opponents is not None and wanted != 1 + len(bots):
+        fail(f"--option players={wanted} and --opponents ({len(bots)} bot(s), so {1 + len(bots)} players) "
+             "disagree: give one of them (a local table has your seat and one per opponent)", EXIT_USAGE)
+    raw["players"] = str(1 + len(bots))
+    try:
+        options = cls.validate_options(raw)
+    except GameError as err:
+        if err.field == "players" and wanted is None:  # the number came from --opponents
+            fail(f"--opponents: {len(bots)} bot(s) make {1 + len(bots)} players, but {game} players: "
+                 f"{err.reason}", EXIT_USAGE)
+        fail_game_error(err, "--option")
+    return LocalSpec(game=game, options=options, opponents=bots, seed=seed, move_time=move_time,
+                     clock=clock_spec if clock_spec is not None else {"kind": "none"},
+                     log_dir=None if no_log else (log_dir or DEFAULT_LOG_DIR))
 
 
 def _players_option(raw: dict[str, str], cls: type) -> int | None:

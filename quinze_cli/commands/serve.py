@@ -10,19 +10,26 @@ Both signals are received by :func:`trio.open_signal_receiver` for the whole run
 task, or the shutdown itself) could skip the cleanup and leave a shielded server playing on,
 deaf to further Ctrl-C.
 
+The server announces itself on the local network by DNS-SD over multicast DNS
+(:mod:`quinze_cli.lan.announce`; ``quinze servers`` and ``quinze play`` find it) unless
+``--no-announce``: on loopback only for the default 127.0.0.1 (no other machine could connect),
+on every interface for ``--host 0.0.0.0``, whose start-up lines then give the machine's LAN
+addresses to connect to (``--server ADDRESS:PORT``, where multicast is blocked).
+
 Before serving, the process's garbage collector is tuned for a long-running server
 (:func:`quinze_server.collector.tune`: start-up objects frozen, a larger young generation).
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import signal
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Optional
 
 import trio
 import typer
@@ -33,6 +40,7 @@ from quinze_cli.errors import EXIT_USAGE, fail
 from quinze_server.app import run_server
 from quinze_server.collector import tune as tune_collector
 from quinze_server.config import DEFAULT_HOST, DEFAULT_PORT, ServerConfig
+from quinze_server.server import Server
 
 
 def _find(exc: BaseException, kind: type[BaseException]) -> BaseException | None:
@@ -64,23 +72,49 @@ async def _watch_signals(signals: AsyncIterator[int], stop: trio.CancelScope, co
         os._exit(FORCED_EXIT)  # at once: no cleanup may hold the process (finished games are on disk)
 
 
-async def _serve(config: ServerConfig, console: Console) -> None:
+async def _serve(config: ServerConfig, console: Console, announce: str | None) -> None:
+    """Serve ``config`` until a signal; ``announce``: the name announced on the LAN (None: not announced)."""
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as outer:
             with trio.CancelScope() as stop:
                 outer.start_soon(_watch_signals, signals, stop, console)
                 async with trio.open_nursery() as nursery:
-                    port = await nursery.start(run_server, config)
+                    servers: list[Server] = []
+                    port = await nursery.start(functools.partial(run_server, config, on_server=servers.append))
                     where = f"{config.host}:{port}"
                     console.print(f"[bold green]quinze server[/] listening on [bold]{where}[/] (Ctrl-C to stop)")
                     if config.host in ("0.0.0.0", "::"):
-                        console.print("serving every network interface: players on the local network can connect")
+                        _say_lan_addresses(console, port)
+                    if announce is not None:
+                        from quinze_cli.lan.announce import announce_server
+
+                        def said(instance: str, addresses: list[str]) -> None:
+                            console.print(f"announced on the local network as {instance.split('._quinze.')[0]!r}: "
+                                          "players find it with quinze servers, or quinze play", soft_wrap=True)
+
+                        nursery.start_soon(announce_server, servers[0], config.host, port, announce, said)
+                    else:
+                        console.print("not announced on the local network (--no-announce)")
                     if config.log_dir is not None:
                         console.print(f"replay logs in {config.log_dir.resolve()}/<table>.jsonl "
                                       "(table ids start with this server run's id)", soft_wrap=True)
                     else:
                         console.print("no replay logs (--no-log)")
             outer.cancel_scope.cancel()  # the server is down: stop watching signals
+
+
+def _say_lan_addresses(console: Console, port: int) -> None:
+    """``--host 0.0.0.0``: the machine's LAN addresses, as a person types them after ``--server``."""
+    from quinze_cli.lan.addresses import lan_addresses
+
+    found = lan_addresses()
+    if not found:
+        console.print("serving every network interface, but this machine has no address on a local network "
+                      f"(only 127.0.0.1:{port})", soft_wrap=True)
+        return
+    console.print("serving every network interface: players on the local network connect to "
+                  + " or ".join(f"{a}:{port}" for a in found)
+                  + f" (quinze play --server {found[0]}:{port})", soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -95,9 +129,22 @@ def register(app: typer.Typer) -> None:
         max_tables_per_connection: Annotated[
             int, typer.Option("--max-tables-per-connection", help="Open tables one connection may create.")
         ] = 20,
+        no_announce: Annotated[bool, typer.Option("--no-announce", help="Do not announce this server on the local network (multicast DNS).")] = False,
+        name: Annotated[Optional[str], typer.Option("--name", metavar="NAME", help="The name announced on the local network (default: this machine's host name).")] = None,
     ) -> None:
         """Run the game server (default 127.0.0.1:15015) until Ctrl-C; games logged in ./logs."""
         log_dir = None if no_log else log_dir
+        if name is not None and not (1 <= len(name) <= 40 and name.isprintable()):
+            fail(f"--name: 1 to 40 printable characters, got {name!r}", EXIT_USAGE)
+        if no_announce and name is not None:
+            fail("--name is the name announced on the local network: not with --no-announce", EXIT_USAGE)
+        if not no_announce:
+            from quinze_cli.lan.addresses import env_interfaces
+
+            try:
+                env_interfaces()
+            except ValueError as e:
+                fail(str(e), EXIT_USAGE)
         try:
             config = ServerConfig(host=host, port=port, log_dir=log_dir, move_time=move_time, max_tables=max_tables,
                                   max_tables_per_connection=max_tables_per_connection)
@@ -115,7 +162,13 @@ def register(app: typer.Typer) -> None:
         logger.setLevel(logging.INFO)
         tune_collector()  # this process is the server's: start-up is over, freeze it (server/collector.py)
         try:
-            trio.run(_serve, config, console)
+            if no_announce:
+                announce = None
+            else:
+                from quinze_cli.lan.announce import default_name
+
+                announce = name or default_name()
+            trio.run(_serve, config, console, announce)
         except BaseException as e:  # noqa: BLE001 - an address that cannot be bound is a user error
             if _find(e, KeyboardInterrupt) is not None:  # a second Ctrl-C while stopping
                 console.print("server stopped (interrupted)")

@@ -16,6 +16,7 @@ from rich.text import Text
 from quinze_protocol.clocks import clock_text
 from quinze_protocol.game import GameError, game_ids, get_game
 from quinze_cli.play.session import Quit, Session
+from quinze_cli.errors import plain_reason
 from quinze_cli.play.table import TableGone, await_reply, join_table, spectate_table
 
 __all__ = ["ask", "lobby", "parse_options"]
@@ -122,7 +123,7 @@ async def _create(s: Session) -> str | None:
                   "clock": s.opts.clock})
     msg = await await_reply(s, "", ("table-created",), "create-table")
     if msg.get("type") == "error":
-        s.say(cat("lobby.create-refused", reason=msg.get("reason", ""), code=msg.get("code", "")), style="red")
+        s.say(cat("lobby.create-refused", reason=plain_reason(msg.get("reason", "")), code=msg.get("code", "")), style="red")
         return None
     table = msg["table"]["table"]
     s.say(cat("lobby.created", table=table))

@@ -3,6 +3,11 @@
 The server is reached (or ``--local`` started) before the name is asked (``Your name [DEFAULT]:``,
 the login name by default), so an unreachable server is said at once.
 
+Without ``--server`` (``opts.host`` empty) the servers announced on the local network are listed
+first and one is picked by number, or ``l`` for the local game ``fallback`` (:mod:`quinze_cli.play.pick`).
+A server that stops (``bye`` ``shutdown``) is not reconnected to: the person is told, and may pick
+another server found on the local network, or quit.
+
 Exit codes: 0 when the person quits (``quit``, end of input) or the table closes; 130 after
 Ctrl-C (or SIGTERM), once the table was left and ``bye`` said (as ``quinze match`` and ``quinze
 bot``); 1 when the server cannot be reached, refuses the seat or the connection cannot be restored.
@@ -22,7 +27,7 @@ from quinze_cli.client import ClientError, ConnectError
 from quinze_cli.play.cards_ui import CardStyle
 from quinze_cli.play.i18n import Catalogue
 from quinze_cli.play.lobby import ask, lobby
-from quinze_cli.play.session import Lost, PlayOptions, Quit, Session
+from quinze_cli.play.session import Lost, PlayOptions, Quit, Session, Stopped
 from quinze_cli.play.table import TableGone, join_table, spectate_table
 from quinze_cli.play.terminal import LineReader
 
@@ -52,14 +57,15 @@ def make_console() -> tuple[Console, bool]:
     return console, color
 
 
-def run_play(opts: PlayOptions, lang: str, local: LocalSpec | None = None) -> int:
-    """Play (see the module docstring); returns the exit code."""
+def run_play(opts: PlayOptions, lang: str, local: LocalSpec | None = None, fallback: LocalSpec | None = None) -> int:
+    """Play (see the module docstring); returns the exit code. ``opts.host`` empty: pick a server
+    found on the LAN, or ``fallback`` (offered when given) for a local game."""
     console, color = make_console()
     cat = Catalogue(lang)
     style = CardStyle(lang, color)
     reader = LineReader()
     try:
-        return trio.run(_main, opts, console, cat, style, reader, local)
+        return trio.run(_main, opts, console, cat, style, reader, local, fallback)
     except KeyboardInterrupt:  # Ctrl-C before the signal watcher started
         console.print(cat("quit.interrupt"), markup=False, highlight=False)
         return 130
@@ -68,7 +74,7 @@ def run_play(opts: PlayOptions, lang: str, local: LocalSpec | None = None) -> in
 
 
 async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: CardStyle, reader: LineReader,
-                local: LocalSpec | None) -> int:
+                local: LocalSpec | None, fallback: LocalSpec | None) -> int:
     code = 0
     log_file: str | None = None
     logged_before = 0
@@ -77,6 +83,14 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
         await s.start(nursery)
         why = "quit"
         try:
+            if local is None and not opts.host:
+                from quinze_cli.play.pick import pick_server
+
+                picked = await pick_server(s, offer_local=fallback is not None)
+                if picked == "local":
+                    local = fallback
+                else:
+                    opts.host, opts.port = picked.host, picked.port
             if local is not None:
                 from quinze_cli.play.local import start_local
 
@@ -102,13 +116,19 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
                         opts.name = name
                     else:
                         s.say(cat("ask.bad-name"), style="red")
-            await s.connect("spectator" if opts.spectate else "player")
-            if opts.spectate:
-                await spectate_table(s, opts.spectate)
-            elif opts.table:
-                await join_table(s, opts.table, opts.seat, opts.token)
-            else:
-                await lobby(s)
+            while True:
+                try:
+                    await _play_on(s)
+                    break
+                except Stopped:  # not retried: offer the lobby of another server, or quit
+                    await s.drop()
+                    s.say(cat("lan.stopped", host=opts.host, port=opts.port), style="yellow")
+                    from quinze_cli.play.pick import pick_server
+
+                    other = await pick_server(s, offer_local=False, exclude=(opts.host, opts.port))
+                    assert other != "local"
+                    opts.host, opts.port = other.host, other.port
+                    opts.table = opts.spectate = opts.token = None
         except Quit as q:
             why = q.why
             s.say(cat(f"quit.{q.why}"))
@@ -137,6 +157,19 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
                     await _say_log(s, log_file, logged_before)
             nursery.cancel_scope.cancel()
     return code
+
+
+async def _play_on(s: Session) -> None:
+    """Connect to ``s.opts``'s server and watch, sit or open the lobby as asked. Raises
+    :class:`Stopped` when that server stops."""
+    opts = s.opts
+    await s.connect("spectator" if opts.spectate else "player")
+    if opts.spectate:
+        await spectate_table(s, opts.spectate)
+    elif opts.table:
+        await join_table(s, opts.table, opts.seat, opts.token)
+    else:
+        await lobby(s)
 
 
 async def _say_log(s: Session, log_file: str, before: int) -> None:

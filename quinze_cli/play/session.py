@@ -4,12 +4,15 @@ reconnection with backoff, and a clean goodbye.
 Everything the client reacts to arrives in one trio memory channel as ``(source, item)``:
 
 * ``("server", map, generation)``: a server message as data (``Message.to_data()``);
-* ``("lost", reason, generation)``: the connection of that generation is over;
+* ``("lost", text, generation, reason)``: the connection of that generation is over (``reason``:
+  the server's ``bye`` reason, ``""`` when it said none);
 * ``("input", line | None)``: a typed line (None: standard input closed);
 * ``("signal", None)``: Ctrl-C.
 
 A lost connection is retried with backoff (:data:`RETRY_DELAYS`, seconds); the table loop then
-takes its seat back with the seat token (PROTOCOL.md ``join`` with ``token``). Ctrl-C, ``quit``
+takes its seat back with the seat token (PROTOCOL.md ``join`` with ``token``). A server that
+said ``bye`` with reason ``shutdown`` is not retried (its tables are gone when it comes back):
+:class:`Stopped` is raised at once. Ctrl-C, ``quit``
 and the end of standard input end the session with :class:`Quit`; the caller sends ``leave``
 for a held seat and ``bye``.
 """
@@ -32,7 +35,7 @@ from quinze_cli.play.i18n import Catalogue
 from quinze_cli.play.terminal import LineReader
 from quinze_cli.play.tokens import TokenStore
 
-__all__ = ["Lost", "PlayOptions", "Quit", "RETRY_DELAYS", "Session"]
+__all__ = ["Lost", "PlayOptions", "Quit", "RETRY_DELAYS", "Session", "Stopped"]
 
 RETRY_DELAYS = (0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0, 8.0)
 """Seconds to wait before each reconnection attempt (about 40 s in all, then give up)."""
@@ -66,6 +69,15 @@ class Quit(Exception):
 
 class Lost(Exception):
     """The connection could not be restored (``str()`` says why)."""
+
+
+class Stopped(Exception):
+    """The server said ``bye`` with reason ``shutdown`` (PROTOCOL.md "Flow"): it stopped, and its
+    tables with it, so reconnecting is pointless."""
+
+
+STOP_REASON = "shutdown"
+"""The ``bye`` reason of a server that stops (``quinze_server.app.SHUTDOWN_REASON``)."""
 
 
 class Session:
@@ -120,7 +132,7 @@ class Session:
                 msg = await conn.receive()
                 await self.send_ch.send(("server", msg.to_data(), generation))
         except ClientError as err:
-            await self.send_ch.send(("lost", str(err), generation))
+            await self.send_ch.send(("lost", str(err), generation, getattr(err, "reason", "")))
 
     async def connect(self, role: str = "player") -> None:
         """Connect (hello/welcome) and start receiving. Raises ``ClientError`` if unreachable."""
@@ -129,6 +141,14 @@ class Session:
         self.generation += 1
         assert self.nursery is not None
         self.nursery.start_soon(self._pump, conn, self.generation)
+
+    async def drop(self) -> None:
+        """Forget the connection (the server stopped): no seat held, nothing more to say."""
+        if self.conn is not None:
+            await self.conn.aclose()
+            self.conn = None
+        self.held = None
+        self.generation += 1  # whatever the old connection still sends is ignored
 
     async def reconnect(self, reason: str) -> None:
         """The connection is lost: retry with backoff until it is back. Raises :class:`Lost`
@@ -165,7 +185,7 @@ class Session:
         """The next ``("server", map)`` or ``("input", line)``; None at ``until`` (a
         ``time.monotonic()`` time) if nothing came. A lost connection is restored here (then
         ``("resumed", None)`` is returned so the caller can take its seat back). Raises
-        :class:`Quit` for Ctrl-C and end of input."""
+        :class:`Quit` for Ctrl-C and end of input, :class:`Stopped` when the server stopped."""
         while True:
             item: tuple | None = None
             if self.backlog:
@@ -188,6 +208,8 @@ class Session:
             if kind in ("server", "lost") and item[2] != self.generation:
                 continue  # a message from a connection already given up
             if kind == "lost":
+                if len(item) > 3 and item[3] == STOP_REASON:
+                    raise Stopped(item[1])
                 await self.reconnect(item[1])
                 return ("resumed", None)
             return ("server", item[1])

@@ -18,6 +18,7 @@ from rich.markdown import Markdown
 from rich.text import Text
 
 from quinze_cli.play.registry import GameUI, InputError, TableState, get_ui
+from quinze_cli.errors import plain_reason
 from quinze_cli.play.screen import ShownSummary, clock_time, draw, legal_lines, seconds_left
 from quinze_cli.play.session import Quit, Session
 
@@ -120,7 +121,7 @@ async def join_table(s: Session, table: str, seat: int | None = None, token: str
         s.say(s.cat("table.token-refused"))
         msg = await _join(s, table, seat, None)
     if msg.get("type") == "error":
-        raise TableGone(s.cat("table.join-refused", table=table, reason=msg.get("reason", ""), code=msg.get("code", "")))
+        raise TableGone(s.cat("table.join-refused", table=table, reason=plain_reason(msg.get("reason", "")), code=msg.get("code", "")))
     s.opts.tokens.put(key, msg["seat"], msg["token"], s.opts.name)
     s.held = table
     s.say(s.cat("table.resumed" if msg.get("resumed") else "table.joined", table=table, seat=msg["seat"]), style="bold")
@@ -141,7 +142,7 @@ async def spectate_table(s: Session, table: str) -> None:
     await s.send({"type": "spectate", "table": table})
     msg = await await_reply(s, table, ("spectating",), "spectate")
     if msg.get("type") == "error":
-        raise TableGone(s.cat("table.spectate-refused", table=table, reason=msg.get("reason", ""), code=msg.get("code", "")))
+        raise TableGone(s.cat("table.spectate-refused", table=table, reason=plain_reason(msg.get("reason", "")), code=msg.get("code", "")))
     s.held = table
     s.say(s.cat("table.spectating", table=table), style="bold")
     loop = TableLoop(s, table, None)
@@ -236,7 +237,7 @@ class TableLoop:
                 s.opts.tokens.put(_key(s, st.table), st.seat, self.token, s.opts.name)
         if msg.get("type") == "error":
             self.closed = True
-            raise TableGone(self.cat("table.lost-seat", table=st.table, reason=msg.get("reason", "")))
+            raise TableGone(self.cat("table.lost-seat", table=st.table, reason=plain_reason(msg.get("reason", ""))))
         self.sent = False
         self.resuming = st.seat is not None
         s.say(self.cat("table.resumed", table=st.table, seat=st.seat) if st.seat is not None else self.cat("table.spectating", table=st.table))
@@ -368,7 +369,7 @@ class TableLoop:
         elif t == "refused":
             if msg.get("request") == st.request:
                 self.sent = False
-                s.say(cat("table.refused", reason=msg.get("reason", ""), code=msg.get("code", "")), style="red")
+                s.say(cat("table.refused", reason=plain_reason(msg.get("reason", "")), code=msg.get("code", "")), style="red")
                 if st.legal:
                     self._prompt()
         elif t == "game-over":
@@ -393,7 +394,7 @@ class TableLoop:
             s.say(cat("table.left", table=st.table))
             return True
         elif t == "error":
-            s.say(cat("table.error", reason=msg.get("reason", ""), code=msg.get("code", "")), style="red")
+            s.say(cat("table.error", reason=plain_reason(msg.get("reason", "")), code=msg.get("code", "")), style="red")
             if msg.get("ref") == "action":
                 self.sent = False
                 if st.legal:

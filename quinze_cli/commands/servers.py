@@ -1,0 +1,69 @@
+"""``quinze servers``: the Quinze servers announced on the local network (DNS-SD over multicast
+DNS, :mod:`quinze_cli.lan`).
+
+    quinze servers                 # a table: name, address, games, tables, version
+    quinze servers --json          # a JSON list, one map per server (FoundServer.to_json)
+    quinze servers --timeout 5     # listen longer on a slow network
+
+Listens :data:`~quinze_cli.lan.browse.DEFAULT_TIMEOUT` seconds by default. Finding none is not an
+error (exit 0, ``[]`` with ``--json``); multicast DNS that cannot be used on this machine is
+(exit 1, with the way round it: ``quinze play --server HOST:PORT``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from quinze_cli.errors import EXIT_USAGE, fail
+from quinze_cli.lan.browse import DEFAULT_TIMEOUT
+from quinze_cli.lan.listing import servers_table
+
+NONE_FOUND = ("No Quinze server answered on the local network in {timeout:g} s. Start one with "
+              "'quinze serve --host 0.0.0.0', play alone with 'quinze play --local', or, where multicast "
+              "is blocked, connect with 'quinze play --server HOST:PORT'.")
+"""What ``quinze servers`` and ``quinze play`` say when nothing answered."""
+
+
+def check_timeout(value: float) -> None:
+    """``--timeout`` must be positive, finite seconds, at most 60: else exit 2."""
+    if not (0 < value <= 60 and math.isfinite(value)):
+        fail(f"--timeout must be seconds in (0, 60], got {value}", EXIT_USAGE)
+
+
+def search(timeout: float) -> list:
+    """:func:`~quinze_cli.lan.browse.find_servers`, a multicast failure or a bad
+    ``QUINZE_LAN_INTERFACES`` reported as a one-line error (exit 1)."""
+    from quinze_cli.lan.browse import find_servers
+
+    try:
+        return find_servers(timeout)
+    except ValueError as err:
+        fail(str(err), EXIT_USAGE)
+    except OSError as err:
+        fail(f"cannot search the local network (multicast DNS: {err.strerror or err}); "
+             "connect with 'quinze play --server HOST:PORT'")
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("servers")
+    def servers(
+        as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list of the servers found.")] = False,
+        timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS", help="How long to listen for answers.")] = DEFAULT_TIMEOUT,
+    ) -> None:
+        """List the Quinze servers announced on the local network."""
+        check_timeout(timeout)
+        found = search(timeout)
+        console = Console(highlight=False)
+        if as_json:
+            print(json.dumps([s.to_json() for s in found], indent=2, ensure_ascii=False))
+            return
+        if not found:
+            console.print(NONE_FOUND.format(timeout=timeout), markup=False)
+            return
+        console.print(servers_table(found))
+        console.print("Join one with: quinze play --server ADDRESS (or quinze play, and pick it by number)", markup=False)
