@@ -86,6 +86,10 @@ from quinze_protocol.games.classique_coup import (  # noqa: F401  (re-exported)
     value,
 )
 
+_PASS, _STAND, _HIT, _CHECK, _CALL, _FOLD = Pass(), Stand(), Hit(), Check(), Call(), Fold()
+_RAISES: dict[tuple[int, int], Raise] = {}
+"""Listed raises by range: actions are immutable values, so the legal lists reuse them."""
+
 __all__ = ["ClassiqueGame", "ClassiqueState", "colour_deck", "value", "CEREMONY_RANKS"]
 
 
@@ -227,17 +231,26 @@ class ClassiqueGame(Game):
         s = st.turn
         assert s is not None, "somebody acts until the match is over"
         if st.phase == "speak":
-            return [Pass(), Stand(), Hit()]
+            return [_PASS, _STAND, _HIT]
         rr = self.flow.raise_range(s)
-        raise_list = [Raise(min=rr[0], max=rr[1])] if rr else []
         if st.phase == "draw":
-            return [Hit(), Stand(), *raise_list]
-        out: list = []
-        if not st.raised:
-            out.append(Check())
-        if st.stakes[s] < st.high:
-            out.append(Call())
-        return out + raise_list + [Fold()]
+            out = [_HIT, _STAND]
+        else:
+            out = []
+            if not st.raised:
+                out.append(_CHECK)
+            if st.stakes[s] < st.high:
+                out.append(_CALL)
+        if rr:
+            r = _RAISES.get(rr)
+            if r is None:
+                if len(_RAISES) > 4096:
+                    _RAISES.clear()
+                r = _RAISES[rr] = Raise(min=rr[0], max=rr[1])
+            out.append(r)
+        if st.phase != "draw":
+            out.append(_FOLD)
+        return out
 
     @classmethod
     def parse_action(cls, data: Mapping[str, Any]):

@@ -64,6 +64,7 @@ from quinze_protocol.game import (
     Result,
     register_game,
 )
+from quinze_protocol.games.events import event
 from quinze_protocol.games.quinze_actions import END, End, Fifteen, Place, parse_quinze_action
 from quinze_protocol.games.quinze_legal import (
     CARD_POINTS,
@@ -87,21 +88,9 @@ VIEW_SORT = tuple((CARD_RANK[c] or 14) * 8 + (c // 13 if c < 52 else c - 52) for
 """Display order of cards in views: A 2 .. K then jokers, suits S H D C within a rank."""
 
 
-_new_event = Event.__new__
 _object_new = object.__new__
-_set_kind = Event.__dict__["kind"].__set__  # the slot descriptors, which the frozen __setattr__ refuses
-_set_public = Event.__dict__["public"].__set__
-_set_private = Event.__dict__["private"].__set__
-
-
-def _event(kind: str, public: dict[str, Any], private: dict[int, Any]) -> Event:
-    """``Event(kind, public, private)`` built through its slots: the same value, without the
-    cost of the frozen dataclass's ``__init__`` (a few events per decision)."""
-    e = _new_event(Event)
-    _set_kind(e, kind)
-    _set_public(e, public)
-    _set_private(e, private)
-    return e
+_event = event
+"""``Event(kind, public, private)`` built through its slots (:mod:`quinze_protocol.games.events`)."""
 
 
 def decks_for(players: int) -> int:
