@@ -193,7 +193,7 @@ def list_field(item: Check, hi: int | None = None) -> Check:
     return check
 
 
-def record_field(cls: type) -> Check:
+def record_field(cls: type[Record]) -> Check:
     """A nested value class (``TableInfo``, ``SeatInfo``, ``Forfeit``, ``SeatAction``)."""
 
     def check(v: Any, path: str) -> Any:
@@ -245,7 +245,7 @@ class Value:
     @classmethod
     def _kwargs(cls, data: Mapping[str, Any], label: str) -> dict[str, Any]:
         kwargs: dict[str, Any] = {}
-        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]  # every subclass is a dataclass
             if f.name in data:
                 kwargs[f.name] = cls._checks[f.name](data[f.name], f"{label}.{f.name}")
             elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
@@ -256,21 +256,25 @@ class Value:
     def _build(cls, kwargs: dict[str, Any]) -> Any:
         """An instance from already checked values (defaults filled in), without re-checking."""
         obj = cls.__new__(cls)
-        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]  # every subclass is a dataclass
             if f.name in kwargs:
                 v = kwargs[f.name]
-            elif f.default is not dataclasses.MISSING:
-                v = f.default
+            elif f.default_factory is not dataclasses.MISSING:
+                v = f.default_factory()
             else:
-                v = f.default_factory()  # type: ignore[misc]
+                v = f.default
             object.__setattr__(obj, f.name, v)
         return obj
+
+    def to_data(self) -> dict[str, Any]:
+        """The value as a plain map (lists for tuples); each kind of value says how."""
+        raise NotImplementedError
 
     def _field_data(self) -> dict[str, Any]:
         omit = self._omit_none
         return {
             f.name: to_plain(v)
-            for f in dataclasses.fields(self)  # type: ignore[arg-type]
+            for f in dataclasses.fields(self)  # type: ignore[arg-type]  # every subclass is a dataclass
             if (v := getattr(self, f.name)) is not None or f.name not in omit
         }
 

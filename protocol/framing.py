@@ -296,7 +296,7 @@ class FrameDecoder(_Decoder):
         self.max_frame = max_frame
         self.max_elements = max_elements
 
-    def feed(self, data: bytes) -> None:
+    def feed(self, data: bytes | bytearray) -> None:
         """Add received bytes (any split). Raises the fatal error again if one happened."""
         if self._error is not None:
             raise self._error

@@ -11,7 +11,7 @@ import hashlib
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 from quinze_protocol.fields import Value
 
@@ -62,7 +62,11 @@ MESSAGE_TYPES: dict[str, type[Message]] = {}
 """Every message class by its wire type."""
 
 
-def message(cls: type) -> type:
+_M = TypeVar("_M", bound=Message)
+
+
+@dataclass_transform(frozen_default=True, kw_only_default=True)  # mypy then knows each message's fields
+def message(cls: type[_M]) -> type[_M]:
     """Class decorator: a frozen keyword-only dataclass registered in :data:`MESSAGE_TYPES`."""
     cls = dataclass(frozen=True, kw_only=True)(cls)
     cls._label = cls.type

@@ -36,7 +36,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from quinze_protocol import __version__
-from quinze_protocol.game import Game, GameError, Result, get_game
+from quinze_protocol.game import Event, Game, GameError, Result, get_game
 from quinze_protocol.messages import commitment
 
 __all__ = [
@@ -126,8 +126,9 @@ def _action_items(actions: Iterable[Any]) -> list[tuple[int, dict[str, Any], flo
     return out
 
 
-def _play(game: Game, index: int, seat: int, data: Mapping[str, Any]) -> list:
-    """Apply one logged action, checked; LogError if it is not the seat's turn or refused."""
+def _play(game: Game, index: int, seat: object, data: object) -> list[Event]:
+    """Apply one logged action (``seat`` and ``data`` as read from the log), checked; LogError if it
+    is not the seat's turn, not a map or refused."""
     if game.is_over:
         raise LogError("the game is already over", index)
     if seat != game.to_act:
@@ -489,7 +490,7 @@ def rules_needed(header: Mapping[str, Any]) -> tuple[Any, int] | None:
     other than the one this software plays (``header.rules``, 1 when absent), else None (also for
     an unknown game: :func:`verify` reports that)."""
     try:
-        cls = get_game(header.get("game"))  # type: ignore[arg-type]
+        cls = get_game(header.get("game", ""))
     except GameError:
         return None
     logged = header.get("rules", 1)
@@ -570,8 +571,8 @@ def _check_result(game: Game, rec: Mapping[str, Any], div: Any) -> Divergence | 
     if rec.get("aborted") is not None:
         if forfeit is not None:
             return div("result", None, forfeit, "a game cannot be both aborted and forfeited")
-        if game.is_over:
-            return div("result", game.result().to_data(), found, "aborted after the game was over")
+        if (over := game.result()) is not None:
+            return div("result", over.to_data(), found, "aborted after the game was over")
         exp = Result.aborted(game.players).to_data()
         if _plain(found) != _plain(exp):
             return div("result", exp, found, "the aborted result differs (no winner, all points and scores 0)")
@@ -580,8 +581,8 @@ def _check_result(game: Game, rec: Mapping[str, Any], div: Any) -> Divergence | 
         seat = forfeit.get("seat") if isinstance(forfeit, dict) else None
         if not isinstance(seat, int) or not 0 <= seat < game.players:
             return div("result", None, forfeit, "forfeit.seat is not a seat")
-        if game.is_over:
-            return div("result", game.result().to_data(), found, "a forfeit after the game was over")
+        if (over := game.result()) is not None:
+            return div("result", over.to_data(), found, "a forfeit after the game was over")
         exp = Result.forfeit(game.players, seat).to_data()
         keys = ("points", "winners", "reason")
         if not isinstance(found, dict) or any(_plain(found.get(k)) != _plain(exp[k]) for k in keys):

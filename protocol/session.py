@@ -221,11 +221,11 @@ class Ask:
 
     @property
     def type(self) -> str:
-        return _get(self.message, "type")  # type: ignore[no-any-return]
+        return _get(self.message, "type")
 
     @property
     def table(self) -> str | None:
-        return _get(self.message, "table")  # type: ignore[no-any-return]
+        return _get(self.message, "table")
 
 
 @dataclass

@@ -1,46 +1,40 @@
 """The ``quinze`` application: the Typer app and the list of command modules.
 
-Each command lives in its own module exposing ``register(app)``; add its name to
-``COMMANDS`` to make it part of the CLI. User errors exit with code 2 (usage) or 1
-(invalid input) and a one-line ``error:`` message, never a traceback nor a box.
+Each command lives in its own module exposing ``register(app)``; add it to ``COMMANDS`` (command
+name -> module) to make it part of the CLI. User errors exit with code 2 (usage) or 1 (invalid
+input) and a one-line ``error:`` message, never a traceback nor a box.
+
+``quinze NAME ...`` imports only the module of command ``NAME`` (:func:`main`): a command's start
+costs its own imports, not every command's (the whole CLI takes about four times as long to
+import as ``quinze legal`` needs). ``app`` (imported by tests and tools) is the whole CLI, built on
+first use.
 """
 
 from __future__ import annotations
 
 import importlib
+import sys
+from collections.abc import Iterable
 from typing import Any
 
 import typer
 import typer.main
 
-app = typer.Typer(
-    name="quinze",
-    help="Le Quinze, Le Quinze classique and Le 14: server, bots, matches, replays.",
-    no_args_is_help=True,
-    add_completion=True,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,
-)
-"""Plain help (wrapped at the terminal's width, values named by :mod:`quinze_cli.helptext`) and
-shell completion (``quinze --install-completion``, ``--show-completion``)."""
-
-COMMANDS = [
-    "rules",
-    "legal",
-    "selfplay",
-    "bench",
-    "serve",
-    "bot",
-    "match",
-    "tournament",
-    "play",
-    "servers",
-    "replay",
-    "checkbot",
-]
-
-for _name in COMMANDS:
-    importlib.import_module(f"quinze_cli.commands.{_name}").register(app)
+COMMANDS = {
+    "rules": "rules",
+    "legal": "legal",
+    "selfplay": "selfplay",
+    "bench": "bench",
+    "serve": "serve",
+    "bot": "bot",
+    "match": "match",
+    "tournament": "tournament",
+    "play": "play",
+    "servers": "servers",
+    "replay": "replay",
+    "check-bot": "checkbot",
+}
+"""Each command's name and its module in :mod:`quinze_cli.commands`, in help order."""
 
 
 def _version(value: bool) -> None:
@@ -52,22 +46,50 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-@app.callback()
 def _main(
     version: bool = typer.Option(False, "--version", help="Print the version and exit.", callback=_version, is_eager=True),
 ) -> None:
     """Le Quinze, Le Quinze classique and Le 14: server, bots, matches, replays."""
 
 
-def command() -> Any:
-    """The click command tree of :data:`app`, its values named for people (:func:`~quinze_cli.helptext.tidy`)."""
+def build(modules: Iterable[str] = COMMANDS.values()) -> typer.Typer:
+    """A Typer app with the commands of ``modules`` (default: every command). Plain help (wrapped
+    at the terminal's width, values named by :mod:`quinze_cli.helptext`) and shell completion
+    (``quinze --install-completion``, ``--show-completion``)."""
+    cli = typer.Typer(
+        name="quinze",
+        help="Le Quinze, Le Quinze classique and Le 14: server, bots, matches, replays.",
+        no_args_is_help=True,
+        add_completion=True,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+    )
+    cli.callback()(_main)
+    for module in modules:
+        importlib.import_module(f"quinze_cli.commands.{module}").register(cli)
+    return cli
+
+
+def __getattr__(name: str) -> Any:
+    """``app``: the whole CLI, built once on first use."""
+    if name == "app":
+        whole = globals()["app"] = build()
+        return whole
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def command(cli: typer.Typer | None = None) -> Any:
+    """The click command tree of ``cli`` (default: the whole CLI), its values named for people
+    (:func:`~quinze_cli.helptext.tidy`)."""
     from quinze_cli.helptext import tidy
 
-    return tidy(typer.main.get_command(app))
+    return tidy(typer.main.get_command(cli if cli is not None else __getattr__("app")))
 
 
 def main() -> None:
-    """Console-script entry point: usage errors are one ``error:`` line (:func:`~quinze_cli.helptext.run`)."""
+    """Console-script entry point: only the named command's module is imported (see above); usage
+    errors are one ``error:`` line (:func:`~quinze_cli.helptext.run`)."""
     from quinze_cli.helptext import run
 
-    run(command())
+    module = COMMANDS.get(sys.argv[1]) if len(sys.argv) > 1 else None
+    run(command(build([module]) if module is not None else None))

@@ -250,7 +250,7 @@ class BotProcess:
             return None
         with trio.CancelScope(shield=True):
             try:
-                await proc.stdin.aclose()  # type: ignore[union-attr]
+                await proc.stdin.aclose()
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 pass
             with trio.move_on_after(grace):
@@ -270,7 +270,7 @@ class BotProcess:
                 self._stderr_scope.cancel()
             for stream in (proc.stdout, proc.stderr):
                 try:
-                    await stream.aclose()  # type: ignore[union-attr]
+                    await stream.aclose()
                 except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                     pass
         log.debug("%s stopped: %s", self.name, describe_exit(proc.returncode))
@@ -308,7 +308,7 @@ class BotProcess:
                 log.debug("%s << %s", self.name, _short(m, 2000))
         async with self._send_lock:
             try:
-                await self._proc.stdin.send_all(data)  # type: ignore[union-attr]
+                await self._proc.stdin.send_all(data)
             except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                 raise await self._exited("stopped reading its input") from None
 
@@ -338,7 +338,7 @@ class BotProcess:
             if self._eof:
                 raise await self._exited("closed its output")
             try:
-                chunk = await self._proc.stdout.receive_some(65536)  # type: ignore[union-attr]
+                chunk = await self._proc.stdout.receive_some(65536)
             except (trio.BrokenResourceError, trio.ClosedResourceError):
                 chunk = b""
             if not chunk:

@@ -275,7 +275,8 @@ class Connection:
                         pass
                 continue
             if kind == "bye":
-                reason = data.get("reason") if isinstance(data.get("reason"), str) else ""
+                said = data.get("reason")
+                reason = said if isinstance(said, str) else ""
                 self.session.state = CLOSED
                 raise self._close_with(f"the server said goodbye: {reason or 'no reason given'}", reason)
             if not isinstance(kind, str) or kind not in SERVER_TYPES:

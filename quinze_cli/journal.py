@@ -156,9 +156,9 @@ def reconcile_log(log: Path, keep: set[tuple[int, tuple[str, ...]]]) -> tuple[in
         return 0, 0
     kept_lines: list[bytes] = []
     kept = dropped = 0
-    seen: set[tuple[int, tuple[str, ...]]] = set()
+    seen: set[tuple[Any, tuple[str, ...]]] = set()  # (seed as logged, players)
     game: list[bytes] = []
-    key: tuple[int, tuple[str, ...]] | None = None
+    key: tuple[Any, tuple[str, ...]] | None = None
     for line in log.read_bytes().split(b"\n"):
         try:
             data = json.loads(line) if line.strip() else None

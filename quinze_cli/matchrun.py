@@ -73,6 +73,8 @@ def parse_bot_spec(spec: str, game: str, taken: Sequence[str] = ()) -> BotSpec:
     ``"python3 examples/bots/random_bot.py"``), made unique against ``taken`` with ``-2``, ``-3``...
     Raises ``ValueError`` (empty command, bad quoting, unknown built-in: names the known ones).
     """
+    argv: tuple[str, ...]
+    builtin: str | None
     name = builtin_name(spec)
     if name is not None:
         problem = builtin_problem(game, name)
@@ -196,8 +198,9 @@ class GameReport:
     table: str
     game_over: Any
     failures: list[tuple[int, Failure]] = field(default_factory=list)
-    think: list[tuple[float, int, float]] = field(default_factory=list)
-    """Per seat: seconds its bot took over its answers, the answers, the longest one."""
+    think: list[tuple[float, int, float, int]] = field(default_factory=list)
+    """Per seat: seconds its bot took over its answers, the answers, the longest one, the answers
+    near the move time limit."""
 
 
 class _Player:

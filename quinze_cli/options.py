@@ -5,20 +5,23 @@
 - ``--seed``: one rule everywhere (:func:`check_seed`): 0 .. 2**63-1, the seeds the server draws,
   the later games' seeds (game i uses seed + i) included;
 - ``--move-time``: positive, finite seconds (:func:`check_move_time`);
-- a file name ``-`` means standard output (or standard input for a file that is read).
+- a file name ``-`` means standard output (or standard input for a file that is read);
+- an output file (``--json FILE``) is checked writable before anything is played (:func:`check_writable`).
 """
 
 from __future__ import annotations
 
 import math
+import os
 import secrets
 from collections.abc import Sequence
+from pathlib import Path
 
 from quinze_protocol.rng import SEED_MAX
 from quinze_cli.errors import EXIT_USAGE, fail
 
-__all__ = ["SEED_MAX", "STDIO", "check_move_time", "check_seed", "fresh_seed", "option_pairs", "parse_option_pairs",
-           "seed_problem"]
+__all__ = ["SEED_MAX", "STDIO", "check_move_time", "check_seed", "check_writable", "fresh_seed", "option_pairs",
+           "parse_option_pairs", "seed_problem"]
 
 FRESH_SEEDS = 2**31
 """A match or tournament given no ``--seed`` draws its first seed below this (short enough to
@@ -78,3 +81,15 @@ def option_pairs(pairs: Sequence[str] | None) -> dict[str, str]:
         return parse_option_pairs(pairs or [])
     except ValueError as err:
         fail(str(err), EXIT_USAGE)
+
+
+def check_writable(path: Path, option: str) -> None:
+    """Exit 1 (before any game) unless ``path`` can be written: an existing directory to hold
+    it, and the file itself writable when it exists. Nothing is created."""
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        fail(f"{option} {path}: is a directory")
+    if not parent.is_dir():
+        fail(f"{option} {path}: no such directory {parent}")
+    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        fail(f"{option} {path}: not writable")

@@ -542,9 +542,9 @@ class SeatRelay:
                 await self._fail(err.kind, err.detail, restart=True)
                 return
         if scope.cancelled_caught:
-            err = BotError("it stopped reading its input")
-            self.bot_broken = err
-            await self._fail("timeout", err.detail, restart=True)
+            stuck = BotError("it stopped reading its input")
+            self.bot_broken = stuck
+            await self._fail("timeout", stuck.detail, restart=True)
 
     async def _fail(self, kind: str, detail: str, *, restart: bool = False) -> None:
         """Record the first failure of this game and forfeit (now, or at game-start)."""

@@ -48,8 +48,9 @@ async def run_server(config: ServerConfig, *, listeners: list[trio.abc.Listener]
     ``started``, so a watcher of the lobby (``quinze serve``'s LAN announcer) can read its tables.
     """
     if listeners is None:
-        listeners = await trio.open_tcp_listeners(config.port, host=config.host)
-        port = listeners[0].socket.getsockname()[1]
+        tcp = await trio.open_tcp_listeners(config.port, host=config.host)
+        port = tcp[0].socket.getsockname()[1]
+        listeners = list(tcp)
     else:
         port = 0
     ids = itertools.count(1)

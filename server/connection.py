@@ -270,7 +270,8 @@ class ClientConnection:
                     return
             if not self._eof:
                 return
-            await self.stream.send_eof()
+            if isinstance(self.stream, trio.abc.HalfCloseableStream):  # TCP is; some test streams are not
+                await self.stream.send_eof()
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
             self._lost(e)
             return
@@ -310,7 +311,7 @@ class ClientConnection:
                             self._fatal(e)
                             return
                         self.error(e.code, e.message_text(), e.ref, e.request)
-                        item = ()
+                        item = {}  # nothing to handle: the frame was refused
                     if item is None:
                         break
                     if item:

@@ -207,7 +207,8 @@ class Lobby:
             gone = self._closed.popleft()
             forgotten = self.tables.pop(gone, None)
             self._bodies.pop(gone, None)
-            self._dirty.pop(forgotten, None)  # type: ignore[arg-type]
+            if forgotten is not None:
+                self._dirty.pop(forgotten, None)
         self.listing_changed(table)
 
     def dropped(self, conn: ClientConnection) -> None:

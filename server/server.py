@@ -19,7 +19,21 @@ from typing import TYPE_CHECKING, Any
 from quinze_protocol import __version__
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.fields import INT_MAX, INT_MIN
-from quinze_protocol.messages import CLIENT_TYPES, Hello, parse_message
+from quinze_protocol.messages import (
+    CLIENT_TYPES,
+    ActionMessage,
+    Bye,
+    CreateTable,
+    ForfeitMessage,
+    Hello,
+    Join,
+    Leave,
+    ListTables,
+    Ping,
+    Pong,
+    Spectate,
+    parse_message,
+)
 from quinze_protocol.session import READY
 from quinze_server.clock import Heartbeats
 from quinze_server.config import ServerConfig
@@ -68,7 +82,8 @@ class Server:
     def handle(self, conn: ClientConnection, data: Mapping[str, Any]) -> None:
         """Handle one received map. Never raises. The replies are written at the end, one write
         per client (see :meth:`ClientConnection.send`)."""
-        self.batch = batch = []
+        batch: list[ClientConnection] = []
+        self.batch = batch
         try:
             self._handle(conn, data)
         except ProtocolError as e:
@@ -106,33 +121,33 @@ class Server:
             conn.error(refused.code, refused.message_text(), refused.ref)
             return
         session.receive(msg)
-        if t == "hello":
-            self._hello(conn, msg)  # type: ignore[arg-type]
-        elif t == "action":
+        if isinstance(msg, Hello):
+            self._hello(conn, msg)
+        elif isinstance(msg, ActionMessage):
             self.lobby.table_for(conn, msg.table, t).handle_action(conn, msg.request, msg.action, msg.number)
-        elif t == "pong":
+        elif isinstance(msg, Pong):
             conn.heartbeat.pong(msg.nonce)
-        elif t == "ping":
+        elif isinstance(msg, Ping):
             conn.send({"type": "pong", "nonce": msg.nonce})
-        elif t == "list-tables":
+        elif isinstance(msg, ListTables):
             listing = self.lobby.listing(closed=msg.closed, table=msg.table, offset=msg.offset, limit=msg.limit)
             if listing is not None:  # the default listing is encoded once for every asker until a table changes
                 conn.send_frame(listing)
             else:
                 conn.error("server-error", "the server could not send the table list; the server log says why", t)
-        elif t == "create-table":
+        elif isinstance(msg, CreateTable):
             move_time = self.config.move_time if msg.move_time is None else msg.move_time
             self.lobby.create(conn, msg.game, msg.options, seed=msg.seed, games=msg.games, move_time=move_time,
                               clock=msg.clock, seat_move_times=msg.seat_move_times, position=msg.position)
-        elif t == "join":
+        elif isinstance(msg, Join):
             self.lobby.table_for(conn, msg.table, t).handle_join(conn, msg.seat, msg.token)
-        elif t == "leave":
+        elif isinstance(msg, Leave):
             self.lobby.table_for(conn, msg.table, t).handle_leave(conn)
-        elif t == "spectate":
+        elif isinstance(msg, Spectate):
             self.lobby.table_for(conn, msg.table, t).handle_spectate(conn)
-        elif t == "forfeit":
+        elif isinstance(msg, ForfeitMessage):
             self.lobby.table_for(conn, msg.table, t).handle_forfeit(conn, msg.reason, msg.number)
-        elif t == "bye":
+        elif isinstance(msg, Bye):
             conn.abort(f"said bye ({msg.reason})" if msg.reason else "said bye")
         else:  # pragma: no cover - CLIENT_TYPES are all handled above
             conn.error("unknown-type", f"no handler for {t}", t)

@@ -7,7 +7,8 @@
 
 Also: the whole suite (``python -m pytest``, no paths given) runs on two pytest-xdist workers
 (one per core of the CI machine) when pytest-xdist is installed and no ``-n`` was given
-(``-n 0``: one process). Named test files run in one process (workers cost more than they save
+(``-n 0``: one process), with ``--dist worksteal``: the suite's tests last from milliseconds to
+many seconds, so a worker that runs out of tests takes some queued for the other. Named test files run in one process (workers cost more than they save
 there), and so does everything without pytest-xdist.
 """
 
@@ -32,6 +33,8 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
     if whole_suite and getattr(config.option, "numprocesses", 0) is None and not hasattr(config, "workerinput") \
             and not config.getoption("usepdb", False):
         config.option.numprocesses = WORKERS
+        if config.option.dist == "no":  # an idle worker takes tests queued for the other one
+            config.option.dist = "worksteal"
 
 
 @pytest.fixture

@@ -86,6 +86,10 @@ from quinze_protocol.games.classique_coup import (  # noqa: F401  (re-exported)
     value,
 )
 
+_PASS, _STAND, _HIT, _CHECK, _CALL, _FOLD = Pass(), Stand(), Hit(), Check(), Call(), Fold()
+_RAISES: dict[tuple[int, int], Raise] = {}
+"""Listed raises by range: actions are immutable values, so the legal lists reuse them."""
+
 __all__ = ["ClassiqueGame", "ClassiqueState", "colour_deck", "value", "CEREMONY_RANKS"]
 
 
@@ -225,18 +229,28 @@ class ClassiqueGame(Game):
         if st.phase == "over":
             return []
         s = st.turn
+        assert s is not None, "somebody acts until the match is over"
         if st.phase == "speak":
-            return [Pass(), Stand(), Hit()]
+            return [_PASS, _STAND, _HIT]
         rr = self.flow.raise_range(s)
-        raise_list = [Raise(min=rr[0], max=rr[1])] if rr else []
         if st.phase == "draw":
-            return [Hit(), Stand(), *raise_list]
-        out: list = []
-        if not st.raised:
-            out.append(Check())
-        if st.stakes[s] < st.high:
-            out.append(Call())
-        return out + raise_list + [Fold()]
+            out = [_HIT, _STAND]
+        else:
+            out = []
+            if not st.raised:
+                out.append(_CHECK)
+            if st.stakes[s] < st.high:
+                out.append(_CALL)
+        if rr:
+            r = _RAISES.get(rr)
+            if r is None:
+                if len(_RAISES) > 4096:
+                    _RAISES.clear()
+                r = _RAISES[rr] = Raise(min=rr[0], max=rr[1])
+            out.append(r)
+        if st.phase != "draw":
+            out.append(_FOLD)
+        return out
 
     @classmethod
     def parse_action(cls, data: Mapping[str, Any]):
@@ -259,6 +273,7 @@ class ClassiqueGame(Game):
             ok = ", ".join(a.__name__.lower() for a in allowed[st.phase])
             raise IllegalAction(f"{kind!r} is not allowed in {names[st.phase]} (allowed: {ok})", code="wrong-phase")
         s = st.turn
+        assert s is not None, "somebody acts until the match is over"
         if isinstance(action, Check) and st.raised:
             raise IllegalAction("somebody has raised in this round: call, raise or fold", code="cannot-check")
         if isinstance(action, Call) and st.stakes[s] >= st.high:
@@ -287,6 +302,8 @@ class ClassiqueGame(Game):
             raise ActionError("a raise needs an amount in chips", field="amount")
         ev: list[Event] = []
         s = st.turn
+        if s is None:
+            raise IllegalAction("the match is over", code="game-over")
         if st.phase == "speak":
             self.flow.speak(s, action, ev)
         elif st.phase == "raise":
@@ -313,7 +330,7 @@ class ClassiqueGame(Game):
         for p in range(n):
             h = st.hidden[p]
             shown = h is not None and (p == seat or st.status[p] == "burnt")
-            hidden.append(card_text(h) if shown else None)
+            hidden.append(card_text(h) if h is not None and shown else None)
         awaiting = [p for p in self.flow.order_from(st.turn or 0) if p in self.flow.in_coup() and p not in st.acted]
         rr = self.flow.raise_range(seat) if seat is not None and seat == self.to_act and st.phase != "speak" else None
         res = self.result()

@@ -30,7 +30,7 @@ class RandomBot(Bot):
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         a = self.rng.choice(list(legal))
-        if isinstance(a, Raise) and a.amount is None:
+        if isinstance(a, Raise) and a.amount is None and a.min is not None and a.max is not None:
             return Raise(amount=a.min + self.rng.below(a.max - a.min + 1))
         return a
 
@@ -59,7 +59,8 @@ class ThresholdBot(Bot):
         rng_raise = kinds.get(Raise)
         if Pass in kinds:  # speaking round
             return kinds[Hit] if total < self.hit_below else kinds[Stand]
-        if rng_raise is not None and total >= self.raise_at and self._may_raise(view, seat):
+        if isinstance(rng_raise, Raise) and rng_raise.min is not None and total >= self.raise_at \
+                and self._may_raise(view, seat):
             return Raise(amount=rng_raise.min)
         if Hit in kinds:  # drawing turn
             return kinds[Hit] if total < self.hit_below else kinds[Stand]

@@ -11,8 +11,9 @@ Chips are whole numbers; a stake is what a seat has put in the pot this coup, an
 from __future__ import annotations
 
 from quinze_protocol.cards import card_text, rank
-from quinze_protocol.game import Event, Result
-from quinze_protocol.games.classique_actions import Check, Fold, Raise, Stand
+from quinze_protocol.game import ActionError, Event, Result
+from quinze_protocol.games.events import event
+from quinze_protocol.games.classique_actions import Check, Fold, Hit, Pass, Raise, Stand
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from quinze_protocol.rng import Rng
 
@@ -27,6 +28,17 @@ PHASES = ("speak", "raise", "draw", "over")
 STATUSES = ("waiting", "passed", "stand", "hit", "folded", "burnt", "out")
 IN_COUP = ("stand", "hit")
 BURN_LIMIT = 15
+_ORDERS: dict[int, tuple[tuple[int, ...], ...]] = {}
+"""By number of seats n: for each start seat, every seat cyclically from it."""
+_SAY = {Pass: ("pass", "passed"), Stand: ("stand", "stand"), Hit: ("hit", "hit")}
+"""Speaking-round action type -> (what the seat says, its status)."""
+
+
+def _orders(n: int) -> tuple[tuple[int, ...], ...]:
+    got = _ORDERS.get(n)
+    if got is None:
+        got = _ORDERS[n] = tuple(tuple((s + k) % n for k in range(n)) for s in range(n))
+    return got
 TALLY_KEYS = ("coups", "all_passed", "single_opener", "last_in", "showdowns", "burns", "raises", "deck_changes")
 """Counters kept for :meth:`ClassiqueGame.stats`."""
 
@@ -36,10 +48,17 @@ def value(c: int) -> int:
     return min(rank(c), 10)
 
 
+def _sorted_deck(colour: str) -> tuple[int, ...]:
+    suits = BLACK_SUITS if colour == "black" else RED_SUITS
+    return tuple(sorted([s * 13 + r for s in suits for r in range(13)] * 2))
+
+
+_DECKS = {"black": _sorted_deck("black"), "red": _sorted_deck("red")}
+
+
 def colour_deck(colour: str) -> list[int]:
     """The 52 cards of the ``"black"`` (spades, clubs) or ``"red"`` (hearts, diamonds) deck, sorted."""
-    suits = BLACK_SUITS if colour == "black" else RED_SUITS
-    return sorted([s * 13 + r for s in suits for r in range(13)] * 2)
+    return list(_DECKS["black" if colour == "black" else "red"])
 
 
 def other_colour(colour: str) -> str:
@@ -120,29 +139,37 @@ class CoupFlow:
     """The course of a coup, over an explicit :class:`ClassiqueState`: ``CoupFlow(options, state)``
     moves ``state`` on; it holds nothing else (the options are the game's, never changed)."""
 
-    __slots__ = ("options", "state", "n")
+    __slots__ = ("options", "state", "n", "_orders")
 
     def __init__(self, options: dict, state: ClassiqueState) -> None:
         self.options = options
         self.state = state
         self.n = options["players"]
+        self._orders = _orders(self.n)
 
     # ------------------------------------------------------------------ seats and orders
 
-    def order_from(self, start: int) -> list[int]:
+    def order_from(self, start: int) -> tuple[int, ...]:
         """Every seat, cyclically from ``start``."""
-        n = self.n
-        return [(start + k) % n for k in range(n)]
+        return self._orders[start % self.n]
 
     def speaking_order(self) -> list[int]:
         """Seats in the match from the dealer's next seat (the dealer last): speaking order and primauté."""
         st = self.state
-        return [s for s in self.order_from(st.dealer + 1) if st.in_match[s]]
+        in_match = st.in_match
+        return [s for s in self._orders[(st.dealer + 1) % self.n] if in_match[s]]
 
     def in_coup(self) -> list[int]:
         """Seats still in the coup (opened and neither folded nor burnt), in speaking order."""
         st = self.state
-        return [s for s in self.speaking_order() if st.status[s] in IN_COUP]
+        in_match, status = st.in_match, st.status
+        return [s for s in self._orders[(st.dealer + 1) % self.n] if in_match[s] and status[s] in IN_COUP]
+
+    def hidden_card(self, seat: int) -> int:
+        """The hidden card of ``seat``, a seat in the coup (every one holds one)."""
+        h = self.state.hidden[seat]
+        assert h is not None, f"seat {seat} in the coup holds a hidden card"
+        return h
 
     def total(self, seat: int) -> int:
         """Hidden card plus face-up cards of ``seat`` (0 if no card)."""
@@ -187,7 +214,7 @@ class CoupFlow:
             if st.chips[s] < ante:
                 st.in_match[s] = False
                 st.status[s] = "out"
-                ev.append(Event("out", {"seat": s, "chips": st.chips[s]}))
+                ev.append(event("out", {"seat": s, "chips": st.chips[s]}))
         players = [s for s in range(self.n) if st.in_match[s]]
         if len(players) < 2:
             self._end_match(ev, "last-player", players or before)
@@ -212,7 +239,7 @@ class CoupFlow:
             st.discards = []
             _shuffle(st.rng, st.talon)
             reason = "dealer-out" if dealer_out else "played" if played else "talon-short"
-            ev.append(Event("deck-change", {"dealer": nxt, "deck": st.deck, "talon": 52, "reason": reason}))
+            ev.append(event("deck-change", {"dealer": nxt, "deck": st.deck, "talon": 52, "reason": reason}))
             st.tally["deck_changes"] += 1
         st.coup += 1
         st.tally["coups"] += 1
@@ -221,14 +248,14 @@ class CoupFlow:
             st.stakes[s] = ante
             st.pot += ante
             st.status[s] = "waiting"
-        ev.append(Event("ante", {"coup": st.coup, "amount": ante, "seats": players, "pot": st.pot}))
+        ev.append(event("ante", {"coup": st.coup, "amount": ante, "seats": players, "pot": st.pot}))
         order = self.speaking_order()
         private = {}
         for s in order:
             c = st.talon.pop()
             st.hidden[s] = c
             private[s] = {"card": card_text(c)}
-        ev.append(Event("deal", {"coup": st.coup, "dealer": st.dealer, "order": order, "talon": len(st.talon)}, private))
+        ev.append(event("deal", {"coup": st.coup, "dealer": st.dealer, "order": order, "talon": len(st.talon)}, private))
         st.phase, st.turn = "speak", order[0]
         st.opener, st.high, st.raised, st.acted, st.round_of = None, ante, False, [], "opening"
 
@@ -236,8 +263,9 @@ class CoupFlow:
         """Put the coup's cards aside, clear the stakes, log ``coup-end``, start the next coup."""
         st = self.state
         for s in range(self.n):
-            if st.hidden[s] is not None:
-                st.discards.append(st.hidden[s])
+            h = st.hidden[s]
+            if h is not None:
+                st.discards.append(h)
             st.discards.extend(st.face_up[s])
             st.hidden[s] = None
             st.face_up[s] = []
@@ -246,7 +274,7 @@ class CoupFlow:
         st.opener, st.acted, st.raised = None, [], False
         if outcome == "all-passed":
             st.tally["all_passed"] += 1
-        ev.append(Event("coup-end", {"coup": st.coup, "outcome": outcome, "pot": st.pot, "chips": list(st.chips)}))
+        ev.append(event("coup-end", {"coup": st.coup, "outcome": outcome, "pot": st.pot, "chips": list(st.chips)}))
         self.start_coup(ev, played=outcome != "all-passed")
 
     def _award(self, seat: int, ev: list[Event], reason: str) -> None:
@@ -255,7 +283,7 @@ class CoupFlow:
         st.chips[seat] += amount
         st.pot = 0
         st.tally[reason.replace("-", "_") + ("s" if reason == "showdown" else "")] += 1
-        ev.append(Event("pot-won", {"seat": seat, "amount": amount, "shown": reason == "showdown", "reason": reason}))
+        ev.append(event("pot-won", {"seat": seat, "amount": amount, "shown": reason == "showdown", "reason": reason}))
         self._finish_coup(ev, "won")
 
     def _end_match(self, ev: list[Event], reason: str, sharers: list[int]) -> None:
@@ -274,20 +302,19 @@ class CoupFlow:
         st.shares = shares
         st.phase, st.turn, st.end_reason = "over", None, reason
         data = [{"seat": s, "amount": shares[s]} for s in range(self.n) if shares[s]]
-        ev.append(Event("match-end", {"reason": reason, "shares": data, "chips": list(st.chips),
+        ev.append(event("match-end", {"reason": reason, "shares": data, "chips": list(st.chips),
                                       "coups": st.coup, "rounds": st.rounds}))
-        ev.append(Event("game-end", {"result": match_result(self.options, st).to_data()}))
+        ev.append(event("game-end", {"result": match_result(self.options, st).to_data()}))
 
     # ------------------------------------------------------------------ steps
 
     def speak(self, s: int, action, ev: list[Event]) -> None:
         """Speaking round, quinze_cli/rules/quinze-classique.md step 2."""
         st = self.state
-        say = action.to_data()["type"]
-        st.status[s] = {"pass": "passed", "stand": "stand", "hit": "hit"}[say]
+        say, st.status[s] = _SAY[type(action)]
         if say != "pass" and st.opener is None:
             st.opener = s
-        ev.append(Event("speak", {"seat": s, "say": say}))
+        ev.append(event("speak", {"seat": s, "say": say}))
         rest = [p for p in self.speaking_order() if st.status[p] == "waiting"]
         if rest:
             st.turn = rest[0]
@@ -308,13 +335,15 @@ class CoupFlow:
         st.pot += amount
         return amount
 
-    def _raise(self, s: int, amount: int, ev: list[Event]) -> None:
+    def _raise(self, s: int, amount: int | None, ev: list[Event]) -> None:
+        if amount is None:
+            raise ActionError("a raise needs an amount in chips", field="amount")
         st = self.state
         paid = self._pay(s, st.high + amount)
         st.high += amount
         st.raised, st.acted = True, [s]
         st.tally["raises"] += 1
-        ev.append(Event("raise", {"seat": s, "amount": amount, "paid": paid, "stake": st.stakes[s], "pot": st.pot}))
+        ev.append(event("raise", {"seat": s, "amount": amount, "paid": paid, "stake": st.stakes[s], "pot": st.pot}))
 
     def answer(self, s: int, action, ev: list[Event]) -> None:
         """Raising round (renvi), quinze_cli/rules/quinze-classique.md step 3."""
@@ -323,7 +352,7 @@ class CoupFlow:
             self._raise(s, action.amount, ev)
         elif isinstance(action, Fold):
             st.status[s] = "folded"
-            ev.append(Event("fold", {"seat": s, "stake": st.stakes[s], "pot": st.pot}))
+            ev.append(event("fold", {"seat": s, "stake": st.stakes[s], "pot": st.pot}))
         else:
             kind = "check" if isinstance(action, Check) else "call"
             paid = self._pay(s, st.high) if kind == "call" else 0
@@ -331,7 +360,7 @@ class CoupFlow:
             data = {"seat": s, "stake": st.stakes[s], "pot": st.pot}
             if kind == "call":
                 data["amount"] = paid
-            ev.append(Event(kind, data))
+            ev.append(event(kind, data))
         self._continue_round(s, ev)
 
     def _continue_round(self, s: int, ev: list[Event]) -> None:
@@ -355,11 +384,12 @@ class CoupFlow:
         """
         st = self.state
         st.round_of = "drawing"
+        assert st.opener is not None, "the drawing turns come after somebody opened"
         drawers = [p for p in self.order_from(st.opener) if st.in_match[p] and st.status[p] == "hit"]
         if drawers and not st.talon:
             for p in drawers:
                 st.status[p] = "stand"
-                ev.append(Event("stand", {"seat": p, "forced": True}))
+                ev.append(event("stand", {"seat": p, "forced": True}))
             drawers = []
         if drawers:
             st.phase, st.turn = "draw", drawers[0]
@@ -376,17 +406,17 @@ class CoupFlow:
             return
         if isinstance(action, Stand):
             st.status[s] = "stand"
-            ev.append(Event("stand", {"seat": s, "forced": False}))
+            ev.append(event("stand", {"seat": s, "forced": False}))
         else:
             c = st.talon.pop()
             st.face_up[s].append(c)
             up = sum(value(x) for x in st.face_up[s])
-            ev.append(Event("hit", {"seat": s, "card": card_text(c), "face_up_total": up, "talon": len(st.talon)}))
+            ev.append(event("hit", {"seat": s, "card": card_text(c), "face_up_total": up, "talon": len(st.talon)}))
             total = self.total(s)
             if total > BURN_LIMIT:
                 st.status[s] = "burnt"
                 st.tally["burns"] += 1
-                ev.append(Event("burnt", {"seat": s, "hidden": card_text(st.hidden[s]), "total": total}))
+                ev.append(event("burnt", {"seat": s, "hidden": card_text(self.hidden_card(s)), "total": total}))
                 players = self.in_coup()
                 if len(players) == 1:
                     self._award(players[0], ev, "last-in")
@@ -399,11 +429,11 @@ class CoupFlow:
         st = self.state
         players = self.in_coup()
         hands = [
-            {"seat": p, "hidden": card_text(st.hidden[p]), "face_up": [card_text(c) for c in st.face_up[p]],
+            {"seat": p, "hidden": card_text(self.hidden_card(p)), "face_up": [card_text(c) for c in st.face_up[p]],
              "total": self.total(p)}
             for p in players
         ]
-        ev.append(Event("showdown", {"hands": hands}))
+        ev.append(event("showdown", {"hands": hands}))
         best = max(self.total(p) for p in players)
         winner = next(p for p in players if self.total(p) == best)
         self._award(winner, ev, "showdown")

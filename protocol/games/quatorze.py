@@ -66,13 +66,15 @@ Actions and their data: :mod:`quinze_protocol.games.quatorze_actions`. Positions
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Mapping
 from typing import Any
 
 from quinze_protocol.cards import card_text, cards_text, deck
 from quinze_protocol.game import Action, Event, Game, IllegalAction, Option, Result, register_game
 from quinze_protocol.games import quatorze_position
-from quinze_protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, parse_action, sort_cards
+from quinze_protocol.games.events import event
+from quinze_protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, card_key, parse_action, sort_cards
 from quinze_protocol.games.quatorze_legal import (
     apply_substitute,
     can_lay_whole_hand,
@@ -85,7 +87,7 @@ from quinze_protocol.games.quatorze_legal import (
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from quinze_protocol.rng import Rng
 
-__all__ = ["PACKET_SIZES", "QuatorzeGame"]
+__all__ = ["PACKET_SIZES", "QuatorzeGame", "Substitute", "apply_substitute", "parse_action"]
 
 PACKET_SIZES = (5, 4, 3, 2)
 """Sizes of each seat's packets in the order they are taken up (quinze_cli/rules/quatorze.md "Set-up")."""
@@ -163,7 +165,7 @@ class QuatorzeGame(Game):
         g.hands = [p.pop(0) for p in g.packets]
         first = g.rng.below(n)
         events = [
-            Event(
+            event(
                 "setup",
                 {
                     "players": n,
@@ -236,13 +238,15 @@ class QuatorzeGame(Game):
             if self.discard:
                 out.append(_DRAW_DISCARD)
             return out
-        hand = self.hands[self.seat]
+        seat = self.seat
+        assert seat is not None, "somebody acts until the game is over"
+        hand = self.hands[seat]
         if self.no_draw == "whole-hand":
-            return whole_hand_combinations(hand)
+            return list(whole_hand_combinations(hand))
         acts: list[Action] = list(combinations(hand)) if self.phase == "combine" else []
         if self.substitutions < self.options["max_substitutions"]:
             acts.extend(substitutions(hand, self.table))
-        acts.extend(_DISCARDS[c] for c in dict.fromkeys(hand))  # the hand is kept in canonical order
+        acts.extend(map(_DISCARDS.__getitem__, dict.fromkeys(hand)))  # the hand is kept in canonical order
         return acts
 
     @classmethod
@@ -257,7 +261,9 @@ class QuatorzeGame(Game):
         """Raise :class:`IllegalAction` (stable code, reason in words) unless ``a`` is legal now."""
         if self.phase == "over":
             raise IllegalAction("the game is over", code="game-over")
-        hand = self.hands[self.seat]
+        seat = self.seat
+        assert seat is not None, "somebody acts until the game is over"
+        hand = self.hands[seat]
         if isinstance(a, Draw):
             if self.phase != "draw":
                 if self.no_draw == "whole-hand":
@@ -330,22 +336,21 @@ class QuatorzeGame(Game):
                 top = self.discard.pop()
                 self.stock, self.discard = self.discard, [top]
                 _shuffle(self.rng, self.stock)
-                events.append(Event("reshuffle", {"stock": len(self.stock), "discard": card_text(top)}))
+                events.append(event("reshuffle", {"stock": len(self.stock), "discard": card_text(top)}))
             c = (self.stock if a.from_ == "stock" else self.discard).pop()
-            hand.append(c)
-            hand[:] = sort_cards(hand)
+            insort(hand, c, key=card_key)  # the hand stays in canonical order
             if a.from_ == "stock":
                 events.append(
-                    Event("draw", {"seat": seat, "from": "stock", "stock": len(self.stock)}, {seat: {"card": card_text(c)}})
+                    event("draw", {"seat": seat, "from": "stock", "stock": len(self.stock)}, {seat: {"card": card_text(c)}})
                 )
             else:
-                events.append(Event("draw", {"seat": seat, "from": "discard", "card": card_text(c), "stock": len(self.stock)}))
+                events.append(event("draw", {"seat": seat, "from": "discard", "card": card_text(c), "stock": len(self.stock)}))
             self.phase = "combine"
         elif isinstance(a, Combine):
             for c in a.cards:
                 hand.remove(c)
             self.table.append(list(a.cards))
-            events.append(Event("combine", {"seat": seat, "cards": cards_text(a.cards), "combination": len(self.table) - 1}))
+            events.append(event("combine", {"seat": seat, "cards": cards_text(a.cards), "combination": len(self.table) - 1}))
             if not hand:  # quinze_cli/rules/quatorze.md [decision]: the turn ends at once, no substitution, no discard
                 if not self._hand_emptied(seat, events):
                     self._end_turn(events)
@@ -354,13 +359,13 @@ class QuatorzeGame(Game):
             self.substitutions += 1
             data = a.to_data()
             del data["type"]
-            events.append(Event("substitute", {"seat": seat, "substitution": data.pop("kind"), **data}))
+            events.append(event("substitute", {"seat": seat, "substitution": data.pop("kind"), **data}))
             self.phase = "substitute"
         else:
             assert isinstance(a, Discard)
             hand.remove(a.card)
             self.discard.append(a.card)
-            events.append(Event("discard", {"seat": seat, "card": card_text(a.card)}))
+            events.append(event("discard", {"seat": seat, "card": card_text(a.card)}))
             if hand or not self._hand_emptied(seat, events):  # quinze_cli/rules/quatorze.md: take up the next packet, or win
                 self._end_turn(events)
         return events
@@ -374,7 +379,7 @@ class QuatorzeGame(Game):
         cards = ps.pop(0)
         self.hands[seat] = list(cards)
         events.append(
-            Event("take-up", {"seat": seat, "size": len(cards), "packets_left": len(ps)}, {seat: {"cards": cards_text(cards)}})
+            event("take-up", {"seat": seat, "size": len(cards), "packets_left": len(ps)}, {seat: {"cards": cards_text(cards)}})
         )
         return False
 
@@ -400,11 +405,11 @@ class QuatorzeGame(Game):
         self.no_draw = None
         if can_lay_whole_hand(self.hands[seat]):
             self.phase, self.no_draw = "combine", "whole-hand"
-            events.append(Event("no-draw", {"seat": seat, "reason": "whole-hand"}))
+            events.append(event("no-draw", {"seat": seat, "reason": "whole-hand"}))
             return
         if not self.stock and not self.discard:
             self.phase, self.no_draw = "combine", "nothing-to-draw"
-            events.append(Event("no-draw", {"seat": seat, "reason": "nothing-to-draw"}))
+            events.append(event("no-draw", {"seat": seat, "reason": "nothing-to-draw"}))
             return
         self.phase = "draw"
 
@@ -417,7 +422,7 @@ class QuatorzeGame(Game):
         res = self.result()
         assert res is not None
         events.append(
-            Event(
+            event(
                 "game-end",
                 {"reason": reason, "winners": list(self.winners), "cards_left": self.cards_left(), "result": res.to_data()},
             )

@@ -6,6 +6,12 @@ each a sequence of card numbers). Source: quinze_cli/rules/quatorze.md "Your tur
 Generation works on distinct cards with their counts (two decks: identical cards are the same
 number and interchangeable), so identical actions are produced once and no subset of the hand is
 ever enumerated twice.
+
+Caches: the results that come back often are cached for the last few inputs only (a turn starts
+with the table the previous turn ended with; substitutions change the hand and the table at
+every step, so older tables, hands and hand combinations seldom come back). A cache of tens of
+thousands of entries kept that many objects alive for the garbage collector to walk again and
+again, which cost Le 14 more than the cache saved (``quinze bench``, issue 13 §4).
 """
 
 from __future__ import annotations
@@ -80,7 +86,7 @@ def combinations(hand: Sequence[int]) -> list[Combine]:
     return list(_combinations(tuple(sorted(hand))))
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=64)  # the last few hands (module docstring, Caches)
 def _combinations(hand: tuple[int, ...]) -> tuple[Combine, ...]:
     d = _distinct(hand)
     out: list[Combine] = []
@@ -166,17 +172,17 @@ def whole_hand_combinations(hand: Sequence[int]) -> list[Combine]:
     return out
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=16)  # the last few tables (module docstring, Caches)
 def _table_index(table: tuple[tuple[int, ...], ...]) -> tuple[Any, Any, tuple[Substitute, ...]]:
-    """What substitutions need from the table alone, cached by table contents: per combination
+    """What substitutions need from the table alone, cached by table contents (the last few): per combination
     its distinct pairs with their sums (only combinations of >= 3 cards), its distinct cards
     with their values, and every substitution between combinations."""
-    pairs = []
-    cards = []
+    pairs: list[tuple[tuple[tuple[int, int], int], ...]] = []
+    cards: list[tuple[tuple[int, int], ...]] = []
     for comb in table:
-        p, c = _comb_index(comb)
-        pairs.append(p)
-        cards.append(c)
+        comb_pairs, comb_cards = _comb_index(comb)
+        pairs.append(comb_pairs)
+        cards.append(comb_cards)
     where: dict[int, list[tuple[int, int]]] = {}  # value -> (combination, card), in table order
     for j, cs in enumerate(cards):
         for c, v in cs:
@@ -212,6 +218,7 @@ def substitutions(hand: Sequence[int], table: Sequence[Sequence[int]]) -> list[S
     pairs, cards, between = _table_index(tuple(map(tuple, table)))
     by_value, hand_pairs = _hand_index(tuple(hand))
     out: list[Substitute] = []
+    key: tuple[Any, ...]
     memo = _MEMO
     if len(memo) > _MEMO_MAX:
         memo.clear()
@@ -241,7 +248,7 @@ immutable values, so one object serves every list (a frozen dataclass is slow to
 _MEMO_MAX = 200_000
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=64)  # the last few hands (module docstring, Caches)
 def _hand_index(hand: tuple[int, ...]) -> tuple[dict[int, list[int]], dict[int, list[tuple[int, int]]]]:
     """What substitutions need from the hand alone (canonical order), cached by its cards: its
     distinct cards by value, and its distinct pairs by sum. Read only."""

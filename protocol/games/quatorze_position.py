@@ -150,6 +150,7 @@ def load(cls: "type[QuatorzeGame]", data: Mapping[str, Any]) -> "QuatorzeGame":
         if end_reason == "out" and (len(winners) != 1 or hands[winners[0]] or packets[winners[0]]):
             raise PositionError("a game won by going out has one winner with no card left", field="winners")
     else:
+        assert seat is not None, "read above for a game in play"
         if end_reason is not None:
             raise PositionError("a game still in play has no end reason", field="end_reason")
         if data.get("winners"):

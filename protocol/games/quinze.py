@@ -64,6 +64,7 @@ from quinze_protocol.game import (
     Result,
     register_game,
 )
+from quinze_protocol.games.events import event
 from quinze_protocol.games.quinze_actions import END, End, Fifteen, Place, parse_quinze_action
 from quinze_protocol.games.quinze_legal import (
     CARD_POINTS,
@@ -74,7 +75,7 @@ from quinze_protocol.games.quinze_legal import (
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle
 from quinze_protocol.rng import Rng
 
-__all__ = ["QuinzeGame", "deal_size", "decks_for"]
+__all__ = ["QuinzeGame", "deal_size", "decks_for", "fifteen_problem"]
 
 _TEXT = tuple(card_text(c) for c in range(54))
 _tnew = tuple.__new__
@@ -87,21 +88,9 @@ VIEW_SORT = tuple((CARD_RANK[c] or 14) * 8 + (c // 13 if c < 52 else c - 52) for
 """Display order of cards in views: A 2 .. K then jokers, suits S H D C within a rank."""
 
 
-_new_event = Event.__new__
 _object_new = object.__new__
-_set_kind = Event.kind.__set__  # type: ignore[attr-defined]
-_set_public = Event.public.__set__  # type: ignore[attr-defined]
-_set_private = Event.private.__set__  # type: ignore[attr-defined]
-
-
-def _event(kind: str, public: dict[str, Any], private: dict[int, Any]) -> Event:
-    """``Event(kind, public, private)`` built through its slots: the same value, without the
-    cost of the frozen dataclass's ``__init__`` (a few events per decision)."""
-    e = _new_event(Event)
-    _set_kind(e, kind)
-    _set_public(e, public)
-    _set_private(e, private)
-    return e
+_event = event
+"""``Event(kind, public, private)`` built through its slots (:mod:`quinze_protocol.games.events`)."""
 
 
 def decks_for(players: int) -> int:
@@ -283,8 +272,9 @@ class QuinzeGame(Game):
         """Score the deal (quinze_cli/rules/quinze.md "Scoring and the match") and deal again or end the match."""
         n = self.n
         if reason == "first-turn":
+            assert out is not None, "a first-turn deal end names who went out"
             scores = [0] * n
-            scores[out] = -50  # type: ignore[index]
+            scores[out] = -50
         else:
             scores = [sum(CARD_POINTS[c] for c in h) for h in self.hands]
         totals = self.totals

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from quinze_protocol.game import Action, Bot, register_bot
+from quinze_protocol.games.quinze_actions import Fifteen, Place
 from quinze_protocol.games.quinze_legal import CARD_POINTS
 from quinze_protocol.rng import GAMMA, MASK64, MIX1, MIX2, Rng
 
@@ -59,21 +60,20 @@ class GreedyBot(Bot):
         self.seed = seed
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        best = None
+        best = legal[0]
         best_key = None
         pts = CARD_POINTS
         for a in legal:
-            kind = a[0]
-            if kind == "fifteen":
-                h = a.hand  # type: ignore[attr-defined]
+            if isinstance(a, Fifteen):
+                h = a.hand
                 key = (2, len(h), sum(pts[c] for c in h))
-            elif kind == "place":
-                key = (1, 0, sum(pts[c] for c in a[1]))
+            elif isinstance(a, Place):
+                key = (1, 0, sum(pts[c] for c in a.cards))
             else:
                 key = (0, 0, 0)
             if best_key is None or key > best_key:
                 best, best_key = a, key
-        return best  # type: ignore[return-value]
+        return best
 
 
 @register_bot("quinze", "random")

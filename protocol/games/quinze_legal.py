@@ -107,10 +107,12 @@ _Q15 = 1 << 19  # sum 15 in the quick test's bitset
 _MASK = (1 << 21) - 1  # subset sums 0..20 of positive ranks are enough (15 + at most 4 jokers)
 _FLEX_NONE = {15: [(_EMPTY, _EMPTY, 0, 0)]}
 _FLEXR = frozenset((0, 1))
-_NOOPT: list = []
-_HOPT = [[(CARD_RANK[c], 1, 1, (c,), _EMPTY)] for c in range(54)]
+_Opt = tuple[int, int, int, tuple[int, ...], tuple[int, ...]]
+"""One search option of a rank: (rank, hand count, count, hand cards, table cards)."""
+_NOOPT: list[_Opt] = []
+_HOPT: list[list[_Opt]] = [[(CARD_RANK[c], 1, 1, (c,), _EMPTY)] for c in range(54)]
 """Search options of a rank held once in hand: take that card."""
-_TOPT = [[(CARD_RANK[c], 0, 1, _EMPTY, (c,))] for c in range(54)]
+_TOPT: list[list[_Opt]] = [[(CARD_RANK[c], 0, 1, _EMPTY, (c,))] for c in range(54)]
 """Search options of a rank present once on the table: take that card."""
 
 
@@ -242,18 +244,19 @@ def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None
     ranks = _DESC[m >> 2]
     L = len(ranks)
     reach = [1] * (L + 1)
-    opts: list[list[tuple[int, int, int, tuple[int, ...], tuple[int, ...]]]] = [_NOOPT] * L
+    opts: list[list[_Opt]] = [_NOOPT] * L
     a = 1
     for i in range(L - 1, -1, -1):
         r = ranks[i]
         h = hb.get(r)
         tc = tb.get(r)
-        if tc is None and len(h) == 1:  # type: ignore[arg-type]
+        # r is present, so h and tc are never both None (no assert in this loop: it is the hot path)
+        if tc is None and len(h) == 1:  # type: ignore[arg-type]  # tc None: h is not
             a = (a | (a << r)) & _MASK
-            opts[i] = _HOPT[h[0]]  # type: ignore[index]
-        elif h is None and len(tc) == 1:  # type: ignore[arg-type]
+            opts[i] = _HOPT[h[0]]  # type: ignore[index]  # tc None: h is not
+        elif h is None and len(tc) == 1:  # type: ignore[arg-type]  # h None: tc is not
             a = (a | (a << r)) & _MASK
-            opts[i] = _TOPT[tc[0]]  # type: ignore[index]
+            opts[i] = _TOPT[tc[0]]  # type: ignore[index]  # h None: tc is not
         else:
             k2 = (tuple(h) if h else _EMPTY, tuple(tc) if tc else _EMPTY)
             got = _RANK_CACHE.get(k2)

@@ -6,8 +6,10 @@
 (``state + k * GAMMA`` mod 2**64), so the 64-bit outputs of all draws are mixed at once in
 one large int with a 128-bit lane per draw (each product of two 64-bit numbers fits in its
 lane), then unpacked with ``memoryview.cast``. ``Rng.below`` rejects an output at or above
-``2**64 - 2**64 % n`` (probability below ``n / 2**64``); if that ever happens the shuffle
-goes on draw by draw from there, exactly as ``Rng.below`` would.
+``2**64 - 2**64 % n`` (probability below ``n / 2**64``): when no output reaches the smallest
+such limit (:data:`_MIN_LIMIT`), which is nearly always, no draw is rejected and every index
+``j = output % n`` is computed at once; else the outputs are checked one by one, and from the
+first rejected one the shuffle goes on draw by draw, exactly as ``Rng.below`` would.
 
 The rules texts in quinze_cli/rules/, "Common to the three games": every shuffle comes from the game's seeded generator.
 """
@@ -15,6 +17,7 @@ The rules texts in quinze_cli/rules/, "Common to the three games": every shuffle
 from __future__ import annotations
 
 import sys
+from operator import mod as _mod
 
 from quinze_protocol.rng import GAMMA as _GAMMA
 from quinze_protocol.rng import MASK64 as _M64
@@ -26,6 +29,8 @@ __all__ = ["shuffle"]
 
 _LIMIT = tuple((1 << 64) - ((1 << 64) % n) if n else 0 for n in range(109))
 """``Rng.below(n)`` accepts outputs below ``_LIMIT[n]`` (n <= 108: two decks)."""
+_MIN_LIMIT = min(_LIMIT[2:])
+"""No ``Rng.below(n)`` with 2 <= n <= 108 rejects an output below this."""
 _PACK: dict[int, tuple[int, int, int]] = {}
 """By number of draws k: (1 in every lane, (i + 1) * GAMMA in lane i, 2**64 - 1 in every lane)."""
 
@@ -75,6 +80,11 @@ def shuffle(rng: Rng, items: list) -> None:
     z = ((z ^ (z >> 27)) & lanes) * _C2 & lanes
     z = (z ^ (z >> 31)) & lanes
     outs = memoryview(z.to_bytes(16 * k, "little")).cast("Q")[::2].tolist()
+    if k < 108 and max(outs) < _MIN_LIMIT:  # no draw rejected: all indices at once
+        for i, j in zip(range(k, 0, -1), map(_mod, outs, range(k + 1, 1, -1))):
+            items[i], items[j] = items[j], items[i]
+        rng.state = (s0 + k * _GAMMA) & _M64
+        return
     limits = _LIMIT
     for d, x in enumerate(outs):
         i = k - d

@@ -18,6 +18,7 @@ with an iteration budget the same game gives the same moves.
 from __future__ import annotations
 
 import time
+from functools import partial
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -122,4 +123,4 @@ for _gid in ("quinze", "quatorze", "quinze-classique"):
     register_bot(_gid, "mcts")(_factory(_gid, LEVELS["normal"]))
     register_bot(_gid, "mcts-easy")(_factory(_gid, LEVELS["easy"]))
     register_bot(_gid, "mcts-hard")(_factory(_gid, LEVELS["hard"]))
-    register_budgeted_bot(_gid, "mcts", lambda arg, seed, _g=_gid: make_with_budget(_g, arg, seed))
+    register_budgeted_bot(_gid, "mcts", partial(make_with_budget, _gid))

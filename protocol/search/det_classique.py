@@ -131,8 +131,8 @@ class ClassiqueDeterminizer(Determinizer):
         # seats holding a hidden card this seat cannot see
         self.blind = [p for p in range(n) if in_match[p] and hidden[p] is None]
         on_table = [c for c in hidden if c is not None] + [c for cs in face_up for c in cs]
-        ok = isinstance(know, ClassiqueKnowledge) and know.complete and know.deck == deck
-        gone = list(know.gone) if ok else []  # type: ignore[attr-defined]
+        followed = know if isinstance(know, ClassiqueKnowledge) and know.complete and know.deck == deck else None
+        gone = list(followed.gone) if followed is not None else []
         deck_cards = _colour_deck(deck)
         unseen = multiset_minus(deck_cards, on_table + gone)
         aside = 52 - self.talon_size - len(on_table) - len(self.blind)  # every put-aside card
@@ -144,8 +144,8 @@ class ClassiqueDeterminizer(Determinizer):
         self.gone = gone
         self.unseen = unseen
         # the opponent model: bounds on the hidden card from the seat's choices (docs/bots.md)
-        self.bounds = {p: know.bounds[p] for p in self.blind  # type: ignore[attr-defined]
-                       if ok and p in know.bounds}  # type: ignore[attr-defined]
+        self.bounds = {p: followed.bounds[p] for p in self.blind
+                       if followed is not None and p in followed.bounds}
         self.cls = get_game("quinze-classique")
         self.template: Game = self._load(Rng(0))
 
@@ -175,7 +175,7 @@ class ClassiqueDeterminizer(Determinizer):
         return self.cls.from_position(pos)
 
     def sample(self, rng: Rng) -> Game:
-        g = clone(self.template)
+        g: Any = clone(self.template)  # the engine's own fields (hidden, talon, discards, rng), not in Game
         hidden, talon, discards = self._deal(rng)
         g.hidden, g.talon, g.discards = hidden, talon, discards
         g.rng = Rng(rng.next64())

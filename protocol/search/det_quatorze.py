@@ -50,7 +50,7 @@ class QuatorzeKnowledge(Knowledge):
 
     def _observe(self, e: Mapping[str, Any]) -> None:
         kind = e["kind"]
-        seat = e.get("seat")
+        seat: int = e.get("seat", -1)  # -1: events without a seat (setup, reshuffle) do not use it
         if kind == "setup":
             self.known, self.discard, self.pool = {}, [parse_card(e["discard"])], None
             self.complete = True
@@ -127,16 +127,16 @@ class QuatorzeDeterminizer(Determinizer):
         want = self.stock_size + sum(self.sizes) - len(self.hand) + sum(map(sum, self.packets))
         if len(self.unseen) != want:
             raise GameError(f"the view does not add up: {len(self.unseen)} unseen cards for {want} places", field="view")
-        ok = isinstance(know, QuatorzeKnowledge) and know.complete
-        self.pool = know.pool if ok else None  # type: ignore[attr-defined]
+        followed = know if isinstance(know, QuatorzeKnowledge) and know.complete else None
+        self.pool = followed.pool if followed is not None else None
         # cards known in other hands, as far as they are still unseen and fit the hand sizes
         left = Counter(self.unseen)
         self.known: dict[int, list[int]] = {}
-        if ok:
-            for s, cards in know.known.items():  # type: ignore[attr-defined]
+        if followed is not None:
+            for s, cards in followed.known.items():
                 if s == seat or not 0 <= s < n:
                     continue
-                mine = []
+                mine: list[int] = []
                 for c in cards:
                     if left[c] > 0 and len(mine) < self.sizes[s]:
                         left[c] -= 1
@@ -182,7 +182,7 @@ class QuatorzeDeterminizer(Determinizer):
                 except PositionError:
                     continue
             raise GameError("no deal of the unseen cards matches the view's phase", field="phase")
-        g = clone(self.template)
+        g: Any = clone(self.template)  # the engine's own fields (hands, packets, stock, rng), not in Game
         hands, packets, stock = self._deal(rng)
         g.hands, g.packets, g.stock = hands, packets, stock[::-1]  # the engine keeps the top last
         g.rng = Rng(rng.next64())

@@ -129,7 +129,7 @@ class QuinzeDeterminizer(Determinizer):
                 except PositionError:
                     continue
             raise GameError("no deal of the unseen cards matches the view's phase", field="phase")
-        g = clone(self.template)
+        g: Any = clone(self.template)  # the engine's own fields (hands, stock, rng), not in Game
         hands, stock = self._deal(rng)
         g.hands = hands
         g.stock = stock[::-1]  # the engine keeps the top last

@@ -163,6 +163,7 @@ def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
         # by the rollout policy and the tree holds only the searching seat's own decisions)
         while not done(g, start, steps):
             seat = g.to_act
+            assert seat is not None, "somebody acts until the playout is done"
             if not in_tree and seat != me:
                 g.apply(roll(g, rng), checked=False)
                 steps += 1
@@ -188,9 +189,9 @@ def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
                 steps += 1
                 path.append(child)
                 break
-            best = None
-            best_v = -1.0
             first = legal[0]
+            best = first
+            best_v = -1.0
             for b in legal:
                 ch = children[b]
                 ch.avail += 1

@@ -232,7 +232,7 @@ class ClassiqueModel(GameModel):
 
         out: list[Action] = []
         for a in g.legal_actions():
-            if isinstance(a, Raise) and a.amount is None:
+            if isinstance(a, Raise) and a.amount is None and a.min is not None and a.max is not None:
                 for amount in sorted({a.min, (a.min + a.max) // 2, a.max}):
                     out.append(Raise(amount=amount))
             else:

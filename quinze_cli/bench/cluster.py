@@ -55,7 +55,8 @@ class _Cluster:
     """A scheduler and workers started here (stopped by pid in :meth:`close`)."""
 
     def __init__(self, dask: str, folder: Path) -> None:
-        self.dask, self.folder, self.procs = dask, folder, []
+        self.dask, self.folder = dask, folder
+        self.procs: list[subprocess.Popen[bytes]] = []
         info = folder / "scheduler.json"
         self._spawn("scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file", str(info))
         deadline = time.monotonic() + 60

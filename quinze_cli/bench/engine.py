@@ -61,8 +61,8 @@ def play(game_cls: type[Game], options: dict[str, Any], seed: int, bots: Sequenc
         legal = g.legal_actions()
         if on_decision is not None:
             on_decision(g, legal)
-        bot = bots[seat]  # type: ignore[index]
-        action = bot.choose(g.view(seat) if views[seat] else empty, legal)  # type: ignore[index]
+        bot = bots[seat]  # type: ignore[index]  # not over: somebody acts (no assert in the timed loop)
+        action = bot.choose(g.view(seat) if views[seat] else empty, legal)  # type: ignore[index]  # the same
         g.apply(action, checked=False)
         decisions += 1
     return g, decisions
@@ -142,6 +142,7 @@ def legal_p99(game_id: str = "quinze", games_per_count: int = 30, counts: Sequen
     cls = get_game(game_id)
     samples: list[float] = []
     clock = time.perf_counter
+    k = 0  # decisions seen
 
     def sample(g: Game, legal: list[Action]) -> None:
         nonlocal k
@@ -157,7 +158,6 @@ def legal_p99(game_id: str = "quinze", games_per_count: int = 30, counts: Sequen
             del legal
         samples.append(best)
 
-    k = 0
     for n in counts:
         options = cls.validate_options({"players": n})
         for i in range(games_per_count):

@@ -34,7 +34,9 @@ import os
 import resource
 import sys
 import time
+from collections.abc import Awaitable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -138,7 +140,7 @@ class _Client(asyncio.Protocol):
     # ---- wire
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport  # type: ignore[assignment]
+        self.transport = transport  # type: ignore[assignment]  # a TCP connection's transport
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self.listing is not None:
@@ -292,7 +294,7 @@ async def _connect(server: _ServerProcess, run: _Run, names: list[str]) -> list[
     out: list[_Client] = []
     for i in range(0, len(names), 100):  # in batches: the listen backlog stays small
         batch = names[i : i + 100]
-        made = await asyncio.gather(*(loop.create_connection(lambda n=n: _Client(run, n), "127.0.0.1", server.port) for n in batch))
+        made = await asyncio.gather(*(loop.create_connection(partial(_Client, run, n), "127.0.0.1", server.port) for n in batch))
         clients = [c for _, c in made]
         await asyncio.gather(*(c.request({"type": "hello", "version": 1, "name": c.name, "role": "bot"}, "welcome") for c in clients))
         out.extend(clients)
@@ -313,7 +315,7 @@ async def _close_tables(run: _Run, players: list[_Client]) -> None:
     ``left``, seat 1 ``table-closed``); then every player disconnects."""
     run.stopping = True
     loop = asyncio.get_running_loop()
-    waits = []
+    waits: list[Awaitable[Any]] = []
     for a, b in zip(players[::2], players[1::2]):
         b.waiting["table-closed"] = fut = loop.create_future()
         waits.append(fut)

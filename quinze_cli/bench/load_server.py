@@ -131,7 +131,7 @@ def main(argv: list[str]) -> None:
 
         override = os.environ.get("QUINZE_BENCH_GC_THRESHOLDS")  # experiments: "A,B,C"
         if override:
-            tune(tuple(int(x) for x in override.split(",")))  # type: ignore[arg-type]
+            tune(tuple(int(x) for x in override.split(",")))
         else:
             tune()
         collector = "tuned"

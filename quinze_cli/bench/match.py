@@ -135,6 +135,7 @@ async def _round_trips(rounds: int, seed: int, chunk: int) -> dict[str, Any]:
 
     game = get_game("quinze").new({"players": 2}, seed)
     seat = game.to_act
+    assert seat is not None, "a new game has a seat to act"
     request = {"type": "action-request", "table": "t1", "seat": seat, "view": game.view(seat),
                "legal": game.legal_data(), "deadline": 30.0}
     frames = [encode_frame({**request, "request": i}) for i in range(rounds)]
@@ -177,6 +178,8 @@ async def _round_trips(rounds: int, seed: int, chunk: int) -> dict[str, Any]:
             proc = await trio.lowlevel.open_process([sys.executable, str(EXAMPLES / "random_bot.py")],
                                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             procs.append(proc)
+            proc_in, proc_out = proc.stdin, proc.stdout
+            assert proc_in is not None and proc_out is not None, "opened with both pipes"
             sock = await trio.open_tcp_stream("127.0.0.1", port)
 
             async def down() -> None:
@@ -184,11 +187,11 @@ async def _round_trips(rounds: int, seed: int, chunk: int) -> dict[str, Any]:
                 while data := await sock.receive_some(65536):
                     dec.feed(data)
                     while (msg := dec.next_data()) is not None:
-                        await proc.stdin.send_all((json.dumps(msg) + "\n").encode())
+                        await proc_in.send_all((json.dumps(msg) + "\n").encode())
 
             async def up() -> None:
                 buf = b""
-                while data := await proc.stdout.receive_some(65536):
+                while data := await proc_out.receive_some(65536):
                     buf += data
                     while b"\n" in buf:
                         one, buf = buf.split(b"\n", 1)
@@ -203,6 +206,8 @@ async def _round_trips(rounds: int, seed: int, chunk: int) -> dict[str, Any]:
             cat = await trio.lowlevel.open_process([sys.executable, "-c", _ECHO],
                                                    stdin=subprocess.PIPE, stdout=subprocess.PIPE)
             procs.append(cat)
+            cat_in, cat_out = cat.stdin, cat.stdout
+            assert cat_in is not None and cat_out is not None, "opened with both pipes"
 
             async def bounce(send: Any, receive: Any, data: bytes) -> float:
                 t0 = time.perf_counter()
@@ -217,7 +222,7 @@ async def _round_trips(rounds: int, seed: int, chunk: int) -> dict[str, Any]:
                 times["chain"] += [await ours.ask(f) for f in span]
                 times["thin"] += [await thin.ask(f) for f in span]
                 times["tcp"] += [await bounce(tcp.send_all, tcp.receive_some, frames[0]) for _ in span]
-                times["pipe"] += [await bounce(cat.stdin.send_all, cat.stdout.receive_some, line) for _ in span]
+                times["pipe"] += [await bounce(cat_in.send_all, cat_out.receive_some, line) for _ in span]
         finally:
             with trio.CancelScope(shield=True):
                 for p in procs:

@@ -3,11 +3,13 @@ second on this machine. Figures only, never asserted.
 
 * ``playouts`` — per game id: ``Game.copy()`` of a position of 2-player random self-play plus a
   uniformly random playout to the end of the deal (Le Quinze: the deal; Le 14: the game, which is
-  one deal; classique: the coup), repeated for about ``seconds``: playouts per second and
-  decisions per playout.
+  one deal; classique: the coup), repeated for about ``seconds``: playouts per second (wall
+  clock, and in CPU time of this process: less sensitive to a busy machine) and decisions per
+  playout.
 * ``mcts`` — per game id: the search bot (``mcts@N``, quinze_protocol.search) deciding at positions of
-  2-player random self-play where it has a choice: iterations per second (its whole cost:
-  determinization, tree, playouts).
+  2-player random self-play where it has a choice, a new bot per position (a search bot's
+  knowledge belongs to one seat of one game): iterations per second, wall clock and CPU time
+  (its whole cost: determinization, tree, playouts).
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ def playout_rate(game_id: str, seconds: float = 1.0, seed: int = 9) -> dict[str,
     rng = Rng(seed)
     n = decisions = 0
     t0 = time.perf_counter()
+    c0 = time.process_time()
     while n == 0 or time.perf_counter() - t0 < seconds:
         g = starts[n % len(starts)].copy()
         mark = _deal_mark(g)
@@ -67,21 +70,28 @@ def playout_rate(game_id: str, seconds: float = 1.0, seed: int = 9) -> dict[str,
             decisions += 1
         n += 1
     dt = time.perf_counter() - t0
+    cpu = time.process_time() - c0
     return {"game": game_id, "playouts": n, "playouts_per_s": round(n / dt, 1),
+            "cpu_playouts_per_s": round(n / cpu, 1) if cpu else None,
             "decisions_per_playout": round(decisions / n, 1)}
 
 
 def mcts_rate(game_id: str, seconds: float = 1.0, iterations: int = 100, seed: int = 13) -> dict[str, Any]:
     """Iterations per second of ``mcts@iterations`` over self-play positions (module docstring)."""
     starts = positions(game_id, 12, seed)
-    bot = get_bot(game_id, f"mcts@{iterations}", seed)
     total = decisions = 0
+    cpu = 0.0
     t0 = time.perf_counter()
     while decisions == 0 or time.perf_counter() - t0 < seconds:
         g = starts[decisions % len(starts)]
+        # a new bot per position: a search bot's knowledge belongs to one seat of one game
+        bot = get_bot(game_id, f"mcts@{iterations}", seed + decisions)
+        c0 = time.process_time()
         bot.choose(g.view(g.to_act), g.legal_actions())
-        total += bot.last_stats.get("iterations", 0)  # type: ignore[attr-defined]
+        cpu += time.process_time() - c0
+        total += bot.last_stats.get("iterations", 0)  # type: ignore[attr-defined]  # the search bot's own counters
         decisions += 1
     dt = time.perf_counter() - t0
     return {"game": game_id, "decisions": decisions, "iterations": total,
-            "iterations_per_s": round(total / dt, 1)}
+            "iterations_per_s": round(total / dt, 1),
+            "cpu_iterations_per_s": round(total / cpu, 1) if cpu else None}

@@ -124,7 +124,7 @@ def _classique() -> Iterator[Crafted]:
 
 def _empty_stock() -> Game | None:
     """A draw with the stock empty: the stock's cards moved under the discard pile."""
-    found = _search("quatorze", 2, lambda g: g.view(g.to_act).get("phase") == "draw" and g.view(g.to_act).get("discard"))
+    found = _search("quatorze", 2, lambda g: g.view(g.to_act).get("phase") == "draw" and bool(g.view(g.to_act).get("discard")))
     if found is None:
         return None
     data = found.to_position()

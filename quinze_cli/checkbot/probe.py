@@ -75,7 +75,7 @@ class Probe:
     # ------------------------------------------------------------------ stderr
 
     def _drain_stderr(self) -> None:
-        fd = self.proc.stderr.fileno()  # type: ignore[union-attr]
+        fd = self.proc.stderr.fileno()  # type: ignore[union-attr]  # opened with stderr=PIPE
         while True:
             try:
                 chunk = os.read(fd, 65536)
@@ -117,7 +117,7 @@ class Probe:
     def close_stdin(self) -> None:
         """End the program's input (it should now exit)."""
         try:
-            self.proc.stdin.close()  # type: ignore[union-attr]
+            self.proc.stdin.close()  # type: ignore[union-attr]  # opened with stdin=PIPE
         except OSError:
             pass
 
@@ -239,12 +239,12 @@ class Probe:
         rc = self.proc.wait()
         for stream in (self.proc.stdin, self.proc.stdout):
             try:
-                stream.close()  # type: ignore[union-attr]
+                stream.close()  # type: ignore[union-attr]  # opened with stdin and stdout=PIPE
             except OSError:
                 pass
         self._drain.join(1.0)
         try:
-            self.proc.stderr.close()  # type: ignore[union-attr]
+            self.proc.stderr.close()  # type: ignore[union-attr]  # opened with stderr=PIPE
         except OSError:
             pass
         return rc

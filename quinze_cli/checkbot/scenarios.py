@@ -154,6 +154,7 @@ class Session:
         if out.kind == "garbage":
             self.checks.fail("well-formed", f"{where}: {out.detail}" + (f": {_short(out.raw)}" if out.raw else ""))
             return None
+        assert out.data is not None, "a message read carries its map"
         return self.judge(game, out.data, legal, where)
 
     def judge(self, game: Game, data: dict[str, Any], legal: list[dict[str, Any]], where: str) -> dict[str, Any] | None:
@@ -191,6 +192,14 @@ class Session:
 
 
 # --------------------------------------------------------------------------- scenarios
+
+
+def _acting(game: Game) -> int:
+    """The seat to act in ``game`` (the scenarios only deal with games in play)."""
+    seat = game.to_act
+    if seat is None:
+        raise RuntimeError("a check-bot scenario reached a finished game")
+    return seat
 
 
 def _new(game_id: str, players: int, seed: int) -> Game:
@@ -232,7 +241,7 @@ def run_handshake(s: Settings, checks: Checklist) -> None:
             checks.fail("handshake", f"it wrote {what!r} before being sent anything: the bot wire has no handshake")
             return
         game = _new(s.games[0], 2, s.seed)
-        seat = game.to_act
+        seat = _acting(game)
         sess.game_start(game, seat)
         sess.events(game.opening_events, seat)
         sess.ask(game, f"{s.games[0]}: the first request")
@@ -257,7 +266,7 @@ def run_games(s: Settings, checks: Checklist) -> None:
         for game_id in s.games:
             for pos in crafted(game_id):
                 game = pos.game
-                sess.game_start(game, game.to_act)
+                sess.game_start(game, _acting(game))
                 for _ in range(ASKS_PER_POSITION):
                     if sess.ask(game, f"{game_id}: {pos.label}") is not None:
                         sess.send({"type": "accepted", "table": sess.table, "request": sess.request})
@@ -279,7 +288,7 @@ def run_unknown(s: Settings, checks: Checklist) -> None:
     sess = Session(s, checks, "unknown messages", crash_check="unknown")
     try:
         game = _new(s.games[0], 2, s.seed + 5)
-        seat = game.to_act
+        seat = _acting(game)
         sess.game_start(game, seat, lobby={"motd": "hello", "future": [1, 2.5, None, True]})
         sess.send({"type": "table-news", "table": sess.table, "text": "a message type from a later version"},
                   {"type": "event", "table": sess.table, "event": {"kind": "fireworks", "colour": "red"}, "extra": 1},
@@ -312,7 +321,7 @@ def run_refused(s: Settings, checks: Checklist) -> None:
     sess = Session(s, checks, "after a refused", crash_check="refused")
     try:
         game = _new(s.games[0], 2, s.seed + 9)
-        seat = game.to_act
+        seat = _acting(game)
         sess.game_start(game, seat)
         sess.events(game.opening_events, seat)
         sess.ask(game, "a request to refuse")
@@ -328,8 +337,8 @@ def run_refused(s: Settings, checks: Checklist) -> None:
         if extra.kind == "exited":
             sess._exited(extra.returncode, "after the refused")
         game = _new(s.games[0], 2, s.seed + 10)
-        sess.game_start(game, game.to_act)
-        sess.events(game.opening_events, game.to_act)
+        sess.game_start(game, _acting(game))
+        sess.events(game.opening_events, _acting(game))
         sess.ask(game, "the next game's first request")
         checks.ok("refused")  # answered in time (whether the answer is right is judged by the other checks)
     except Stop:
@@ -350,7 +359,7 @@ def run_exit(s: Settings, checks: Checklist) -> None:
     sess = Session(s, checks, "end of input", crash_check="exit")
     try:
         game = _new(s.games[0], 2, s.seed + 3)
-        seat = game.to_act
+        seat = _acting(game)
         sess.game_start(game, seat)
         sess.events(game.opening_events, seat)
         sess.send({"type": "action-request", "table": sess.table, "request": 1, "seat": seat, "view": game.view(seat),

@@ -187,6 +187,7 @@ def code_fingerprint() -> str:
 
     digest = hashlib.sha256()
     for package in (quinze_protocol, quinze_server, quinze_cli):
+        assert package.__file__ is not None, "a regular package, not a namespace one"
         root = Path(package.__file__).parent
         for path in sorted(root.rglob("*.py")):
             digest.update(str(path.relative_to(root)).encode())

@@ -18,7 +18,6 @@ join refused, a forfeit); 2 for usage errors; 130 after Ctrl-C.
 
 from __future__ import annotations
 
-import logging
 import shlex
 import shutil
 from pathlib import Path
@@ -27,7 +26,6 @@ from typing import Annotated, Any, Optional
 import trio
 import typer
 from rich.console import Console
-from rich.logging import RichHandler
 from rich.markup import escape
 
 from quinze_protocol.errors import ProtocolError
@@ -35,21 +33,12 @@ from quinze_protocol.game import GameError, get_game
 from quinze_cli.botproc import BotError, BotProcess
 from quinze_cli.builtin import BuiltinBot, builtin_name, builtin_problem
 from quinze_cli.client import ClientError, Connection, RequestRefused, connect, parse_address
+from quinze_cli.debuglog import enable_debug
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_error
 from quinze_cli.interrupt import run_until_signal
 from quinze_cli.options import check_move_time, check_seed, parse_option_pairs
 from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
 
-LOGGERS = ("quinze.bot", "quinze.relay", "quinze.client", "quinze.match")
-
-
-def enable_debug() -> None:
-    """Log every message to and from the bots and the server (debug level) on stderr."""
-    handler = RichHandler(console=Console(stderr=True), show_path=False, markup=False, rich_tracebacks=False)
-    for name in LOGGERS:
-        logger = logging.getLogger(name)
-        logger.addHandler(handler)
-        logger.setLevel(logging.DEBUG)
 
 
 class _Stop(Exception):

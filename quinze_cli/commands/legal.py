@@ -17,7 +17,7 @@ from typing import Annotated
 
 import typer
 
-from quinze_protocol.game import GameError, get_game
+from quinze_protocol.game import Game, GameError, get_game
 from quinze_cli.errors import fail, fail_game_error
 
 STDIN = "-"
@@ -39,7 +39,7 @@ def _read(path: Path) -> tuple[str, str]:
         fail(f"{path} is not UTF-8 text")
 
 
-def load_position_file(path: Path) -> object:
+def load_position_file(path: Path) -> Game:
     """The game object of the position in ``path`` (``-``: standard input); exits with
     ``error:`` on any problem.
 
@@ -73,6 +73,6 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Print the legal actions of the seat to act in POSITION (- : standard input), one JSON object per line."""
         game = load_position_file(position)
-        lines = sorted(json.dumps(a, sort_keys=True, ensure_ascii=False) for a in game.legal_data())  # type: ignore[attr-defined]
+        lines = sorted(json.dumps(a, sort_keys=True, ensure_ascii=False) for a in game.legal_data())
         for line in lines:
             typer.echo(line)

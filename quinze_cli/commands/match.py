@@ -14,7 +14,6 @@ are stopped, the finished games are in the log).
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -30,7 +29,7 @@ from quinze_cli.client import parse_address
 from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_error
 from quinze_cli.interrupt import run_until_interrupted
-from quinze_cli.options import SEED_MAX, STDIO, check_move_time, check_seed, fresh_seed, option_pairs
+from quinze_cli.options import SEED_MAX, STDIO, check_move_time, check_seed, check_writable, fresh_seed, option_pairs
 from quinze_cli.positions import load_positions
 from quinze_cli.matchrun import (
     BotSpec,
@@ -53,6 +52,8 @@ from quinze_cli.stats import MatchStats
 from quinze_cli.stats.sprt import parse_sprt
 
 __all__ = ["GAME_SCORE", "build_config", "elo_line", "print_results", "register", "results_table", "summary_data"]
+
+
 
 def build_config(
     bots: list[str],
@@ -177,18 +178,6 @@ def program_problem(argv: tuple[str, ...] | list[str]) -> str | None:
     return None
 
 
-def check_writable(path: Path, option: str) -> None:
-    """Exit 1 (before any game) unless ``path`` can be written: an existing directory to hold
-    it, and the file itself writable when it exists. Nothing is created."""
-    parent = path.parent if str(path.parent) else Path(".")
-    if path.is_dir():
-        fail(f"{option} {path}: is a directory")
-    if not parent.is_dir():
-        fail(f"{option} {path}: no such directory {parent}")
-    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        fail(f"{option} {path}: not writable")
-
-
 async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | None = None,
                shard_size: int = 24, resumed: Resumed | None = None) -> tuple[MatchRunner, str | None, bool]:
     """Run the match with a progress bar, each finished game journaled; returns (runner, error
@@ -226,7 +215,6 @@ async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | N
             runner.stopping = True
     else:
         runner = make_runner(config, cluster, shard_size, on_game=on_game, on_failure=on_failure)
-    runner.failures = failures  # type: ignore[attr-defined]
     state: dict[str, Any] = {"error": None, "interrupted": False}
     with progress:
         task = progress.add_task(runner.stats.running_score(), total=config.games,
@@ -362,7 +350,7 @@ def register(app: typer.Typer) -> None:
         except OSError as e:
             fail(f"--log-dir {log_dir}: {e.strerror or e}")
         if debug:
-            from quinze_cli.commands.bot import enable_debug
+            from quinze_cli.debuglog import enable_debug
 
             enable_debug()
         out = Console(highlight=False, stderr=json_stdout)

@@ -26,7 +26,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from quinze_protocol.game import GameError, get_game
+from quinze_protocol.game import Game, GameError, get_game
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
 from quinze_cli.options import check_move_time, check_seed, option_pairs
 
@@ -144,7 +144,7 @@ def _local_spec(game: str, option: list[str] | None, opponents: str | None, leve
                      log_dir=None if no_log else (log_dir or DEFAULT_LOG_DIR))
 
 
-def _players_option(raw: dict[str, str], cls: type) -> int | None:
+def _players_option(raw: dict[str, str], cls: type[Game]) -> int | None:
     """``--option players=N`` of ``quinze play --local`` as a number (it sets how many default
     opponents are seated), None when not given; a value the game refuses is a usage error."""
     if "players" not in raw:

@@ -200,9 +200,10 @@ def tell_game(number: int, game: LoggedGame, seat: int | None, out: Console) -> 
     run = f"server run {h['run']}, " if h.get("run") is not None else ""
     title = f"Game {number}: {game_title(game_id)}, {run}table {h.get('table')} game {h.get('number')}"
     out.print(Rule(Text(title, style="bold")))
-    players = h.get("players") if isinstance(h.get("players"), list) else []
+    raw_players, raw_options = h.get("players"), h.get("options")
+    players: list[Any] = raw_players if isinstance(raw_players, list) else []
     out.print(Text("players: " + ", ".join(f"{s} {p}" for s, p in enumerate(players))))
-    options = h.get("options") if isinstance(h.get("options"), dict) else {}
+    options: dict[str, Any] = raw_options if isinstance(raw_options, dict) else {}
     out.print(Text("options: " + ", ".join(f"{k}={v}" for k, v in options.items())))
     out.print(Text(f"seed {h.get('seed')}, started {h.get('started')}, {h.get('software')}", style="dim"))
     if seat is None:
@@ -264,7 +265,7 @@ def register(app: typer.Typer) -> None:
                 if n is not None and not 0 <= seat < n:
                     fail(f"--seat: game {number} has seats 0..{n - 1}, got {seat}")
         if position or step or at is not None or deal is not None or coup is not None:
-            from quinze_cli.commands.replay_tools import position_or_step
+            from quinze_cli.replay_tools import position_or_step
 
             raise typer.Exit(position_or_step(selected, position=position, step=step, at=at, deal=deal, coup=coup, seat=seat))
         out = Console(highlight=False, soft_wrap=True)

@@ -8,7 +8,6 @@ The texts are ``quinze_cli/rules/<game>.md`` (English) and ``quinze_cli/rules/fr
 
 from __future__ import annotations
 
-from importlib import resources
 from typing import Annotated, Optional
 
 import typer
@@ -17,21 +16,7 @@ from rich.markdown import Markdown
 
 from quinze_protocol.game import GameError, game_ids, get_game
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
-
-
-def rules_text(game: str, lang: str) -> str:
-    """The rules text of ``game`` in ``lang`` (``"en"``, ``"fr"``), English when there is no
-    translation. Raises ``FileNotFoundError`` for a game without any text."""
-    base = resources.files("quinze_cli").joinpath("rules")
-    paths = [base.joinpath(f"{game}.md")]
-    if lang != "en":
-        paths.insert(0, base.joinpath(lang, f"{game}.md"))
-    for path in paths:
-        try:
-            return path.read_text(encoding="utf-8")
-        except (FileNotFoundError, OSError):
-            continue
-    raise FileNotFoundError(f"no rules text for {game}")
+from quinze_cli.rulestext import rules_text
 
 
 def register(app: typer.Typer) -> None:

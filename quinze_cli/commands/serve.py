@@ -131,7 +131,7 @@ def register(app: typer.Typer) -> None:
         name: Annotated[Optional[str], typer.Option("--name", metavar="NAME", help="The name announced on the local network (default: this machine's host name).")] = None,
     ) -> None:
         """Run the game server (default 127.0.0.1:15015) until Ctrl-C; games logged in ./logs."""
-        log_dir = None if no_log else log_dir
+        logs = None if no_log else log_dir
         if name is not None and not (1 <= len(name) <= 40 and name.isprintable()):
             fail(f"--name: 1 to 40 printable characters, got {name!r}", EXIT_USAGE)
         if no_announce and name is not None:
@@ -144,15 +144,15 @@ def register(app: typer.Typer) -> None:
             except ValueError as e:
                 fail(str(e), EXIT_USAGE)
         try:
-            config = ServerConfig(host=host, port=port, log_dir=log_dir, move_time=move_time, max_tables=max_tables,
+            config = ServerConfig(host=host, port=port, log_dir=logs, move_time=move_time, max_tables=max_tables,
                                   max_tables_per_connection=max_tables_per_connection)
         except ValueError as e:
             fail(str(e), EXIT_USAGE)
-        if log_dir is not None:
+        if logs is not None:
             try:
-                log_dir.mkdir(parents=True, exist_ok=True)
+                logs.mkdir(parents=True, exist_ok=True)
             except OSError as e:
-                fail(f"--log-dir {log_dir}: {e.strerror or e}")
+                fail(f"--log-dir {logs}: {e.strerror or e}")
         console = Console(highlight=False)
         handler = RichHandler(console=Console(stderr=True), show_path=False, markup=False)
         logger = logging.getLogger("quinze.server")

@@ -30,18 +30,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from quinze_protocol.replaylog import utc_stamp
 from quinze_cli.builtin import builtin_name
 from quinze_cli.cluster import check_cluster, make_runner
-from quinze_cli.commands.match import check_writable
-from quinze_cli.commands.tournament_view import event_data, print_summary, standings_table
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
 from quinze_cli.journal import Journal, JournalError, differences, player_names, reconcile_log
 from quinze_cli.matchjournal import game_entry
 from quinze_cli.matchrun import GameReport, GamePlan, MatchConfig, MatchRunner, validate_options
 from quinze_cli.interrupt import run_until_interrupted
-from quinze_cli.options import SEED_MAX, fresh_seed, option_pairs
+from quinze_cli.options import SEED_MAX, check_writable, fresh_seed, option_pairs
 from quinze_cli.positions import load_positions, positions_digest
 from quinze_cli.relay import Failure
 from quinze_cli.results import lower_is_better
 from quinze_cli.schedule import FORMATS, Schedule, build_schedule
+from quinze_cli.tournament_view import event_data, print_summary, standings_table
 from quinze_cli.tournament import EventSettings, TournamentStats, bot_settings, load_config, make_bots, parse_entry
 
 __all__ = ["register"]
@@ -261,7 +260,7 @@ def register(app: typer.Typer) -> None:
                 old.close()
                 fail(f"--resume {resume}: the settings differ from the journal's: " + "; ".join(diff))
         out_console = Console(stderr=json_file == "-", highlight=False)
-        err = Console(stderr=True, highlight=False)
+        err_console = Console(stderr=True, highlight=False)
         if json_file not in (None, "-"):
             check_writable(Path(json_file), "--json")
         if old is not None:
@@ -290,7 +289,7 @@ def register(app: typer.Typer) -> None:
         if old is not None:
             keep = {(e["seed"], player_names(names, e["seat_bots"])) for e in journal.entries}
             kept, dropped = reconcile_log(log_path, keep)
-            err.print(f"resuming {event_dir}: {len(done)} of {schedule.games} games done"
+            err_console.print(f"resuming {event_dir}: {len(done)} of {schedule.games} games done"
                       + (f" ({dropped} unfinished or unrecorded game(s) dropped from the log, to be played again)" if dropped else ""))
         missing = [p for p in schedule.plans if p.index not in done]
         if cluster is not None:
@@ -298,11 +297,11 @@ def register(app: typer.Typer) -> None:
         runner = make_runner(cfg, cluster, shard_size, plans=missing, stats=stats)
         runner.log_path = log_path
         runner.stderr_dir = event_dir / "stderr"
-        err.print(f"{cfg.game} {settings.format}: {len(names)} bots, {schedule.games} games at {cfg.seats} seats"
+        err_console.print(f"{cfg.game} {settings.format}: {len(names)} bots, {schedule.games} games at {cfg.seats} seats"
                   f"{' (duplicate)' if cfg.duplicate else ''}, seed {cfg.seed}; event directory {event_dir}")
         error, interrupted = None, False
         if missing:
-            error, interrupted = trio.run(_run, runner, journal, schedule.games, len(done), err, failures)
+            error, interrupted = trio.run(_run, runner, journal, schedule.games, len(done), err_console, failures)
         journal.close()
         failures.sort(key=lambda f: (f["game"], f.get("seat", 0)))
         doc = event_data(settings, schedule, stats, event_dir, failures, runner.log_problems, error, interrupted)
@@ -316,7 +315,7 @@ def register(app: typer.Typer) -> None:
             except OSError as e:
                 fail(f"--json {json_file}: {e.strerror or e}")
         if interrupted:
-            err.print(f"interrupted after {stats.games} of {schedule.games} game(s); go on with: "
+            err_console.print(f"interrupted after {stats.games} of {schedule.games} game(s); go on with: "
                       f"quinze tournament --resume {event_dir}", soft_wrap=True)  # one line to copy
             raise typer.Exit(EXIT_INTERRUPTED)
         if error is not None:

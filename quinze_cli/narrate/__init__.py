@@ -118,7 +118,8 @@ def result_lines(record: Mapping[str, Any] | None, who: Names) -> list[str]:
     """The result record in words: winners, reason, points and scores, and any forfeit."""
     if record is None:
         return ["No result: the game is incomplete in this log."]
-    result = record.get("result") if isinstance(record.get("result"), Mapping) else {}
+    raw = record.get("result")
+    result: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
     winners: Sequence[Any] = result.get("winners") or []
     names = [who(s) for s in winners]
     if not names:

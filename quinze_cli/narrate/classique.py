@@ -9,6 +9,7 @@ is a :class:`~quinze_cli.i18n.Catalogue`; cards stay in canonical spelling (``KC
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 from typing import Any
 
@@ -123,7 +124,7 @@ def game_end(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Ca
     return [t("classique.ev.game-end", winners=winners, scores=_chips(res["scores"], who))]
 
 
-_FUNCTIONS = {
+_FUNCTIONS: dict[str, Callable[..., list[str]]] = {
     "ceremony": ceremony,
     "deck-change": deck_change,
     "out": out,

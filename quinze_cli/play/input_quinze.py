@@ -22,7 +22,7 @@ from collections import Counter
 from typing import Any
 
 from quinze_protocol.cards import parse_card, rank
-from quinze_protocol.games.quinze_legal import fifteen_problem
+from quinze_protocol.games.quinze import fifteen_problem
 from quinze_cli.play.cards_ui import ANY_JOKER, CardStyle, canonical, parse_card_token, parse_value_token
 from quinze_cli.i18n import Catalogue
 from quinze_cli.play.registry import InputError, TableState

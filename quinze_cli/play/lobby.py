@@ -89,7 +89,8 @@ async def _create(s: Session) -> str | None:
     while True:
         game = await ask(s, cat("lobby.ask-game", games=", ".join(ids)), "quinze")
         if game.lower() in QUIT_WORDS:
-            return _cancelled(s)
+            _cancelled(s)
+            return None
         try:
             cls = get_game(game)
             break
@@ -98,7 +99,8 @@ async def _create(s: Session) -> str | None:
     while True:
         seats = await ask(s, cat("lobby.ask-seats", lo=cls.min_players, hi=cls.max_players), str(cls.min_players))
         if seats.lower() in QUIT_WORDS:
-            return _cancelled(s)
+            _cancelled(s)
+            return None
         try:
             cls.validate_options({"players": seats})
             break
@@ -107,7 +109,8 @@ async def _create(s: Session) -> str | None:
     while True:
         opts_text = await ask(s, cat("lobby.ask-options", names=", ".join(o.name for o in cls.option_specs)), "")
         if opts_text.lower() in QUIT_WORDS:
-            return _cancelled(s)
+            _cancelled(s)
+            return None
         try:
             options: dict[str, Any] = dict(parse_options(opts_text))
         except ValueError as err:
@@ -132,7 +135,6 @@ async def _create(s: Session) -> str | None:
 
 def _cancelled(s: Session) -> None:
     s.say(s.cat("lobby.create-cancelled"))
-    return None
 
 
 async def lobby(s: Session) -> None:

@@ -14,6 +14,7 @@ commitment shown at the end (seed and salt) can be checked with ``quinze replay 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -122,8 +123,9 @@ async def start_local(
     from quinze_server.app import run_server
     from quinze_server.config import ServerConfig
 
-    config = ServerConfig(host=HOST, port=0, log_dir=log_dir, builtin_bots=True,
-                          **({"move_time": move_time} if move_time is not None else {}))
+    config = ServerConfig(host=HOST, port=0, log_dir=log_dir, builtin_bots=True)
+    if move_time is not None:
+        config = dataclasses.replace(config, move_time=move_time)
     port = await nursery.start(run_server, config)
     opts = dict(options)
     opts["players"] = 1 + len(opponents)

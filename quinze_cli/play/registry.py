@@ -189,7 +189,7 @@ class GameUI:
 
     def rules_text(self) -> str:
         """The rules in the user's language (English when no translation exists)."""
-        from quinze_cli.commands.rules import rules_text
+        from quinze_cli.rulestext import rules_text
 
         gid = self.game_id or ""
         try:

@@ -134,7 +134,7 @@ class ClassiqueUI(GameUI):
                 p["hidden"][state.seat] = event["card"]
                 p["total"] = _value(event["card"])
         elif kind == "speak" and ok:
-            p["status"][seat] = {"pass": "passed", "stand": "stand", "hit": "hit"}.get(event.get("say"), p["status"][seat])
+            p["status"][seat] = {"pass": "passed", "stand": "stand", "hit": "hit"}.get(event.get("say", ""), p["status"][seat])
         elif kind in _STAKE_KINDS and ok:
             stake = event.get("stake", p["stakes"][seat])
             p["chips"][seat] -= stake - p["stakes"][seat]

@@ -31,8 +31,7 @@ from rich.text import Text
 
 from quinze_protocol.cards import card_text, cards_text, parse_card, rank
 from quinze_protocol.game import GameError
-from quinze_protocol.games.quatorze_actions import Substitute, parse_action
-from quinze_protocol.games.quatorze_legal import apply_substitute
+from quinze_protocol.games.quatorze import Substitute, apply_substitute, parse_action
 from quinze_cli.play import input_quatorze
 from quinze_cli.play.cards_ui import sort_cards
 from quinze_cli.play.events_ui import tell
@@ -49,7 +48,8 @@ _VIEW_KEYS = ("table", "discard", "stock", "hand_sizes", "packets", "phase", "tu
               "substitutions", "no_draw")
 
 
-def _remove(pile: list[str], cards: list[str]) -> None:
+def _remove(pile: list[str], cards: list[Any]) -> None:
+    """Take ``cards`` (as events give them: a missing one is None) out of ``pile`` where present."""
     for c in cards:
         if c in pile:
             pile.remove(c)
@@ -345,7 +345,7 @@ class QuatorzeUI(GameUI):
                                      " " + cat("quatorze.act.of", n=a["other"]))
         except (KeyError, TypeError, ValueError):
             pass
-        return super().action_text(None, a)  # type: ignore[arg-type]
+        return super().action_text(None, a)  # type: ignore[arg-type]  # the generic text reads no table state
 
     def result_lines(self, state: TableState, result: dict[str, Any]) -> list[str]:
         scores = result.get("scores", [])

@@ -108,10 +108,10 @@ class QuinzeUI(GameUI):
                 _remove(p["hand"], hand)
             _remove(p["table"], table)
             p["discard"].extend(hand + table)
-            cards = st.join(sort_cards(hand + table))
+            shown = st.join(sort_cards(hand + table))
             if table:
-                return [say("quinze.ev.fifteen-table", cards=cards, table=st.join(table))]
-            return [say("quinze.ev.fifteen", cards=cards)]
+                return [say("quinze.ev.fifteen-table", cards=shown, table=st.join(table))]
+            return [say("quinze.ev.fifteen", cards=shown)]
         if kind == "place":
             cards = list(event.get("cards", []))
             _size(p, seat, -len(cards))

@@ -86,7 +86,7 @@ async def table_info(s: Session, table: str) -> dict[str, Any] | None:
     return next((t for t in msg.get("tables", []) if t.get("table") == table), None)
 
 
-def seat_connected(info: dict[str, Any] | None, seat: int) -> bool:
+def seat_connected(info: dict[str, Any] | None, seat: int | None) -> bool:
     """True when ``info`` (a ``list-tables`` entry) shows ``seat`` held by a connected client."""
     for entry in (info or {}).get("seats", []):
         if entry.get("seat") == seat:
@@ -468,9 +468,9 @@ class TableLoop:
                 if hint is None:
                     s.say(cat("table.no-hint"))
                 else:
-                    line = Text(cat("table.hint") + " ")
-                    line.append_text(self.ui.action_text(st, hint))
-                    s.console.print(line, highlight=False)
+                    hint_line = Text(cat("table.hint") + " ")
+                    hint_line.append_text(self.ui.action_text(st, hint))
+                    s.console.print(hint_line, highlight=False)
         elif low in LIST_WORDS:
             if my_turn and self.ui is not None:
                 for ln in legal_lines(self.ui, st, None):

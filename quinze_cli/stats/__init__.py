@@ -132,7 +132,7 @@ class MatchStats:
 
     def add_game(self, seat_bots: Sequence[int], points: Sequence[float], forfeits: Sequence[tuple[int, str]],
                  scores: Sequence[float] = (), *, index: int | None = None, deal: Any = None,
-                 think: Sequence[tuple[float, int, float]] = ()) -> None:
+                 think: Sequence[tuple[float, int, float] | tuple[float, int, float, int]] = ()) -> None:
         """Count one game: ``seat_bots[s]`` is the bot index at seat ``s``, ``points[s]`` that
         seat's points, ``forfeits`` the ``(bot index, kind)`` of each bot failure in it,
         ``scores[s]`` the seat's game score (``Result.scores``; may be empty); ``index`` its

@@ -76,7 +76,8 @@ class Ratings:
         bots, ranks = rank_bots(seat_bots, points, scores, lower_is_better)
         if len(bots) < 2:
             return
-        new = self.model.rate([[self._ratings[b]] for b in bots], ranks=ranks)
+        float_ranks: list[float] = list(ranks)
+        new = self.model.rate([[self._ratings[b]] for b in bots], ranks=float_ranks)
         for b, team in zip(bots, new):
             self._ratings[b] = team[0]
         self.games += 1

@@ -71,7 +71,7 @@ class Viewer:
         title = self.cat(f"game.title.{t.game_id}") if self.cat.has(f"game.title.{t.game_id}") else t.game_id
         frame = t.frames[self.index]
         where = f"before action {self.index + 1}/{t.last}" if self.index < t.last else f"end ({t.last} actions)"
-        parts = [(f"{title} · game {self.number}", "bold"), f" · {where}"]
+        parts: list[str | tuple[str, str]] = [(f"{title} · game {self.number}", "bold"), f" · {where}"]
         if frame.round is not None:
             parts.append(f" · {t.round_name} {frame.round}")
         who = "full view" if self.seat is None else f"seat {self.seat} ({t.players[self.seat] if self.seat < len(t.players) else '?'})"
