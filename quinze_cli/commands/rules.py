@@ -10,13 +10,14 @@ from rich.console import Console
 from rich.markdown import Markdown
 
 from quinze_protocol.game import GameError, game_ids, get_game
+from quinze_cli.gameside import game_id_help
 from quinze_cli.errors import fail_game_error
 
 
 def register(app: typer.Typer) -> None:
     @app.command("rules")
     def rules(
-        game: Annotated[Optional[str], typer.Argument(help="Game id: quinze, quatorze or quinze-classique.")] = None,
+        game: Annotated[Optional[str], typer.Argument(help=game_id_help())] = None,
     ) -> None:
         """Print the rules of GAME as played here (all games when omitted)."""
         ids = game_ids()

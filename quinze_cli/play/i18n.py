@@ -2,6 +2,7 @@
 
 Catalogues live in ``quinze_cli/locale/<lang>.json`` (``en``, ``fr``): a flat map from a key
 (``"lobby.title"``) to a text with ``str.format`` fields (``"{name} made 15: {cards}"``).
+A game registered from outside this package brings its own strings (``GameSide.strings``), merged in.
 English is the reference: a key missing from another catalogue falls back to English, and a
 key missing everywhere is shown as the key itself (so a gap is visible, never a crash).
 A *strict* catalogue (``Catalogue(lang, strict=True)``, used by tests and by ``quinze replay``)
@@ -78,8 +79,10 @@ class Catalogue:
     def __init__(self, lang: str = "en", strict: bool = False) -> None:
         self.lang = lang if lang in LANGUAGES else "en"
         self.strict = strict
-        self._own = _read(self.lang)
-        self._en = _read("en")
+        from quinze_cli.gameside import side_strings
+
+        self._own = {**_read(self.lang), **side_strings(self.lang)}
+        self._en = {**_read("en"), **side_strings("en")}
 
     def has(self, key: str) -> bool:
         """True when some catalogue defines ``key``."""

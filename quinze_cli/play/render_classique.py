@@ -30,12 +30,10 @@ from rich.text import Text
 
 from quinze_cli.play import input_classique
 from quinze_cli.play.events_ui import tell
-from quinze_cli.play.registry import GameUI, TableState, register_ui
+from quinze_cli.play.registry import GameUI, TableState
 
 __all__ = ["ClassiqueUI"]
 
-PRIVATE = {"deal": ("card",)}
-"""Fields of each event kind that are the receiving seat's private part."""
 _VIEW_KEYS = ("phase", "coup", "dealer", "deck", "talon", "ante", "pot", "stakes", "chips", "caves", "in_match",
               "status", "hidden", "face_up", "face_up_totals", "total", "awaiting", "raise", "rounds", "tours")
 _STAKE_KINDS = ("check", "call", "raise", "fold")
@@ -47,7 +45,6 @@ def _value(c: str) -> int:
     return min(rank(parse_card(c)), 10)
 
 
-@register_ui("quinze-classique")
 class ClassiqueUI(GameUI):
     """Renderer and input reader of Le Quinze classique (quinze_cli/rules/quinze-classique.md)."""
 
@@ -100,7 +97,7 @@ class ClassiqueUI(GameUI):
         seat = event.get("seat")
         n = len(p["chips"])
         ok = isinstance(seat, int) and 0 <= seat < n
-        lines = tell("quinze-classique", state, event, PRIVATE, self.cat("quinze.you"), style=self.style, cat=self.cat)
+        lines = tell(self.game_id or "", state, event, None, self.cat("quinze.you"), style=self.style, cat=self.cat)
         if kind == "deal" or (kind == "coup-end" and event.get("outcome") == "won"):
             # the hidden card and the chips are on the board: keep the few log lines for the play
             lines = lines[:1] if kind == "deal" else []
@@ -269,16 +266,10 @@ class ClassiqueUI(GameUI):
     def completions(self, state: TableState) -> list[str]:
         return input_classique.completions(self.cat, state)
 
-    def hint(self, state: TableState) -> dict[str, Any] | None:
-        """What the search bot would play (:func:`~quinze_cli.play.registry.search_hint`; the
-        built-in ``threshold`` for a partial view); it reads the view and the legal list as
-        received, raise range included (quinze_cli/rules/quinze-classique.md)."""
-        from quinze_cli.play.registry import search_hint
-
-        raw = (state.public or {}).get("legal") or state.legal
-        if not state.legal or not raw:
-            return None
-        return search_hint("quinze-classique", state.options, state.view, raw, fallback="threshold")
+    def hint_entries(self, state: TableState) -> list[dict[str, Any]]:
+        """The legal list as received, raise range included (quinze_cli/rules/quinze-classique.md):
+        the search bot reads it, not the list as shown (``raise by m``, ``raise by M``)."""
+        return (state.public or {}).get("legal") or state.legal
 
     def help_lines(self) -> list[str]:
         return [self.cat(f"classique.help.{i}") for i in range(1, 4)]

@@ -35,13 +35,11 @@ from quinze_protocol.games.quatorze_legal import apply_substitute
 from quinze_cli.play import input_quatorze
 from quinze_cli.play.cards_ui import sort_cards
 from quinze_cli.play.events_ui import tell
-from quinze_cli.play.registry import GameUI, TableState, register_ui
+from quinze_cli.play.registry import GameUI, TableState
 
 __all__ = ["SUBSTITUTION_KINDS", "QuatorzeUI"]
 
 SUBSTITUTION_KINDS = ("hand-for-two", "two-for-one", "between")
-PRIVATE = {"setup": ("hand",), "take-up": ("cards",)}
-"""Fields of each event kind that are the receiving seat's private part."""
 TABLE_WIDTH = 78
 """Columns of the table's combinations before a new line (the screen is sized for 80)."""
 _VIEW_KEYS = ("table", "discard", "stock", "hand_sizes", "packets", "phase", "turns", "max_turns",
@@ -67,7 +65,6 @@ def _order(action: dict[str, Any]) -> int:
     return {"draw": 0, "combine": 0, "discard": 2}.get(str(kind), 4)
 
 
-@register_ui("quatorze")
 class QuatorzeUI(GameUI):
     """Renderer and input reader of Le 14 (quinze_cli/rules/quatorze.md)."""
 
@@ -117,7 +114,7 @@ class QuatorzeUI(GameUI):
             who = state.name(seat) + (" " + self.cat("quinze.you") if me else "")
             lines = [self.cat("quatorze.ev.substitute", name=who, what=self._substitution_text(data).plain)]
         else:
-            lines = tell("quatorze", state, event, PRIVATE, self.cat("quinze.you"), kind=kind, style=self.style,
+            lines = tell(self.game_id or "", state, event, None, self.cat("quinze.you"), kind=kind, style=self.style,
                          cat=self.cat)
             if kind == "setup":
                 lines = lines[:1]  # our hand is on the board

@@ -21,7 +21,7 @@ from rich.text import Text
 
 from quinze_cli.play import input_quinze
 from quinze_cli.play.cards_ui import sort_cards
-from quinze_cli.play.registry import GameUI, TableState, register_ui
+from quinze_cli.play.registry import GameUI, TableState
 
 __all__ = ["QuinzeUI"]
 
@@ -40,7 +40,6 @@ def _size(p: dict[str, Any], seat: Any, delta: int) -> None:
         sizes[seat] = max(0, sizes[seat] + delta)
 
 
-@register_ui("quinze")
 class QuinzeUI(GameUI):
     """Renderer and input reader of Le Quinze (quinze_cli/rules/quinze.md)."""
 
