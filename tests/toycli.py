@@ -36,24 +36,25 @@ STRINGS = {
 
 
 class ToyUI(GameUI):
-    """The board (the last number said, our secret), ``1``/``say 2`` as input, actions in words."""
+    """The board (the last number said, from the game's observer; our secret), ``1``/``say 2`` as
+    input, actions in words."""
 
     def start(self, state: TableState) -> None:
-        state.public = {"last": 0, "secret": None}
+        self.observe_start(state, secret=None)  # the public picture, plus our own secret
 
     def on_request(self, state: TableState) -> None:
-        view = state.view or {}
-        state.public["last"] = view.get("last", state.public.get("last", 0))
-        if "secret" in view:
-            state.public["secret"] = view["secret"]
+        if state.observer is None:
+            self.start(state)
+        self.observe(state)
+        if "secret" in (state.view or {}):
+            state.public["secret"] = state.view["secret"]
 
     def on_event(self, state: TableState, event: dict[str, Any]) -> list[str]:
         from quinze_cli.play.events_ui import tell
 
-        if not state.public:
+        if state.observer is None:
             self.start(state)
-        if event.get("kind") == "said":
-            state.public["last"] = event.get("n", 0)
+        self.observe(state, event)
         if event.get("kind") == "deal" and "secret" in event:
             state.public["secret"] = event["secret"]
         return tell(self.game_id or TOY, state, event, None, self.cat("quinze.you"), style=self.style, cat=self.cat)

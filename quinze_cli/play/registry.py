@@ -9,6 +9,7 @@ itself: its view as ``key: value`` lines and its legal actions as data, picked b
 
 from __future__ import annotations
 
+import copy
 import json
 from collections import deque
 from dataclasses import dataclass, field
@@ -42,7 +43,9 @@ class TableState:
       (also None at a table without a clock).
     - ``clock``: the last clock state from the server (PROTOCOL.md "Clocks": ``kind``, ``left``
       per seat), received at ``clock_at`` (``time.monotonic()``) while ``clock_seat`` was to act.
-    - ``public``: the game's own tracked state (filled by its :class:`GameUI` from events and views).
+    - ``public``: the game's own tracked state (filled by its :class:`GameUI` from events and views):
+      the public picture of ``observer`` (the game's :class:`~quinze_protocol.observer.Observer`),
+      plus what only our seat knows (our hand).
     - ``log``: recent events in words, oldest first.
     """
 
@@ -61,6 +64,7 @@ class TableState:
     clock_seat: int | None = None
     to_act: int | None = None
     public: dict[str, Any] = field(default_factory=dict)
+    observer: Any = None
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     result: dict[str, Any] | None = None
 
@@ -99,6 +103,30 @@ class GameUI:
     def start(self, state: TableState) -> None:
         """A game starts at the table (``game-start``): reset ``state.public``."""
         state.public = {}
+
+    # ---- the public picture (for the subclasses: quinze_protocol.observer)
+    def observe_start(self, state: TableState, **own: Any) -> None:
+        """A new :class:`~quinze_protocol.observer.Observer` of the game for ``state`` (its
+        options, one seat per player); ``state.public`` is its picture plus ``own`` (what only our
+        seat knows, e.g. ``hand=[]``)."""
+        from quinze_protocol.game import get_game
+
+        obs = get_game(state.game or self.game_id or "").observer({**state.options, "players": len(state.players)})
+        state.observer = obs
+        state.public = {**obs.picture, **own}
+
+    def observe(self, state: TableState, event: dict[str, Any] | None = None) -> None:
+        """``event`` applied to the observer of ``state`` (or, with no event, the observer synced
+        with ``state.view``), and its picture copied into ``state.public`` (our own keys kept)."""
+        if state.observer is None:
+            self.start(state)
+        obs = state.observer
+        if event is None:
+            obs.sync(state.view or {})
+        else:
+            obs.apply(event)
+        state.public.update(copy.deepcopy(obs.picture))  # our own overlays never write into the picture
+        state.to_act = obs.picture.get("to_act", state.to_act)
 
     def on_event(self, state: TableState, event: dict[str, Any]) -> list[str]:
         """Update ``state`` from one event (as this seat sees it); return lines for the log."""
