@@ -25,8 +25,8 @@ import logging
 import trio
 
 from quinze_server.config import ServerConfig
-from quinze_server.connection import Connection
-from quinze_server.handlers import Server
+from quinze_server.connection import ClientConnection
+from quinze_server.server import Server
 from quinze_server.logs import write_game
 
 log = logging.getLogger("quinze.server")
@@ -53,7 +53,7 @@ async def run_server(config: ServerConfig, *, task_status: trio.TaskStatus[int] 
                     server = Server(config, nursery)
 
                     async def on_stream(stream: trio.SocketStream) -> None:
-                        conn = Connection(server, stream, next(ids))
+                        conn = ClientConnection(server, stream, next(ids))
                         server.connections.add(conn)
                         await conn.run()
 

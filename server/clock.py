@@ -7,8 +7,8 @@ and real runs behave alike. Never wall-clock time.
 
 from __future__ import annotations
 
+import heapq
 import math
-from collections.abc import Callable
 from typing import Any
 
 import trio
@@ -99,38 +99,87 @@ class TableClock:
 
 
 class Heartbeat:
-    """One connection's heartbeat: a ``ping`` every ``interval`` seconds; the client is dropped
-    when it sent nothing for :data:`MISSED_PONGS` intervals, unless ``busy()`` says it is
-    thinking on an action request whose deadline has not passed (the move clock decides then:
-    many bots think, then read).
+    """One connection's heartbeat state, kept by the server's :class:`Heartbeats`: when it last
+    heard from the client and the last ping's nonce. Anything received counts (:meth:`pong`), a
+    ``pong`` of any nonce too (a slow client may answer an older ping)."""
 
-    ``send(message)`` queues a message to the client; ``drop(reason)`` ends the connection.
-    Anything received counts (:meth:`pong`), a ``pong`` of any nonce too (a slow client may
-    answer an older ping).
-    """
+    __slots__ = ("last_pong", "nonce", "generation")
 
-    def __init__(self, interval: float) -> None:
-        self.interval = interval
+    def __init__(self) -> None:
         self.last_pong = trio.current_time()
         self.nonce = 0
+        self.generation = 0
+        """Bumped when the connection is scheduled anew: older entries of the schedule are void."""
 
     def pong(self, nonce: int = 0) -> None:
         """Record a ``pong`` (or any message) from the client."""
         self.last_pong = trio.current_time()
 
-    async def run(
-        self,
-        send: Callable[[dict[str, Any]], None],
-        drop: Callable[[str], None],
-        busy: Callable[[], bool] = lambda: False,
-    ) -> None:
-        """Ping until cancelled or until the client stops answering (then ``drop`` is called)."""
-        self.last_pong = trio.current_time()
+
+class Heartbeats:
+    """The heartbeat of every connection, kept by one task of the server (:meth:`run`) instead of
+    a task per connection (fewer tasks: less memory per idle connection, less for the collector
+    to walk).
+
+    A connection is added when it opens (:meth:`add`) and must say ``hello`` within
+    :data:`MISSED_PONGS` intervals, or it is closed with ``no hello within N s``. Once greeted
+    (:meth:`greeted`), it gets a ``ping`` every ``interval`` seconds from its hello on, and is
+    dropped when it sent nothing for :data:`MISSED_PONGS` intervals, unless it is thinking on an
+    action request whose deadline has not passed (the move clock decides then: many bots think,
+    then read). A connection that ends is forgotten at its next due time.
+
+    The connections only need ``heartbeat`` (a :class:`Heartbeat`), ``closing``, ``send(msg)``,
+    ``close(reason)`` and ``awaiting_move()``.
+    """
+
+    def __init__(self, interval: float) -> None:
+        self.interval = interval
+        self._due: list[tuple[float, int, int, Any]] = []  # heap of (due, order, generation, connection)
+        self._order = 0
+        self._wake = trio.Event()
+
+    def __len__(self) -> int:
+        return len(self._due)
+
+    def _schedule(self, conn: Any, due: float) -> None:
+        self._order += 1
+        heapq.heappush(self._due, (due, self._order, conn.heartbeat.generation, conn))
+        self._wake.set()
+
+    def add(self, conn: Any) -> None:
+        """A new connection: it has :data:`MISSED_PONGS` intervals to say hello."""
+        conn.heartbeat.last_pong = trio.current_time()
+        self._schedule(conn, trio.current_time() + MISSED_PONGS * self.interval)
+
+    def greeted(self, conn: Any) -> None:
+        """``conn`` said hello: its pings start, the first one an interval from now."""
+        beat = conn.heartbeat
+        beat.generation += 1
+        beat.last_pong = trio.current_time()
+        self._schedule(conn, beat.last_pong + self.interval)
+
+    async def run(self) -> None:
+        """Ping and drop, until cancelled."""
         while True:
-            await trio.sleep(self.interval)
-            silent = trio.current_time() - self.last_pong
-            if silent >= MISSED_PONGS * self.interval and not busy():
-                drop(f"no pong for {silent:.1f} s")
-                return
-            self.nonce += 1
-            send({"type": "ping", "nonce": self.nonce})
+            self._wake = trio.Event()  # set by every new entry: it may be due before the first one
+            if self._due:
+                with trio.move_on_at(self._due[0][0]):
+                    await self._wake.wait()
+            else:
+                await self._wake.wait()
+            now = trio.current_time()
+            while self._due and self._due[0][0] <= now:
+                _, _, generation, conn = heapq.heappop(self._due)
+                beat = conn.heartbeat
+                if conn.closing or generation != beat.generation:
+                    continue
+                if generation == 0:  # not greeted in time
+                    conn.close(f"no hello within {MISSED_PONGS * self.interval:g} s")
+                    continue
+                silent = now - beat.last_pong
+                if silent >= MISSED_PONGS * self.interval and not conn.awaiting_move():
+                    conn.close(f"no pong for {silent:.1f} s")
+                    continue
+                beat.nonce += 1
+                conn.send({"type": "ping", "nonce": beat.nonce})
+                self._schedule(conn, now + self.interval)

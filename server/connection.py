@@ -1,11 +1,15 @@
-"""One client connection: a reader task, a writer task and the heartbeat (PROTOCOL.md "Framing").
+"""One client connection: one task that reads, a writer task only while frames wait to be sent,
+and its entry in the server's heartbeat (:class:`quinze_server.clock.Heartbeats`; PROTOCOL.md
+"Framing").
 
 - The reader feeds received bytes to :class:`quinze_protocol.framing.FrameDecoder` and hands each map
   to the server's handler. A fatal framing error (``frame-too-large``, ``not-msgpack``) gets
   ``error`` then ``bye`` and the connection is closed; a well-framed bad message (``not-a-map``,
   ``bad-utf8``) gets ``error`` and the connection stays.
-- Sending never blocks the sender: :meth:`Connection.send` puts the encoded frame on a BOUNDED
-  queue (``ServerConfig.send_queue`` frames) drained by the writer task. A client whose queue is
+- Sending never blocks the sender: :meth:`ClientConnection.send` writes the encoded frame at once
+  when nothing waits before it and the socket takes it, else puts it on a BOUNDED queue
+  (``ServerConfig.send_queue`` frames) drained by a writer task started for it (it ends when the
+  queue is empty: an idle connection has no writer task). A client whose queue is
   full, or whose one frame takes longer than ``send_timeout`` seconds to send, is not reading:
   it is dropped, and the tables it sits at go on without it.
 - While the server handles one received message, the replies for a client whose writer is idle
@@ -21,9 +25,9 @@
   it plays are not charged (a fast bot in a match is never slowed down): everything else is,
   reading and refusing bad frames, errors, refused actions, lobby messages.
 
-A graceful close (:meth:`Connection.close`) queues ``bye``, lets the writer send what is queued,
+A graceful close (:meth:`ClientConnection.close`) queues ``bye``, lets the writer send what is queued,
 half-closes the socket and reads what the client still sends for a moment (so the kernel does not
-reset the connection and lose the ``bye``). :meth:`Connection.abort` drops the client at once.
+reset the connection and lose the ``bye``). :meth:`ClientConnection.abort` drops the client at once.
 """
 
 from __future__ import annotations
@@ -32,16 +36,17 @@ import logging
 import os
 import sys
 import time
+from collections import deque
 from typing import TYPE_CHECKING, Any
 
 import trio
 
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.framing import FrameDecoder
-from quinze_server.clock import MISSED_PONGS, Heartbeat
+from quinze_server.clock import Heartbeat
 
 if TYPE_CHECKING:
-    from quinze_server.handlers import Server
+    from quinze_server.server import Server
     from quinze_server.table import Table
 
 log = logging.getLogger("quinze.server")
@@ -55,8 +60,9 @@ SLICE = 0.0005
 """Seconds of handling after which a reader lets the other tasks run before its next message."""
 
 
-class Connection:
-    """One client. ``name``/``role`` come from ``hello``; ``tables`` are those it sits at or watches."""
+class ClientConnection:
+    """The server's end of one client's connection (the client's end is
+    :class:`quinze_cli.client.Connection`). ``name``/``role`` come from ``hello``; ``tables`` are those it sits at or watches."""
 
     def __init__(self, server: Server, stream: trio.SocketStream, cid: int) -> None:
         self.server = server
@@ -70,17 +76,19 @@ class Connection:
             self.peer = "?"
         self.name: str | None = None
         self.role: str | None = None
-        self.greeted = trio.Event()
+        self.greeted = False
+        """True once the client said ``hello`` (:meth:`greet`)."""
         self.tables: set[Table] = set()
-        self.heartbeat = Heartbeat(self.config.heartbeat)
+        self.heartbeat = Heartbeat()
         self.closing = False
         self._graceful = False
-        self._send_ch, self._recv_ch = trio.open_memory_channel[bytes](self.config.send_queue)
+        self._eof = False  # close(): the writer half-closes the socket once the queue is sent
+        self._queue: deque[bytes] = deque()  # frames waiting for the writer
+        self._writing = False  # a writer task runs (sending, or about to)
+        self._nursery: trio.Nursery | None = None
         self._scope: trio.CancelScope | None = None
         self._why = ""  # why the connection ended, for the log
         self._direct: list[bytes] = []  # frames gathered during one handled message
-        self._busy = False  # the writer is sending
-        self._queued = 0  # frames in the queue
         self.moves = 0
         """Actions of this client that were played (their handling is not charged to its share)."""
 
@@ -110,13 +118,13 @@ class Connection:
         if self.closing:
             return
         batch = self.server.batch
-        if batch is not None and DIRECT_WRITES and (self._direct or (not self._busy and self._queued == 0)):
+        if batch is not None and DIRECT_WRITES and (self._direct or (not self._writing and not self._queue)):
             if not self._direct:
                 self._direct = []
                 batch.append(self)
             self._direct.append(frame)
             return
-        if batch is None and DIRECT_WRITES and not self._busy and self._queued == 0 and not self._direct:
+        if batch is None and DIRECT_WRITES and not self._writing and not self._queue and not self._direct:
             # Outside a handled message (a table's own messages, pings): written at once too
             # when nothing waits before it, sparing the writer task a wake-up per frame.
             self._direct = [frame]
@@ -141,13 +149,23 @@ class Connection:
             self._enqueue(data[n:])
 
     def _enqueue(self, frame: bytes) -> None:
-        try:
-            self._send_ch.send_nowait(frame)
-            self._queued += 1
-        except trio.WouldBlock:
+        if self._eof or (self._scope is not None and self._scope.cancel_called):
+            return
+        if len(self._queue) >= self.config.send_queue:
             self.abort(f"send queue full ({self.config.send_queue} frames): the client is not reading")
-        except (trio.ClosedResourceError, trio.BrokenResourceError):
-            pass
+            return
+        self._queue.append(frame)
+        self._start_writer()
+
+    def _start_writer(self) -> None:
+        if not self._writing and self._nursery is not None:
+            self._writing = True
+            self._nursery.start_soon(self._writer)
+
+    def greet(self) -> None:
+        """The client said ``hello``: its heartbeat starts (pings every ``heartbeat`` seconds)."""
+        self.greeted = True
+        self.server.heartbeats.greeted(self)
 
     def _lost(self, e: BaseException) -> None:
         """The socket failed: drop the client; the log says "connection lost" (the error at debug level)."""
@@ -184,7 +202,8 @@ class Connection:
             return
         self._why = self._why or reason
         self.closing = True
-        self._send_ch.close()
+        self._eof = True
+        self._start_writer()  # sends what is queued, then half-closes
 
     def abort(self, reason: str) -> None:
         """Drop the client now, without waiting for its queue."""
@@ -192,7 +211,7 @@ class Connection:
             return
         self._why = self._why or reason
         self.closing = True
-        self._send_ch.close()
+        self._queue.clear()
         if self._scope is not None:
             self._scope.cancel()
 
@@ -204,9 +223,11 @@ class Connection:
         try:
             async with trio.open_nursery() as nursery:
                 self._scope = nursery.cancel_scope
-                nursery.start_soon(self._writer)
-                nursery.start_soon(self._reader)
-                nursery.start_soon(self._pinger)
+                self._nursery = nursery
+                if self._queue or self._eof:
+                    self._start_writer()
+                self.server.heartbeats.add(self)
+                await self._reader()
         except Exception:
             log.exception("%r failed", self)
         finally:
@@ -226,28 +247,30 @@ class Connection:
                 log.info("%s (%s) disconnected: %s", self.name or "?", self.peer, self._why or "connection ended")
 
     async def _writer(self) -> None:
+        """Send the queue until it is empty, then end (or half-close the socket after
+        :meth:`close`); a send that takes over ``send_timeout`` seconds drops the client."""
         timeout = self.config.send_timeout
+        queue = self._queue
         try:
-            async for frame in self._recv_ch:
-                batch = [frame]
-                while True:  # send what else is queued in one go
-                    try:
-                        batch.append(self._recv_ch.receive_nowait())
-                    except (trio.WouldBlock, trio.EndOfChannel):
-                        break
-                self._queued -= len(batch)
-                data = batch[0] if len(batch) == 1 else b"".join(batch)
-                self._busy = True
+            while queue:
+                if len(queue) == 1:
+                    data = queue.popleft()
+                else:  # send what else is queued in one go
+                    data = b"".join(queue)
+                    queue.clear()
                 with trio.move_on_after(timeout) as cs:
                     await self.stream.send_all(data)
-                self._busy = False
                 if cs.cancelled_caught:
                     self.abort(f"sending took over {timeout:g} s: the client is not reading")
                     return
+            if not self._eof:
+                return
             await self.stream.send_eof()
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
             self._lost(e)
             return
+        finally:
+            self._writing = False
         self._graceful = True
         assert self._scope is not None
         self._scope.cancel()
@@ -304,15 +327,6 @@ class Connection:
     def _fatal(self, e: ProtocolError) -> None:
         self.error(e.code, e.message_text(), e.ref)
         self.close(e.code)  # PROTOCOL.md: the bye reason after a fatal error is its code
-
-    async def _pinger(self) -> None:
-        limit = MISSED_PONGS * self.config.heartbeat
-        with trio.move_on_after(limit):
-            await self.greeted.wait()
-        if not self.greeted.is_set():
-            self.close(f"no hello within {limit:g} s")
-            return
-        await self.heartbeat.run(self.send, self.close, self.awaiting_move)
 
     async def _linger(self) -> None:
         """Read and discard until the client closes (bounded by the caller's timeout)."""

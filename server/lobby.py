@@ -30,7 +30,7 @@ from quinze_server.logs import new_run_id
 from quinze_server.table import Table
 
 if TYPE_CHECKING:
-    from quinze_server.connection import Connection
+    from quinze_server.connection import ClientConnection
 
 log = logging.getLogger("quinze.server")
 
@@ -122,7 +122,7 @@ class Lobby:
             bodies = bodies[: len(bodies) // 2]  # too large for one frame: a shorter page (total says the rest)
         return wire.frame(body, self.config.max_frame, "tables")
 
-    def table_for(self, conn: Connection, table_id: str, ref: str) -> Table:
+    def table_for(self, conn: ClientConnection, table_id: str, ref: str) -> Table:
         """The table ``table_id``. Raises ``ProtocolError("unknown-table")``."""
         table = self.tables.get(table_id)
         if table is None:
@@ -131,7 +131,7 @@ class Lobby:
 
     def create(
         self,
-        conn: Connection,
+        conn: ClientConnection,
         game_id: str,
         options: Mapping[str, Any],
         *,
@@ -210,7 +210,7 @@ class Lobby:
             self._dirty.pop(forgotten, None)  # type: ignore[arg-type]
         self.listing_changed(table)
 
-    def dropped(self, conn: Connection) -> None:
+    def dropped(self, conn: ClientConnection) -> None:
         """``conn`` is gone: every table it sat at or watched is told."""
         for table in list(conn.tables):
             try:

@@ -58,7 +58,7 @@ from quinze_server.wire import Records, TableWire, joined_map, pack
 from quinze_server.wire import frame as wire_frame
 
 if TYPE_CHECKING:
-    from quinze_server.connection import Connection
+    from quinze_server.connection import ClientConnection
     from quinze_server.lobby import Lobby
 
 log = logging.getLogger("quinze.server")
@@ -76,7 +76,7 @@ class Seat:
         self.index = index
         self.name: str | None = None
         self.token: str | None = None
-        self.conn: Connection | None = None
+        self.conn: ClientConnection | None = None
 
     @property
     def held(self) -> bool:
@@ -135,7 +135,7 @@ class Table:
         self.seat_move_times = tuple(seat_move_times or ())
         self.seats = [Seat(i) for i in range(self.options["players"])]
         self.clock = TableClock(spec, len(self.seats), self.seat_move_times)
-        self.spectators: set[Connection] = set()
+        self.spectators: set[ClientConnection] = set()
         self.state = "waiting"
         self.number = 0
         self.request_id = 0
@@ -192,7 +192,7 @@ class Table:
         self._info = None
         self.lobby.listing_changed(self)
 
-    def seat_of(self, conn: Connection) -> Seat | None:
+    def seat_of(self, conn: ClientConnection) -> Seat | None:
         for s in self.seats:
             if s.conn is conn:
                 return s
@@ -208,7 +208,7 @@ class Table:
         for c in list(self.spectators):
             c.send_frame(frame)
 
-    def _notice(self, kind: str, seat: int | None, *, skip: Connection | None = None, **extra: Any) -> None:
+    def _notice(self, kind: str, seat: int | None, *, skip: ClientConnection | None = None, **extra: Any) -> None:
         """``notice`` (PROTOCOL.md) to the people at the table: seats not held by bots, spectators."""
         msg = {"type": "notice", "table": self.id, "kind": kind, "seat": seat, "clock": None, "seconds": None, **extra}
         targets = [s.conn for s in self.seats if s.conn is not None and s.conn.role != "bot"] + list(self.spectators)
@@ -490,7 +490,7 @@ class Table:
 
     # ------------------------------------------------------------------ client messages
 
-    def handle_join(self, conn: Connection, seat: int | None, token: str | None) -> None:
+    def handle_join(self, conn: ClientConnection, seat: int | None, token: str | None) -> None:
         """``join``: take a free seat, or take back a held one with its token (PROTOCOL.md "Flow" 1 and 6, `join`).
         A bot may not sit at a table without a clock (``no-clock``) unless the server's bots are all
         built-in (``ServerConfig.builtin_bots``)."""
@@ -562,7 +562,7 @@ class Table:
         log.info("table %s: %s takes seat %d", self.id, conn.name, target.index)
         self._poke()
 
-    def handle_spectate(self, conn: Connection) -> None:
+    def handle_spectate(self, conn: ClientConnection) -> None:
         """``spectate``: watch with public information only; ``game-start`` then ``view`` (public) at once if a game runs."""
         self._touch()
         if self.state == "closed":
@@ -579,7 +579,7 @@ class Table:
             conn.send(self._game_start(None))
             conn.send(self._view(None))
 
-    def handle_leave(self, conn: Connection) -> None:
+    def handle_leave(self, conn: ClientConnection) -> None:
         """``leave``: give up the seat (forfeiting a running game, kind ``"leave"``) or stop watching."""
         self._touch()
         mine = self.seat_of(conn)
@@ -598,7 +598,7 @@ class Table:
             return
         conn.error("not-seated", f"you neither hold a seat at nor watch {self.id}", "leave")
 
-    def dropped(self, conn: Connection) -> None:
+    def dropped(self, conn: ClientConnection) -> None:
         """``conn`` is gone: spectating stops; a seat is freed before the first game, else kept for
         a reconnect with its token (the clock keeps running)."""
         self._touch()
@@ -614,7 +614,7 @@ class Table:
                 self._notice("disconnected", mine.index)
         self._poke()
 
-    def handle_forfeit(self, conn: Connection, reason: str, number: int | None = None) -> None:
+    def handle_forfeit(self, conn: ClientConnection, reason: str, number: int | None = None) -> None:
         """``forfeit``: the sender's seat concedes the running game with ``reason`` as its kind.
         A forfeit naming another game (``number``) than the running one is refused
         (``stale-game``): a late forfeit never ends a game that started after it was meant."""
@@ -633,7 +633,7 @@ class Table:
         self.forfeit = (mine.index, reason)
         self._poke()
 
-    def handle_action(self, conn: Connection, request: int, data: Mapping[str, Any], number: int | None = None) -> None:
+    def handle_action(self, conn: ClientConnection, request: int, data: Mapping[str, Any], number: int | None = None) -> None:
         """``action``: checked and played, then ``accepted`` and the events; else ``refused`` with a
         stable code (``not-your-turn``, ``stale-request``, or the game's own) and the state unchanged.
         An answer naming an earlier game (``number``) is ``stale-request``, never played."""
@@ -685,7 +685,7 @@ class Table:
         if self.pending is None:  # the game is over: the table task takes it from here
             self._poke()
 
-    def _refuse(self, conn: Connection, request: int, code: str, reason: str, number: int | None = None) -> None:
+    def _refuse(self, conn: ClientConnection, request: int, code: str, reason: str, number: int | None = None) -> None:
         """``refused`` for the answer to ``request`` of game ``number`` (default: the current game)."""
         conn.send({"type": "refused", "table": self.id, "request": request, "code": code, "reason": reason,
                    "number": number or self.number or None})

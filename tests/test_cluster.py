@@ -289,3 +289,43 @@ def test_a_cluster_match_killed_and_resumed_equals_the_local_one(scheduler: str,
     assert games_by_deal(tmp_path / "far") == games_by_deal(tmp_path / "local")
     a, b = (json.loads((tmp_path / f).read_text()) for f in ("local.json", "far.json"))
     assert untimed(a["bots"]) == untimed(b["bots"]) and a["elo"] == b["elo"] and b["complete"]
+
+
+def test_a_shard_pauses_the_worker_profiler_while_it_plays_and_restores_it(scheduler: str, tmp_path: Path) -> None:
+    from distributed import Client
+
+    def probe() -> list[bool]:
+        import time
+
+        import distributed
+
+        from quinze_cli.cluster import worker as shard_side
+
+        callback = distributed.get_worker().periodic_callbacks["profile"]
+
+        def settled(running: bool) -> bool:
+            deadline = time.monotonic() + 10
+            while callback.is_running() != running and time.monotonic() < deadline:
+                time.sleep(0.01)
+            return callback.is_running()
+
+        seen = [callback.is_running()]
+        first = shard_side._pause_profiler(distributed)
+        second = shard_side._pause_profiler(distributed)  # two shards on one worker
+        seen.append(settled(False))
+        shard_side._resume_profiler(second)
+        time.sleep(0.2)
+        seen.append(callback.is_running())  # one shard still plays: still paused
+        shard_side._resume_profiler(first)
+        seen.append(settled(True))
+        return seen
+
+    with Client(scheduler, timeout=60, set_as_default=False) as client:
+        assert client.submit(probe, pure=False).result(timeout=60) == [True, False, False, True]
+    # and a whole match leaves every worker's profiler running
+    done = run("match", "builtin:greedy", "builtin:random", "--games", "6", "--seed", "5", "--cluster", scheduler,
+               "--log-dir", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    with Client(scheduler, timeout=60, set_as_default=False) as client:
+        running = client.run(lambda dask_worker: dask_worker.periodic_callbacks["profile"].is_running())
+    assert running and all(running.values())

@@ -34,7 +34,7 @@ TABLE = "t1"
 SALT = "0123456789abcdef"
 
 
-class BotProcess:
+class BotUnderTest:
     """A bot program under test: JSON lines to its stdin, lines read from its stdout with a timeout."""
 
     def __init__(self, argv: list[str], stderr: Any = subprocess.DEVNULL) -> None:
@@ -137,7 +137,7 @@ def play(game_id: str, argvs: list[list[str]], seed: int) -> tuple[Any, list[dic
     Asserts that every answer quotes its request and is one of its legal actions. Returns the
     finished game and the actions played."""
     game = new_game(game_id, seed, players=len(argvs))
-    bots = [BotProcess(argv) for argv in argvs]
+    bots = [BotUnderTest(argv) for argv in argvs]
     played: list[dict[str, Any]] = []
     try:
         for seat, bot in enumerate(bots):
@@ -199,7 +199,7 @@ def test_greedy_bot_plays_a_whole_game(game_id: str) -> None:
 
 
 def test_greedy_bot_rules_of_thumb_for_le_14_and_classique() -> None:
-    bot = BotProcess(GREEDY_PY)
+    bot = BotUnderTest(GREEDY_PY)
     try:
         bot.send({"type": "game-start", "table": TABLE, "game": "quatorze", "seat": 0})
         legal = [
@@ -240,7 +240,7 @@ def test_random_bot_is_reproducible_with_a_seed() -> None:
 
 
 def test_greedy_bot_makes_the_fifteen_with_most_hand_cards_then_sheds_the_heaviest_card() -> None:
-    bot = BotProcess(GREEDY_PY)
+    bot = BotUnderTest(GREEDY_PY)
     try:
         bot.send({"type": "game-start", "table": TABLE, "game": "quinze", "seat": 0})
         legal = [
@@ -270,7 +270,7 @@ def test_greedy_bot_makes_the_fifteen_with_most_hand_cards_then_sheds_the_heavie
     "argv", [RANDOM_PY, GREEDY_PY, pytest.param(RANDOM_JS, marks=needs_node)], ids=["random.py", "greedy.py", "random.js"]
 )
 def test_example_bots_answer_a_range_with_its_minimum_in_any_game(argv: list[str]) -> None:
-    bot = BotProcess(argv)
+    bot = BotUnderTest(argv)
     try:
         bot.send({"type": "game-start", "table": TABLE, "game": "some-new-game", "seat": 1, "commitment": "00" * 32})
         legal = [{"type": "raise", "min": 2, "max": 9}]
@@ -286,7 +286,7 @@ def test_example_bots_answer_a_range_with_its_minimum_in_any_game(argv: list[str
 
 def test_never_flush_sends_nothing_and_does_not_exit() -> None:
     game, start, request = first_request()
-    bot = BotProcess([PY, str(TEST_BOTS / "never_flush.py")])
+    bot = BotUnderTest([PY, str(TEST_BOTS / "never_flush.py")])
     try:
         bot.send(start)
         bot.send(request)
@@ -306,7 +306,7 @@ def test_exit_before_start_exits_with_code_3_without_output() -> None:
 
 def test_exit_midgame_answers_then_exits_with_code_1() -> None:
     game, start, request = first_request()
-    bot = BotProcess([PY, str(TEST_BOTS / "exit_midgame.py"), "2"])
+    bot = BotUnderTest([PY, str(TEST_BOTS / "exit_midgame.py"), "2"])
     try:
         bot.send(start)
         for n in (1, 2):
@@ -326,7 +326,7 @@ def test_exit_midgame_answers_then_exits_with_code_1() -> None:
 
 def test_crlf_bot_answers_legally_with_crlf_line_endings() -> None:
     game, start, request = first_request()
-    bot = BotProcess([PY, str(TEST_BOTS / "crlf.py")])
+    bot = BotUnderTest([PY, str(TEST_BOTS / "crlf.py")])
     try:
         bot.send(start)
         bot.send(request)
@@ -343,7 +343,7 @@ def test_crlf_bot_answers_legally_with_crlf_line_endings() -> None:
 def test_flood_stderr_writes_megabytes_and_still_answers_legally(tmp_path: Path) -> None:
     game, start, request = first_request()
     with open(tmp_path / "stderr.txt", "wb") as err:
-        bot = BotProcess([PY, str(TEST_BOTS / "flood_stderr.py"), "2"], stderr=err)
+        bot = BotUnderTest([PY, str(TEST_BOTS / "flood_stderr.py"), "2"], stderr=err)
         try:
             bot.send(start)
             bot.send(request)
@@ -357,7 +357,7 @@ def test_flood_stderr_writes_megabytes_and_still_answers_legally(tmp_path: Path)
 
 def test_garbage_bot_answers_the_first_request_with_non_json() -> None:
     game, start, request = first_request()
-    bot = BotProcess([PY, str(TEST_BOTS / "garbage.py")])
+    bot = BotUnderTest([PY, str(TEST_BOTS / "garbage.py")])
     try:
         bot.send(start)
         bot.send(request)
@@ -373,7 +373,7 @@ def test_garbage_bot_answers_the_first_request_with_non_json() -> None:
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5])
 def test_illegal_bot_answers_an_action_the_engine_refuses(seed: int) -> None:
     game, start, request = first_request(seed=seed)
-    bot = BotProcess([PY, str(TEST_BOTS / "illegal.py")])
+    bot = BotUnderTest([PY, str(TEST_BOTS / "illegal.py")])
     try:
         bot.send(start)
         bot.send(request)
@@ -392,7 +392,7 @@ def test_illegal_bot_answers_an_action_the_engine_refuses(seed: int) -> None:
 def test_slow_bot_answers_only_after_the_deadline() -> None:
     game, start, _ = first_request()
     request = request_for(game, 1, deadline=0.5)
-    bot = BotProcess([PY, str(TEST_BOTS / "slow.py")])
+    bot = BotUnderTest([PY, str(TEST_BOTS / "slow.py")])
     try:
         bot.send(start)
         bot.send(request)

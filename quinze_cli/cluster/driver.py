@@ -181,12 +181,13 @@ def _wait_for_workers(client: Any) -> list[str]:
 
 
 def _take(queue: Any, timeout: float) -> list[Any]:
-    """Every item waiting on ``queue``, after waiting up to ``timeout`` s for the first."""
+    """Every game waiting on ``queue`` as ``(index, packed log, report)``, after waiting up to
+    ``timeout`` s for the first batch (a shard puts its finished games as lists)."""
     try:
         first = queue.get(timeout=timeout)
     except TimeoutError:
         return []
-    return [first, *queue.get(batch=True)]
+    return [game for batch in (first, *queue.get(batch=True)) for game in batch]
 
 
 def _shut(client: Any, stop: Any, futures: list[Any]) -> None:

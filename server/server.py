@@ -1,4 +1,5 @@
-"""What the server does with each client message (PROTOCOL.md "Messages", "Client → server").
+"""The server: the state every connection shares, and what it does with each client message
+(PROTOCOL.md "Messages", "Client → server").
 
 :meth:`Server.handle` is called by a connection's reader with each received map. It checks
 the message with :func:`quinze_protocol.messages.parse_message` (``bad-field``, ``unknown-type``,
@@ -18,13 +19,14 @@ from quinze_protocol import __version__
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.fields import INT_MAX, INT_MIN
 from quinze_protocol.messages import CLIENT_TYPES, PROTOCOL_VERSION, parse_message
+from quinze_server.clock import Heartbeats
 from quinze_server.config import ServerConfig
 from quinze_server.lobby import Lobby
 
 if TYPE_CHECKING:
     import trio
 
-    from quinze_server.connection import Connection
+    from quinze_server.connection import ClientConnection
 
 log = logging.getLogger("quinze.server")
 
@@ -37,9 +39,12 @@ class Server:
     def __init__(self, config: ServerConfig, nursery: trio.Nursery) -> None:
         self.config = config
         self.lobby = Lobby(config, nursery)
-        self.connections: set[Connection] = set()
-        self.batch: list[Connection] | None = None
+        self.connections: set[ClientConnection] = set()
+        self.batch: list[ClientConnection] | None = None
         """While a message is handled: connections with frames gathered for one write."""
+        self.heartbeats = Heartbeats(config.heartbeat)
+        """Every connection's heartbeat, kept by one task of the server's nursery."""
+        nursery.start_soon(self.heartbeats.run)
 
     @property
     def stopping(self) -> bool:
@@ -54,13 +59,13 @@ class Server:
         """``msg`` as one frame (see :meth:`Lobby.encode`)."""
         return self.lobby.encode(msg)
 
-    def dropped(self, conn: Connection) -> None:
+    def dropped(self, conn: ClientConnection) -> None:
         """``conn`` ended: it leaves the lobby's tables (seats kept for reconnecting during a game)."""
         self.lobby.dropped(conn)
 
-    def handle(self, conn: Connection, data: Mapping[str, Any]) -> None:
+    def handle(self, conn: ClientConnection, data: Mapping[str, Any]) -> None:
         """Handle one received map. Never raises. The replies are written at the end, one write
-        per client (see :meth:`Connection.send`)."""
+        per client (see :meth:`ClientConnection.send`)."""
         self.batch = batch = []
         try:
             self._handle(conn, data)
@@ -74,7 +79,7 @@ class Server:
             for c in batch:
                 c.flush()
 
-    def _handle(self, conn: Connection, data: Mapping[str, Any]) -> None:
+    def _handle(self, conn: ClientConnection, data: Mapping[str, Any]) -> None:
         if data.get("type") == "action" and conn.name is not None:
             # The frequent message, checked by hand (same rules, no copy); anything unusual takes
             # the full path below for its precise error. The engine checks the action data itself.
@@ -129,7 +134,7 @@ class Server:
         else:  # pragma: no cover - CLIENT_TYPES are all handled above
             conn.error("unknown-type", f"no handler for {t}", t)
 
-    def _hello(self, conn: Connection, msg: Any) -> None:
+    def _hello(self, conn: ClientConnection, msg: Any) -> None:
         if msg.version != PROTOCOL_VERSION:
             conn.error(
                 "version-mismatch",
@@ -141,7 +146,7 @@ class Server:
         conn.name = msg.name
         conn.role = msg.role
         conn.send({"type": "welcome", "version": PROTOCOL_VERSION, "server": SERVER_NAME, "heartbeat": self.config.heartbeat})
-        conn.greeted.set()
+        conn.greet()
         log.info("%s (%s) connected as %s", msg.name, conn.peer, msg.role)
 
 
