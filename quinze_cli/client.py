@@ -12,9 +12,18 @@ safe to cancel: bytes already read stay in the decoder. Sends are serialised by 
 several tasks may send; each send runs shielded (a cancelled half-sent frame would break the
 stream) and gives up after ``send_timeout`` seconds.
 
+The conversation itself is :class:`quinze_protocol.session.ClientSession` (``conn.session``):
+every message sent and received passes through it, so it knows each table's state, the running
+game and its open request. The lobby questions wait for their answer through it:
+
+    info = await conn.create_table("quinze", {"players": 2}, seed=7)   # TableInfo
+    joined = await conn.join(info.table, seat=0)                       # Joined
+    await conn.spectate(table); await conn.leave(table)
+
 Errors: :class:`ConnectError` (cannot reach the server, or the handshake failed: wrong version,
 name refused), :class:`ConnectionClosed` (the server closed the connection or said ``bye``),
-:class:`ServerProtocolError` (the server sent bytes that are not a message).
+:class:`ServerProtocolError` (the server sent bytes that are not a message),
+:class:`RequestRefused` (the server answered a lobby question with ``error``).
 """
 
 from __future__ import annotations
@@ -33,11 +42,16 @@ from quinze_protocol.messages import (
     Bye,
     Error,
     Hello,
+    Joined,
+    Left,
     Message,
-    Pong,
+    Spectating,
+    TableCreated,
+    Tables,
     Welcome,
-    parse_message,
 )
+from quinze_protocol.records import TableInfo
+from quinze_protocol.session import CLOSED, Ask, ClientSession
 from quinze_cli.locks import QuickLock
 
 __all__ = [
@@ -45,8 +59,10 @@ __all__ = [
     "ConnectError",
     "Connection",
     "ConnectionClosed",
+    "RequestRefused",
     "ServerProtocolError",
     "connect",
+    "greet",
     "parse_address",
 ]
 
@@ -80,6 +96,17 @@ class ServerProtocolError(ClientError):
     def __init__(self, error: ProtocolError) -> None:
         super().__init__(f"the server sent a bad message: {error}")
         self.error = error
+
+
+class RequestRefused(ClientError):
+    """The server answered a lobby question (``create-table``, ``join``, ...) with ``error``
+    (``error``: that message; ``code``, ``reason``: its fields)."""
+
+    def __init__(self, error: Error) -> None:
+        super().__init__(f"{error.reason} [{error.code}]")
+        self.error = error
+        self.code = error.code
+        self.reason = error.reason
 
 
 def parse_address(text: str, default_port: int = 15015) -> tuple[str, int]:
@@ -138,6 +165,9 @@ class Connection:
         self._send_lock = QuickLock()
         self._closed: ConnectionClosed | None = None
         self._recv_lock = QuickLock()
+        self.session = ClientSession()
+        """The conversation (:class:`quinze_protocol.session.ClientSession`): tables, games, requests."""
+        self._progress = trio.Event()  # set (and replaced) each time a received message was taken in
 
     # ------------------------------------------------------------------ sending
 
@@ -150,8 +180,20 @@ class Connection:
         if self._closed is not None:
             raise self._closed
         frame = encode_frame(msg, max_frame=self.max_frame)
+        self.session.sent(msg)  # after the encoding: a message that cannot go out changes nothing
         if log.isEnabledFor(logging.DEBUG):
             log.debug("%s -> %s", self.name, msg.to_data() if isinstance(msg, Message) else dict(msg))
+        await self._send_frame(frame)
+
+    async def send_encoded(self, msg: Message | Mapping[str, Any], frame: bytes) -> None:
+        """Send ``msg`` already encoded as ``frame`` (``encode_frame(msg)``: a relay that had to
+        know it can be sent encodes it once). Same errors as :meth:`send`."""
+        if self._closed is not None:
+            raise self._closed
+        self.session.sent(msg)
+        await self._send_frame(frame)
+
+    async def _send_frame(self, frame: bytes) -> None:
         async with self._send_lock:
             # Shielded (a half-sent frame would break the stream), bounded by its own deadline.
             with trio.CancelScope(shield=True, deadline=trio.current_time() + self.send_timeout) as scope:
@@ -172,36 +214,48 @@ class Connection:
         connection), :class:`ConnectionClosed` at end of stream.
         """
         async with self._recv_lock:
-            data = await self._next_map(block=True)
-            assert data is not None
-            return self._parse(data)
+            try:
+                data = await self._next_map(block=True)
+                assert data is not None
+                return self._parse(data)
+            finally:
+                self._took_in()  # a question waiting on this read looks again (answered, or the read failed)
 
     async def receive_maps(self) -> list[dict[str, Any]]:
         """One or more messages as plain maps, NOT validated beyond a known ``"type"``: the next
         one (waiting for it) and every other already received, so a burst is handled at once.
 
-        For relays, which pass maps on and check what they use themselves. Same errors as
-        :meth:`receive` (a ``bye`` after some messages is raised at the next call).
+        For relays, which pass maps on: the caller gives each map, in order, to
+        ``conn.session.receive_data`` as it handles it (so the session's state is that of the
+        message at hand, and says what it did: :class:`~quinze_protocol.session.Step`). Same
+        errors as :meth:`receive` (a ``bye`` after some messages is raised at the next call).
         """
         async with self._recv_lock:
-            first = await self._next_map(block=True)
-            assert first is not None
-            out = [first]
-            while True:
-                try:
-                    more = await self._next_map(block=False)
-                except ClientError:
-                    break  # raised again at the next call
-                if more is None:
-                    return out
-                out.append(more)
-            return out
+            try:
+                first = await self._next_map(block=True)
+                assert first is not None
+                out = [first]
+                while True:
+                    try:
+                        more = await self._next_map(block=False)
+                    except ClientError:
+                        break  # raised again at the next call
+                    if more is None:
+                        break
+                    out.append(more)
+                return out
+            finally:
+                self._took_in()
 
     def _parse(self, data: dict[str, Any]) -> Message:
         try:
-            return parse_message(data, allowed=SERVER_TYPES)
+            return self.session.receive(data)
         except ProtocolError as err:
             raise ServerProtocolError(err) from None
+
+    def _took_in(self) -> None:
+        progress, self._progress = self._progress, trio.Event()
+        progress.set()
 
     async def _next_map(self, *, block: bool) -> dict[str, Any] | None:
         """The next map that is not a ping (pings answered); None when ``block`` is False and no
@@ -212,14 +266,16 @@ class Connection:
                 return None
             kind = data.get("type")
             if kind == "ping":
-                ping = self._parse(data)
-                try:
-                    await self.send(Pong(nonce=ping.nonce))  # type: ignore[attr-defined]
-                except ConnectionClosed:
-                    pass
+                self._parse(data)  # the session says pong
+                for reply in self.session.take_outbox():
+                    try:
+                        await self.send(reply)
+                    except ConnectionClosed:
+                        pass
                 continue
             if kind == "bye":
                 reason = data.get("reason") if isinstance(data.get("reason"), str) else ""
+                self.session.state = CLOSED
                 raise self._close_with(f"the server said goodbye: {reason or 'no reason given'}", reason)
             if not isinstance(kind, str) or kind not in SERVER_TYPES:
                 raise ServerProtocolError(ProtocolError("unknown-type", f"no server message type {kind!r}", "type"))
@@ -255,6 +311,70 @@ class Connection:
                 self._close_with(f"the server sent a bad frame: {err}")
                 raise ServerProtocolError(err) from None
 
+    # ------------------------------------------------------------------ lobby questions
+
+    async def create_table(self, game: str, options: Mapping[str, Any] | None = None, **fields: Any) -> TableInfo:
+        """``create-table`` (``fields``: those of :class:`~quinze_protocol.messages.CreateTable`:
+        ``seed``, ``games``, ``move_time``, ``clock``, ``seat_move_times``, ``position``) and
+        wait for ``table-created``: the new table's TableInfo. Raises :class:`RequestRefused`
+        (``unknown-game``, ``bad-option``, ``too-many-tables``), ``ProtocolError`` ``bad-field``
+        for a field out of range (nothing sent), and the errors of :meth:`send` and :meth:`receive`."""
+        msg, ask = self.session.create_table(game, options, **{k: v for k, v in fields.items() if v is not None})
+        reply = await self._ask(msg, ask)
+        assert isinstance(reply, TableCreated)
+        return reply.table
+
+    async def list_tables(self, **fields: Any) -> Tables:
+        """``list-tables`` (``closed``, ``table``, ``offset``, ``limit``) and its ``tables`` answer."""
+        msg, ask = self.session.list_tables(**fields)
+        reply = await self._ask(msg, ask)
+        assert isinstance(reply, Tables)
+        return reply
+
+    async def join(self, table: str, seat: int | None = None, token: str | None = None) -> Joined:
+        """``join`` (``seat`` None: the first free one; ``token``: take a held seat back) and wait
+        for ``joined``. Raises :class:`RequestRefused` (``seat-taken``, ``table-full``,
+        ``unknown-table``, ``bad-token``, ``no-clock``, ...)."""
+        msg, ask = self.session.join(table, seat, token)
+        reply = await self._ask(msg, ask)
+        assert isinstance(reply, Joined)
+        return reply
+
+    async def spectate(self, table: str) -> Spectating:
+        """``spectate`` and wait for ``spectating``. Raises :class:`RequestRefused`."""
+        msg, ask = self.session.spectate(table)
+        reply = await self._ask(msg, ask)
+        assert isinstance(reply, Spectating)
+        return reply
+
+    async def leave(self, table: str) -> Left:
+        """``leave`` and wait for ``left`` (leaving a seat while a game runs forfeits it).
+        Raises :class:`RequestRefused` (``not-seated``)."""
+        msg, ask = self.session.leave(table)
+        reply = await self._ask(msg, ask)
+        assert isinstance(reply, Left)
+        return reply
+
+    async def _ask(self, msg: Message, ask: Ask) -> Message:
+        """Send a lobby question (already recorded by the session) and wait for its answer. When
+        another task reads the connection (a keep-alive reader), its reads settle the question;
+        otherwise this reads, and the other messages read meanwhile are not kept."""
+        if self._closed is not None:
+            raise self._closed
+        frame = encode_frame(msg, max_frame=self.max_frame)
+        await self._send_frame(frame)
+        while not ask.done:
+            if self._recv_lock.locked():
+                await self._progress.wait()
+            else:
+                other = await self.receive()
+                if not ask.done:
+                    log.debug("%s: not the answer to %s: %s", self.name, ask.type, other.type)
+        if ask.error is not None:
+            raise RequestRefused(ask.error)
+        assert ask.reply is not None
+        return ask.reply
+
     def _close_with(self, message: str, reason: str = "") -> ConnectionClosed:
         if self._closed is None:
             self._closed = ConnectionClosed(message, reason)
@@ -267,7 +387,7 @@ class Connection:
 
     async def aclose(self, reason: str = "") -> None:
         """Say ``bye`` (best effort, 1 s at most) and close the stream. Never raises."""
-        if self._closed is None:
+        if self._closed is None and not self.session.closed:
             with trio.move_on_after(1.0):
                 try:
                     await self.send(Bye(reason=reason))
@@ -314,9 +434,30 @@ async def connect(
         raise ConnectError(f"cannot reach {host}:{port}: no answer in {timeout:g} s") from None
     except OSError as err:
         raise ConnectError(f"cannot reach {host}:{port}: {err.strerror or err}") from None
+    return await greet(stream, name, role, timeout=timeout, max_frame=max_frame, where=f"{host}:{port}", hello=hello)
+
+
+async def greet(
+    stream: trio.abc.Stream,
+    name: str,
+    role: str = "player",
+    *,
+    timeout: float = 10.0,
+    max_frame: int = DEFAULT_MAX_FRAME,
+    where: str = "the server",
+    hello: Hello | None = None,
+) -> Connection:
+    """The hello/welcome handshake on an open ``stream`` (TCP from :func:`connect`, or any trio
+    stream: in-memory ones in tests); the :class:`Connection`. Raises :class:`ConnectError` as
+    :func:`connect` does; the stream is closed then."""
     conn = Connection(stream, name=name, role=role, max_frame=max_frame)
     ok = False
     try:
+        if hello is None:
+            try:
+                hello = Hello(version=PROTOCOL_VERSION, name=name, role=role)
+            except ProtocolError as err:
+                raise ConnectError(f"cannot say hello: {err.message_text()}", err.code) from None
         with trio.fail_after(timeout):
             await conn.send(hello)
             msg = await conn.receive()
@@ -330,14 +471,14 @@ async def connect(
             )
         conn.welcome = msg
         ok = True
-        log.debug("%s connected to %s:%d (%s)", name, host, port, msg.server)
+        log.debug("%s connected to %s (%s)", name, where, msg.server)
         return conn
     except trio.TooSlowError:
-        raise ConnectError(f"{host}:{port} did not answer hello in {timeout:g} s", "timeout") from None
+        raise ConnectError(f"{where} did not answer hello in {timeout:g} s", "timeout") from None
     except ConnectionClosed as err:
-        raise ConnectError(f"{host}:{port} closed the connection during hello: {err}", "closed") from None
+        raise ConnectError(f"{where} closed the connection during hello: {err}", "closed") from None
     except ServerProtocolError as err:
-        raise ConnectError(f"{host}:{port} does not speak the Quinze protocol ({err.error.code})", "not-quinze") from None
+        raise ConnectError(f"{where} does not speak the Quinze protocol ({err.error.code})", "not-quinze") from None
     finally:
         if not ok:
             await conn.aclose()

@@ -32,13 +32,13 @@ from typing import Any, TextIO
 
 import trio
 
+from quinze_protocol.errors import ProtocolError
 from quinze_protocol.game import GameError, bot_names, get_game, is_bot_name
-from quinze_protocol.messages import Error, TableCreated
 from quinze_protocol.replaylog import LogError, dumps_records, game_records
 from quinze_server.logs import cut_at_end
 from quinze_cli.botproc import BotError, BotProcess
 from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
-from quinze_cli.client import ClientError, Connection, connect
+from quinze_cli.client import ClientError, Connection, RequestRefused, connect
 from quinze_cli.options import SEED_MAX  # one seed rule for every command (0 .. 2**63-1)
 from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
 from quinze_cli.stats import MatchStats
@@ -319,55 +319,49 @@ class MatchRunner:
         self._controls.append(control)
         pool: dict[tuple[int, int], _Player] = {}
         async with trio.open_nursery() as nursery:
-            created_send, created_recv = trio.open_memory_channel[Any](1)
-            nursery.start_soon(self._read_control, control, created_send)
+            nursery.start_soon(self._read_control, control)
             # One generator shared by the slots: trio runs one task at a time, so each next()
             # hands out the next game exactly once.
             for plan in self.plans:
                 if self.stopping:
                     break
-                await self._play_one(plan, slot, address, control, created_recv, pool, bots_nursery)
+                await self._play_one(plan, slot, address, control, pool, bots_nursery)
             nursery.cancel_scope.cancel()
         await control.aclose()
 
-    async def _read_control(self, control: Connection, created: trio.MemorySendChannel[Any]) -> None:
-        """Keep the control connection read (pings answered); pass on table-created and errors."""
+    async def _read_control(self, control: Connection) -> None:
+        """Keep the control connection read (pings answered); its reads bring the answers to
+        ``create-table`` (:meth:`quinze_cli.client.Connection.create_table`)."""
         while True:
             try:
-                msg = await control.receive()
-            except ClientError as err:
-                await created.send(err)
-                return
-            if isinstance(msg, (TableCreated, Error)):
-                await created.send(msg)
+                await control.receive()
+            except ClientError:
+                return  # the next create_table reads the error itself
 
-    async def _create_table(self, plan: GamePlan, control: Connection, created: trio.MemoryReceiveChannel[Any]) -> str:
-        msg: dict[str, Any] = {"type": "create-table", "game": self.config.game, "options": self.config.options,
-                               "seed": plan.seed, "games": 1}
-        if self.config.move_time is not None:
-            msg["move_time"] = self.config.move_time
+    async def _create_table(self, plan: GamePlan, control: Connection) -> str:
+        fields: dict[str, Any] = {"seed": plan.seed, "games": 1, "move_time": self.config.move_time}
+        options = self.config.options
         if plan.position is not None:
-            msg["position"] = self.config.positions[plan.position]
-            msg["options"] = {}  # the position's own
+            fields["position"] = self.config.positions[plan.position]
+            options = {}  # the position's own
         own = self.config.bot_move_times
         if any(t is not None for t in own):
-            msg["seat_move_times"] = [own[b] if b < len(own) else None for b in plan.seat_bots]
-        try:
-            await control.send(msg)
-        except ClientError as err:
-            raise MatchError(f"lost the server: {err}") from None
+            fields["seat_move_times"] = [own[b] if b < len(own) else None for b in plan.seat_bots]
         with trio.move_on_after(30) as scope:
-            answer = await created.receive()
+            try:
+                info = await control.create_table(self.config.game, options, **fields)
+            except RequestRefused as err:
+                raise MatchError(f"the server refused the table: {err.reason} [{err.code}]") from None
+            except ProtocolError as err:  # a field out of range: nothing was sent
+                raise MatchError(f"cannot create the table: {err.message_text()} [{err.code}]") from None
+            except ClientError as err:
+                raise MatchError(f"lost the server: {err}") from None
         if scope.cancelled_caught:
             raise MatchError("the server did not answer create-table in 30 s")
-        if isinstance(answer, ClientError):
-            raise MatchError(f"lost the server: {answer}")
-        if isinstance(answer, Error):
-            raise MatchError(f"the server refused the table: {answer.reason} [{answer.code}]")
-        return answer.table.table
+        return info.table
 
     async def _play_one(self, plan: GamePlan, slot: int, address: tuple[str, int], control: Connection,
-                        created: trio.MemoryReceiveChannel[Any], pool: dict[tuple[int, int], _Player],
+                        pool: dict[tuple[int, int], _Player],
                         bots_nursery: trio.Nursery) -> None:
         seat_players: list[_Player] = []
         counts: dict[int, int] = {}
@@ -381,7 +375,7 @@ class MatchRunner:
             player = pool[key]
             await self._ready(player, address, bots_nursery)
             seat_players.append(player)
-        table = await self._create_table(plan, control, created)
+        table = await self._create_table(plan, control)
         outcomes: list[GameOutcome | None] = [None] * len(seat_players)
         failures: list[tuple[int, Failure]] = []
 

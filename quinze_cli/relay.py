@@ -26,7 +26,7 @@ over (it ended early because another seat forfeited, or the bot timed out), is d
 logged, never played in the running game and never held against the bot: an answer naming
 another table, a request that is not the pending one, or (quoting neither) arriving while an
 earlier request is still owed (a line of garbage is no answer). The server's refusal of an answer to a request that closed meanwhile (``stale-request``,
-``game-not-running``, ``stale-game``: see :data:`STALE_CODES`) is not an illegal action. The
+``game-not-running``, ``stale-game``: ``quinze_protocol.session.STALE_CODES``) is not an illegal action. The
 relay's forfeits name the game (``number``), so a late one never ends a later game. A failure
 seen before the game starts (a bot that died at once) is acted on at ``game-start``.
 
@@ -49,6 +49,7 @@ from typing import Any, Protocol
 import trio
 
 from quinze_protocol.errors import ProtocolError
+from quinze_protocol.session import STALE_CODES
 from quinze_protocol.framing import encode_frame
 from quinze_protocol.messages import (
     Accepted,
@@ -56,7 +57,6 @@ from quinze_protocol.messages import (
     ForfeitMessage,
     GameOver,
     GameStart,
-    Join,
     Joined,
     Left,
     Refused,
@@ -64,20 +64,13 @@ from quinze_protocol.messages import (
     parse_message,
 )
 from quinze_cli.botproc import BotError, BotGarbage
-from quinze_cli.client import ClientError, Connection, ServerProtocolError
+from quinze_cli.owed import OwedAnswers
+from quinze_cli.relay_outcomes import FAILURE_KINDS, Failure, GameOutcome
+from quinze_cli.client import ClientError, Connection, RequestRefused, ServerProtocolError
 
 __all__ = ["BotLike", "Failure", "GameOutcome", "RelayError", "SeatRelay", "FAILURE_KINDS"]
 
 log = logging.getLogger("quinze.relay")
-
-FAILURE_KINDS = ("timeout", "crash", "garbage", "illegal")
-"""The kinds of a bot failure, also the ``reason`` of the relay's ``forfeit``."""
-
-STALE_CODES = frozenset({"game-not-running", "stale-request", "stale-game"})
-"""Refusals (``refused`` or ``error``) of an answer to a request that is no longer open: the game
-ended meanwhile (the other seat forfeited) or the deadline passed (the server's game-over says
-``timeout``), or of a forfeit of a game that is over. They are ignored, never counted as an
-``illegal`` action."""
 
 LATE_GRACE = 0.5
 """Seconds the relay waits, after the game of a timed-out request is over, for the late answer,
@@ -107,66 +100,14 @@ class RelayError(Exception):
         self.code = code
 
 
-@dataclass
-class Failure:
-    """A bot failure: ``kind`` (one of :data:`FAILURE_KINDS`), ``detail`` (for people),
-    ``table``, ``seat``, ``started`` (False: before the game started), ``restart`` (the bot
-    program is no longer usable and must be restarted before another game)."""
-
-    kind: str
-    detail: str
-    table: str | None = None
-    seat: int | None = None
-    started: bool = True
-    restart: bool = False
-
-    def describe(self) -> str:
-        when = "mid-game" if self.started else "before the start"
-        return f"{self.kind} ({when}): {self.detail}"
-
-    def to_data(self) -> dict[str, Any]:
-        return {"kind": self.kind, "detail": self.detail, "table": self.table, "seat": self.seat, "started": self.started}
-
-
-@dataclass
-class GameOutcome:
-    """One game seen from one seat: the ``game_over`` message (None if the table closed before
-    the end), the seat's ``failure`` if its bot failed, and the ``game_start`` message."""
-
-    table: str
-    seat: int
-    game_start: GameStart | None
-    game_over: GameOver | None
-    failure: Failure | None
-    started: datetime | None = None
-    ended: datetime | None = None
-    think: float = 0.0
-    """Seconds the bot took over its answers (request forwarded to answer read), summed."""
-    moves: int = 0
-    """Answers the bot gave."""
-    max_think: float = 0.0
-    """The longest of those answers, seconds."""
-    near_limit: int = 0
-    """Answers that took more than 90% of their request's time (within 10% of the limit)."""
-
-
 @dataclass(frozen=True, slots=True)
 class _Request:
-    """What the relay uses of an ``action-request``: ``request``, ``seat``, ``deadline`` (s)."""
+    """What the relay uses of an ``action-request`` (read by the connection's session:
+    ``quinze_protocol.session``): ``request``, ``seat``, ``deadline`` (s)."""
 
     request: int
     seat: int
     deadline: float
-
-    @classmethod
-    def read(cls, data: dict[str, Any]) -> "_Request | None":
-        """The fields checked (ints, a finite non-negative deadline, legal a list), or None."""
-        request, seat, deadline = data.get("request"), data.get("seat"), data.get("deadline")
-        if not (type(request) is int and request >= 0 and type(seat) is int and isinstance(data.get("legal"), list)):
-            return None
-        if type(deadline) not in (int, float) or not 0 <= deadline < math.inf:
-            return None
-        return cls(request, seat, float(deadline))
 
 
 class _Game:
@@ -223,9 +164,8 @@ class SeatRelay:
         self.bot_broken: BotError | None = None
         """The error that made the bot unusable (crash, fatal garbage), until it is replaced."""
         self._outbox: list[dict[str, Any]] = []
-        self._owed: list[tuple[str, int]] = []
-        """``(table, request)`` passed on to this bot program and not answered yet, oldest first."""
-        self._unasked = 0  # lines nobody asked for since the last report
+        self._answers = OwedAnswers()
+        """The requests passed on to this bot program and not answered yet (:mod:`quinze_cli.owed`)."""
         self._late: tuple[Failure, str, int, float] | None = None  # a timeout: failure, table, request, deadline
         self._late_seen = trio.Event()
 
@@ -235,15 +175,10 @@ class SeatRelay:
         """Take ``seat`` (None: the first free one) at ``table``. Raises :class:`RelayError`
         (``code``: the server's error code, e.g. ``seat-taken``, ``unknown-table``)."""
         try:
-            await self.conn.send(Join(table=table, seat=seat))
             with trio.fail_after(timeout):
-                while True:
-                    msg = await self.conn.receive()
-                    if isinstance(msg, Joined) and msg.table == table:
-                        return msg
-                    if isinstance(msg, Error) and msg.ref in (None, "join"):
-                        raise RelayError(f"cannot join table {table}: {msg.reason} [{msg.code}]", msg.code)
-                    log.debug("%s: ignored while joining: %s", self.conn.name, msg.type)
+                return await self.conn.join(table, seat)
+        except RequestRefused as err:
+            raise RelayError(f"cannot join table {table}: {err.reason} [{err.code}]", err.code) from None
         except trio.TooSlowError:
             raise RelayError(f"no answer to join {table} in {timeout:g} s", "timeout") from None
         except ClientError as err:
@@ -253,7 +188,7 @@ class SeatRelay:
         """Use ``bot`` from the next game on (after a restart)."""
         self.bot = bot
         self.bot_broken = None
-        self._owed = []  # a new program owes nothing
+        self._answers = OwedAnswers()  # a new program owes nothing
         self._late = None
 
     # ------------------------------------------------------------------ play
@@ -354,10 +289,12 @@ class SeatRelay:
         relay is done (table closed)."""
         game = self._game
         if source == "server":
-            for data in item:
+            for i, data in enumerate(item):
                 if await self._from_server(data, outcomes):
+                    self._track_only(item[i + 1:])
                     return True
                 if games is not None and len(outcomes) >= games:
+                    self._track_only(item[i + 1:])
                     return False
             return False
         if source == "bot-garbage":
@@ -372,12 +309,21 @@ class SeatRelay:
         return False
 
     async def _from_server(self, data: dict[str, Any], outcomes: list[GameOutcome]) -> bool:
-        """One server message (a map). ``event`` and ``action-request``, the frequent ones, are
-        checked only for the fields the relay uses and passed on as they came; the others are
-        read into messages (:func:`quinze_protocol.messages.parse_message`). A bad one is logged and
-        skipped."""
+        """One server message (a map), given to the connection's session first
+        (:meth:`quinze_protocol.session.ClientSession.receive_data`: the table's state, the game
+        and its open request). ``event`` and ``action-request``, the frequent ones, are checked
+        only for the fields used and passed on as they came; the others are read into
+        messages. A bad one is logged and skipped."""
         game = self._game
         kind = data["type"]
+        try:
+            step = self.conn.session.receive_data(data)
+        except ProtocolError as err:
+            if kind == "action-request":
+                log.warning("%s: malformed action-request ignored (%s)", self.conn.name, err)
+            else:
+                log.warning("%s: bad message from the server ignored: %s", self.conn.name, err)
+            return False
         table = data.get("table")
         if table is not None and table != self._table and kind != "table-closed":
             log.debug("%s: message for another table ignored: %s", self.conn.name, kind)
@@ -387,10 +333,8 @@ class SeatRelay:
                 self._to_bot(data)
             return False
         if kind == "action-request":
-            request = _Request.read(data)
-            if request is None:
-                log.warning("%s: malformed action-request ignored", self.conn.name)
-            elif request.seat == self._seat:
+            if data["seat"] == self._seat:
+                request = _Request(data["request"], data["seat"], float(data["deadline"]))
                 self._report_unasked()
                 game.pending = request
                 game.refusals = 0
@@ -402,11 +346,13 @@ class SeatRelay:
                     self._to_bot(data)
                     self._owe(request.request)
             return False
-        try:
-            msg = parse_message(data)
-        except ProtocolError as err:
-            log.warning("%s: bad message from the server ignored: %s", self.conn.name, err)
-            return False
+        msg = self.conn.session.message  # read whole by the session, but for the light types
+        if msg is None:
+            try:
+                msg = parse_message(data)
+            except ProtocolError as err:
+                log.warning("%s: bad message from the server ignored: %s", self.conn.name, err)
+                return False
         if isinstance(msg, GameStart):
             if game.start is not None and game.start.number != msg.number:
                 self._game = game = _Game()
@@ -430,8 +376,10 @@ class SeatRelay:
                 # The request closed before our answer arrived (its deadline passed, the game
                 # ended): no illegal move; the server's own game-over tells what happened.
                 log.info("%s: answer to request %s came too late: %s", self.conn.name, msg.request, msg.code)
-            elif msg.number is not None and game.start is not None and msg.number != game.start.number:
-                log.info("%s: refusal about game %s ignored (game %s is on)", self.conn.name, msg.number, game.start.number)
+            elif step is not None and step.key == "refused:other":
+                # about another request or an earlier game (the session reads request ids in their game)
+                log.info("%s: refusal of request %s (game %s) ignored: not the open request", self.conn.name,
+                         msg.request, msg.number)
             elif game.failure is None and game.pending is not None and game.pending.request == msg.request:
                 game.refusals += 1
                 if game.refusals >= self.max_refused:
@@ -485,40 +433,25 @@ class SeatRelay:
                 log.warning("%s: server error: %s [%s]", self.conn.name, msg.reason, msg.code)
         return False
 
+    def _track_only(self, rest: list[dict[str, Any]]) -> None:
+        """The rest of a burst after the relay is done: the session still takes it in (the
+        connection may serve another table next), the bot is not given it."""
+        for data in rest:
+            try:
+                self.conn.session.receive_data(data)
+            except ProtocolError:
+                pass
+
     def _owe(self, request: int) -> None:
         """The bot was passed ``request`` at this table and owes an answer."""
-        self._owed.append((self._table, request))
-        del self._owed[:-64]  # a bot that never answers does not grow this without end
+        self._answers.owe(self._table, request)
 
     def _report_unasked(self) -> None:
         """One warning for the lines nobody asked for since the last one, with their count."""
-        if self._unasked:
-            n, self._unasked = self._unasked, 0
+        n = self._answers.take_unasked()
+        if n:
             log.warning("%s: %d line%s nobody asked for (no request pending, or quoting another request) "
                         "ignored", self.bot.name, n, "" if n == 1 else "s")
-
-    def _settle(self, data: dict[str, Any], game: _Game) -> str:
-        """Which request the bot's ``action`` line answers: ``"pending"`` (the open request of
-        this game), ``"stale"`` (an earlier request it owed: dropped, see the module docstring),
-        or ``"unasked"`` (none). Owed requests it answers or skips are crossed off."""
-        pending = game.pending if game.waiting_bot else None
-        current = (self._table, pending.request) if pending is not None else None
-        table, request = data.get("table"), data.get("request")
-        if isinstance(table, str) and table != self._table:  # the bot's earlier game at another table
-            self._owed = [o for o in self._owed if o[0] != table]
-            return "stale"
-        if request is None:  # quoting no request: it answers the oldest one it owes
-            if not self._owed:
-                return "unasked"
-            owed = self._owed.pop(0)
-            return "pending" if owed == current else "stale"
-        for i, owed in enumerate(self._owed):
-            # the oldest owed request with this id (with the table when quoted): the bot answers
-            # in order, so the ones before it were skipped
-            if owed[1] == request and (table is None or owed[0] == table):
-                del self._owed[: i + 1]
-                return "pending" if owed == current else "stale"
-        return "unasked"
 
     async def _from_bot(self, data: dict[str, Any], game: _Game) -> None:
         game = self._game  # the line is read now: it is judged in the game that runs now
@@ -529,17 +462,18 @@ class SeatRelay:
             failure, self._late = late[0], None
             failure.detail += f"; answered {trio.current_time() - late[3]:.2f} s late"
             self._late_seen.set()
-            self._owed = [o for o in self._owed if o != (late[1], late[2])]
+            self._answers.forget(late[1], late[2])
             log.info("%s: answer to request %s came after its deadline (%s)", self.bot.name, late[2], failure.detail)
             return
         if data.get("type") == "action":
-            where = self._settle(data, game)
+            pending = game.pending if game.waiting_bot else None
+            where = self._answers.settle(data, self._table, pending.request if pending is not None else None)
             if where == "stale":
                 log.info("%s: answer to an earlier request dropped (table %s, request %s): it is not for the "
                          "running game", self.bot.name, data.get("table", self._table), data.get("request", "not quoted"))
                 return
             if where == "unasked":
-                self._unasked += 1
+                self._answers.unasked += 1
                 return
         if game.failure is not None:
             return
@@ -553,11 +487,14 @@ class SeatRelay:
         pending = game.pending
         if pending is None or not game.waiting_bot:  # pragma: no cover - _settle said "pending"
             return
+        # The action quotes the open request in its game's scope (table, request, number). A map,
+        # not an ActionMessage: the server checks the action's content, and building the message
+        # would walk the data once more on every move (the relay's hot path).
         message: dict[str, Any] = {"type": "action", "table": self._table, "request": pending.request, "action": action}
         if game.start is not None:
             message["number"] = game.start.number
         try:
-            encode_frame(message)
+            frame = encode_frame(message)  # once: what cannot go to the server is the bot's garbage
         except (OverflowError, TypeError, ValueError, ProtocolError) as err:
             # A number beyond msgpack's 64 bits (10**30), a frame over the limit: the server
             # could not even be told; garbage, and the match goes on.
@@ -572,7 +509,7 @@ class SeatRelay:
         if took > 0.9 * pending.deadline:
             game.near_limit += 1
         try:
-            await self.conn.send(message)
+            await self.conn.send_encoded(message, frame)
         except ClientError as err:
             raise RelayError(f"lost the server: {err}") from None
 

@@ -34,14 +34,20 @@ log = logging.getLogger("quinze.server")
 SHUTDOWN_REASON = "shutdown"
 
 
-async def run_server(config: ServerConfig, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
+async def run_server(config: ServerConfig, *, listeners: list[trio.abc.Listener] | None = None,
+                     task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
     """Serve ``config.host``:``config.port`` until cancelled.
 
     Calls ``task_status.started(port)`` with the port really bound (useful with ``port=0``).
     Raises ``OSError`` before ``started`` if the address cannot be bound (port in use, ...).
+    ``listeners``: serve these instead (any ``trio.abc.Listener``, e.g. in-memory streams for
+    tests); the port given to ``started`` is then 0.
     """
-    listeners = await trio.open_tcp_listeners(config.port, host=config.host)
-    port = listeners[0].socket.getsockname()[1]
+    if listeners is None:
+        listeners = await trio.open_tcp_listeners(config.port, host=config.host)
+        port = listeners[0].socket.getsockname()[1]
+    else:
+        port = 0
     ids = itertools.count(1)
     work = trio.CancelScope(shield=True)  # the outer cancellation reaches the work only after the byes
     done = trio.Event()
@@ -52,7 +58,7 @@ async def run_server(config: ServerConfig, *, task_status: trio.TaskStatus[int] 
                 async with trio.open_nursery() as nursery:
                     server = Server(config, nursery)
 
-                    async def on_stream(stream: trio.SocketStream) -> None:
+                    async def on_stream(stream: trio.abc.Stream) -> None:
                         conn = ClientConnection(server, stream, next(ids))
                         server.connections.add(conn)
                         await conn.run()

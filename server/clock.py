@@ -19,6 +19,10 @@ MISSED_PONGS = 3
 """A client that answers no ping for this many heartbeats is dropped."""
 
 
+BEATS_PER_SLICE = 64
+"""Connections the heartbeat handles before it lets other tasks run (pings come in bursts: every
+connection greeted in the same second is due in the same second)."""
+
 THINKING_LONG = 30.0
 """Seconds a seat may decide before the others get ``notice{kind: "thinking"}`` (once per turn)."""
 
@@ -168,7 +172,11 @@ class Heartbeats:
             else:
                 await self._wake.wait()
             now = trio.current_time()
+            beats = 0
             while self._due and self._due[0][0] <= now:
+                beats += 1
+                if beats % BEATS_PER_SLICE == 0:  # thousands due at once: let the tables run between
+                    await trio.lowlevel.checkpoint()
                 _, _, generation, conn = heapq.heappop(self._due)
                 beat = conn.heartbeat
                 if conn.closing or generation != beat.generation:

@@ -43,6 +43,7 @@ import trio
 
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.framing import FrameDecoder
+from quinze_protocol.session import ServerSession
 from quinze_server.clock import Heartbeat
 
 if TYPE_CHECKING:
@@ -64,18 +65,22 @@ class ClientConnection:
     """The server's end of one client's connection (the client's end is
     :class:`quinze_cli.client.Connection`). ``name``/``role`` come from ``hello``; ``tables`` are those it sits at or watches."""
 
-    def __init__(self, server: Server, stream: trio.SocketStream, cid: int) -> None:
+    def __init__(self, server: Server, stream: trio.abc.Stream, cid: int) -> None:
         self.server = server
         self.config = server.config
         self.stream = stream
         self.id = cid
+        sock = getattr(stream, "socket", None)  # None: an in-memory stream (tests)
         try:
-            host, port = stream.socket.getpeername()[:2]
+            host, port = sock.getpeername()[:2] if sock is not None else ("memory", 0)
             self.peer = f"{host}:{port}"
         except OSError:
             self.peer = "?"
+        self._direct_ok = DIRECT_WRITES and sock is not None
         self.name: str | None = None
         self.role: str | None = None
+        self.session = ServerSession()
+        """The conversation's state (handshake, ready, closed): :mod:`quinze_protocol.session`."""
         self.greeted = False
         """True once the client said ``hello`` (:meth:`greet`)."""
         self.tables: set[Table] = set()
@@ -118,13 +123,13 @@ class ClientConnection:
         if self.closing:
             return
         batch = self.server.batch
-        if batch is not None and DIRECT_WRITES and (self._direct or (not self._writing and not self._queue)):
+        if batch is not None and self._direct_ok and (self._direct or (not self._writing and not self._queue)):
             if not self._direct:
                 self._direct = []
                 batch.append(self)
             self._direct.append(frame)
             return
-        if batch is None and DIRECT_WRITES and not self._writing and not self._queue and not self._direct:
+        if batch is None and self._direct_ok and not self._writing and not self._queue and not self._direct:
             # Outside a handled message (a table's own messages, pings): written at once too
             # when nothing waits before it, sparing the writer task a wake-up per frame.
             self._direct = [frame]
@@ -139,7 +144,7 @@ class ClientConnection:
             return
         data = frames[0] if len(frames) == 1 else b"".join(frames)
         try:
-            n = os.write(self.stream.socket.fileno(), data)
+            n = os.write(self.stream.socket.fileno(), data)  # type: ignore[attr-defined]
         except BlockingIOError:
             n = 0
         except OSError as e:

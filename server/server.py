@@ -1,11 +1,12 @@
 """The server: the state every connection shares, and what it does with each client message
 (PROTOCOL.md "Messages", "Client → server").
 
-:meth:`Server.handle` is called by a connection's reader with each received map. It checks
-the message with :func:`quinze_protocol.messages.parse_message` (``bad-field``, ``unknown-type``,
-``missing-type`` errors keep the connection), enforces the handshake (``not-hello`` before a
-``hello``; ``version-mismatch`` gets ``error`` then ``bye``), answers ``ping``, and passes
-lobby and table messages on. Every handler catches its own failures: one bad message, or one
+:meth:`Server.handle` is called by a connection's reader with each received map. The
+connection's :class:`quinze_protocol.session.ServerSession` reads it (``bad-field``,
+``unknown-type``, ``missing-type`` errors keep the connection) and checks it against the
+conversation's transition table (``not-hello`` before a ``hello``, ``hello`` twice; the session
+answers the ``hello``: ``welcome``, or ``version-mismatch`` then ``bye``); the handler answers
+``ping`` and passes lobby and table messages on. Every handler catches its own failures: one bad message, or one
 bug, never ends another client's connection or the server.
 """
 
@@ -18,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from quinze_protocol import __version__
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.fields import INT_MAX, INT_MIN
-from quinze_protocol.messages import CLIENT_TYPES, PROTOCOL_VERSION, parse_message
+from quinze_protocol.messages import CLIENT_TYPES, Hello, parse_message
+from quinze_protocol.session import READY
 from quinze_server.clock import Heartbeats
 from quinze_server.config import ServerConfig
 from quinze_server.lobby import Lobby
@@ -80,7 +82,9 @@ class Server:
                 c.flush()
 
     def _handle(self, conn: ClientConnection, data: Mapping[str, Any]) -> None:
-        if data.get("type") == "action" and conn.name is not None:
+        session = conn.session
+        ready = session.state == READY
+        if data.get("type") == "action" and ready:
             # The frequent message, checked by hand (same rules, no copy); anything unusual takes
             # the full path below for its precise error. The engine checks the action data itself.
             table, request, action = data.get("table"), data.get("request"), data.get("action")
@@ -89,7 +93,7 @@ class Server:
                 if number is None or (type(number) is int and number >= 1):
                     self.lobby.table_for(conn, table, "action").handle_action(conn, request, action, number)
                     return
-        elif len(data) == 2 and data.get("type") == "pong" and conn.name is not None:
+        elif len(data) == 2 and data.get("type") == "pong" and ready:
             # The heartbeat's answer, every 10 s from every client: the same check by hand.
             nonce = data.get("nonce")
             if type(nonce) is int and INT_MIN <= nonce <= INT_MAX:
@@ -97,13 +101,14 @@ class Server:
                 return
         msg = parse_message(data, allowed=CLIENT_TYPES)
         t = msg.type
-        if conn.name is None:
-            if t != "hello":
-                conn.error("not-hello", f"the first message must be hello, got {t}", t)
-                return
-            self._hello(conn, msg)
+        refused = session.refusal(t)  # the conversation's table: not-hello, hello twice
+        if refused is not None:
+            conn.error(refused.code, refused.message_text(), refused.ref)
             return
-        if t == "action":
+        session.receive(msg)
+        if t == "hello":
+            self._hello(conn, msg)  # type: ignore[arg-type]
+        elif t == "action":
             self.lobby.table_for(conn, msg.table, t).handle_action(conn, msg.request, msg.action, msg.number)
         elif t == "pong":
             conn.heartbeat.pong(msg.nonce)
@@ -129,23 +134,17 @@ class Server:
             self.lobby.table_for(conn, msg.table, t).handle_forfeit(conn, msg.reason, msg.number)
         elif t == "bye":
             conn.abort(f"said bye ({msg.reason})" if msg.reason else "said bye")
-        elif t == "hello":
-            conn.error("bad-field", "hello: already greeted", t)
         else:  # pragma: no cover - CLIENT_TYPES are all handled above
             conn.error("unknown-type", f"no handler for {t}", t)
 
-    def _hello(self, conn: ClientConnection, msg: Any) -> None:
-        if msg.version != PROTOCOL_VERSION:
-            conn.error(
-                "version-mismatch",
-                f"this server speaks protocol version {PROTOCOL_VERSION}, the client {msg.version}",
-                "hello",
-            )
+    def _hello(self, conn: ClientConnection, msg: Hello) -> None:
+        answer = conn.session.welcome(SERVER_NAME, self.config.heartbeat)
+        conn.send(answer.to_data())
+        if answer.type == "error":  # version-mismatch: then bye
             conn.close("version-mismatch")
             return
         conn.name = msg.name
         conn.role = msg.role
-        conn.send({"type": "welcome", "version": PROTOCOL_VERSION, "server": SERVER_NAME, "heartbeat": self.config.heartbeat})
         conn.greet()
         log.info("%s (%s) connected as %s", msg.name, conn.peer, msg.role)
 

@@ -2,7 +2,10 @@
 
 For tests only. It speaks msgpack frames directly (no client library of ours in between) and
 can send arbitrary bytes. ``recv`` answers the server's pings by itself unless ``auto_pong`` is off,
-and checks that every message received is valid (``quinze_protocol.messages.parse_message``).
+and checks that every message received is valid and allowed where the conversation is: each goes
+through a :class:`quinze_protocol.session.ClientSession` (``client.session``), which also
+follows the tables (what the client sends is recorded there when the session allows it: tests
+send wrong things on purpose, and the server must answer those itself).
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ import trio
 
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.framing import FrameDecoder, encode_frame
-from quinze_protocol.messages import SERVER_TYPES, parse_message
+from quinze_protocol.messages import MESSAGE_TYPES
+from quinze_protocol.session import ClientSession, LocalProtocolError
 
 TIMEOUT = 5.0
 
@@ -31,6 +35,7 @@ class NetClient:
         self.dec = FrameDecoder()
         self.auto_pong = True
         self.seen: list[dict[str, Any]] = []  # every map received, in order
+        self.session = ClientSession()
 
     @classmethod
     async def connect(cls, port: int, name: str | None = "ana", role: str = "player") -> "NetClient":
@@ -43,7 +48,13 @@ class NetClient:
         return client
 
     async def send(self, msg: Mapping[str, Any]) -> None:
-        await self.stream.send_all(encode_frame(msg))
+        frame = encode_frame(msg)
+        if isinstance(msg, Mapping) and msg.get("type") in MESSAGE_TYPES:
+            try:
+                self.session.sent(msg)
+            except LocalProtocolError:
+                pass  # sent on purpose where the conversation does not allow it
+        await self.stream.send_all(frame)
 
     async def send_raw(self, data: bytes) -> None:
         await self.stream.send_all(data)
@@ -60,8 +71,8 @@ class NetClient:
                     self.dec.feed(chunk)
                     continue
                 self.seen.append(data)
-                try:  # every message the server sends must be a valid one (PROTOCOL.md)
-                    parse_message(data, allowed=SERVER_TYPES)
+                try:  # every message the server sends must be a valid one, allowed where it comes (PROTOCOL.md)
+                    self.session.receive(data)
                 except ProtocolError as e:
                     raise AssertionError(f"the server sent an invalid message: {e}: {data!r}") from None
                 if data.get("type") == "ping" and self.auto_pong:

@@ -3,8 +3,8 @@
 Run as ``python -c "import runpy,sys; runpy.run_path(sys.argv[1], run_name='__main__')" THIS_FILE
 [--stock-gc]`` with the working directory (and ``PYTHONPATH``) at the source tree whose server is
 measured, so that another checkout's server (the one before a change) can be measured by the same
-generator in the same conditions. It therefore imports only ``server``, ``protocol``, trio and the
-standard library, never ``quinze_cli``.
+generator in the same conditions. It therefore imports only the tree's server and protocol
+packages (:func:`_server_package`), trio and the standard library, never ``quinze_cli``.
 
 It serves a real :func:`quinze_server.app.run_server` on a free loopback port (no replay logs, the default
 heartbeat of 10 s), prints the port on one line of stdout, then answers one JSON line per command
@@ -33,11 +33,14 @@ and ``QUINZE_BENCH_PROFILE=FILE`` profiles the server (cProfile statistics writt
 from __future__ import annotations
 
 import gc
+import importlib
+import importlib.util
 import json
 import os
 import resource
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 _start = [0.0, 0.0]
@@ -93,18 +96,38 @@ def _stats(collector: str) -> dict[str, Any]:
     return out
 
 
+def _server_package() -> str:
+    """Import the measured tree's server from the working directory; its package name.
+
+    The folders ``protocol/`` and ``server/`` are loaded as ``quinze_protocol`` and
+    ``quinze_server`` from the tree itself (an editable install would map those names to its own
+    checkout); a checkout from before that mapping has bare ``server`` and ``protocol`` packages,
+    found through ``PYTHONPATH``."""
+    tree = Path.cwd()
+    if "quinze_server" not in (tree / "server" / "__init__.py").read_text():
+        return "server"
+    for name, folder in (("quinze_protocol", "protocol"), ("quinze_server", "server")):
+        spec = importlib.util.spec_from_file_location(name, tree / folder / "__init__.py",
+                                                      submodule_search_locations=[str(tree / folder)])
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return "quinze_server"
+
+
 def main(argv: list[str]) -> None:
     import trio
 
-    from quinze_server.app import run_server
-    from quinze_server.config import ServerConfig
-
-    import quinze_server
+    package = _server_package()
+    run_server = importlib.import_module(f"{package}.app").run_server
+    ServerConfig = importlib.import_module(f"{package}.config").ServerConfig
+    server_dir = os.path.dirname(importlib.import_module(package).__file__ or "")
 
     collector = "stock"
     # Only the measured tree's own tuning (an editable install could supply another tree's module).
-    if "--stock-gc" not in argv and os.path.isfile(os.path.join(os.path.dirname(quinze_server.__file__), "collector.py")):
-        from quinze_server.collector import tune
+    if "--stock-gc" not in argv and os.path.isfile(os.path.join(server_dir, "collector.py")):
+        tune = importlib.import_module(f"{package}.collector").tune
 
         override = os.environ.get("QUINZE_BENCH_GC_THRESHOLDS")  # experiments: "A,B,C"
         if override:

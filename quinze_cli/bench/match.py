@@ -29,7 +29,7 @@ from typing import Any
 import trio
 
 from quinze_protocol.framing import FrameDecoder, encode_frame
-from quinze_protocol.messages import GameOver, GameStart, Joined, TableCreated, Welcome, commitment
+from quinze_protocol.messages import GameOver, GameStart, Joined, Welcome, commitment
 from quinze_cli.botproc import BotProcess
 from quinze_cli.client import connect
 from quinze_cli.matchrun import MatchConfig, MatchRunner, parse_bot_spec, validate_options
@@ -63,11 +63,7 @@ async def _games(games: int, seed: int) -> dict[str, Any]:
                 await bot.start(nursery)
                 relays.append(SeatRelay(await connect("127.0.0.1", port, f"bench{i}", "bot"), bot))
             for g in range(games):
-                await ctl.send({"type": "create-table", "game": "quinze", "options": {"players": 2},
-                                "seed": seed + g, "games": 1, "move_time": 30.0})
-                while not isinstance(created := await ctl.receive(), TableCreated):
-                    pass
-                table = created.table.table
+                table = (await ctl.create_table("quinze", {"players": 2}, seed=seed + g, games=1, move_time=30.0)).table
                 results: list[Any] = [None, None]
 
                 async def seat(i: int) -> None:

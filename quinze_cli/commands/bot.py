@@ -31,11 +31,11 @@ from rich.console import Console
 from rich.logging import RichHandler
 from rich.markup import escape
 
+from quinze_protocol.errors import ProtocolError
 from quinze_protocol.game import GameError, bot_names, get_game, is_bot_name
-from quinze_protocol.messages import Error, TableCreated
 from quinze_cli.botproc import BotError, BotProcess
 from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
-from quinze_cli.client import ClientError, Connection, connect, parse_address
+from quinze_cli.client import ClientError, Connection, RequestRefused, connect, parse_address
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
 from quinze_cli.options import check_move_time, check_seed, parse_option_pairs
 from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
@@ -65,17 +65,14 @@ class _Stop(Exception):
 
 async def _create(conn: Connection, game: str, options: dict[str, Any], seed: int | None, games: int,
                   move_time: float | None) -> str:
-    msg: dict[str, Any] = {"type": "create-table", "game": game, "options": options, "seed": seed, "games": games}
-    if move_time is not None:
-        msg["move_time"] = move_time
-    await conn.send(msg)
     with trio.fail_after(30):
-        while True:
-            answer = await conn.receive()
-            if isinstance(answer, TableCreated):
-                return answer.table.table
-            if isinstance(answer, Error):
-                raise _Stop(f"the server refused the table: {answer.reason} [{answer.code}]")
+        try:
+            info = await conn.create_table(game, options, seed=seed, games=games, move_time=move_time)
+        except RequestRefused as e:
+            raise _Stop(f"the server refused the table: {e.reason} [{e.code}]") from None
+        except ProtocolError as e:  # a field out of range: nothing was sent
+            raise _Stop(f"cannot create the table: {e.message_text()} [{e.code}]") from None
+    return info.table
 
 
 async def _run(args: dict[str, Any], out: Console, err: Console) -> int:

@@ -20,9 +20,8 @@ from typing import Any
 import trio
 
 from quinze_protocol.game import bot_names, get_bot, get_game
-from quinze_protocol.messages import CreateTable, Error, TableCreated
 from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
-from quinze_cli.client import connect
+from quinze_cli.client import RequestRefused, connect
 from quinze_cli.relay import SeatRelay
 
 __all__ = ["DEFAULT_LOG_DIR", "LocalError", "default_opponents", "logged_games", "parse_opponents",
@@ -128,15 +127,12 @@ async def start_local(
     opts["players"] = 1 + len(opponents)
     conn = await connect(HOST, port, "local", "player")
     async with conn:
-        await conn.send(CreateTable(game=game, options=opts, seed=seed, games=games,
-                                    clock=dict(clock) if clock is not None else None))
-        while True:
-            msg = await conn.receive()
-            if isinstance(msg, TableCreated):
-                table = msg.table.table
-                break
-            if isinstance(msg, Error):
-                raise LocalError(f"the local server refused the table: {msg.reason} [{msg.code}]")
+        try:
+            info = await conn.create_table(game, opts, seed=seed, games=games,
+                                           clock=dict(clock) if clock is not None else None)
+        except RequestRefused as err:
+            raise LocalError(f"the local server refused the table: {err.reason} [{err.code}]") from None
+        table = info.table
     base = seed if seed is not None else 0
     for i, name in enumerate(opponents, 1):
         nursery.start_soon(_bot_seat, port, table, i, name, base)

@@ -1,0 +1,608 @@
+"""The conversation of one connection, without I/O (PROTOCOL.md, "Flow" and "Conversation states").
+
+In the manner of h11's connection state machine: a session object is told every message its side
+sends (:meth:`Session.sent`) and every message the peer sent (:meth:`ClientSession.receive`,
+:meth:`ServerSession.receive`); it checks each against one transition table, :data:`TRANSITIONS`
+(sender role x state x message type -> next state), keeps the state, and says what to send in
+answer where the protocol decides it (a ``pong`` for a ``ping``). The caller reads and writes the
+bytes (``quinze_cli.client``, ``quinze_server.connection``); a session never does.
+
+Two levels share the table:
+
+- **the connection**: ``greeting`` (no ``hello`` yet) -> ``welcoming`` (``hello`` sent, no answer
+  yet) -> ``ready`` -> ``closed`` (``bye`` either way). The server refuses what the table does
+  not allow with the documented error (``not-hello`` before ``hello``, ``bad-field`` ``hello:
+  already greeted`` after it); a client session refuses to send it (:class:`LocalProtocolError`);
+- **each table**, as one client sees it: ``away`` -> ``joining`` -> ``seated`` -> ``playing`` ->
+  ``to-act`` (an ``action-request`` is open) -> ``answered`` (the ``action`` is sent) ->
+  ``playing`` (``accepted``) ...; ``game-over`` -> ``seated``; ``spectate`` -> ``watch-asked`` ->
+  ``watching``; ``leave`` -> ``leaving`` -> ``left`` -> ``away``; ``table-closed`` -> ``away``.
+  A client may send any table message in any table state (the server's table answers what is
+  wrong with its own codes); the table says which state it leads to. A server message the table
+  does not expect at a table leaves the state as it is and is noted in
+  :attr:`ClientSession.unexpected` (a client never breaks on a server's oddity).
+
+Refinements of a message type are table keys of their own: ``refused:stale`` is a ``refused``
+(or an ``error`` about an ``action``) of the open request whose code is one of
+:data:`STALE_CODES` (the request closed before the answer came: the seat may not retry),
+``refused:other`` one about another request or game (news), ``error:<ref>`` an ``error``
+answering a table message of type ``ref``.
+
+Request ids are scoped to their game: a client session knows, for each table, the game that runs
+(``number``) and its open request (:class:`RequestId`: table, number, request); the ``action`` it
+builds (:meth:`ClientSession.answer`) quotes all three, and :meth:`ClientSession.is_current`
+says whether a message is about the running game, so a late answer or refusal of an earlier
+game is never taken for one of the running game (PROTOCOL.md, "Game boundaries").
+
+Lobby questions (``create-table``, ``list-tables``, ``join``, ``spectate``, ``leave``) are
+:class:`Ask` objects: the server answers each client message in order, so a reply (or an
+``error`` whose ``ref`` is the question's type) settles the oldest open question of its kind.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from quinze_protocol.errors import ProtocolError
+from quinze_protocol.fields import REQUEST, SEAT, int_field, nullable, seconds_field
+from quinze_protocol.messages import (
+    CLIENT_TYPES,
+    PROTOCOL_VERSION,
+    SERVER_TYPES,
+    ActionMessage,
+    Bye,
+    CreateTable,
+    Error,
+    ForfeitMessage,
+    GameStart,
+    Hello,
+    Join,
+    Leave,
+    ListTables,
+    Message,
+    Pong,
+    Spectate,
+    Welcome,
+    parse_message,
+)
+
+__all__ = [
+    "ASKS", "CLIENT", "SERVER", "STALE_CODES", "TABLE_STATES", "TRANSITIONS",
+    "Ask", "ClientSession", "LocalProtocolError", "RequestId", "ServerSession", "Session", "Step", "TableTrack",
+]
+
+CLIENT = "client"
+SERVER = "server"
+
+# connection states
+GREETING = "greeting"
+WELCOMING = "welcoming"
+READY = "ready"
+CLOSED = "closed"
+
+# one table, as one client sees it
+AWAY = "away"
+JOINING = "joining"
+WATCH_ASKED = "watch-asked"
+SEATED = "seated"
+WATCHING = "watching"
+PLAYING = "playing"
+TO_ACT = "to-act"
+ANSWERED = "answered"
+LEAVING = "leaving"
+
+TABLE_STATES = (AWAY, JOINING, WATCH_ASKED, SEATED, WATCHING, PLAYING, TO_ACT, ANSWERED, LEAVING)
+_AT_TABLE = (SEATED, WATCHING, PLAYING, TO_ACT, ANSWERED)
+_IN_GAME = (PLAYING, TO_ACT, ANSWERED)
+
+STALE_CODES = frozenset({"game-not-running", "stale-request", "stale-game"})
+"""Refusals (``refused`` or ``error``) of an answer to a request that is no longer open, or of a
+forfeit of a game that is over: late, never an illegal action (PROTOCOL.md, "Game boundaries")."""
+
+ASKS = {"create-table": "table-created", "list-tables": "tables", "join": "joined", "spectate": "spectating",
+        "leave": "left"}
+"""The client messages that get exactly one answer, and the type of the good answer (else ``error``
+with ``ref`` the question's type)."""
+
+_LIGHT = frozenset({"event", "notice", "view", "action-request", "accepted"})
+_NUMBER = nullable(int_field(1))
+_DEADLINE = seconds_field(0.0)
+
+_TABLE_CLIENT = ("join", "spectate", "leave", "action", "forfeit")
+_TABLE_SERVER = ("joined", "spectating", "left", "game-start", "event", "notice", "view", "action-request",
+                 "accepted", "refused", "refused:stale", "refused:other", "game-over", "table-closed",
+                 "error:join", "error:spectate", "error:leave", "error:action", "error:forfeit")
+
+
+def _client_table(state: str) -> dict[str, str]:
+    """What each table message a client sends leads to, from ``state``."""
+    return {
+        "join": JOINING if state in (AWAY, LEAVING) else state,
+        "spectate": WATCH_ASKED if state == AWAY else state,
+        "leave": LEAVING,
+        "action": ANSWERED if state == TO_ACT else state,
+        "forfeit": state,
+    }
+
+
+def _news(states: Iterable[str], types: Iterable[str]) -> dict[tuple[str, str], dict[str, str]]:
+    return {(SERVER, s): {t: s for t in types} for s in states}
+
+
+TRANSITIONS: dict[tuple[str, str], dict[str, str]] = {
+    # ---- the connection
+    (CLIENT, GREETING): {"hello": WELCOMING, "bye": CLOSED},
+    (SERVER, GREETING): {"error": GREETING, "bye": CLOSED},
+    (CLIENT, WELCOMING): {"bye": CLOSED},
+    (SERVER, WELCOMING): {"welcome": READY, "error": GREETING, "bye": CLOSED},
+    (CLIENT, READY): {**{t: READY for t in sorted(CLIENT_TYPES - {"hello", "bye"})}, "bye": CLOSED},
+    (SERVER, READY): {**{t: READY for t in sorted(SERVER_TYPES - {"welcome", "bye"})}, "bye": CLOSED},
+    (CLIENT, CLOSED): {},
+    (SERVER, CLOSED): {},
+    # ---- one table: what the client sends
+    **{(CLIENT, s): _client_table(s) for s in TABLE_STATES},
+    # ---- one table: what the server sends (news that leaves the state first, then the moves)
+    **_news((AWAY,), ("refused:other",)),
+    **_news((JOINING, WATCH_ASKED), ("notice", "refused:other")),
+    **_news((SEATED,), ("event", "notice", "view", "refused:other", "refused:stale", "error:forfeit")),
+    **_news((WATCHING,), ("game-start", "event", "notice", "view", "game-over")),
+    **_news(_IN_GAME, ("event", "notice", "view", "refused:other", "error:forfeit")),
+    **_news((LEAVING,), ("game-start", "event", "notice", "view", "action-request", "accepted", "refused",
+                         "refused:stale", "refused:other", "game-over", "error:action", "error:forfeit")),
+}
+"""(sender role, state) -> {message type -> next state}; a type missing is not allowed there."""
+
+_MOVES: dict[tuple[str, str], dict[str, str]] = {
+    (SERVER, AWAY): {"table-closed": AWAY, "left": AWAY, "error:leave": AWAY},
+    (SERVER, JOINING): {"joined": SEATED, "error:join": AWAY, "table-closed": AWAY},
+    (SERVER, WATCH_ASKED): {"spectating": WATCHING, "error:spectate": AWAY, "table-closed": AWAY},
+    (SERVER, SEATED): {"game-start": PLAYING, "left": AWAY, "table-closed": AWAY},
+    (SERVER, WATCHING): {"table-closed": AWAY, "left": AWAY},
+    (SERVER, PLAYING): {"action-request": TO_ACT, "game-over": SEATED, "refused:stale": PLAYING,
+                        "game-start": PLAYING, "left": AWAY, "table-closed": AWAY},
+    (SERVER, TO_ACT): {"action-request": TO_ACT, "game-over": SEATED, "refused": TO_ACT, "refused:stale": PLAYING,
+                       "error:action": TO_ACT, "game-start": PLAYING, "left": AWAY, "table-closed": AWAY},
+    (SERVER, ANSWERED): {"accepted": PLAYING, "refused": TO_ACT, "refused:stale": PLAYING, "error:action": TO_ACT,
+                         "action-request": TO_ACT, "game-over": SEATED, "game-start": PLAYING, "left": AWAY,
+                         "table-closed": AWAY},
+    (SERVER, LEAVING): {"left": AWAY, "error:leave": AWAY, "table-closed": AWAY},
+}
+for _key, _moves in _MOVES.items():
+    TRANSITIONS.setdefault(_key, {}).update(_moves)
+del _key, _moves
+
+_REFUSALS = {
+    (CLIENT, GREETING): ("not-hello", "the first message must be hello, got {type}"),
+    (CLIENT, READY): ("bad-field", "{type}: already greeted"),
+    (CLIENT, WELCOMING): ("not-hello", "{type} before the answer to hello"),
+    (CLIENT, CLOSED): ("bad-field", "{type}: the connection is closing"),
+}
+"""What a server answers a client message its connection state does not allow (PROTOCOL.md, "Errors")."""
+
+
+class LocalProtocolError(Exception):
+    """This side was about to break the conversation (a message the state does not allow, an
+    answer with no open request): a bug of the caller, nothing was sent."""
+
+
+class RequestId(NamedTuple):
+    """An action request, scoped to its game: ``table`` (str), ``number`` (int | None: the game's
+    number at the table; None from a server that does not send it), ``request`` (int)."""
+
+    table: str
+    number: int | None
+    request: int
+
+
+class Step(NamedTuple):
+    """What one server message did at its table: the table key applied (its type, or a
+    refinement such as ``refused:other``), the state ``before`` and ``after``; ``expected`` is
+    False when the table had no entry for it (the state did not move)."""
+
+    table: str
+    key: str
+    before: str
+    after: str
+    expected: bool = True
+
+
+@dataclass(eq=False)
+class Ask:
+    """One lobby question (``message``) waiting for its answer: ``reply`` is the good answer
+    (``table-created``, ``tables``, ``joined``, ``spectating``, ``left``) or ``error`` the
+    server's refusal once it came; ``done`` is True then."""
+
+    message: Message | Mapping[str, Any]
+    reply: Message | None = None
+    error: Error | None = None
+
+    @property
+    def done(self) -> bool:
+        return self.reply is not None or self.error is not None
+
+    @property
+    def type(self) -> str:
+        return _get(self.message, "type")  # type: ignore[no-any-return]
+
+    @property
+    def table(self) -> str | None:
+        return _get(self.message, "table")  # type: ignore[no-any-return]
+
+
+@dataclass
+class TableTrack:
+    """One table as the client sees it: ``state`` (one of :data:`TABLE_STATES`), the ``seat`` held
+    and its ``token``, the running (or last) game's ``number`` and ``start``, and the open
+    ``request`` (its :class:`ActionRequest` message, or a map of the fields read) while ``to-act``."""
+
+    table: str
+    state: str = AWAY
+    seat: int | None = None
+    token: str | None = None
+    number: int | None = None
+    start: GameStart | None = None
+    request: RequestId | None = None
+    deadline: float | None = None
+    """Seconds the open request gave to answer (``action-request.deadline``)."""
+
+    @property
+    def in_game(self) -> bool:
+        return self.state in _IN_GAME
+
+
+class Session:
+    """The state of one connection's conversation, for ``role`` (:data:`CLIENT` or :data:`SERVER`)."""
+
+    def __init__(self, role: str) -> None:
+        if role not in (CLIENT, SERVER):
+            raise ValueError(f"role must be {CLIENT!r} or {SERVER!r}, got {role!r}")
+        self.role = role
+        self.peer = SERVER if role == CLIENT else CLIENT
+        self.state = GREETING
+
+    def _move(self, sender: str, type_: str) -> str | None:
+        """The connection state after ``sender`` sent a ``type_``; None when not allowed."""
+        return TRANSITIONS[(sender, self.state)].get(type_)
+
+    def sent(self, msg: Message) -> None:
+        """This side sends ``msg``. Raises :class:`LocalProtocolError` when the state forbids it."""
+        new = self._move(self.role, msg.type)
+        if new is None:
+            raise LocalProtocolError(f"cannot send {msg.type} in state {self.state} ({self.role})")
+        self.state = new
+
+    @property
+    def closed(self) -> bool:
+        return self.state == CLOSED
+
+
+class ServerSession(Session):
+    """A server's side of one connection: the handshake and the connection states.
+
+    :meth:`receive` reads a client map into its message and checks the state (the documented
+    errors as :class:`ProtocolError`); ``name`` and ``client_role`` come from the ``hello``.
+    The table messages are the server's tables' business (``quinze_server.table``): they are
+    encoded once for many connections and do not pass through here.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(SERVER)
+        self.name: str | None = None
+        self.client_role: str | None = None
+        self.version: int | None = None
+
+    def refusal(self, type_: str) -> ProtocolError | None:
+        """The error a client message of ``type_`` gets in this state (``not-hello`` before
+        ``hello``, ``bad-field`` for ``hello`` twice), or None when the table allows it."""
+        if self._move(CLIENT, type_) is not None:
+            return None
+        code, reason = _REFUSALS[(CLIENT, self.state)]
+        return ProtocolError(code, reason.format(type=type_), ref=type_)
+
+    def receive(self, data: Mapping[str, Any] | Message) -> Message:
+        """The client message in ``data``, after the state's check. Raises :class:`ProtocolError`:
+        the parse errors of :func:`~quinze_protocol.messages.parse_message`, ``not-hello`` (a first
+        message that is not ``hello``), ``bad-field`` (``hello`` twice)."""
+        msg = data if isinstance(data, Message) else parse_message(data, allowed=CLIENT_TYPES)
+        t = msg.type
+        refused = self.refusal(t)
+        if refused is not None:
+            raise refused
+        self.state = TRANSITIONS[(CLIENT, self.state)][t]
+        if isinstance(msg, Hello):
+            self.version, self.name, self.client_role = msg.version, msg.name, msg.role
+        return msg
+
+    @property
+    def greeted(self) -> bool:
+        """True once the client is welcomed (the connection is ``ready``)."""
+        return self.state == READY
+
+    def welcome(self, server: str, heartbeat: float) -> Welcome | Error:
+        """The answer to the ``hello`` just received: ``welcome``, or ``error`` ``version-mismatch``
+        (then send ``bye`` with :meth:`bye`)."""
+        if self.state != WELCOMING:
+            raise LocalProtocolError(f"no hello to answer (state {self.state})")
+        if self.version != PROTOCOL_VERSION:
+            err = Error(code="version-mismatch", reason=f"this server speaks protocol version {PROTOCOL_VERSION}, "
+                                                        f"the client {self.version}", ref="hello")
+            self.sent(err)
+            return err
+        msg = Welcome(version=PROTOCOL_VERSION, server=server, heartbeat=heartbeat)
+        self.sent(msg)
+        return msg
+
+    def bye(self, reason: str = "") -> Bye:
+        """``bye`` (the connection is closed after it)."""
+        msg = Bye(reason=reason)
+        self.state = CLOSED
+        return msg
+
+
+class ClientSession(Session):
+    """A client's side of one connection: the handshake, the lobby questions and every table.
+
+    Build what to send with :meth:`hello`, :meth:`create_table`, :meth:`list_tables`,
+    :meth:`join`, :meth:`spectate`, :meth:`leave`, :meth:`answer`, :meth:`forfeit`,
+    :meth:`bye` (each checked and recorded as sent), or record a message built elsewhere with
+    :meth:`sent`. Give every message received to :meth:`receive`; what it says to send back
+    (``pong``) waits in :attr:`outbox`.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(CLIENT)
+        self.tables: dict[str, TableTrack] = {}
+        self.asks: deque[Ask] = deque()
+        self.outbox: list[Message] = []
+        self.welcomed: Welcome | None = None
+        self.unexpected: deque[tuple[str, str, str]] = deque(maxlen=32)
+        """The last server messages no table state expected: ``(table, state, type)``."""
+        self.step: Step | None = None
+        """What the last message received did at its table (None: a connection message)."""
+        self.message: Message | None = None
+        """The last message received, read whole (None after one :meth:`receive_data` passed light)."""
+
+    # ------------------------------------------------------------------ what to send
+
+    def track(self, table: str) -> TableTrack:
+        """The client's picture of ``table`` (``away`` when never seen)."""
+        t = self.tables.get(table)
+        if t is None:
+            t = self.tables[table] = TableTrack(table)
+        return t
+
+    def hello(self, name: str, role: str = "player") -> Hello:
+        """The first message. Raises ``ProtocolError`` ``bad-field`` for a bad name or role."""
+        msg = Hello(version=PROTOCOL_VERSION, name=name, role=role)
+        self.sent(msg)
+        return msg
+
+    def sent(self, msg: Message | Mapping[str, Any]) -> Ask | None:  # type: ignore[override]
+        """This side sends ``msg`` (a message, or a map with a ``type`` sent as is): the states
+        move; a lobby question becomes an :class:`Ask` (returned). Raises
+        :class:`LocalProtocolError` when the connection state forbids it."""
+        t = _get(msg, "type")
+        new = self._move(CLIENT, t)
+        if new is None:
+            raise LocalProtocolError(f"cannot send {t} in state {self.state} (client)")
+        self.state = new
+        if t in _TABLE_CLIENT:
+            table = _get(msg, "table")
+            if type(table) is str:
+                track = self.track(table)
+                track.state = TRANSITIONS[(CLIENT, track.state)][t]
+                if track.state == AWAY:
+                    del self.tables[table]
+        if t in ASKS:
+            ask = Ask(msg)
+            self.asks.append(ask)
+            return ask
+        return None
+
+    def create_table(self, game: str, options: Mapping[str, Any] | None = None, **fields: Any) -> tuple[CreateTable, Ask]:
+        """``create-table`` (fields as in :class:`CreateTable`) and its question."""
+        msg = CreateTable(game=game, options=dict(options or {}), **fields)
+        return msg, self._ask(msg)
+
+    def list_tables(self, **fields: Any) -> tuple[ListTables, Ask]:
+        msg = ListTables(**fields)
+        return msg, self._ask(msg)
+
+    def join(self, table: str, seat: int | None = None, token: str | None = None) -> tuple[Join, Ask]:
+        msg = Join(table=table, seat=seat, token=token)
+        return msg, self._ask(msg)
+
+    def spectate(self, table: str) -> tuple[Spectate, Ask]:
+        msg = Spectate(table=table)
+        return msg, self._ask(msg)
+
+    def leave(self, table: str) -> tuple[Leave, Ask]:
+        msg = Leave(table=table)
+        return msg, self._ask(msg)
+
+    def _ask(self, msg: Message) -> Ask:
+        ask = self.sent(msg)
+        assert ask is not None
+        return ask
+
+    def answer(self, table: str, action: Mapping[str, Any]) -> ActionMessage:
+        """The ``action`` answering the open request at ``table``, quoting its table, request id
+        and game number. Raises :class:`LocalProtocolError` when no request is open there."""
+        track = self.tables.get(table)
+        if track is None or track.state != TO_ACT or track.request is None:
+            raise LocalProtocolError(f"no open request at {table} to answer "
+                                     f"(state {track.state if track is not None else AWAY})")
+        r = track.request
+        msg = ActionMessage(table=table, request=r.request, action=dict(action), number=r.number)
+        self.sent(msg)
+        return msg
+
+    def forfeit(self, table: str, reason: str) -> ForfeitMessage:
+        """``forfeit`` of the game that runs (or ran last) at ``table``, naming it by number."""
+        track = self.track(table)
+        msg = ForfeitMessage(table=table, reason=reason, number=track.number)
+        self.sent(msg)
+        return msg
+
+    def bye(self, reason: str = "") -> Bye:
+        msg = Bye(reason=reason)
+        self.sent(msg)
+        return msg
+
+    # ------------------------------------------------------------------ what comes in
+
+    def receive(self, data: Mapping[str, Any] | Message) -> Message:
+        """The server message in ``data`` (a map is read with
+        :func:`~quinze_protocol.messages.parse_message`), after the states moved. Raises
+        :class:`ProtocolError` for a map that is no server message, and ``unexpected-message``
+        for one the connection state does not allow (a ``welcome`` twice, anything after ``bye``)."""
+        msg = data if isinstance(data, Message) else parse_message(data, allowed=SERVER_TYPES)
+        self.step = self._incoming(msg.type, msg)
+        self.message = msg
+        return msg
+
+    def receive_data(self, data: Mapping[str, Any]) -> Step | None:
+        """Like :meth:`receive` for a map the caller passes on as it came (a relay): the frequent
+        game messages (``event``, ``notice``, ``view``, ``action-request``, ``accepted``) are
+        checked only for the fields the session and a relay read (``table``, ``request``,
+        ``number``; for ``action-request`` also ``seat``, ``deadline`` and that ``legal`` is a
+        list), the others are read whole. Returns what the message did at its table
+        (:class:`Step`; None for a connection message). Raises :class:`ProtocolError` as
+        :meth:`receive` does (the state unchanged)."""
+        t = data.get("type")
+        if t in _LIGHT and type(data.get("table")) is str:
+            if t in ("action-request", "accepted"):
+                REQUEST(data.get("request"), f"{t}.request")
+                _NUMBER(data.get("number"), f"{t}.number")
+                if t == "action-request":
+                    SEAT(data.get("seat"), "action-request.seat")
+                    _DEADLINE(data.get("deadline"), "action-request.deadline")
+                    if not isinstance(data.get("legal"), list):
+                        raise ProtocolError("bad-field", "must be a list", "action-request.legal", ref=t)
+            self.step = self._incoming(t, data)
+            self.message = None
+        else:
+            self.receive(data)
+        return self.step
+
+    def _incoming(self, t: str, msg: Message | Mapping[str, Any]) -> Step | None:
+        new = self._move(SERVER, t)
+        if new is None:
+            raise ProtocolError("unexpected-message", f"the server sent {t} in state {self.state}", ref=t)
+        self.state = new
+        if t == "welcome":
+            self.welcomed = msg  # type: ignore[assignment]
+        elif t == "ping":
+            self.outbox.append(Pong(nonce=_get(msg, "nonce")))
+        elif t == "error":
+            self._error(msg)  # type: ignore[arg-type]
+        else:
+            table = _get(msg, "table")
+            if type(table) is str:
+                return self._at_table(table, t, msg)
+            if t in ("table-created", "tables"):
+                self._settle(t, None, msg)  # type: ignore[arg-type]
+        return None
+
+    def take_outbox(self) -> list[Message]:
+        """What the session says to send now (and forgets)."""
+        out, self.outbox = self.outbox, []
+        return out
+
+    def _settle(self, reply_type: str, table: str | None, msg: Message) -> Ask | None:
+        """The oldest open question this reply answers (settled), or None."""
+        for ask in self.asks:
+            if ASKS[ask.type] == reply_type and (table is None or ask.table == table):
+                ask.reply = msg
+                self.asks.remove(ask)
+                return ask
+        return None
+
+    def _error(self, err: Error) -> None:
+        ref = err.ref
+        if ref in ASKS:
+            for ask in self.asks:
+                if ask.type == ref:
+                    ask.error = err
+                    self.asks.remove(ask)
+                    if ask.table is not None:
+                        self.step = self._table_move(self.track(ask.table), f"error:{ref}")
+                    return
+        if ref in ("action", "forfeit"):
+            # an error has no table: the table where an answer (or a forfeit) may be at fault
+            if ref == "forfeit" and err.code in STALE_CODES:
+                return
+            key = "refused:stale" if err.code in STALE_CODES else f"error:{ref}"
+            cands = [t for t in self.tables.values() if t.state in (ANSWERED, TO_ACT, PLAYING)]
+            if err.request is not None:
+                cands = [t for t in cands if t.request is not None and t.request.request == err.request] or cands
+            if len(cands) == 1:
+                self.step = self._table_move(cands[0], key)
+
+    def _table_move(self, track: TableTrack, key: str) -> Step:
+        before = track.state
+        new = TRANSITIONS[(SERVER, before)].get(key)
+        expected = new is not None
+        if new is None:
+            self.unexpected.append((track.table, before, key))
+            new = before
+        track.state = new
+        if new == AWAY:
+            self.tables.pop(track.table, None)  # not at the table: nothing to keep (a match uses thousands)
+        return Step(track.table, key, before, new, expected)
+
+    def _at_table(self, table: str, t: str, msg: Message | Mapping[str, Any]) -> Step:
+        track = self.track(table)
+        key = t
+        if t == "refused":
+            if not self.is_current(msg):
+                key = "refused:other"  # about another request or game: news, not ours to retry
+            elif _get(msg, "code") in STALE_CODES:
+                key = "refused:stale"
+        if t in ("joined", "spectating", "left"):
+            self._settle(t, table, msg)  # type: ignore[arg-type]
+        step = self._table_move(track, key)
+        if t == "joined":
+            track.seat, track.token = _get(msg, "seat"), _get(msg, "token")
+        elif t == "game-start":
+            track.start = msg if isinstance(msg, GameStart) else None
+            track.number = _get(msg, "number")
+            track.request = None
+        elif t == "action-request" and track.state == TO_ACT:
+            track.request = RequestId(table, _get(msg, "number"), _get(msg, "request"))
+            track.deadline = float(_get(msg, "deadline"))
+        elif t == "game-over" or key == "refused:stale" or (t == "accepted" and self.is_current(msg)):
+            track.request = None
+        elif t in ("left", "table-closed"):
+            track.seat = track.token = None
+            track.request = None
+        return step
+
+    def is_current(self, msg: Message | Mapping[str, Any]) -> bool:
+        """True when ``msg`` (a message or a map with ``table``, ``number``, ``request``) is about the
+        game that runs at its table and, when it names a request, the open one: the request id
+        is read in its game's scope. A message naming no game is taken as the running one's."""
+        table, number, request = _get(msg, "table"), _get(msg, "number"), _get(msg, "request")
+        track = self.tables.get(table) if isinstance(table, str) else None
+        if track is None:
+            return False
+        if number is not None and track.number is not None and number != track.number:
+            return False
+        if request is not None:
+            return track.request is not None and track.request.request == request
+        return True
+
+    def open_request(self, table: str) -> RequestId | None:
+        """The open request at ``table`` (the seat is to act), or None."""
+        track = self.tables.get(table)
+        return track.request if track is not None and track.state in (TO_ACT, ANSWERED) else None
+
+
+def _get(msg: Message | Mapping[str, Any], name: str) -> Any:
+    """A field of a message or of a map (None when absent)."""
+    if type(msg) is dict or isinstance(msg, Mapping):  # a dict first: the frequent case, no ABC check
+        return msg.get(name)
+    return getattr(msg, name, None)

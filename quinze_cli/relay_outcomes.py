@@ -1,0 +1,58 @@
+"""What a relay reports about one seat (:mod:`quinze_cli.relay`): the bot's :class:`Failure`, if
+any, and each game's :class:`GameOutcome` (PROTOCOL.md, "Bots")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from quinze_protocol.messages import GameOver, GameStart
+
+__all__ = ["FAILURE_KINDS", "Failure", "GameOutcome"]
+
+FAILURE_KINDS = ("timeout", "crash", "garbage", "illegal")
+"""The kinds of a bot failure, also the ``reason`` of the relay's ``forfeit``."""
+
+
+@dataclass
+class Failure:
+    """A bot failure: ``kind`` (one of :data:`FAILURE_KINDS`), ``detail`` (for people),
+    ``table``, ``seat``, ``started`` (False: before the game started), ``restart`` (the bot
+    program is no longer usable and must be restarted before another game)."""
+
+    kind: str
+    detail: str
+    table: str | None = None
+    seat: int | None = None
+    started: bool = True
+    restart: bool = False
+
+    def describe(self) -> str:
+        when = "mid-game" if self.started else "before the start"
+        return f"{self.kind} ({when}): {self.detail}"
+
+    def to_data(self) -> dict[str, Any]:
+        return {"kind": self.kind, "detail": self.detail, "table": self.table, "seat": self.seat, "started": self.started}
+
+
+@dataclass
+class GameOutcome:
+    """One game seen from one seat: the ``game_over`` message (None if the table closed before
+    the end), the seat's ``failure`` if its bot failed, and the ``game_start`` message."""
+
+    table: str
+    seat: int
+    game_start: GameStart | None
+    game_over: GameOver | None
+    failure: Failure | None
+    started: datetime | None = None
+    ended: datetime | None = None
+    think: float = 0.0
+    """Seconds the bot took over its answers (request forwarded to answer read), summed."""
+    moves: int = 0
+    """Answers the bot gave."""
+    max_think: float = 0.0
+    """The longest of those answers, seconds."""
+    near_limit: int = 0
+    """Answers that took more than 90% of their request's time (within 10% of the limit)."""

@@ -1,0 +1,118 @@
+"""The server's one heartbeat task (quinze_server.clock.Heartbeats; PROTOCOL.md "Flow"): hello
+deadline, a ping every interval from the hello on, the drop after three silent intervals unless
+the connection thinks on an action request, ended connections forgotten. On trio's MockClock."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import trio
+
+from quinze_server.clock import MISSED_PONGS, Heartbeat, Heartbeats
+
+
+class Peer:
+    """What Heartbeats needs of a connection, recording what it is told (times on the trio clock)."""
+
+    def __init__(self, thinking: bool = False) -> None:
+        self.heartbeat = Heartbeat()
+        self.closing = False
+        self.thinking = thinking
+        self.pings: list[tuple[float, int]] = []
+        self.closed: tuple[float, str] | None = None
+
+    def send(self, msg: dict[str, Any]) -> None:
+        assert msg["type"] == "ping"
+        self.pings.append((trio.current_time(), msg["nonce"]))
+
+    def close(self, reason: str) -> None:
+        self.closed = (trio.current_time(), reason)
+        self.closing = True
+
+    def awaiting_move(self) -> bool:
+        return self.thinking
+
+
+async def test_pings_every_interval_from_the_hello_and_drops_the_silent(autojump_clock: Any) -> None:
+    beats = Heartbeats(10.0)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(beats.run)
+        quiet, chatty = Peer(), Peer()
+        start = trio.current_time()
+        beats.add(quiet)
+        beats.add(chatty)
+        await trio.sleep(4)
+        beats.greeted(quiet)
+        beats.greeted(chatty)
+        await trio.sleep(0.5)
+        for _ in range(6):  # chatty answers every ping half a second after it
+            await trio.sleep(10)
+            chatty.heartbeat.pong()
+        assert [round(t - start) for t, _ in chatty.pings] == [14, 24, 34, 44, 54, 64]
+        assert [n for _, n in chatty.pings] == [1, 2, 3, 4, 5, 6]
+        assert chatty.closed is None
+        # quiet sent nothing after its hello: pinged at 14 and 24, dropped at the third due time
+        assert [round(t - start) for t, _ in quiet.pings] == [14, 24]
+        assert quiet.closed is not None
+        assert round(quiet.closed[0] - start) == 4 + MISSED_PONGS * 10
+        assert quiet.closed[1] == "no pong for 30.0 s"
+        nursery.cancel_scope.cancel()
+
+
+async def test_no_hello_within_three_intervals_closes(autojump_clock: Any) -> None:
+    beats = Heartbeats(2.0)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(beats.run)
+        mute = Peer()
+        start = trio.current_time()
+        beats.add(mute)
+        await trio.sleep(20)
+        assert mute.closed is not None
+        assert round(mute.closed[0] - start) == 6
+        assert mute.closed[1] == "no hello within 6 s"
+        assert mute.pings == []
+        assert len(beats) == 0  # forgotten
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_thinking_seat_is_not_dropped_and_ended_connections_are_forgotten(autojump_clock: Any) -> None:
+    beats = Heartbeats(1.0)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(beats.run)
+        thinker, gone = Peer(thinking=True), Peer()
+        for peer in (thinker, gone):
+            beats.add(peer)
+            beats.greeted(peer)
+        await trio.sleep(1.5)
+        gone.closing = True  # the connection ended on its own
+        await trio.sleep(10)
+        assert thinker.closed is None and len(thinker.pings) == 11
+        assert len(gone.pings) == 1 and gone.closed is None
+        assert len(beats) == 1
+        nursery.cancel_scope.cancel()
+
+
+async def test_thousands_due_at_once_are_all_pinged_and_let_others_run(autojump_clock: Any) -> None:
+    beats = Heartbeats(5.0)
+    peers = [Peer() for _ in range(2000)]
+    seen: list[int] = []  # pinged peers each time another task got to run during the burst
+
+    async def other_task(due: float) -> None:
+        await trio.sleep_until(due)  # ready in the same instant as the heartbeat, then never idle
+        while len(seen) < 100_000:
+            seen.append(sum(1 for p in peers if p.pings))
+            if seen[-1] == len(peers):
+                return
+            await trio.lowlevel.checkpoint()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(beats.run)
+        for peer in peers:
+            beats.add(peer)
+            beats.greeted(peer)
+        nursery.start_soon(other_task, trio.current_time() + 5.0)
+        await trio.sleep(5.5)
+        assert all(len(p.pings) == 1 for p in peers)
+        assert seen[-1] == len(peers)
+        assert any(0 < n < len(peers) for n in seen)  # it ran between two slices of the burst
+        nursery.cancel_scope.cancel()
