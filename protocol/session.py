@@ -95,7 +95,6 @@ ANSWERED = "answered"
 LEAVING = "leaving"
 
 TABLE_STATES = (AWAY, JOINING, WATCH_ASKED, SEATED, WATCHING, PLAYING, TO_ACT, ANSWERED, LEAVING)
-_AT_TABLE = (SEATED, WATCHING, PLAYING, TO_ACT, ANSWERED)
 _IN_GAME = (PLAYING, TO_ACT, ANSWERED)
 
 STALE_CODES = frozenset({"game-not-running", "stale-request", "stale-game"})
@@ -112,9 +111,6 @@ _NUMBER = nullable(int_field(1))
 _DEADLINE = seconds_field(0.0)
 
 _TABLE_CLIENT = ("join", "spectate", "leave", "action", "forfeit")
-_TABLE_SERVER = ("joined", "spectating", "left", "game-start", "event", "notice", "view", "action-request",
-                 "accepted", "refused", "refused:stale", "refused:other", "game-over", "table-closed",
-                 "error:join", "error:spectate", "error:leave", "error:action", "error:forfeit")
 
 
 def _client_table(state: str) -> dict[str, str]:
@@ -536,7 +532,7 @@ class ClientSession(Session):
             if ref == "forfeit" and err.code in STALE_CODES:
                 return
             key = "refused:stale" if err.code in STALE_CODES else f"error:{ref}"
-            cands = [t for t in self.tables.values() if t.state in (ANSWERED, TO_ACT, PLAYING)]
+            cands = [t for t in self.tables.values() if t.state in _IN_GAME]
             if err.request is not None:
                 cands = [t for t in cands if t.request is not None and t.request.request == err.request] or cands
             if len(cands) == 1:

@@ -2,22 +2,27 @@
 
 Each command lives in its own module exposing ``register(app)``; add its name to
 ``COMMANDS`` to make it part of the CLI. User errors exit with code 2 (usage) or 1
-(invalid input) and a one-line message, never a traceback.
+(invalid input) and a one-line ``error:`` message, never a traceback nor a box.
 """
 
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 import typer
+import typer.main
 
 app = typer.Typer(
     name="quinze",
     help="Le Quinze, Le Quinze classique and Le 14: server, bots, matches, replays.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,
 )
+"""Plain help (wrapped at the terminal's width, values named by :mod:`quinze_cli.helptext`) and
+shell completion (``quinze --install-completion``, ``--show-completion``)."""
 
 COMMANDS = [
     "rules",
@@ -53,6 +58,15 @@ def _main(
     """Le Quinze, Le Quinze classique and Le 14: server, bots, matches, replays."""
 
 
+def command() -> Any:
+    """The click command tree of :data:`app`, its values named for people (:func:`~quinze_cli.helptext.tidy`)."""
+    from quinze_cli.helptext import tidy
+
+    return tidy(typer.main.get_command(app))
+
+
 def main() -> None:
-    """Console-script entry point."""
-    app()
+    """Console-script entry point: usage errors are one ``error:`` line (:func:`~quinze_cli.helptext.run`)."""
+    from quinze_cli.helptext import run
+
+    run(command())

@@ -38,7 +38,7 @@ from quinze_protocol.replaylog import LogError, dumps_records, game_records
 from quinze_server.logs import cut_at_end
 from quinze_cli.botproc import BotError, BotProcess
 from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot
-from quinze_cli.client import ClientError, Connection, RequestRefused, connect
+from quinze_cli.client import ClientError, Connection, RequestRefused, ServerProtocolError, connect
 from quinze_cli.options import SEED_MAX  # one seed rule for every command (0 .. 2**63-1)
 from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
 from quinze_cli.stats import MatchStats
@@ -212,6 +212,38 @@ class _Player:
         self.relay: SeatRelay | None = None
         self.endpoint: Any = None
         self.needs_restart = False
+        self.idle: tuple[trio.CancelScope, trio.Event] | None = None
+        """While the player sits out (between its games): the task reading its connection."""
+
+    async def keep_alive(self, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
+        """Read the connection while the player has no game, so the server's pings are answered
+        (a player of a round robin can sit out for minutes while the others play, longer than the
+        three heartbeats after which the server drops a silent client); until :meth:`wake`."""
+        done = trio.Event()
+        with trio.CancelScope() as scope:
+            self.idle = (scope, done)
+            task_status.started()
+            try:
+                assert self.relay is not None
+                conn = self.relay.conn
+                while True:
+                    try:
+                        await conn.receive()  # pings answered; nothing else is due now
+                    except ServerProtocolError:
+                        if conn.closed:
+                            return
+            except ClientError:
+                return  # the connection is lost: the next game reports it
+            finally:
+                done.set()
+
+    async def wake(self) -> None:
+        """Stop :meth:`keep_alive` (the connection is then the relay's again)."""
+        if self.idle is not None:
+            scope, done = self.idle
+            self.idle = None
+            scope.cancel()
+            await done.wait()
 
     @property
     def label(self) -> str:
@@ -326,6 +358,9 @@ class MatchRunner:
                 if self.stopping:
                     break
                 await self._play_one(plan, slot, address, control, pool, bots_nursery)
+                for player in pool.values():  # who sits out until needed keeps answering pings
+                    if player.relay is not None and player.idle is None:
+                        await nursery.start(player.keep_alive)
             nursery.cancel_scope.cancel()
         await control.aclose()
 
@@ -373,6 +408,7 @@ class MatchRunner:
                 pool[key] = _Player(self.config.bots[bot_index], slot, k)
                 self.players.append(pool[key])
             player = pool[key]
+            await player.wake()
             await self._ready(player, address, bots_nursery)
             seat_players.append(player)
         table = await self._create_table(plan, control)

@@ -456,3 +456,27 @@ def test_threshold_bot_plays_by_its_total():
     assert bot.choose(g.view(1), g.legal_actions()).to_data() == H  # 10 < 11
     play(g, H, CHECK, CHECK, H)  # seat 0: 5 + Q = 15
     assert g.to_act == 0 and bot.choose(g.view(0), g.legal_actions()).to_data() == R(1)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_threshold_bots_raise_once_a_coup_and_never_each_other_forever(seed):
+    """Two threshold bots holding 14 or 15 used to raise each other by 1 until the chips ran out
+    (about 99 raises in one coup): now each raises at most once a coup, then calls."""
+    from collections import Counter
+
+    from quinze_protocol.games.classique_actions import Raise
+
+    g = get_game("quinze-classique").new({"players": 2}, seed)
+    bots = [get_bot("quinze-classique", "threshold", seed * 7 + k) for k in range(2)]
+    raises: Counter = Counter()
+    for _ in range(20000):
+        if g.is_over:
+            break
+        seat = g.to_act
+        view = g.view(seat)
+        action = bots[seat].choose(view, g.legal_actions())
+        if isinstance(action, Raise):
+            raises[(view.get("coup"), seat)] += 1
+        g.apply(action)
+    assert g.is_over
+    assert max(raises.values(), default=0) <= 1, raises.most_common(3)

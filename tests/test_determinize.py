@@ -166,3 +166,41 @@ def test_the_same_seed_gives_the_same_determinization_and_others_differ() -> Non
         assert determinize(view, know[seat], Rng(1)).to_position() == first
         others = {str(determinize(view, know[seat], Rng(k)).to_position()) for k in range(2, 8)}
         assert len(others) > 1
+
+
+def test_a_classique_opponent_who_stood_is_dealt_a_card_its_choices_allow() -> None:
+    """The opponent model of classique (docs/bots.md): the built-in threshold stands in its
+    drawing turn on 11 to 13 (it raises with 14), so a seat that saw it stand with face-up
+    total ``u`` deals it a hidden card of value 11-u .. 13-u in most determinizations (four in
+    five: the fifth ignores the model); without the model, any unseen card."""
+    from quinze_protocol.game import get_bot
+
+    cls = get_game("quinze-classique")
+    for seed in range(60):
+        g = cls.new({"players": 2, "cave": 50}, seed)
+        bots = [get_bot("quinze-classique", "threshold", s) for s in range(2)]
+        know = [knowledge_for("quinze-classique", s) for s in range(2)]
+        for e in g.opening_events:
+            for s in range(2):
+                know[s].observe(e.for_seat(s))
+        stood = None
+        while not g.is_over and stood is None:
+            s = g.to_act
+            for e in g.apply(bots[s].choose(g.view(s), g.legal_actions())):
+                for t in range(2):
+                    know[t].observe(e.for_seat(t))
+                data = e.for_seat(0)
+                if data["kind"] == "stand" and not data["forced"] and data["seat"] == 1 and g.face_up[1]:
+                    stood = sum(min(c % 13 + 1, 10) for c in g.face_up[1])
+        if stood is None or g.is_over or g.to_act != 0 or g.hidden[1] is None:
+            continue
+        view = g.view(0)
+        det = determinizer(view, know[0])
+        values = [min(det.sample(Rng(k)).hidden[1] % 13 + 1, 10) for k in range(200)]
+        inside = sum(1 for v in values if 11 - stood <= v <= 13 - stood)
+        assert inside >= 0.7 * len(values)
+        blind = determinizer(view, None)  # the view alone: no model
+        values = [min(blind.sample(Rng(k)).hidden[1] % 13 + 1, 10) for k in range(200)]
+        assert sum(1 for v in values if 11 - stood <= v <= 13 - stood) < inside
+        return
+    raise AssertionError("no game gave the situation to check")

@@ -27,7 +27,7 @@ NAMES = ["Ana", "Bob", "Cy", "Dee"]
 ENGLISH = re.compile(
     r"\b(the|and|of|with|each|draws?|discards?|lays|takes|stock|cards?|packets?|left|ends|won|wins|"
     r"nothing|stands|passes|checks|calls|raises|folds|deals|hidden|showing|burnt|chips|stake|match|"
-    r"players?|swap|for|everybody|seats|drawn|showdown|first|turned|substitutes)\b", re.IGNORECASE)
+    r"players?|swaps?|for|everybody|seats|drawn|showdown|first|turned|substitutes?|lay|you|draw|exchanges?)\b", re.IGNORECASE)
 FRENCH = re.compile(r"\b(le|la|les|de|du|une|pioche|défausse|carte|cartes|paquet|pose|donne|jetons|enjeu|"
                     r"relance|remporte|partie|victoire|vous|tient|passe|tirage|abattage|fin|contre|joueurs|misent|chacun|prend)\b|[éèàç]|\s[:;]\s", re.IGNORECASE)
 GAMES = {
@@ -108,7 +108,7 @@ def test_every_event_kind_is_told_in_the_players_language(game):
                 for e_line, f_line in zip(en_lines, fr_lines):
                     assert not e_line.startswith(f"{kind}:") and not f_line.startswith(f"{kind}:"), (e_line, f_line)
                     assert e_line != f_line, e_line
-                    glossed = re.sub(r" \((s'y tient|demande carte)\)", "", e_line)  # French game terms as glosses
+                    glossed = re.sub(r" \((s'y tient|demande carte|s'y tenir|demander carte)\)", "", e_line)  # French game terms as glosses
                     assert ENGLISH.search(e_line) and not FRENCH.search(glossed), e_line
                     assert FRENCH.search(f_line), f_line
                     assert not ENGLISH.search(f_line), f_line

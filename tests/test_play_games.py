@@ -133,7 +133,7 @@ def test_quatorze_events_in_words_reuse_the_replay_narration():
     assert log[0].startswith("Each player gets four packets") and "plays first" in log[0]
     assert not any("hand of" in line for line in log)  # our hand is on the board, nobody else's anywhere
     lines = t.ui.on_event(t.st, {"kind": "two-for-one", "seat": 1, "hand": ["4S", "5D"], "combination": 0, "card": "9C"})
-    assert lines == ["Bob: swap 4S 5D for 9C of #0."]
+    assert lines == ["Bob swaps 4S 5D for 9C of #0."]
 
 
 def test_quatorze_french_screen():
@@ -363,3 +363,15 @@ def test_quatorze_french_typed_forms_and_list_order():
     assert firsts["combine"] < firsts["discard"]
     if "between" in firsts:
         assert max(i for i, k in enumerate(order) if k == "discard") < firsts["between"]
+
+
+def test_le_14_lists_actions_that_differ_only_by_suit_once():
+    from quinze_cli.play.render_quatorze import merge_by_rank
+
+    legal = [{"type": "combine", "cards": ["2C", "QH"]}, {"type": "combine", "cards": ["2C", "QC"]},
+             {"type": "combine", "cards": ["5H", "9S"]},
+             {"type": "substitute", "kind": "hand-for-two", "hand": "5H", "cards": ["2C", "3D"], "combination": 1},
+             {"type": "substitute", "kind": "hand-for-two", "hand": "5C", "cards": ["3D", "2H"], "combination": 1},
+             {"type": "substitute", "kind": "hand-for-two", "hand": "5C", "cards": ["3D", "2H"], "combination": 2},
+             {"type": "discard", "card": "KD"}, {"type": "discard", "card": "KS"}]
+    assert merge_by_rank(legal) == [legal[0], legal[2], legal[3], legal[5], legal[6]]

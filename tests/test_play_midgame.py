@@ -48,6 +48,7 @@ class Arrival:
         self.buf = io.StringIO()
         console = Console(file=self.buf, no_color=True, width=80, force_terminal=False)
         session = SimpleNamespace(cat=self.cat, style=CardStyle("en", False), console=console, reader=LineReader(),
+                                  opts=SimpleNamespace(local=False),
                                   say=lambda *a, **k: None, prompt=lambda *a, **k: None)
         self.loop = TableLoop(session, "t1", seat)  # type: ignore[arg-type]
         self.seat = seat

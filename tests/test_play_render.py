@@ -104,17 +104,17 @@ def test_events_in_words_and_tracked_state():
     cat, ui, st = make_state(view=None)
     lines = ui.on_event(st, {"kind": "deal", "deal": 1, "dealer": 2, "first": 0, "hand_sizes": [8, 8, 8],
                              "stock": 30, "hand": ["7H", "8C", "2S", "3S", "4S", "5S", "6S", "9S"]})
-    assert lines == ["Deal 1: Cy deals, Ana plays first."]
-    assert ui.on_event(st, {"kind": "draw", "seat": 0, "stock": 29, "card": "KD"}) == ["You drew KD."]
-    assert ui.on_event(st, {"kind": "place", "seat": 0, "cards": ["KD"], "quick": False}) == ["Ana placed KD on the table."]
+    assert lines == ["Deal 1: Cy deals, Ana (you) plays first."]
+    assert ui.on_event(st, {"kind": "draw", "seat": 0, "stock": 29, "card": "KD"}) == ["You draw KD."]
+    assert ui.on_event(st, {"kind": "place", "seat": 0, "cards": ["KD"], "quick": False}) == ["You place KD on the table."]
     assert ui.on_event(st, {"kind": "draw", "seat": 1, "stock": 28}) == []
     assert ui.on_event(st, {"kind": "fifteen", "seat": 1, "hand": ["7S"], "table": ["8D"]}) == [
-        "Bob made 15: 7S 8D (8D from the table)"
+        "Bob makes 15: 7S 8D (8D from the table)."
     ]
     assert st.public["hand_sizes"] == [8, 8, 8] and st.public["table"] == ["KD"]
     out = ui.on_event(st, {"kind": "deal-end", "deal": 1, "reason": "out", "seat": 1, "scores": [20, 0, 33],
                            "totals": [20, 0, 33], "hands": []})
-    assert out[0] == "Deal 1 over: Bob went out." and "Cy +33→33" in out[1]
+    assert out[0] == "Deal 1 over: Bob goes out." and "Cy +33→33" in out[1]
 
 
 def test_french_plain_letters_and_words():
@@ -123,7 +123,7 @@ def test_french_plain_letters_and_words():
     assert "Votre main : AP 3K 7C DP RK RT" in text
     assert "faire 15 :" in text and "vous : Ana" in text
     assert ui.on_event(st, {"kind": "fifteen", "seat": 1, "hand": ["QS"], "table": ["3D"]}) == [
-        "Bob fait 15 : 3K DP (3K de la table)"
+        "Bob fait 15 : 3K DP (3K de la table)."
     ]
 
 
@@ -272,7 +272,7 @@ def test_deal_end_reveals_the_other_hands_in_words():
     cat, ui, st = make_state(view=None)
     lines = ui.on_event(st, {"kind": "deal-end", "deal": 1, "reason": "blocked", "seat": None, "scores": [3, 20, 0],
                              "totals": [3, 20, 0], "hands": [["3S"], ["KH", "QS"], []]})
-    assert lines[0] == "Bob kept QS KH." and "blocked" in lines[1]
+    assert lines[0] == "Bob is left with QS KH." and "blocked" in lines[1]
 
 
 ANSI_RE = __import__("re").compile(r"\x1b\[[0-9;?]*[A-Za-z]")
@@ -291,3 +291,39 @@ def test_names_are_never_read_as_markup():
     st.players = ["[bold]Ana[/]", "Bob [/x]", "Cy"]
     text = render(ui, st, cat)
     assert "[bold]Ana[/]" in text and "Bob [/x]" in text
+
+
+def test_one_action_is_not_a_range_from_1_to_1():
+    """'Pick a number from 1 to 1' reads oddly: with one action the message says so."""
+    from quinze_cli.play import input_classique
+
+
+    for lang, said in (("en", "There is one action: type 1"), ("fr", "Il n'y a qu'un coup : tapez 1")):
+        state = TableState(table="t1", game="quinze-classique", seat=0, players=["Ana", "Bob"],
+                           legal=[{"type": "check"}])
+        with pytest.raises(InputError, match=said):
+            input_classique.parse(Catalogue(lang, strict=True), state, "3")
+        state.legal = [{"type": "check"}, {"type": "fold"}]
+        with pytest.raises(InputError, match="1 .. 2|1 to 2|1 à 2"):
+            input_classique.parse(Catalogue(lang, strict=True), state, "3")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_classique_board_adds_up_what_it_shows_and_one_chip_is_singular(lang):
+    """'2S + 7S = 7 showing' read as 2 + 7 = 7: a known hidden card gives the whole total, an
+    unknown one says what is showing; calling 1 is '1 chip'."""
+    cat, style = Catalogue(lang, strict=True), CardStyle(lang, False)
+    ui = get_ui("quinze-classique", cat, style)
+    st = TableState(table="t1", game="quinze-classique", seat=0, players=["Ana", "Bob"], options={"players": 2}, number=1)
+    ui.start(st)
+    p = st.public
+    p.update(coup=1, phase="raise", stakes=[1, 2], status=["hit", "hit"], hidden=["2S", None],
+             face_up=[["7S"], ["8D"]])
+    buf = io.StringIO()
+    Console(file=buf, no_color=True, width=80, force_terminal=False).print(ui.board(st))
+    text = buf.getvalue()
+    two, seven = style.text("2S"), style.text("7S")
+    assert f"{two} + {seven} = 9" in text
+    assert ("(8 showing)" if lang == "en" else "(8 visibles)") in text and "= 8" not in text
+    call = ui.action_text(st, {"type": "call"}).plain
+    assert call == ("call (1 chip)" if lang == "en" else "tenir (1 jeton)")

@@ -3,7 +3,8 @@
 - ``random``: uniform over the legal actions; a raise gets an amount uniform in its range.
 - ``threshold``: reads its view. Speaking round: hits below ``hit_below`` (11), else stands.
   Drawing turn: raises (the minimum) with 14 or 15, hits below 11, stands otherwise.
-  Raising round: raises with 14 or 15 when it may, calls or checks when close (a total of at least
+  Raising round: raises with 14 or 15 when it may and nobody has raised in the coup yet (so at
+  most once a coup: a raise answered by a raise is called, never re-raised by 1 forever), calls or checks when close (a total of at least
   11, or still to draw), folds when far behind (an opponent's face-up cards alone beat its total).
 """
 
@@ -42,6 +43,15 @@ class ThresholdBot(Bot):
         self.hit_below = hit_below
         self.raise_at = raise_at
 
+    @staticmethod
+    def _may_raise(view: Mapping[str, Any], seat: Any) -> bool:
+        """True while nobody has raised in this coup (every stake is at most the ante): the bot
+        raises once per coup and then calls, so two of them (or one against a person who
+        re-raises) never raise each other by 1 until the chips run out."""
+        stakes = view.get("stakes") or []
+        ante = view.get("ante") or 0
+        return not stakes or max(stakes) <= ante
+
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         seat = view.get("seat")
         total = view.get("total") or 0
@@ -49,7 +59,7 @@ class ThresholdBot(Bot):
         rng_raise = kinds.get(Raise)
         if Pass in kinds:  # speaking round
             return kinds[Hit] if total < self.hit_below else kinds[Stand]
-        if rng_raise is not None and total >= self.raise_at:
+        if rng_raise is not None and total >= self.raise_at and self._may_raise(view, seat):
             return Raise(amount=rng_raise.min)
         if Hit in kinds:  # drawing turn
             return kinds[Hit] if total < self.hit_below else kinds[Stand]

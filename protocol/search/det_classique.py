@@ -8,9 +8,12 @@ keeps those from the events. The unseen cards are dealt to the hidden cards of t
 holding one, to the talon (its size in the view) and to the part of the put-aside cards nobody
 saw (what makes the 52).
 
-One inference from a choice is made (an opponent model, docs/bots.md): a seat that raised in this
-coup is dealt, when such a card is unseen, a hidden card that made its total 14 or 15 at that
-raise (the built-in ``threshold`` raises only then).
+Inferences from choices are made (an opponent model, docs/bots.md): each seat's choices in
+this coup bound its hidden card's value as the built-in ``threshold`` would play — a raise at a
+face-up total ``u`` means a total of 14 or 15 then, a hit in the drawing turn a total below 11,
+a stand in it (not forced, no raise at that total) 11 to 13. A seat with such bounds is dealt, when one is unseen, a
+hidden card within them, four determinizations in five (the fifth ignores them, for opponents
+that play otherwise).
 """
 
 from __future__ import annotations
@@ -48,8 +51,16 @@ class ClassiqueKnowledge(Knowledge):
         self.coup: list[int] = []
         self.up: dict[int, int] = {}
         """Face-up total of each seat this coup (from ``hit`` events)."""
-        self.raised_at: dict[int, int] = {}
+        self.bounds: dict[int, tuple[int, int]] = {}
+        """Seats whose choices this coup bound their hidden card's value: (lowest, highest)."""
+        self.raised_up: dict[int, int] = {}
         """Seats that raised this coup, with their face-up total at their last raise."""
+
+    def _bound(self, seat: int, lo: int, hi: int) -> None:
+        old_lo, old_hi = self.bounds.get(seat, (1, 10))
+        new = (max(old_lo, lo), min(old_hi, hi))
+        if new[0] <= new[1]:  # contradictory choices (not a threshold player): keep the older
+            self.bounds[seat] = new
 
     def _observe(self, e: Mapping[str, Any]) -> None:
         kind = e["kind"]
@@ -57,14 +68,22 @@ class ClassiqueKnowledge(Knowledge):
             self.deck, self.gone, self.coup = e["deck"], [], []
             self.complete = True
         elif kind == "deal":
-            self.up, self.raised_at = {}, {}
+            self.up, self.bounds, self.raised_up = {}, {}, {}
             if "card" in e:
                 self.coup.append(parse_card(e["card"]))
         elif kind == "hit":
+            seat, before = e["seat"], self.up.get(e["seat"], 0)
+            self._bound(seat, 1, 10 - before)  # hit in the drawing turn: below 11
             self.coup.append(parse_card(e["card"]))
-            self.up[e["seat"]] = int(e["face_up_total"])
+            self.up[seat] = int(e["face_up_total"])
+        elif kind == "stand":
+            seat, up = e["seat"], self.up.get(e["seat"], 0)
+            if not e.get("forced") and self.raised_up.get(seat) != up:
+                self._bound(seat, 11 - up, 13 - up)  # stood on 11 to 13 (it raises with 14)
         elif kind == "raise":
-            self.raised_at[e["seat"]] = self.up.get(e["seat"], 0)
+            seat, up = e["seat"], self.up.get(e["seat"], 0)
+            self.raised_up[seat] = up
+            self._bound(seat, 14 - up, 15 - up)
         elif kind == "burnt":
             self.coup.append(parse_card(e["hidden"]))
         elif kind == "showdown":
@@ -124,10 +143,9 @@ class ClassiqueDeterminizer(Determinizer):
             raise GameError("the view does not add up: talon, cards held and put aside are not 52", field="view")
         self.gone = gone
         self.unseen = unseen
-        # the opponent model: a seat that raised is given, when one is unseen, a hidden card that
-        # made its total 14 or 15 then (what the built-in threshold does; docs/bots.md)
-        self.raisers = {p: know.raised_at[p] for p in self.blind  # type: ignore[attr-defined]
-                        if ok and p in know.raised_at}  # type: ignore[attr-defined]
+        # the opponent model: bounds on the hidden card from the seat's choices (docs/bots.md)
+        self.bounds = {p: know.bounds[p] for p in self.blind  # type: ignore[attr-defined]
+                       if ok and p in know.bounds}  # type: ignore[attr-defined]
         self.cls = get_game("quinze-classique")
         self.template: Game = self._load(Rng(0))
 
@@ -136,11 +154,13 @@ class ClassiqueDeterminizer(Determinizer):
         rng.shuffle(cards)
         hidden = list(self.hidden)
         k = len(self.blind)
+        bounds = self.bounds if self.bounds and rng.below(5) else {}
         for i, p in enumerate(self.blind):
-            up = self.raisers.get(p)
-            if up is not None:  # the first card (in shuffled order) that fits the raise, if any
+            b = bounds.get(p)
+            if b is not None:  # the first card (in shuffled order) within the bounds, if any
+                lo, hi = b
                 for j in range(i, len(cards)):
-                    if 14 <= _value(cards[j]) + up <= 15:
+                    if lo <= _value(cards[j]) <= hi:
                         cards[i], cards[j] = cards[j], cards[i]
                         break
             hidden[p] = cards[i]

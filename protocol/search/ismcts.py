@@ -47,9 +47,12 @@ _UNSET = object()
 
 class Node:
     """A tree node: the action that led here was chosen by ``seat``; ``reward`` sums that seat's
-    rewards over ``visits``; ``avail`` counts the iterations in which the action was legal."""
+    rewards over ``visits``; ``avail`` counts the iterations in which the action was legal.
+    ``children``: the next decisions, by action; ``after``: with an observation key
+    (:meth:`GameModel.observation`), the decision reached after this action, by what the
+    searching seat then sees (empty otherwise: ``children`` holds the next decision)."""
 
-    __slots__ = ("children", "visits", "avail", "reward", "seat")
+    __slots__ = ("children", "visits", "avail", "reward", "seat", "after")
 
     def __init__(self, seat: int) -> None:
         self.children: dict[Action, Node] = {}
@@ -57,6 +60,7 @@ class Node:
         self.avail = 1
         self.reward = 0.0
         self.seat = seat
+        self.after: dict[Any, Node] = {}
 
 
 class GameModel:
@@ -98,6 +102,13 @@ class GameModel:
     def rollout(self, g: Game, rng: Rng) -> Action:
         return _uniform(self.actions(g), rng)
 
+    observation: Callable[[Game, int], Any] | None = None
+    """``observation(g, seat)``: a hashable summary of what ``seat`` sees at ``g`` (its cards,
+    the public cards and counts), or None. Given, the searching seat's next decision after one of
+    its actions is a node per observation, so the tree's later choices depend on what was seen
+    meanwhile (the card drawn, the opponents' moves), as the information sets of ISMCTS do;
+    without it every such decision shares one node, blind to what happened in between."""
+
 
 def _uniform(items: Sequence[Any], rng: Rng) -> Any:
     n = len(items)
@@ -132,6 +143,7 @@ def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
     n = 0
     me: int | None = None
     in_tree = model.opponents_in_tree
+    observe = None if in_tree else model.observation
     bias = model.bias
     start: Any = _UNSET
     while n < iterations:
@@ -146,6 +158,7 @@ def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
         node = root
         path = [root]
         steps = 0
+        fresh = True  # node is the decision reached now (False: the action node just taken)
         # selection and expansion (with opponents_in_tree False, the others' moves are played
         # by the rollout policy and the tree holds only the searching seat's own decisions)
         while not done(g, start, steps):
@@ -154,6 +167,13 @@ def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
                 g.apply(roll(g, rng), checked=False)
                 steps += 1
                 continue
+            if not fresh:  # my next decision after the action taken: by what I see now
+                key = observe(g, seat)  # type: ignore[misc]
+                nxt = node.after.get(key)
+                if nxt is None:
+                    nxt = node.after[key] = Node(seat)
+                node = nxt
+            fresh = observe is None
             legal = act(g)
             children = node.children
             untried = [a for a in legal if a not in children]

@@ -1,4 +1,10 @@
-"""``quinze rules [GAME]``: the rules as this project plays them, in plain words."""
+"""``quinze rules [GAME]``: the rules as this project plays them, in plain words.
+
+The texts are ``quinze_cli/rules/<game>.md`` (English) and ``quinze_cli/rules/fr/<game>.md``
+(French); the language is ``--lang`` when given, else the environment's (``LC_ALL``,
+``LC_MESSAGES``, ``LANG``, ``LANGUAGE``; :func:`quinze_cli.play.i18n.choose_language`), as in
+``quinze play``.
+"""
 
 from __future__ import annotations
 
@@ -11,15 +17,37 @@ from rich.markdown import Markdown
 
 from quinze_protocol.game import GameError, game_ids, get_game
 from quinze_cli.gameside import game_id_help
-from quinze_cli.errors import fail_game_error
+from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
+
+
+def rules_text(game: str, lang: str) -> str:
+    """The rules text of ``game`` in ``lang`` (``"en"``, ``"fr"``), English when there is no
+    translation. Raises ``FileNotFoundError`` for a game without any text."""
+    base = resources.files("quinze_cli").joinpath("rules")
+    paths = [base.joinpath(f"{game}.md")]
+    if lang != "en":
+        paths.insert(0, base.joinpath(lang, f"{game}.md"))
+    for path in paths:
+        try:
+            return path.read_text(encoding="utf-8")
+        except (FileNotFoundError, OSError):
+            continue
+    raise FileNotFoundError(f"no rules text for {game}")
 
 
 def register(app: typer.Typer) -> None:
     @app.command("rules")
     def rules(
-        game: Annotated[Optional[str], typer.Argument(help=game_id_help())] = None,
+        game: Annotated[Optional[str], typer.Argument(metavar="GAME", help=game_id_help())] = None,
+        lang: Annotated[Optional[str], typer.Option("--lang", metavar="LANG", help="Language: en or fr (default: from LANG, else en).")] = None,
     ) -> None:
         """Print the rules of GAME as played here (all games when omitted)."""
+        from quinze_cli.play.i18n import choose_language
+
+        try:
+            language = choose_language(lang)
+        except ValueError as err:
+            fail(str(err), EXIT_USAGE)
         ids = game_ids()
         if game is not None:
             try:
@@ -29,5 +57,4 @@ def register(app: typer.Typer) -> None:
             ids = [game]
         console = Console()
         for gid in ids:
-            text = resources.files("quinze_cli").joinpath("rules", f"{gid}.md").read_text(encoding="utf-8")
-            console.print(Markdown(text))
+            console.print(Markdown(rules_text(gid, language)))

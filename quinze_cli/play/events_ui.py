@@ -27,10 +27,35 @@ from quinze_cli.play.cards_ui import CardStyle
 from quinze_cli.play.i18n import Catalogue
 from quinze_cli.play.registry import TableState
 
-__all__ = ["style_cards", "tell"]
+__all__ = ["Own", "YouCatalogue", "style_cards", "tell"]
 
 _CARD = re.compile(r"(?<![\w♠♥♦♣])(?:10|[2-9AJQK])[SHDC](?!\w)|(?<!\w)[BR]J(?!\w)")
 _NAME = re.compile("\x00(\\d+)\x00")
+
+
+class Own(str):
+    """The name of our own seat as a narrator receives it (``"Ana (you)"``): a text in its own
+    right, and the mark that makes :class:`YouCatalogue` say "you" instead."""
+
+
+class YouCatalogue:
+    """A catalogue that tells our own actions in the second person: a text whose ``name`` field is
+    :class:`Own` is taken from ``KEY.you`` when the catalogue has it ("You draw 7♥ from the
+    stock." rather than "Ana (you) draws 7♥ ..."); elsewhere our name stays ``Ana (you)``. The
+    same rule in the three games (issue 14 §2)."""
+
+    def __init__(self, cat: Catalogue) -> None:
+        self.cat = cat
+        self.lang = cat.lang
+        self.strict = cat.strict
+
+    def has(self, key: str) -> bool:
+        return self.cat.has(key)
+
+    def __call__(self, key: str, /, **fields: Any) -> str:
+        if isinstance(fields.get("name"), Own) and self.cat.has(key + ".you"):
+            return self.cat(key + ".you", **fields)
+        return self.cat(key, **fields)
 
 
 def style_cards(line: str, style: CardStyle) -> str:
@@ -82,14 +107,16 @@ def tell(game_id: str, state: TableState, event: Mapping[str, Any], private_keys
 
     def who(seat: Any) -> str:
         name = state.name(seat) if isinstance(seat, int) else f"#{seat}"
-        name = f"{name} {you}" if seat == state.seat and state.seat is not None else name
-        if style is None:
-            return name
-        names.append(name)  # a placeholder while cards are restyled: names stay as typed
-        return f"\x00{len(names) - 1}\x00"
+        mine = seat == state.seat and state.seat is not None
+        name = f"{name} {you}" if mine else name
+        if style is not None:
+            names.append(name)  # a placeholder while cards are restyled: names stay as typed
+            name = f"\x00{len(names) - 1}\x00"
+        return Own(name) if mine else name
 
     side = find_side(game_id)
-    fn = side.narrators_for(cat).get(kind) if side is not None else None
+    words = YouCatalogue(cat) if cat is not None else None
+    fn = side.narrators_for(words).get(kind) if side is not None else None
     lines: list[str] | None = None
     if fn is not None:
         try:

@@ -58,7 +58,7 @@ def parse(cat: Catalogue, state: TableState, text: str) -> dict[str, Any]:
     m = re.fullmatch(r"(.*?)\s*(\+?-?\d+|min|max)?", raw)
     word, amount = (m.group(1), m.group(2)) if m else (raw, None)
     if not word and amount is not None:
-        raise InputError(cat("input.bad-number", n=len(state.legal)))
+        raise InputError(cat("input.bad-number-one" if len(state.legal) == 1 else "input.bad-number", n=len(state.legal)))
     kind = WORDS.get(word)
     if kind is None:
         raise InputError(cat("classique.err.unknown", word=word, allowed=_allowed(cat, state)))

@@ -6,7 +6,7 @@ What a player may type (besides a number from the list, handled by the generic p
   ``draw discard`` / ``draw stock`` (``piocher defausse`` / ``piocher talon``) name the pile;
   ``take`` (``prendre``) is the discard pile's top card;
 * ``lay 9h 5c`` (``poser``), or the cards alone (``9h 5c``, two or more): a combination of hand
-  cards adding up to 14;
+  cards adding up to 14; or its values, ``5+9``, ``a+k``, ``10+4`` (suits never matter);
 * ``discard kd`` (``defausser``, ``jeter``), or one card alone: the discard that ends the turn;
 * ``swap 9s for 6h 3d`` (``echanger 9p contre 6c 3k``): a hand card for two cards of a
   combination, or ``swap 6h 3d for 9c``: two hand cards for one; ``in N`` (``dans N``) names the
@@ -24,7 +24,7 @@ from collections import Counter
 from typing import Any
 
 from quinze_protocol.cards import card_text, parse_card, rank
-from quinze_cli.play.cards_ui import ANY_JOKER, CardStyle, parse_card_token
+from quinze_cli.play.cards_ui import ANY_JOKER, VALUE_JOKER, CardStyle, parse_card_token, parse_value_token
 from quinze_cli.play.i18n import Catalogue
 from quinze_cli.play.registry import InputError, TableState
 
@@ -42,7 +42,10 @@ IN_WORDS = {"in", "dans", "of", "de", "#"}
 
 
 def _legal(state: TableState, kind: str) -> list[dict[str, Any]]:
-    return [a for a in state.legal if a.get("type") == kind]
+    """The legal entries of ``kind``: the whole list as received (the screen lists those that
+    differ only by suit once), so the cards typed are found whatever their suits."""
+    every = state.public.get("all_legal") if state.legal else None
+    return [a for a in (every or state.legal) if a.get("type") == kind]
 
 
 def _cards(cat: Catalogue, st: CardStyle, tokens: list[str]) -> list[str]:
@@ -158,8 +161,36 @@ def _swap(cat: Catalogue, st: CardStyle, state: TableState, tokens: list[str]) -
     return found[0]
 
 
+def _values(cat: Catalogue, st: CardStyle, state: TableState, tokens: list[str]) -> dict[str, Any]:
+    """``5+9``, ``a+k``, ``10+4``: a combination of hand cards of these values, whatever their
+    suits (quinze_cli/rules/quatorze.md: suits never matter)."""
+    values = []
+    for tok in tokens:
+        v = parse_value_token(tok)
+        if v is None or v == VALUE_JOKER or tok.strip() == "14":
+            raise InputError(cat("quatorze.err.bad-value", token=tok))
+        values.append(v)
+    if len(values) < 2:
+        raise InputError(cat("quatorze.err.too-few"))
+    if sum(values) != 14:
+        raise InputError(cat("quatorze.err.values-not-fourteen", expr="+".join(tokens), total=sum(values)))
+    combines = _legal(state, "combine")
+    if not combines:
+        raise _why_not(cat, state, "combine")
+    want = Counter(values)
+    for a in combines:
+        if Counter(rank(parse_card(c)) for c in a.get("cards", [])) == want:
+            return a
+    raise InputError(cat("quatorze.err.no-such-values", expr="+".join(tokens)))
+
+
 def parse(cat: Catalogue, st: CardStyle, state: TableState, text: str) -> dict[str, Any]:
     """The typed ``text`` as legal action data (see the module docstring). Raises InputError."""
+    if "+" in text:
+        words = [t for t in re.split(r"[\s+]+", text.strip()) if t]
+        if words and words[0].lower() in LAY_WORDS:
+            words = words[1:]
+        return _values(cat, st, state, words)
     tokens = [t.lower() for t in re.split(r"[\s,]+", text.strip()) if t]
     if not tokens:
         raise InputError(cat("input.empty"))

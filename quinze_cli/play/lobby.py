@@ -141,7 +141,7 @@ async def lobby(s: Session) -> None:
         try:
             await s.send({"type": "list-tables"})
             msg = await await_reply(s, "", ("tables",), "list-tables")
-            tables = list(msg.get("tables", []))
+            tables = [t for t in msg.get("tables", []) if t.get("state") != "closed"]  # never pickable
             _show(s, tables)
             s.say(cat("lobby.help"), style="dim")
             s.reader.set_words(["create", "watch", "quit", "help"] + [t.get("table", "") for t in tables])

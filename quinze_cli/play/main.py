@@ -81,6 +81,7 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
                 from quinze_cli.play.local import start_local
 
                 s.say(cat("local.starting", opponents=", ".join(local.opponents)))
+                opts.local = True
                 opts.port, opts.table = await start_local(
                     nursery, game=local.game, options=local.options, opponents=local.opponents,
                     seed=local.seed, move_time=local.move_time, log_dir=local.log_dir, clock=local.clock,

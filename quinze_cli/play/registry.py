@@ -13,7 +13,6 @@ import copy
 import json
 from collections import deque
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -46,7 +45,12 @@ class TableState:
     - ``public``: the game's own tracked state (filled by its :class:`GameUI` from events and views):
       the public picture of ``observer`` (the game's :class:`~quinze_protocol.observer.Observer`),
       plus what only our seat knows (our hand).
-    - ``log``: recent events in words, oldest first.
+    - ``log``: recent events in words, oldest first (added by :meth:`add_log`; ``logged`` counts
+      every line ever added, ``mine`` is ``(number, text)`` of the last line telling our own
+      action, kept on screen even when newer lines push it out of the recent panel).
+    - ``summary``: the end of a deal or coup in words (who went out or burnt, points or chips),
+      set by the game's :meth:`GameUI.on_event`; the table loop shows it until Enter (local
+      table) or for a few seconds (networked).
     """
 
     table: str
@@ -66,7 +70,18 @@ class TableState:
     public: dict[str, Any] = field(default_factory=dict)
     observer: Any = None
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
+    logged: int = 0
+    mine: tuple[int, str] | None = None
+    summary: list[str] | None = None
     result: dict[str, Any] | None = None
+
+    def add_log(self, lines: list[str], mine: bool = False) -> None:
+        """Add lines to ``log``; ``mine``: they tell our own action (the last one is kept as ``mine``)."""
+        for line in lines:
+            self.log.append(line)
+            if mine:
+                self.mine = (self.logged, line)
+            self.logged += 1
 
     def name(self, seat: int | None) -> str:
         """The name at ``seat`` (``"seat 3"`` when unknown)."""
@@ -171,7 +186,7 @@ class GameUI:
 
         Raises :class:`InputError` explaining why not. The generic reader only takes numbers.
         """
-        raise InputError(self.cat("input.number-only", n=len(state.legal)))
+        raise InputError(self.cat("input.number-only-one" if len(state.legal) == 1 else "input.number-only", n=len(state.legal)))
 
     def completions(self, state: TableState) -> list[str]:
         """Words worth completing with Tab now (cards in hand, keywords)."""
@@ -203,14 +218,13 @@ class GameUI:
 
     def rules_text(self) -> str:
         """The rules in the user's language (English when no translation exists)."""
+        from quinze_cli.commands.rules import rules_text
+
         gid = self.game_id or ""
-        base = resources.files("quinze_cli").joinpath("rules")
-        for path in (base.joinpath(self.cat.lang, f"{gid}.md"), base.joinpath(f"{gid}.md")):
-            try:
-                return path.read_text(encoding="utf-8")
-            except (FileNotFoundError, OSError):
-                continue
-        return self.cat("rules.none", game=gid)
+        try:
+            return rules_text(gid, self.cat.lang)
+        except FileNotFoundError:
+            return self.cat("rules.none", game=gid)
 
 
 def get_ui(game_id: str, cat: Catalogue, style: CardStyle) -> GameUI:

@@ -35,6 +35,8 @@ from quinze_cli.play.registry import GameUI, TableState
 
 __all__ = ["ClassiqueUI"]
 
+SUMMARY_KINDS = ("out", "burnt", "showdown", "pot-won", "coup-end")
+"""Events whose lines make up the summary shown at the end of a coup."""
 
 
 def _value(c: str) -> int:
@@ -98,6 +100,10 @@ class ClassiqueUI(GameUI):
         p.update(kept)
         kind = event.get("kind")
         lines = tell(self.game_id or "", state, event, None, self.cat("quinze.you"), style=self.style, cat=self.cat)
+        if kind in SUMMARY_KINDS:  # the coup's summary: who burnt, the showdown, who won the pot, the chips
+            p.setdefault("coup_lines", []).extend(lines)
+        if kind == "coup-end":
+            state.summary, p["coup_lines"] = list(p.get("coup_lines", [])), []
         if kind == "deal" or (kind == "coup-end" and event.get("outcome") == "won"):
             # the hidden card and the chips are on the board: keep the few log lines for the play
             lines = lines[:1] if kind == "deal" else []
@@ -146,7 +152,11 @@ class ClassiqueUI(GameUI):
             if ups:
                 cards.append(" + ")
                 cards.append_text(st.rich_join(ups))
-                cards.append(" " + cat("classique.showing", n=sum(_value(c) for c in ups)))
+                shown = sum(_value(c) for c in ups)
+                if h is not None:  # the hidden card is known (ours, or turned up): the whole total
+                    cards.append(" " + cat("classique.shown-total", n=_value(h) + shown))
+                else:
+                    cards.append(" " + cat("classique.showing", n=shown))
             seats.add_row(
                 Text(mark), Text(label, style="bold" if s == state.to_act else ""),
                 Text(cat("classique.chip" if s < len(chips) and chips[s] == 1 else "classique.chips",
@@ -190,7 +200,7 @@ class ClassiqueUI(GameUI):
             stakes = p.get("stakes", [])
             high = max(stakes) if stakes else 0
             mine = stakes[state.seat] if state.seat is not None and state.seat < len(stakes) else 0
-            return Text(cat(key, n=high - mine))
+            return Text(cat(key + "-one" if high - mine == 1 else key, n=high - mine))
         if cat.has(key):
             return Text(cat(key))
         return super().action_text(state, action)

@@ -9,8 +9,9 @@ player's own hand comes from the private parts (``setup`` hand, stock ``draw``
 card, ``take-up`` cards), and each action-request's view (quinze_cli/rules/quatorze.md "What each player sees")
 replaces the tracked state, as does the ``view`` message a client gets when it arrives mid-game
 (PROTOCOL.md, `view`; until then counts show as ``?``, never negative); its legal list is
-listed in a friendlier order (:func:`_order`,
-same entries). The table's combinations are numbered from 0 as the engine numbers
+listed in a friendlier order (:func:`_order`), and entries that differ only by suit are listed
+once (:func:`merge_by_rank`: suits never matter in Le 14); typed input is matched against the
+whole list (``state.public["all_legal"]``). The table's combinations are numbered from 0 as the engine numbers
 them: substitutions name them by that index.
 
 A substitution event names its kind of substitution in ``substitution`` (``hand-for-two``,
@@ -29,13 +30,14 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from quinze_protocol.cards import card_text
+from quinze_protocol.cards import card_text, parse_card, rank
+from quinze_protocol.game import GameError
 from quinze_cli.play import input_quatorze
 from quinze_cli.play.cards_ui import sort_cards
 from quinze_cli.play.events_ui import tell
 from quinze_cli.play.registry import GameUI, TableState
 
-__all__ = ["SUBSTITUTION_KINDS", "QuatorzeUI"]
+__all__ = ["SUBSTITUTION_KINDS", "QuatorzeUI", "merge_by_rank"]
 
 SUBSTITUTION_KINDS = ("hand-for-two", "two-for-one", "between")
 TABLE_WIDTH = 78
@@ -50,6 +52,36 @@ def _remove(pile: list[str], cards: list[str]) -> None:
 
 def _sorted(cards: list[str]) -> list[str]:
     return [card_text(c) for c in sort_cards(cards)]
+
+
+def _rank_key(action: dict[str, Any]) -> tuple:
+    """``action`` with every card replaced by its rank (suits never matter in Le 14,
+    quinze_cli/rules/quatorze.md "Material"): two actions with one key are the same move."""
+
+    def ranks(value: Any) -> Any:
+        if isinstance(value, str):
+            try:
+                return rank(parse_card(value))
+            except (ValueError, GameError):
+                return value
+        if isinstance(value, list):
+            return tuple(sorted(ranks(v) for v in value))
+        return value
+
+    return tuple(sorted((k, ranks(v)) for k, v in action.items()))
+
+
+def merge_by_rank(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The legal entries with those that differ only by suit listed once (the first of each),
+    in the same order. Every entry kept is one of ``legal``, so a number picked is always legal."""
+    seen: set[tuple] = set()
+    out = []
+    for action in legal:
+        key = _rank_key(action)
+        if key not in seen:
+            seen.add(key)
+            out.append(action)
+    return out
 
 
 def _order(action: dict[str, Any]) -> int:
@@ -76,7 +108,8 @@ class QuatorzeUI(GameUI):
         p["partial"] = False
         if "hand" in v:
             p["hand"] = list(v["hand"])
-        state.legal.sort(key=_order)
+        p["all_legal"] = sorted(state.legal, key=_order)
+        state.legal = merge_by_rank(p["all_legal"])
 
     def on_event(self, state: TableState, event: dict[str, Any]) -> list[str]:
         """Track the public picture (:class:`~quinze_protocol.games.quatorze_observer.QuatorzeObserver`)
@@ -91,11 +124,10 @@ class QuatorzeUI(GameUI):
         p = state.public
         seat = event.get("seat")
         me = seat is not None and seat == state.seat
-        if kind == "substitute":  # the substitution as in the action list, in the user's language
-            data = {k: v for k, v in event.items() if k not in ("kind", "seat", "substitution")}
-            data["kind"] = event.get("substitution")
-            who = state.name(seat) + (" " + self.cat("quinze.you") if me else "")
-            lines = [self.cat("quatorze.ev.substitute", name=who, what=self._substitution_text(data).plain)]
+        if kind == "substitute":  # the substitution in the words of the action list, as a verb phrase
+            data = {k: v for k, v in event.items() if k not in ("seat", "substitution")}
+            data["kind"] = event.get("substitution") or event.get("kind")
+            lines = [self._substitution_line(state, seat, data)]
             if me:
                 self._own_substitution(p, data)
         else:
@@ -204,6 +236,27 @@ class QuatorzeUI(GameUI):
         if kind == "substitute":
             return self._substitution_text(action)
         return super().action_text(state, action)
+
+    def _substitution_line(self, state: TableState, seat: Any, a: dict[str, Any]) -> str:
+        """A substitution told as ``Bea swaps Q♣ for 3♦ 9♥ of #1.`` (``You swap ...`` for ours)."""
+        cat, st = self.cat, self.style
+        me = seat is not None and seat == state.seat
+        fields: dict[str, Any] = {"name": state.name(seat)}
+        sub = a.get("kind")
+        try:
+            if sub in ("hand-for-two", "two-for-one"):
+                give, take = (a["hand"], a["cards"]) if sub == "hand-for-two" else (a["hand"], a["card"])
+                key = "quatorze.ev.swap"
+                fields.update(give=st.join(give if isinstance(give, list) else [give]),
+                              take=st.join(take if isinstance(take, list) else [take]), n=a["combination"])
+            elif sub == "between":
+                key = "quatorze.ev.exchange"
+                fields.update(cards=st.join(a["cards"]), n=a["combination"], card=st.join([a["card"]]), other=a["other"])
+            else:
+                raise KeyError(sub)
+        except (KeyError, TypeError, ValueError):
+            return self.cat("quatorze.ev.substitute", name=state.name(seat), what=self._substitution_text(a).plain)
+        return cat(key + ".you", **fields) if me else cat(key, **fields)
 
     def _substitution_text(self, a: dict[str, Any]) -> Text:
         cat, st = self.cat, self.style

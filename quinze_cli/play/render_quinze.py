@@ -63,12 +63,17 @@ class QuinzeUI(GameUI):
         p = state.public
         kind = event.get("kind")
         seat = event.get("seat")
-        name = state.name(seat)
         me = seat is not None and seat == state.seat
+
+        def say(key: str, subject: Any = seat, **fields: Any) -> str:
+            """The text of ``key`` told of ``subject``: ``KEY.you`` when that is our seat."""
+            if subject is not None and subject == state.seat and cat.has(key + ".you"):
+                return cat(key + ".you", **fields)
+            return cat(key, name=self._name(state, subject), **fields)
         if kind == "deal":
             p["hand"] = list(event.get("hand", []))
             p["partial"] = False
-            return [cat("quinze.ev.deal", deal=p["deal"], dealer=state.name(p["dealer"]), first=state.name(state.to_act))]
+            return [say("quinze.ev.deal", p["dealer"], deal=p["deal"], first=self._name(state, state.to_act))]
         if kind == "draw":
             if "card" in event and me:
                 p["hand"].append(event["card"])
@@ -82,13 +87,13 @@ class QuinzeUI(GameUI):
                 _remove(p["hand"], hand)
             cards = st.join(sort_cards(hand + table))
             if table:
-                return [cat("quinze.ev.fifteen-table", name=name, cards=cards, table=st.join(table))]
-            return [cat("quinze.ev.fifteen", name=name, cards=cards)]
+                return [say("quinze.ev.fifteen-table", cards=cards, table=st.join(table))]
+            return [say("quinze.ev.fifteen", cards=cards)]
         if kind == "place":
             cards = list(event.get("cards", []))
             if me:
                 _remove(p["hand"], cards)
-            return [cat("quinze.ev.place", name=name, cards=st.join(cards))]
+            return [say("quinze.ev.place", cards=st.join(cards))]
         if kind == "end-turn":
             return []
         if kind == "deal-end":
@@ -101,13 +106,19 @@ class QuinzeUI(GameUI):
                 for s, h in enumerate(event.get("hands", []))
                 if s != state.seat and h
             ]
-            lines.append(cat(key, deal=event.get("deal", p["deal"]), name=state.name(out)))
+            lines.append(say(key, out, deal=event.get("deal", p["deal"])))
             lines.append(cat("quinze.ev.scores", scores=", ".join(
-                f"{state.name(s)} {sc:+d}→{p['totals'][s]}" for s, sc in enumerate(scores) if s < len(p["totals"]))))
+                f"{self._name(state, s)} {sc:+d}→{p['totals'][s]}" for s, sc in enumerate(scores) if s < len(p["totals"]))))
+            state.summary = [lines[-2], lines[-1], *lines[:-2]]  # who went out, the points, what was kept
             return lines
         if kind == "game-end":
             return []
         return super().on_event(state, event)
+
+    def _name(self, state: TableState, seat: Any) -> str:
+        """A seat's name in a told event; ours is ``Ana (you)`` (as in the other games)."""
+        name = state.name(seat)
+        return f"{name} {self.cat('quinze.you')}" if seat is not None and seat == state.seat else name
 
     # ---------------------------------------------------------------- drawing
     def board(self, state: TableState) -> RenderableType:

@@ -3,12 +3,15 @@
 Layout, top to bottom, sized for an 80x24 terminal: a header (game, table, game number, who we
 are), the clock of each player (:func:`clock_line`; none at a table without a clock), the game's board (:meth:`GameUI.board`), the last events in words, whose turn it is with the
 seconds left, and when it is our turn the legal actions numbered (at most :data:`MAX_SHOWN`; ``list``
-shows them all).
+shows them all). The recent events take all the height the rest leaves (:func:`recent_lines`;
+our own last action stays among them), and the end of a deal or coup is shown under them
+(:class:`ShownSummary`).
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 from rich.console import Console, Group
 from rich.rule import Rule
@@ -17,13 +20,23 @@ from rich.text import Text
 from quinze_cli.play.i18n import Catalogue
 from quinze_cli.play.registry import GameUI, TableState
 
-__all__ = ["MAX_SHOWN", "clock_line", "clock_time", "draw", "legal_lines", "seconds_left"]
+__all__ = ["MAX_SHOWN", "ShownSummary", "clock_line", "clock_time", "draw", "legal_lines", "recent_lines", "seconds_left"]
 
 MAX_SHOWN = 8
 """Legal actions listed on the screen; more are listed by the ``list`` command."""
 
 LOG_SHOWN = 5
-"""Recent events shown under the board."""
+"""Recent events shown under the board when the output is not a terminal (a terminal shows as many
+as its height leaves room for)."""
+
+
+@dataclass
+class ShownSummary:
+    """The end of a deal or coup on screen: its ``lines``, until ``until`` (``time.monotonic()``)
+    or, when None, until the player presses Enter (then a line says so)."""
+
+    lines: list[str]
+    until: float | None
 
 
 def seconds_left(state: TableState, now: float | None = None) -> int | None:
@@ -85,8 +98,21 @@ def legal_lines(ui: GameUI, state: TableState, limit: int | None = MAX_SHOWN) ->
     return out
 
 
-def draw(console: Console, ui: GameUI, state: TableState, cat: Catalogue, *, clear: bool) -> None:
-    """Draw the whole table screen on ``console`` (clearing it first when ``clear``)."""
+def recent_lines(state: TableState, n: int) -> list[tuple[str, bool]]:
+    """The last ``n`` lines of the log as ``(text, pinned)``; when our own last action is older
+    than those, it replaces the oldest of them (``pinned`` True): a round of bot turns never
+    pushes it off the screen."""
+    shown = [(line, False) for line in list(state.log)[-n:]] if n > 0 else []
+    mine = state.mine
+    if mine is not None and n > 1 and mine[0] < state.logged - len(shown) and mine[0] >= state.logged - len(state.log):
+        shown = [(mine[1], True)] + shown[1:]
+    return shown
+
+
+def draw(console: Console, ui: GameUI, state: TableState, cat: Catalogue, *, clear: bool,
+         summary: ShownSummary | None = None) -> None:
+    """Draw the whole table screen on ``console`` (clearing it first when ``clear``); with a
+    ``summary``, the end of the deal or coup under the recent events."""
     if clear:
         console.clear()
     who = (
@@ -103,19 +129,26 @@ def draw(console: Console, ui: GameUI, state: TableState, cat: Catalogue, *, cle
     if clock is not None:
         board = Group(clock, board)
     log_n, legal_n = LOG_SHOWN, MAX_SHOWN
+    sum_lines = [] if summary is None else list(summary.lines)
+    sum_block = len(sum_lines) + (1 if sum_lines else 0)
     if console.is_terminal:
-        # fit the terminal: the board, 2 rules, the turn line and the prompt are always there
+        # fit the terminal: the board, 2 rules, the turn line and the prompt are always there;
+        # the recent events take every line left (not a fixed few)
         used = 1 + len(console.render_lines(board, console.options, pad=False)) + 4
-        room = max(0, console.height - used)  # for the recent events and the legal actions
+        room = max(0, console.height - used - sum_block)  # for the recent events and the legal actions
         n = len(state.legal) if state.legal and state.seat is not None else 0
         legal_n = n if n <= min(MAX_SHOWN, room - 2) else max(3, min(MAX_SHOWN, room - 3))
         block = legal_n + (1 if n > legal_n else 0)
-        log_n = max(2, min(LOG_SHOWN, room - block))
+        log_n = max(2, room - block)
     parts: list = [header, board]
-    recent = list(state.log)[-log_n:]
+    recent = recent_lines(state, log_n)
     if recent:
         parts.append(Rule(cat("screen.recent"), style="dim", align="left"))
-        parts.extend(Text("  " + line, no_wrap=True, overflow="ellipsis") for line in recent)
+        parts.extend(Text("  " + line, no_wrap=True, overflow="ellipsis", style="bold" if pinned else "")
+                     for line, pinned in recent)
+    if sum_lines:
+        parts.append(Rule(cat("screen.summary"), style="bold", align="left"))
+        parts.extend(Text("  " + line, style="bold") for line in sum_lines)
     parts.append(Rule(style="dim"))
     left = seconds_left(state)
     if state.result is not None:

@@ -52,6 +52,8 @@ class PlayOptions:
     tokens: TokenStore = field(default_factory=TokenStore)
     clock: dict[str, Any] = field(default_factory=lambda: dict(DEFAULT_BANK))
     """The clock of the tables created from the lobby (``--clock``; PROTOCOL.md "Clocks")."""
+    local: bool = False
+    """``--local``: our own table on an embedded server (a deal's summary waits for Enter)."""
 
 
 class Quit(Exception):

@@ -10,6 +10,7 @@ prompt comes back while the deadline lasts.
 
 from __future__ import annotations
 
+import textwrap
 import time
 from typing import Any
 
@@ -17,7 +18,7 @@ from rich.markdown import Markdown
 from rich.text import Text
 
 from quinze_cli.play.registry import GameUI, InputError, TableState, get_ui
-from quinze_cli.play.screen import clock_time, draw, legal_lines, seconds_left
+from quinze_cli.play.screen import ShownSummary, clock_time, draw, legal_lines, seconds_left
 from quinze_cli.play.session import Quit, Session
 
 __all__ = ["TableGone", "await_reply", "join_table", "spectate_table"]
@@ -37,6 +38,9 @@ WARN_AT = (60, 30, 10, 5)
 began with)."""
 DEBOUNCE = 0.05
 """Seconds to wait for more events before redrawing."""
+SUMMARY_SECONDS = 6.0
+"""Seconds a deal's or coup's summary stays on screen at a networked table (at a local table
+without a clock it stays until Enter)."""
 
 
 class TableGone(Exception):
@@ -120,7 +124,7 @@ async def join_table(s: Session, table: str, seat: int | None = None, token: str
     s.opts.tokens.put(key, msg["seat"], msg["token"], s.opts.name)
     s.held = table
     s.say(s.cat("table.resumed" if msg.get("resumed") else "table.joined", table=table, seat=msg["seat"]), style="bold")
-    loop = TableLoop(s, table, msg["seat"], msg["token"])
+    loop = TableLoop(s, table, msg["seat"], msg["token"], resuming=bool(msg.get("resumed")))
     try:
         await loop.run()
     finally:
@@ -148,7 +152,7 @@ async def spectate_table(s: Session, table: str) -> None:
 class TableLoop:
     """The loop of one table; ``seat`` None for a spectator."""
 
-    def __init__(self, s: Session, table: str, seat: int | None, token: str | None = None) -> None:
+    def __init__(self, s: Session, table: str, seat: int | None, token: str | None = None, resuming: bool = False) -> None:
         self.s = s
         self.token = token
         self.cat = s.cat
@@ -159,6 +163,10 @@ class TableLoop:
         self.redraw_at: float | None = None
         self.warned: set[int] = set()
         self.clear = s.console.is_terminal
+        self.resuming = resuming
+        """We took a seat back: the next ``game-start`` is a game going on, not a new one."""
+        self.shown: ShownSummary | None = None
+        self.hold_pending = False
 
     # ---------------------------------------------------------------- loop
     async def run(self) -> None:
@@ -170,6 +178,9 @@ class TableLoop:
             item = await s.next(self._wake_at())
             now = time.monotonic()
             if item is None:
+                if self.shown is not None and self.shown.until is not None and now >= self.shown.until:
+                    self.shown = None  # a networked table's summary has been up long enough
+                    self.redraw()
                 if self.redraw_at is not None and now >= self.redraw_at:
                     self.redraw()
                 self._countdown()
@@ -181,11 +192,15 @@ class TableLoop:
                 await self.on_line(data)
             elif await self.on_message(data):
                 return
+            if self.hold_pending:
+                await self._hold()
 
     def _wake_at(self) -> float | None:
         times = []
         if self.redraw_at is not None:
             times.append(self.redraw_at)
+        if self.shown is not None and self.shown.until is not None:
+            times.append(self.shown.until)
         st = self.state
         if st.legal and st.deadline_at is not None and not self.sent:
             times.extend(st.deadline_at - w for w in WARN_AT if w not in self.warned)
@@ -223,6 +238,7 @@ class TableLoop:
             self.closed = True
             raise TableGone(self.cat("table.lost-seat", table=st.table, reason=msg.get("reason", "")))
         self.sent = False
+        self.resuming = st.seat is not None
         s.say(self.cat("table.resumed", table=st.table, seat=st.seat) if st.seat is not None else self.cat("table.spectating", table=st.table))
 
     # ---------------------------------------------------------------- drawing
@@ -230,7 +246,7 @@ class TableLoop:
         self.redraw_at = None
         if self.ui is None:
             return
-        draw(self.s.console, self.ui, self.state, self.cat, clear=self.clear)
+        draw(self.s.console, self.ui, self.state, self.cat, clear=self.clear, summary=self.shown)
         if self.state.legal and not self.sent and self.state.seat is not None:
             self._prompt()
 
@@ -241,6 +257,47 @@ class TableLoop:
     def _soon(self) -> None:
         if self.redraw_at is None:
             self.redraw_at = time.monotonic() + DEBOUNCE
+
+    # ---------------------------------------------------------------- summaries
+    def _summary(self, lines: list[str]) -> None:
+        """A deal or coup is over: show ``lines`` until Enter at a local table without a clock,
+        typed at a terminal (the next deal waits meanwhile: nothing is on a clock there), else for
+        :data:`SUMMARY_SECONDS` (a networked table: the others play on)."""
+        st = self.state
+        untimed = (st.clock or {}).get("kind", "none") == "none"
+        if self.s.opts.local and untimed and self.s.reader.interactive:
+            self.shown = ShownSummary(list(lines), None)
+            self.hold_pending = True
+        else:
+            self.shown = ShownSummary(list(lines), time.monotonic() + SUMMARY_SECONDS)
+
+    async def _hold(self) -> None:
+        """Keep the summary on screen until a line is typed; server messages meanwhile wait in
+        order (they are handled right after). A typed command other than Enter is then handled."""
+        s = self.s
+        self.hold_pending = False
+        self.redraw_at = None
+        draw(s.console, self.ui, self.state, self.cat, clear=self.clear, summary=self.shown)  # type: ignore[arg-type]
+        s.prompt(self.cat("summary.enter"))
+        held: list[tuple] = []
+        line = ""
+        try:
+            while True:
+                item = await s.next()
+                if item is None:  # pragma: no cover - no deadline given
+                    continue
+                kind, data = item
+                if kind == "input":
+                    line = (data or "").strip()
+                    break
+                if kind == "server":
+                    held.append(("server", data, s.generation))
+        finally:
+            s.backlog.extend(held)
+        self.shown = None
+        self._soon()
+        if line:
+            await self.on_line(line)
 
     # ---------------------------------------------------------------- server
     async def on_message(self, msg: dict[str, Any]) -> bool:
@@ -262,10 +319,18 @@ class TableLoop:
             self.s.reader.set_words(self._words())
             if not same:
                 self.ui.start(st)
-                st.log.append(cat("table.game-start", number=st.number, players=", ".join(st.players)))
+                # back in a running game (a seat taken back): it goes on, it does not start again
+                key = "table.game-resumed" if self.resuming else "table.game-start"
+                st.add_log([cat(key, number=st.number, players=", ".join(st.players))])
+            self.resuming = False
             self._soon()
         elif t == "event" and self.ui is not None:
-            st.log.extend(self.ui.on_event(st, dict(msg.get("event", {}))))
+            event = dict(msg.get("event", {}))
+            lines = self.ui.on_event(st, event)
+            st.add_log(lines, mine=st.seat is not None and event.get("seat") == st.seat)
+            if st.summary:
+                self._summary(st.summary)
+                st.summary = None
             self._soon()
         elif t == "view" and self.ui is not None and isinstance(msg.get("view"), dict):
             # we arrived mid-game (spectator, or our seat taken back): rebuild the tracked state
@@ -311,7 +376,7 @@ class TableLoop:
             st.legal, st.deadline_at, self.sent = [], None, False
             forfeit = msg.get("forfeit")
             if forfeit:
-                st.log.append(cat("table.forfeit", name=st.name(forfeit.get("seat")), kind=forfeit.get("kind", "")))
+                st.add_log([cat("table.forfeit", name=st.name(forfeit.get("seat")), kind=forfeit.get("kind", ""))])
             if self.ui is not None:
                 self.redraw()
                 for line in self.ui.result_lines(st, st.result):
@@ -352,7 +417,7 @@ class TableLoop:
         if seat == st.seat and st.seat is not None:
             return  # news about ourselves: we know
         if kind in ("disconnected", "reconnected", "thinking"):
-            st.log.append(self.cat(f"notice.{kind}", name=st.name(seat), seconds=int(msg.get("seconds") or 0)))
+            st.add_log([self.cat(f"notice.{kind}", name=st.name(seat), seconds=int(msg.get("seconds") or 0))])
             if kind == "thinking":
                 self._clock(msg.get("clock"), seat)
             self._soon()
@@ -388,11 +453,9 @@ class TableLoop:
             s.say(cat("table.quit-how"))
             return
         if low in HELP_WORDS:
-            for key in ("help.1", "help.2", "help.3", "help.4", "help.5"):
-                s.say(cat(key))
-            if self.ui is not None:
-                for h in self.ui.help_lines():
-                    s.say(h)
+            lines = [cat(key) for key in ("help.1", "help.2", "help.3", "help.4", "help.5")]
+            for h in lines + (self.ui.help_lines() if self.ui is not None else []):
+                self._say_wrapped(h)
         elif low in RULES_WORDS:
             if self.ui is not None:
                 s.console.print(Markdown(self.ui.rules_text()))
@@ -434,6 +497,15 @@ class TableLoop:
         if my_turn:
             self._prompt()
 
+    def _say_wrapped(self, line: str) -> None:
+        """One help line wrapped between words at the terminal's width, the continuation lines
+        indented under the text (never a word cut, never a line back at column 0)."""
+        indent = len(line) - len(line.lstrip(" "))
+        width = max(20, self.s.console.width - 1)
+        text = textwrap.fill(line.strip(), width=width, initial_indent=" " * indent,
+                             subsequent_indent=" " * (indent + 2), break_long_words=False, break_on_hyphens=False)
+        self.s.console.print(text, markup=False, highlight=False, soft_wrap=True)
+
     async def _confirm_quit(self) -> bool:
         """Ask ``table.confirm-quit`` (leaving forfeits the running game) and wait for the answer:
         True for ``y``/``yes`` (``o``/``oui``), False for anything else (Enter: no). Server
@@ -468,7 +540,7 @@ class TableLoop:
             n = int(text)
             if 1 <= n <= len(st.legal):
                 return st.legal[n - 1]
-            s.say(cat("input.bad-number", n=len(st.legal)), style="red")
+            s.say(cat("input.bad-number-one" if len(st.legal) == 1 else "input.bad-number", n=len(st.legal)), style="red")
             return None
         assert self.ui is not None
         try:
