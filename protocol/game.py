@@ -31,7 +31,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
+
+if TYPE_CHECKING:
+    from quinze_protocol.observer import Observer
 
 __all__ = [
     "Action",
@@ -307,6 +310,9 @@ class Game(ABC):
     private_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}
     """By event kind, the fields that are private to a seat (``Event.private``); no other field of
     any event is ever private."""
+    observer: ClassVar[type[Observer]]
+    """The game's :class:`~quinze_protocol.observer.Observer`: the public picture a client keeps
+    from the events a spectator sees, equal to ``view(None)`` after every action."""
     rules_version: ClassVar[int] = 1
     """Version of the rules this engine plays, bumped by every change of how the game plays (the
     same seed, options and actions would give another game). Recorded in every log header

@@ -11,6 +11,8 @@ Counts: a text that shows a number of things has two keys, ``<key>.one`` and ``<
 and is read with :meth:`Catalogue.plural`, which picks the form by the language's rule
 (:func:`plural_form`): English says "1 card" but "0 cards", French "0 carte", "1 carte",
 "2 cartes".
+
+A game registered from outside this package brings its own strings (``GameSide.strings``), merged in.
 English is the reference: a key missing from another catalogue falls back to English, and a
 key missing everywhere is shown as the key itself (so a gap is visible, never a crash).
 A *strict* catalogue (``Catalogue(lang, strict=True)``, used by tests and by ``quinze replay``)
@@ -98,8 +100,10 @@ class Catalogue:
     def __init__(self, lang: str = "en", strict: bool = False) -> None:
         self.lang = lang if lang in LANGUAGES else "en"
         self.strict = strict
-        self._own = _read(self.lang)
-        self._en = _read("en")
+        from quinze_cli.gameside import side_strings
+
+        self._own = {**_read(self.lang), **side_strings(self.lang)}
+        self._en = {**_read("en"), **side_strings("en")}
 
     def has(self, key: str) -> bool:
         """True when some catalogue defines ``key``."""

@@ -16,36 +16,46 @@ from rich.console import Console
 from rich.measure import Measurement
 from rich.table import Table
 
-from quinze_protocol.game import game_ids, get_game
+from quinze_protocol.game import GameError, get_game
 from quinze_cli.stats import BotTotals, MatchStats
 
-__all__ = ["GAME_SCORE", "elo_line", "lower_is_better", "print_results", "print_table", "ratings_table",
+__all__ = ["elo_line", "game_score_text", "lower_is_better", "score_label", "print_results", "print_table", "ratings_table",
            "results_table"]
 
-GAME_SCORE = {
-    gid: (cls.score_label, cls.score_aggregate, cls.score_meaning, cls.lower_is_better)
-    for gid, cls in ((g, get_game(g)) for g in game_ids())
-}
-"""By game, from the game class (``Game.score_label``, ``score_aggregate``, ``score_meaning``,
-``lower_is_better``): the header, sum or mean, the meaning of the games' own score column, and
-whether lower is better."""
+def _score(game: str) -> tuple[str, str, str, bool | None]:
+    """``(label, "sum" | "mean", meaning, lower_is_better)`` of ``game``'s own score, from the game
+    class (``Game.score_label``, ``score_aggregate``, ``score_meaning``, ``lower_is_better``); the
+    interface's defaults for a game this program does not know."""
+    try:
+        cls = get_game(game)
+    except GameError:
+        from quinze_protocol.game import Game as cls
+    return cls.score_label, cls.score_aggregate, cls.score_meaning, cls.lower_is_better
 
 
 def lower_is_better(game: str) -> bool | None:
-    """Whether a lower game score is better in ``game`` (None: unknown game)."""
-    entry = GAME_SCORE.get(game)
-    return entry[3] if entry else None
+    """Whether a lower game score is better in ``game`` (None: neither, or an unknown game)."""
+    return _score(game)[3]
+
+
+def score_label(game: str) -> str:
+    """The header of ``game``'s own score column (``"Mean total"``, ``"Chips"``...)."""
+    return _score(game)[0]
+
+
+def game_score_text(game: str, total: float, mean: float) -> str:
+    """A bot's game score as the game aggregates it: the sum (``+12``) or the mean (``47.5``)."""
+    return f"{total:+g}" if _score(game)[1] == "sum" else f"{mean:.1f}"
 
 
 def _game_score(game: str, b: BotTotals) -> str:
-    how = GAME_SCORE.get(game, ("Game score", "mean", "", None))[1]
-    return f"{b.game_score:+g}" if how == "sum" else f"{b.game_score_mean:.1f}"
+    return game_score_text(game, b.game_score, b.game_score_mean)
 
 
 def score_caption(game: str) -> str:
     """``"Score: points per game, higher is better. Mean total: the mean match total per game,
     lower is better."``"""
-    label, _, meaning, lower = GAME_SCORE.get(game, ("Game score", "mean", "the game's own score", None))
+    label, _, meaning, lower = _score(game)
     sense = "" if lower is None else (", lower is better" if lower else ", higher is better")
     return f"Score: points per game, higher is better. {label}: {meaning}{sense}."
 
@@ -55,7 +65,7 @@ def _repeats_wins(stats: MatchStats) -> bool:
 
 
 def _rows(stats: MatchStats, game: str) -> tuple[list[str], list[tuple[str, ...]]]:
-    label = GAME_SCORE.get(game, ("Game score",))[0]
+    label = score_label(game)
     drop = _repeats_wins(stats)
     cols = ["Bot", "Games"] + ([] if drop else ["Wins"]) + ["Points"] + ([] if drop else ["Win rate"]) + \
         ["Score", label, "Forfeits"]

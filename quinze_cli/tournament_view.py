@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from quinze_protocol.fields import FORFEIT_KINDS
-from quinze_cli.results import GAME_SCORE, make_table, print_table
+from quinze_cli.results import game_score_text, make_table, print_table, score_label
 from quinze_cli.schedule import Schedule, evenness
 from quinze_cli.tournament import EventSettings, TournamentStats
 
@@ -18,8 +18,7 @@ __all__ = ["event_data", "print_summary", "standings_table"]
 
 
 def _game_score(game: str, row: dict[str, Any]) -> str:
-    how = GAME_SCORE.get(game, ("Game score", "mean"))[1]
-    return f"{row['game_score']:+g}" if how == "sum" else f"{row['game_score_mean']:.1f}"
+    return game_score_text(game, row["game_score"], row["game_score_mean"])
 
 
 def standings_table(stats: TournamentStats, *, final: bool = True, top: int | None = None,
@@ -29,7 +28,7 @@ def standings_table(stats: TournamentStats, *, final: bool = True, top: int | No
     ``final`` False: the live ratings (games rated as they finished); ``top``: that many rows."""
     rows = stats.standings(final=final)
     shown = rows[:top] if top else rows
-    label = GAME_SCORE.get(game, ("Game score",))[0]
+    label = score_label(game)
     ref = rows[0]["rating"]["reference"] if rows else ""
     cells = []
     for i, r in enumerate(shown, 1):

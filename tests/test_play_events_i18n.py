@@ -17,7 +17,8 @@ from typing import Any
 import pytest
 
 from quinze_protocol.game import get_bot, get_game
-from quinze_cli.narrate import GAME_MODULES, Names, narrate_event
+from quinze_cli.gameside import get_side
+from quinze_cli.narrate import Names, narrate_event
 from quinze_cli.play.cards_ui import CardStyle
 from quinze_cli.i18n import Catalogue, MissingText
 from quinze_cli.play.registry import TableState, get_ui
@@ -90,7 +91,7 @@ def test_strict_catalogue_never_falls_back():
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_every_event_kind_is_told_in_the_players_language(game):
     _, bots, seeds = GAMES[game]
-    module = __import__(f"quinze_cli.narrate.{GAME_MODULES[game]}", fromlist=["NARRATORS"])
+    narrators = get_side(game).narrators
     seen: set[str] = set()
     french_sample: list[str] = []
     for seed in seeds:
@@ -112,7 +113,7 @@ def test_every_event_kind_is_told_in_the_players_language(game):
                     assert FRENCH.search(f_line), f_line
                     assert not ENGLISH.search(f_line), f_line
                     french_sample.append(f_line)
-    engine_kinds = set(module.NARRATORS) - {"substitute"}
+    engine_kinds = set(narrators) - {"substitute"}
     if game == "quatorze":
         seen = {"substitute" if k in ("hand-for-two", "two-for-one", "between") else k for k in seen}
         engine_kinds.add("substitute")

@@ -183,7 +183,7 @@ def test_narration_card_style_keeps_names_and_follows_the_language():
     from quinze_cli.play.cards_ui import CardStyle
     from quinze_cli.play.events_ui import style_cards, tell
     from quinze_cli.play.registry import TableState
-    from quinze_cli.play.render_classique import PRIVATE
+    from quinze_protocol.game import get_game
 
     line = "  hidden card of Ana: KC; 9D 10S; RJ"
     assert style_cards(line, CardStyle("en", True)) == "  hidden card of Ana: K♣; 9♦ 10♠; Jk"
@@ -191,7 +191,7 @@ def test_narration_card_style_keeps_names_and_follows_the_language():
     assert style_cards(line, CardStyle("en", False)) == line
     state = TableState(table="t1", game="quinze-classique", seat=0, players=["KC", "Bob", "Cy"])
     event = {"kind": "deal", "dealer": 1, "talon": 49, "order": [2, 0, 1], "card": "KC"}
-    lines = tell("quinze-classique", state, event, PRIVATE, "(you)", style=CardStyle("en", True))
+    lines = tell("quinze-classique", state, event, get_game("quinze-classique").private_fields, "(you)", style=CardStyle("en", True))
     assert "  hidden card of KC (you): K♣" in lines, lines  # a name that looks like a card is kept
 
 

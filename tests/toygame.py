@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from quinze_protocol.game import Action, ActionError, Event, Game, GameError, IllegalAction, Option, PositionError, Result
+from quinze_protocol.observer import Observer
 from quinze_protocol.rng import Rng
 
 
@@ -25,10 +26,32 @@ class Say(Action):
         return {"type": "say", "n": self.n}
 
 
+class SaidObserver(Observer):
+    """The public picture: the last number said, the seat to act, the result."""
+
+    game = "first-to-three"
+    own_keys = ("secret",)
+
+    def blank(self) -> dict[str, Any]:
+        return {"last": 0, "to_act": None}
+
+    def on_deal(self, e: Mapping[str, Any]) -> None:
+        self.picture.update(last=0, to_act=0)
+
+    def on_said(self, e: Mapping[str, Any]) -> None:
+        self.picture.update(last=e["n"], to_act=1 - e["seat"])
+
+    def on_won(self, e: Mapping[str, Any]) -> None:
+        won = e["seat"]
+        result = Result.from_winners([won], [1.0 if s == won else 0.0 for s in range(2)], "said-three")
+        self.picture.update(to_act=None, result=result.to_data())
+
+
 class FirstToThree(Game):
     id = "first-to-three"
     title = "First to say 3"
     private_fields = {"deal": ("secret",)}
+    observer = SaidObserver
     min_players = 2
     max_players = 2
     option_specs = (Option("secret_max", int, 1000, "largest secret number", 1, 10**6),)

@@ -68,6 +68,7 @@ from typing import Any
 from quinze_protocol.cards import card_text, rank
 from quinze_protocol.game import ActionError, Event, Game, IllegalAction, Option, OptionError, Result, register_game
 from quinze_protocol.games.classique_actions import Call, Check, Fold, Hit, Pass, Raise, Stand, parse_action_data
+from quinze_protocol.games.classique_observer import ClassiqueObserver
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from quinze_protocol.rng import Rng
 
@@ -104,6 +105,7 @@ class ClassiqueGame(Game):
     score_aggregate = "sum"
     lower_is_better = False
     hint_bot = "threshold"
+    observer = ClassiqueObserver
     private_fields = {"deal": ("card",)}
     rules_version = 2
     """2: the first dealer drawn at random, the deal passing after every played coup, ``tours``

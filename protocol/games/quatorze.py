@@ -84,6 +84,7 @@ from quinze_protocol.games.quatorze_legal import (
     substitutions,
     whole_hand_combinations,
 )
+from quinze_protocol.games.quatorze_observer import QuatorzeObserver
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from quinze_protocol.rng import Rng
 
@@ -109,6 +110,7 @@ class QuatorzeGame(Game):
     score_aggregate = "mean"
     lower_is_better = True
     hint_bot = "greedy"
+    observer = QuatorzeObserver
     private_fields = {"setup": ("hand",), "draw": ("card",), "take-up": ("cards",)}
     rules_version = 2
     """2: the stock is refilled at the draw (also from a loaded position), and who can lay the

@@ -72,6 +72,7 @@ from quinze_protocol.games.quinze_legal import (
     fifteen_problem,
     fifteens,
 )
+from quinze_protocol.games.quinze_observer import QuinzeObserver
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle
 from quinze_protocol.rng import Rng
 
@@ -119,6 +120,7 @@ class QuinzeGame(Game):
     score_aggregate = "mean"
     lower_is_better = True
     hint_bot = "greedy"
+    observer = QuinzeObserver
     private_fields = {"deal": ("hand",), "draw": ("card",)}
     min_players = 2
     max_players = 8

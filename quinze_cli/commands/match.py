@@ -25,6 +25,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from quinze_protocol.game import GameError, get_game
+from quinze_cli.gameside import game_id_help
 from quinze_cli.client import parse_address
 from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_error
@@ -44,14 +45,14 @@ from quinze_cli.matchrun import (
     validate_options,
 )
 from quinze_cli.relay import Failure
-from quinze_cli.results import GAME_SCORE, elo_line, print_results, print_table, ratings_table, results_table
+from quinze_cli.results import elo_line, print_results, print_table, ratings_table, results_table
 from quinze_cli.journal import Journal, JournalError, differences
 from quinze_cli.matchjournal import cut_log, game_entry, journal_path, match_settings, open_resume, replay_entries
 from quinze_cli.results import lower_is_better
 from quinze_cli.stats import MatchStats
 from quinze_cli.stats.sprt import parse_sprt
 
-__all__ = ["GAME_SCORE", "build_config", "elo_line", "print_results", "register", "results_table", "summary_data"]
+__all__ = ["build_config", "elo_line", "print_results", "register", "results_table", "summary_data"]
 
 
 
@@ -281,7 +282,7 @@ def register(app: typer.Typer) -> None:
     def match(
         ctx: typer.Context,
         bots: Annotated[Optional[list[str]], typer.Argument(help='Bots: quoted command lines ("python3 bot.py") or builtin:NAME (on --resume: the journal\'s).', show_default=False)] = None,
-        game: Annotated[str, typer.Option(help="Game id: quinze, quatorze or quinze-classique.")] = "quinze",
+        game: Annotated[str, typer.Option(help=game_id_help())] = "quinze",
         games: Annotated[Optional[int], typer.Option(help="Number of games (default 10; with --sprt the most played, default 100000).", show_default=False)] = None,
         seed: Annotated[Optional[int], typer.Option(help="Seed of the first game (game i uses seed+i); default: drawn.")] = None,
         concurrency: Annotated[int, typer.Option(help="Games played at the same time.")] = 1,

@@ -29,6 +29,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from quinze_protocol.replaylog import utc_stamp
 from quinze_cli.builtin import builtin_name
+from quinze_cli.gameside import game_id_help
 from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
 from quinze_cli.journal import Journal, JournalError, differences, player_names, reconcile_log
@@ -214,7 +215,7 @@ def register(app: typer.Typer) -> None:
     @app.command("tournament")
     def tournament(
         bots: Annotated[Optional[list[str]], typer.Argument(help="Bots: builtin:NAME, a quoted command line, or \"name=N cmd=C args=A movetime=S seed=N\".", show_default=False)] = None,
-        game: Annotated[Optional[str], typer.Option(help="Game id: quinze, quatorze or quinze-classique (default quinze).", show_default=False)] = None,
+        game: Annotated[Optional[str], typer.Option(help=game_id_help("quinze"), show_default=False)] = None,
         format: Annotated[Optional[str], typer.Option("--format", help="round-robin (default), gauntlet (the first bot against each other) or free-for-all.", show_default=False)] = None,
         games_per_pairing: Annotated[Optional[int], typer.Option("--games-per-pairing", help="Games per pair of bots (round-robin, gauntlet; default 10, rounded up to whole seat rotations).", show_default=False)] = None,
         rounds: Annotated[Optional[int], typer.Option("--rounds", help="Rounds: a table per pairing, or (free-for-all) the tables in which every bot plays once.", show_default=False)] = None,

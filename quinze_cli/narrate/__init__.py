@@ -7,7 +7,8 @@ part plus that seat's private part only, the logic of :meth:`quinze_protocol.gam
 
 All the wording of one game lives in one module here (``quinze``, ``classique``, ``quatorze``),
 each with ``NARRATORS`` (event kind -> function ``(public, private, who) -> [lines]``) and
-``SECTIONS`` (the kinds that open a new part of the game: a deal, a coup). ``public`` is the event
+``SECTIONS`` (the kinds that open a new part of the game: a deal, a coup), named in the game's
+:class:`~quinze_cli.gameside.GameSide` (its ``narrators`` and ``sections``). ``public`` is the event
 without ``kind`` and ``private``; ``private`` maps each seat whose private part is shown to that
 part; ``who(seat)`` names a seat. An unknown kind, or data a narrator cannot read, is told by
 :func:`generic` (never an exception), so a damaged or future log still prints.
@@ -15,16 +16,12 @@ part; ``who(seat)`` names a seat. An unknown kind, or data a narrator cannot rea
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from quinze_protocol.game import Event
 
 __all__ = ["Names", "cards", "generic", "narrate_event", "result_lines", "seat_event", "split_event"]
-
-GAME_MODULES = {"quinze": "quinze", "quinze-classique": "classique", "quatorze": "quatorze"}
-"""Game id -> narration module in this package."""
 
 Narrator = Callable[[dict[str, Any], dict[int, dict[str, Any]], Callable[[Any], str]], list[str]]
 
@@ -94,18 +91,15 @@ def generic(kind: str, public: Mapping[str, Any], private: Mapping[int, Mapping[
     return lines
 
 
-def _module(game_id: str) -> Any:
-    name = GAME_MODULES.get(game_id)
-    return importlib.import_module(f"quinze_cli.narrate.{name}") if name else None
-
-
 def narrate_event(game_id: str, full: Mapping[str, Any], who: Names, seat: int | None) -> tuple[bool, list[str]]:
     """``(starts_section, lines)``: the logged event ``full`` told in words for the whole table
     (``seat`` None) or as ``seat`` saw it."""
+    from quinze_cli.gameside import find_side
+
     kind, public, private = split_event(full, seat)
-    module = _module(game_id)
-    fn: Narrator | None = module.NARRATORS.get(kind) if module else None
-    section = bool(module and kind in module.SECTIONS)
+    side = find_side(game_id)
+    fn: Narrator | None = side.narrators.get(kind) if side is not None else None
+    section = side is not None and kind in side.sections
     if fn is not None:
         try:
             return section, fn(public, private, who)

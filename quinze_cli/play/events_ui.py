@@ -16,13 +16,13 @@ names are left as typed even when they look like a card (they stand as placehold
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from quinze_protocol.cards import parse_card
-from quinze_cli.narrate import GAME_MODULES, generic
+from quinze_cli.gameside import find_side
+from quinze_cli.narrate import generic
 from quinze_cli.play.cards_ui import CardStyle
 from quinze_cli.i18n import Catalogue, plural_form
 from quinze_cli.play.registry import TableState
@@ -80,19 +80,33 @@ def style_cards(line: str, style: CardStyle) -> str:
     return _CARD.sub(sub, line)
 
 
-def tell(game_id: str, state: TableState, event: Mapping[str, Any], private_keys: Mapping[str, Sequence[str]],
+def _private_fields(game_id: str) -> Mapping[str, Sequence[str]]:
+    from quinze_protocol.game import GameError, get_game
+
+    try:
+        return get_game(game_id).private_fields
+    except GameError:
+        return {}
+
+
+def tell(game_id: str, state: TableState, event: Mapping[str, Any], private_keys: Mapping[str, Sequence[str]] | None,
          you: str, kind: str | None = None, style: CardStyle | None = None,
          cat: Catalogue | None = None) -> list[str]:
     """The event as the seat (or spectator) of ``state`` received it, in words.
 
-    ``private_keys``: event kind -> the fields that are the seat's private part; ``you`` marks our
+    ``private_keys``: event kind -> the fields that are the seat's private part (None: the game's
+    own ``Game.private_fields``); ``you`` marks our
     own seat's name (``"(you)"``); ``kind`` overrides the event's kind; ``style``: cards are
     rewritten in it (:func:`style_cards`); ``cat``: the catalogue the words come from (English when
     None). Data a narrator cannot read is told plainly (:func:`quinze_cli.narrate.generic`); raises
     only :class:`~quinze_cli.i18n.MissingText` when a strict ``cat`` lacks a text.
     """
     kind = kind or str(event.get("kind", "?"))
+    if private_keys is None:
+        private_keys = _private_fields(game_id)
     keys = set(private_keys.get(kind, ()))
+    if event.get("seat") not in (None, state.seat):
+        keys = set()  # another seat's event: what it carries was sent to everybody (a card drawn from the discard pile)
     public = {k: v for k, v in event.items() if k != "kind" and k not in keys}
     if kind == "substitute" and event.get("kind") not in (None, "substitute"):
         public["kind"] = event["kind"]
@@ -110,11 +124,9 @@ def tell(game_id: str, state: TableState, event: Mapping[str, Any], private_keys
             name = f"\x00{len(names) - 1}\x00"
         return Own(name) if mine else name
 
-    name = GAME_MODULES.get(game_id)
-    module = importlib.import_module(f"quinze_cli.narrate.{name}") if name else None
+    side = find_side(game_id)
     words = YouCatalogue(cat) if cat is not None else None
-    table = module.narrators(words) if module is not None and words is not None and hasattr(module, "narrators") else None
-    fn = (table if table is not None else module.NARRATORS).get(kind) if module is not None else None
+    fn = side.narrators_for(words).get(kind) if side is not None else None
     lines: list[str] | None = None
     if fn is not None:
         try:

@@ -20,20 +20,17 @@ from typing import Any
 
 import trio
 
-from quinze_protocol.game import bot_names, get_bot
+from quinze_protocol.game import bot_names, get_bot, get_game
 from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot, builtin_name
 from quinze_cli.client import RequestRefused, connect
 from quinze_cli.relay import SeatRelay
 
-__all__ = ["BEST_BOTS", "DEFAULT_LOG_DIR", "LocalError", "default_opponents", "logged_games", "parse_opponents",
+__all__ = ["DEFAULT_LOG_DIR", "LocalError", "default_opponents", "logged_games", "parse_opponents",
            "start_local"]
 
 HOST = "127.0.0.1"
 DEFAULT_LOG_DIR = "logs"
 """``--log-dir`` of ``quinze play --local``: ``./logs``, relative to the current directory."""
-BEST_BOTS = ("greedy", "threshold")
-"""The strongest built-in bot of a game after the search bot ``mcts``, by preference: ``greedy`` (Le Quinze, Le 14), ``threshold``
-(Le Quinze classique)."""
 
 
 LEVELS = {"easy": "mcts-easy", "normal": "mcts", "hard": "mcts-hard"}
@@ -44,7 +41,7 @@ their iteration budgets) plays in the default opponents, and replaces ``mcts`` i
 def default_opponents(game: str, count: int | None = None, level: str = "normal") -> str:
     """The ``--opponents`` used when none are given: the search bot at ``level``
     (:data:`LEVELS`: ``builtin:mcts`` for ``normal``) and the game's best other built-in bot
-    (:data:`BEST_BOTS`, else its first bot that is not ``random``), e.g.
+    (its ``Game.hint_bot``, else its first bot that is not ``random``), e.g.
     ``"builtin:mcts,builtin:greedy"`` for ``quinze``, ``"builtin:mcts-hard,builtin:threshold"``
     for ``quinze-classique`` at ``hard``; with ``count`` (from ``--option players=N``: N - 1
     opponents) the two taken in turn, ``count`` bots in all. Raises
@@ -52,7 +49,8 @@ def default_opponents(game: str, count: int | None = None, level: str = "normal"
     names = bot_names(game)
     search = LEVELS[level]
     others = [n for n in names if n != "random" and not n.startswith("mcts")]
-    best = next((n for n in BEST_BOTS if n in names), others[0] if others else None)
+    hint = get_game(game).hint_bot
+    best = hint if hint in names else others[0] if others else None
     chosen = [n for n in (search, best if best is not None else "random") if n in names]
     if count is not None:
         chosen = [chosen[i % len(chosen)] for i in range(count)]

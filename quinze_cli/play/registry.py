@@ -1,18 +1,17 @@
 """The per-game part of ``quinze play``: a :class:`GameUI` (renderer + input reader) per game id.
 
 The rest of the client (lobby, connection, screen, prompt) is game-agnostic: it only calls the
-methods below. A game plugs in with one module that subclasses :class:`GameUI` and decorates it
-with :func:`register_ui`; the module is named in :data:`UI_MODULES`. A game without a module gets
-the generic :class:`GameUI` itself: its view as ``key: value`` lines and its legal actions as data,
-picked by number.
+methods below. A game plugs in with a :class:`GameUI` subclass named in its
+:class:`~quinze_cli.gameside.GameSide` (the one registry of game CLI sides). Only a game this
+program does not know at all (a server of a newer version) gets the generic :class:`GameUI`
+itself: its view as ``key: value`` lines and its legal actions as data, picked by number.
 """
 
 from __future__ import annotations
 
-import importlib
+import copy
 import json
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,10 +21,7 @@ from rich.text import Text
 from quinze_cli.play.cards_ui import CardStyle, sort_cards
 from quinze_cli.i18n import Catalogue
 
-__all__ = ["GameUI", "InputError", "TableState", "UI_MODULES", "get_ui", "register_ui"]
-
-UI_MODULES = ("quinze_cli.play.render_quinze", "quinze_cli.play.render_quatorze", "quinze_cli.play.render_classique")
-"""Modules that register a :class:`GameUI` (one per game)."""
+__all__ = ["GameUI", "InputError", "TableState", "get_ui"]
 
 LOG_LINES = 200
 
@@ -46,7 +42,9 @@ class TableState:
       (also None at a table without a clock).
     - ``clock``: the last clock state from the server (PROTOCOL.md "Clocks": ``kind``, ``left``
       per seat), received at ``clock_at`` (``time.monotonic()``) while ``clock_seat`` was to act.
-    - ``public``: the game's own tracked state (filled by its :class:`GameUI` from events and views).
+    - ``public``: the game's own tracked state (filled by its :class:`GameUI` from events and views):
+      the public picture of ``observer`` (the game's :class:`~quinze_protocol.observer.Observer`),
+      plus what only our seat knows (our hand).
     - ``log``: recent events in words, oldest first (added by :meth:`add_log`; ``logged`` counts
       every line ever added, ``mine`` is ``(number, text)`` of the last line telling our own
       action, kept on screen even when newer lines push it out of the recent panel).
@@ -70,6 +68,7 @@ class TableState:
     clock_seat: int | None = None
     to_act: int | None = None
     public: dict[str, Any] = field(default_factory=dict)
+    observer: Any = None
     log: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_LINES))
     logged: int = 0
     mine: tuple[int, str] | None = None
@@ -119,6 +118,30 @@ class GameUI:
     def start(self, state: TableState) -> None:
         """A game starts at the table (``game-start``): reset ``state.public``."""
         state.public = {}
+
+    # ---- the public picture (for the subclasses: quinze_protocol.observer)
+    def observe_start(self, state: TableState, **own: Any) -> None:
+        """A new :class:`~quinze_protocol.observer.Observer` of the game for ``state`` (its
+        options, one seat per player); ``state.public`` is its picture plus ``own`` (what only our
+        seat knows, e.g. ``hand=[]``)."""
+        from quinze_protocol.game import get_game
+
+        obs = get_game(state.game or self.game_id or "").observer({**state.options, "players": len(state.players)})
+        state.observer = obs
+        state.public = {**obs.picture, **own}
+
+    def observe(self, state: TableState, event: dict[str, Any] | None = None) -> None:
+        """``event`` applied to the observer of ``state`` (or, with no event, the observer synced
+        with ``state.view``), and its picture copied into ``state.public`` (our own keys kept)."""
+        if state.observer is None:
+            self.start(state)
+        obs = state.observer
+        if event is None:
+            obs.sync(state.view or {})
+        else:
+            obs.apply(event)
+        state.public.update(copy.deepcopy(obs.picture))  # our own overlays never write into the picture
+        state.to_act = obs.picture.get("to_act", state.to_act)
 
     def on_event(self, state: TableState, event: dict[str, Any]) -> list[str]:
         """Update ``state`` from one event (as this seat sees it); return lines for the log."""
@@ -171,17 +194,23 @@ class GameUI:
 
     def hint(self, state: TableState) -> dict[str, Any] | None:
         """What the search bot would play now (:func:`search_hint`, falling back on the game's
-        ``hint_bot``), as action data; None when the game has no built-in bot or nothing is to
-        be played."""
+        ``hint_bot``), as action data, read from :meth:`hint_entries`; None when the game has no
+        built-in bot or nothing is to be played."""
         from quinze_protocol.game import GameError, get_game
 
-        if not state.legal:
+        raw = self.hint_entries(state)
+        if not state.legal or not raw:
             return None
         try:
             fallback = get_game(state.game).hint_bot or "greedy"
         except GameError:
             return None
-        return search_hint(state.game, state.options, state.view, state.legal, fallback=fallback)
+        return search_hint(state.game, state.options, state.view, raw, fallback=fallback)
+
+    def hint_entries(self, state: TableState) -> list[dict[str, Any]]:
+        """The legal entries the hint bot reads: ``state.legal`` as received (a game that lists
+        its entries otherwise than it received them gives the received ones)."""
+        return state.legal
 
     def help_lines(self) -> list[str]:
         """How to type this game's actions (after the common commands)."""
@@ -198,34 +227,15 @@ class GameUI:
             return self.cat("rules.none", game=gid)
 
 
-_UIS: dict[str, type[GameUI]] = {}
-_loaded = False
-
-
-def register_ui(game_id: str) -> Callable[[type[GameUI]], type[GameUI]]:
-    """Class decorator: use this :class:`GameUI` subclass for ``game_id``."""
-
-    def deco(cls: type[GameUI]) -> type[GameUI]:
-        cls.game_id = game_id
-        _UIS[game_id] = cls
-        return cls
-
-    return deco
-
-
 def get_ui(game_id: str, cat: Catalogue, style: CardStyle) -> GameUI:
-    """The :class:`GameUI` of ``game_id`` (the generic one when the game has none)."""
-    global _loaded
-    if not _loaded:
-        for mod in UI_MODULES:
-            importlib.import_module(mod)
-        _loaded = True
-    cls = _UIS.get(game_id)
-    if cls is None:
-        ui = GameUI(cat, style)
-        ui.game_id = game_id
-        return ui
-    return cls(cat, style)
+    """The :class:`GameUI` of ``game_id`` from its :class:`~quinze_cli.gameside.GameSide` (the
+    generic one for a game this program does not know)."""
+    from quinze_cli.gameside import find_side
+
+    side = find_side(game_id)
+    ui = (side.ui if side is not None else GameUI)(cat, style)
+    ui.game_id = game_id
+    return ui
 
 
 HINT_BOT = "mcts@150"

@@ -1,7 +1,8 @@
 """Le Quinze classique (``quinze-classique``, quinze_cli/rules/quinze-classique.md) in ``quinze play``: the board, the
 events in words, the actions in words.
 
-The public state is tracked from the events of :mod:`quinze_protocol.games.classique` (``ceremony``,
+The public state is the picture of :class:`~quinze_protocol.games.classique_observer.ClassiqueObserver`,
+kept from the events of :mod:`quinze_protocol.games.classique` (``ceremony``,
 ``deck-change``, ``out``, ``ante``, ``deal``, ``speak``, ``check``/``call``/``raise``/``fold``,
 ``stand``, ``hit``, ``burnt``, ``showdown``, ``pot-won``, ``coup-end``, ``match-end``) so chips,
 stakes, the pot and every face-up card stay right between our turns and for a spectator; our own
@@ -30,15 +31,10 @@ from rich.text import Text
 
 from quinze_cli.play import input_classique
 from quinze_cli.play.events_ui import tell
-from quinze_cli.play.registry import GameUI, TableState, register_ui
+from quinze_cli.play.registry import GameUI, TableState
 
 __all__ = ["ClassiqueUI"]
 
-PRIVATE = {"deal": ("card",)}
-"""Fields of each event kind that are the receiving seat's private part."""
-_VIEW_KEYS = ("phase", "coup", "dealer", "deck", "talon", "ante", "pot", "stakes", "chips", "caves", "in_match",
-              "status", "hidden", "face_up", "face_up_totals", "total", "awaiting", "raise", "rounds", "tours")
-_STAKE_KINDS = ("check", "call", "raise", "fold")
 SUMMARY_KINDS = ("out", "burnt", "showdown", "pot-won", "coup-end")
 """Events whose lines make up the summary shown at the end of a coup."""
 
@@ -49,35 +45,36 @@ def _value(c: str) -> int:
     return min(rank(parse_card(c)), 10)
 
 
-@register_ui("quinze-classique")
 class ClassiqueUI(GameUI):
     """Renderer and input reader of Le Quinze classique (quinze_cli/rules/quinze-classique.md)."""
 
     # ---------------------------------------------------------------- state
     def start(self, state: TableState) -> None:
-        n = len(state.players)
-        cave = state.options.get("cave", 100)
-        caves = [int(x) for x in str(state.options.get("caves") or "").split(",") if x.strip().isdigit()]
-        if len(caves) != n:
-            caves = [cave] * n
-        state.public = {
-            "phase": "speak", "coup": 0, "dealer": None, "deck": "black", "talon": 0,
-            "ante": state.options.get("ante", 1), "pot": 0, "stakes": [0] * n, "chips": list(caves),
-            "caves": list(caves), "in_match": [True] * n, "status": ["waiting"] * n, "hidden": [None] * n,
-            "face_up": [[] for _ in range(n)], "total": None, "awaiting": [], "raise": None, "legal": [],
-            "rounds": 0, "tours": state.options.get("tours", 4),
-        }
+        self.observe_start(state, own=None, legal=[])
+        self._own(state)
+
+    def _own(self, state: TableState) -> None:
+        """What only our seat sees, over the public picture: our hidden card (``own``) in
+        ``hidden`` and our total in ``total``."""
+        p = state.public
+        own = p.get("own")
+        if state.seat is None or own is None or not 0 <= state.seat < len(p.get("hidden", [])):
+            return
+        p["hidden"] = list(p["hidden"])
+        p["hidden"][state.seat] = own
+        ups = p["face_up"][state.seat] if state.seat < len(p.get("face_up", [])) else []
+        p["total"] = _value(own) + sum(_value(c) for c in ups)
 
     def on_request(self, state: TableState) -> None:
         v = state.view or {}
-        p = state.public
-        if not p:
+        if state.observer is None:
             self.start(state)
-            p = state.public
-        for key in _VIEW_KEYS:
-            if key in v:
-                val = v[key]
-                p[key] = [list(x) if isinstance(x, list) else x for x in val] if isinstance(val, list) else val
+        self.observe(state)
+        p = state.public
+        hidden = v.get("hidden") or []
+        if state.seat is not None and state.seat < len(hidden):
+            p["own"] = hidden[state.seat]
+        self._own(state)
         p["legal"] = [dict(a) for a in state.legal]
         p["raise"] = None
         listed: list[dict[str, Any]] = []
@@ -93,16 +90,16 @@ class ClassiqueUI(GameUI):
         state.legal = listed
 
     def on_event(self, state: TableState, event: dict[str, Any]) -> list[str]:
-        """Track the public state (and our own hidden card) from one event; the event in words."""
-        p = state.public
-        if not p:
+        """Track the public picture (:class:`~quinze_protocol.games.classique_observer.ClassiqueObserver`)
+        and our own hidden card from one event; the event in words."""
+        if state.observer is None:
             self.start(state)
-            p = state.public
+        kept = {k: state.public.get(k) for k in ("raise", "legal")}
+        self.observe(state, event)
+        p = state.public
+        p.update(kept)
         kind = event.get("kind")
-        seat = event.get("seat")
-        n = len(p["chips"])
-        ok = isinstance(seat, int) and 0 <= seat < n
-        lines = tell("quinze-classique", state, event, PRIVATE, self.cat("common.you"), style=self.style, cat=self.cat)
+        lines = tell(self.game_id or "", state, event, None, self.cat("common.you"), style=self.style, cat=self.cat)
         if kind in SUMMARY_KINDS:  # the coup's summary: who burnt, the showdown, who won the pot, the chips
             p.setdefault("coup_lines", []).extend(lines)
         if kind == "coup-end":
@@ -110,68 +107,11 @@ class ClassiqueUI(GameUI):
         if kind == "deal" or (kind == "coup-end" and event.get("outcome") == "won"):
             # the hidden card and the chips are on the board: keep the few log lines for the play
             lines = lines[:1] if kind == "deal" else []
-        if kind == "ceremony":
-            p["dealer"] = event.get("first_dealer")
-        elif kind == "deck-change":
-            p.update(dealer=event.get("dealer"), deck=event.get("deck", p["deck"]), talon=event.get("talon", 52))
-        elif kind == "out" and ok:
-            p["in_match"][seat], p["status"][seat] = False, "out"
-        elif kind == "ante":
-            amount = event.get("amount", 0)
-            p["coup"], p["pot"], p["phase"] = event.get("coup", p["coup"]), event.get("pot", p["pot"]), "speak"
-            p["awaiting"], p["total"] = [], None
-            for s in range(n):
-                p["face_up"][s], p["hidden"][s], p["stakes"][s] = [], None, 0
-                if s in event.get("seats", []):
-                    p["chips"][s] -= amount
-                    p["stakes"][s] = amount
-                    p["status"][s] = "waiting"
-        elif kind == "deal":
-            p["dealer"], p["talon"] = event.get("dealer", p["dealer"]), event.get("talon", p["talon"])
-            order = event.get("order") or []
-            state.to_act = order[0] if order else None
-            if "card" in event and state.seat is not None:
-                p["hidden"][state.seat] = event["card"]
-                p["total"] = _value(event["card"])
-        elif kind == "speak" and ok:
-            p["status"][seat] = {"pass": "passed", "stand": "stand", "hit": "hit"}.get(event.get("say", ""), p["status"][seat])
-        elif kind in _STAKE_KINDS and ok:
-            stake = event.get("stake", p["stakes"][seat])
-            p["chips"][seat] -= stake - p["stakes"][seat]
-            p["stakes"][seat], p["pot"] = stake, event.get("pot", p["pot"])
-            in_coup = [s for s in range(n) if p["status"][s] in ("stand", "hit")]
-            if kind == "fold":
-                p["status"][seat] = "folded"
-            if kind == "raise":
-                p["phase"] = "raise"
-                p["awaiting"] = [s for s in in_coup if s != seat]
-            else:
-                p["awaiting"] = [s for s in p.get("awaiting", []) if s != seat]
-        elif kind == "stand" and ok:
-            p["status"][seat], p["phase"] = "stand", "draw"
-        elif kind == "hit" and ok:
-            p["face_up"][seat].append(event.get("card"))
-            p["talon"], p["phase"] = event.get("talon", p["talon"]), "draw"
-            if seat == state.seat and p.get("total") is not None:
-                p["total"] += _value(event.get("card", "AS"))
-        elif kind == "burnt" and ok:
-            p["status"][seat], p["hidden"][seat] = "burnt", event.get("hidden")
-        elif kind == "showdown":
-            for h in event.get("hands", []):
-                s = h.get("seat")
-                if isinstance(s, int) and 0 <= s < n:
-                    p["hidden"][s] = h.get("hidden")
-        elif kind == "pot-won" and ok:
-            p["chips"][seat] += event.get("amount", 0)
-            p["pot"] = 0
-        elif kind == "coup-end":
-            p["chips"], p["pot"] = list(event.get("chips", p["chips"])), event.get("pot", p["pot"])
-            p["stakes"], p["awaiting"], p["total"] = [0] * n, [], None
-            p["hidden"], p["face_up"] = [None] * n, [[] for _ in range(n)]
-            p["status"] = ["waiting" if p["in_match"][s] else "out" for s in range(n)]
-        elif kind == "match-end":
-            p["chips"], p["pot"], p["phase"] = list(event.get("chips", p["chips"])), 0, "over"
-            state.to_act = None
+        if kind == "deal":
+            p["own"] = event.get("card") if state.seat is not None else None
+        elif kind in ("coup-end", "match-end"):
+            p["own"] = None
+        self._own(state)
         return lines
 
     # ---------------------------------------------------------------- drawing
@@ -278,16 +218,10 @@ class ClassiqueUI(GameUI):
     def completions(self, state: TableState) -> list[str]:
         return input_classique.completions(self.cat, state)
 
-    def hint(self, state: TableState) -> dict[str, Any] | None:
-        """What the search bot would play (:func:`~quinze_cli.play.registry.search_hint`; the
-        built-in ``threshold`` for a partial view); it reads the view and the legal list as
-        received, raise range included (quinze_cli/rules/quinze-classique.md)."""
-        from quinze_cli.play.registry import search_hint
-
-        raw = (state.public or {}).get("legal") or state.legal
-        if not state.legal or not raw:
-            return None
-        return search_hint("quinze-classique", state.options, state.view, raw, fallback="threshold")
+    def hint_entries(self, state: TableState) -> list[dict[str, Any]]:
+        """The legal list as received, raise range included (quinze_cli/rules/quinze-classique.md):
+        the search bot reads it, not the list as shown (``raise by m``, ``raise by M``)."""
+        return (state.public or {}).get("legal") or state.legal
 
     def help_lines(self) -> list[str]:
         return [self.cat(f"classique.help.{i}") for i in range(1, 4)]

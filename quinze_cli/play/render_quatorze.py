@@ -1,7 +1,8 @@
 """Le 14 (``quatorze``, quinze_cli/rules/quatorze.md) in ``quinze play``: the board, the events in words, the
 actions in words.
 
-The public state is tracked from the events of :mod:`quinze_protocol.games.quatorze` (``setup``,
+The public state is the picture of :class:`~quinze_protocol.games.quatorze_observer.QuatorzeObserver`,
+kept from the events of :mod:`quinze_protocol.games.quatorze` (``setup``,
 ``draw``, ``no-draw``, ``reshuffle``, ``combine``, ``substitute``, ``discard``, ``take-up``,
 ``game-end``) so the screen stays right between our turns and for a spectator; a seated
 player's own hand comes from the private parts (``setup`` hand, stock ``draw``
@@ -29,23 +30,18 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from quinze_protocol.cards import card_text, cards_text, parse_card, rank
+from quinze_protocol.cards import card_text, parse_card, rank
 from quinze_protocol.game import GameError
-from quinze_protocol.games.quatorze import Substitute, apply_substitute, parse_action
 from quinze_cli.play import input_quatorze
 from quinze_cli.play.cards_ui import sort_cards
 from quinze_cli.play.events_ui import tell
-from quinze_cli.play.registry import GameUI, TableState, register_ui
+from quinze_cli.play.registry import GameUI, TableState
 
 __all__ = ["SUBSTITUTION_KINDS", "QuatorzeUI", "merge_by_rank"]
 
 SUBSTITUTION_KINDS = ("hand-for-two", "two-for-one", "between")
-PRIVATE = {"setup": ("hand",), "take-up": ("cards",)}
-"""Fields of each event kind that are the receiving seat's private part."""
 TABLE_WIDTH = 78
 """Columns of the table's combinations before a new line (the screen is sized for 80)."""
-_VIEW_KEYS = ("table", "discard", "stock", "hand_sizes", "packets", "phase", "turns", "max_turns",
-              "substitutions", "no_draw")
 
 
 def _remove(pile: list[str], cards: list[Any]) -> None:
@@ -98,137 +94,73 @@ def _order(action: dict[str, Any]) -> int:
     return {"draw": 0, "combine": 0, "discard": 2}.get(str(kind), 4)
 
 
-@register_ui("quatorze")
 class QuatorzeUI(GameUI):
     """Renderer and input reader of Le 14 (quinze_cli/rules/quatorze.md)."""
 
     # ---------------------------------------------------------------- state
     def start(self, state: TableState) -> None:
-        n = len(state.players)
-        state.public = {
-            "hand": [], "table": [], "discard": [], "stock": 0, "hand_sizes": [0] * n,
-            "packets": [[] for _ in range(n)], "phase": "draw", "turns": 0,
-            "max_turns": state.options.get("max_turns", 1000), "substitutions": 0, "no_draw": None,
-            "partial": True,
-        }
+        self.observe_start(state, hand=[], partial=True)
 
     def on_request(self, state: TableState) -> None:
-        v = state.view or {}
-        p = state.public
-        if not p:
+        if state.observer is None:
             self.start(state)
-            p = state.public
+        self.observe(state)
+        p, v = state.public, state.view or {}
         p["partial"] = False
-        for key in _VIEW_KEYS:
-            if key in v:
-                val = v[key]
-                p[key] = [list(x) if isinstance(x, list) else x for x in val] if isinstance(val, list) else val
         if "hand" in v:
             p["hand"] = list(v["hand"])
         p["all_legal"] = sorted(state.legal, key=_order)
         state.legal = merge_by_rank(p["all_legal"])
 
-    def _size(self, p: dict[str, Any], seat: Any, delta: int) -> None:
-        if isinstance(seat, int) and 0 <= seat < len(p["hand_sizes"]):
-            p["hand_sizes"][seat] = max(0, p["hand_sizes"][seat] + delta)
-
     def on_event(self, state: TableState, event: dict[str, Any]) -> list[str]:
-        """Track the public state (and our own hand) from one event; the event in words."""
-        p = state.public
-        if not p:
+        """Track the public picture (:class:`~quinze_protocol.games.quatorze_observer.QuatorzeObserver`)
+        and our own hand from one event; the event in words."""
+        if state.observer is None:
             self.start(state)
-            p = state.public
         kind = event.get("kind")
         if kind in SUBSTITUTION_KINDS:
+            event = {**event, "kind": "substitute", "substitution": event.get("substitution") or kind}
             kind = "substitute"
+        self.observe(state, event)
+        p = state.public
         seat = event.get("seat")
         me = seat is not None and seat == state.seat
         if kind == "substitute":  # the substitution in the words of the action list, as a verb phrase
             data = {k: v for k, v in event.items() if k not in ("seat", "substitution")}
             data["kind"] = event.get("substitution") or event.get("kind")
             lines = [self._substitution_line(state, seat, data)]
+            if me:
+                self._own_substitution(p, data)
         else:
-            lines = tell("quatorze", state, event, PRIVATE, self.cat("common.you"), kind=kind, style=self.style,
+            lines = tell(self.game_id or "", state, event, None, self.cat("common.you"), kind=kind, style=self.style,
                          cat=self.cat)
-            if kind == "setup":
-                lines = lines[:1]  # our hand is on the board
         if kind == "setup":
-            n = len(state.players)
-            packets = event.get("packets", [])
-            p.update(table=[], discard=[event["discard"]] if event.get("discard") else [], stock=event.get("stock", 0),
-                     packets=[list(x) for x in packets], hand_sizes=[5] * n, phase="draw", turns=0,
-                     substitutions=0, no_draw=None, partial=False)
+            lines = lines[:1]  # our hand is on the board
             p["hand"] = list(event.get("hand", []))
-            state.to_act = event.get("first")
-        elif kind == "draw":
-            p["stock"] = event.get("stock", p["stock"])
-            if event.get("from") == "discard" and p["discard"]:
-                p["discard"].pop()
-            self._size(p, seat, 1)
-            if me and "card" in event:
-                p["hand"] = _sorted(p["hand"] + [event["card"]])
-            p["phase"], state.to_act = "combine", seat
-        elif kind == "no-draw":
-            p["phase"], p["no_draw"], state.to_act = "combine", event.get("reason"), seat
-            p["substitutions"] = 0
-        elif kind == "reshuffle":
-            p["stock"] = event.get("stock", 0)
-            p["discard"] = [event["discard"]] if event.get("discard") else []
-        elif kind == "combine":
-            cards = list(event.get("cards", []))
-            p["table"].append(cards)
-            self._size(p, seat, -len(cards))
-            if me:
-                _remove(p["hand"], cards)
-        elif kind == "substitute":
-            self._substitute(state, event, me)
-        elif kind == "discard":
-            p["discard"].append(event.get("card"))
-            self._size(p, seat, -1)
-            if me:
-                _remove(p["hand"], [event.get("card")])
-            self._next_turn(state, seat)
-        elif kind == "take-up":
-            if isinstance(seat, int) and seat < len(p["packets"]) and p["packets"][seat]:
-                p["packets"][seat].pop(0)
-            self._size(p, seat, event.get("size", 0))
-            if me and "cards" in event:
-                p["hand"] = list(event["cards"])
-            if p["phase"] != "over" and state.to_act == seat:  # the hand was laid whole: turn over
-                self._next_turn(state, seat)
-        elif kind == "game-end":
-            p["phase"], state.to_act = "over", None
+            p["partial"] = False
+        elif kind == "draw" and me and "card" in event:
+            p["hand"] = _sorted(p["hand"] + [event["card"]])
+        elif kind == "combine" and me:
+            _remove(p["hand"], list(event.get("cards", [])))
+        elif kind == "discard" and me:
+            _remove(p["hand"], [event.get("card")])
+        elif kind == "take-up" and me and "cards" in event:
+            p["hand"] = list(event["cards"])
         return lines
 
-    def _next_turn(self, state: TableState, seat: Any) -> None:
-        """``seat``'s turn ended (a discard, or a laid hand's take-up): the next seat draws."""
-        p = state.public
-        if not isinstance(seat, int) or not state.players:
+    @staticmethod
+    def _own_substitution(p: dict[str, Any], data: dict[str, Any]) -> None:
+        """Our hand after our own substitution: the cards given go to the table, those taken come in
+        (hand-for-two: one card for two; two-for-one: two for one; between: the hand is unchanged)."""
+        sub = data.get("kind")
+        if sub == "hand-for-two":
+            given, taken = [data.get("hand")], list(data.get("cards") or [])
+        elif sub == "two-for-one":
+            given, taken = list(data.get("hand") or []), [data.get("card")]
+        else:
             return
-        p["turns"] = p.get("turns", 0) + 1
-        p["phase"], p["substitutions"], p["no_draw"] = "draw", 0, None
-        state.to_act = (seat + 1) % len(state.players)
-
-    def _substitute(self, state: TableState, event: dict[str, Any], me: bool) -> None:
-        p = state.public
-        data = {k: v for k, v in event.items() if k not in ("kind", "seat", "substitution")}
-        data["type"], data["kind"] = "substitute", event.get("substitution") or event.get("kind")
-        try:
-            sub = parse_action(data)
-            assert isinstance(sub, Substitute)
-            table = [[parse_card(c) for c in comb] for comb in p["table"]]
-            own = [parse_card(c) for c in p["hand"]]
-            hand = own if me else ([sub.hand] if isinstance(sub.hand, int) else list(sub.hand or ()))
-            apply_substitute(hand, table, sub)
-        except (GameError, ValueError, IndexError, KeyError, TypeError, AssertionError):
-            return  # the next view corrects the tracked table
-        p["table"] = [cards_text(comb) for comb in table]
-        if me:
-            p["hand"] = cards_text(hand)
-        delta = {"hand-for-two": 1, "two-for-one": -1}.get(str(event.get("kind")), 0)
-        self._size(p, event.get("seat"), delta)
-        p["phase"] = "substitute"
-        p["substitutions"] = p.get("substitutions", 0) + 1
+        _remove(p["hand"], [c for c in given if isinstance(c, str)])
+        p["hand"] = _sorted(p["hand"] + [c for c in taken if isinstance(c, str)])
 
     # ---------------------------------------------------------------- drawing
     def board(self, state: TableState) -> RenderableType:

@@ -1,6 +1,7 @@
 """Le Quinze in ``quinze play``: the board, the events in words and the actions in words.
 
-The public state is tracked from the events of :mod:`quinze_protocol.games.quinze` (``deal``, ``draw``,
+The public state is the picture of :class:`~quinze_protocol.games.quinze_observer.QuinzeObserver`,
+kept from the events of :mod:`quinze_protocol.games.quinze` (``deal``, ``draw``,
 ``reshuffle``, ``fifteen``, ``place``, ``end-turn``, ``deal-end``, ``game-end``) so a spectator
 sees the table, the discard pile, the stock and every hand size and total;
 a seated player's tracked hand comes from the private parts of ``deal`` and ``draw``, and each
@@ -21,7 +22,7 @@ from rich.text import Text
 
 from quinze_cli.play import input_quinze
 from quinze_cli.play.cards_ui import sort_cards
-from quinze_cli.play.registry import GameUI, TableState, register_ui
+from quinze_cli.play.registry import GameUI, TableState
 
 __all__ = ["QuinzeUI"]
 
@@ -32,47 +33,34 @@ def _remove(pile: list[str], cards: list[str]) -> None:
             pile.remove(c)
 
 
-def _size(p: dict[str, Any], seat: Any, delta: int) -> None:
-    """Add ``delta`` to ``seat``'s tracked hand size, never below 0 (counts tracked from a deal
-    joined midway are wrong until the next deal or view, but never negative)."""
-    sizes = p["hand_sizes"]
-    if isinstance(seat, int) and 0 <= seat < len(sizes):
-        sizes[seat] = max(0, sizes[seat] + delta)
-
-
-@register_ui("quinze")
 class QuinzeUI(GameUI):
     """Renderer and input reader of Le Quinze (quinze_cli/rules/quinze.md)."""
 
     # ---------------------------------------------------------------- state
     def start(self, state: TableState) -> None:
-        n = len(state.players)
-        state.public = {
-            "hand": [], "table": [], "discard": [], "stock": 0, "hand_sizes": [0] * n,
-            "totals": [0] * n, "dealer": None, "deal": 0, "partial": True,
-        }
+        self.observe_start(state, hand=[], partial=True)
 
     def on_request(self, state: TableState) -> None:
-        v = state.view or {}
-        p = state.public
+        if state.observer is None:
+            self.start(state)
+        self.observe(state)
+        p, v = state.public, state.view or {}
         p["partial"] = False
-        for key in ("table", "discard", "stock", "hand_sizes", "totals", "dealer", "deal"):
-            if key in v:
-                p[key] = list(v[key]) if isinstance(v[key], list) else v[key]
         if "hand" in v:
             p["hand"] = list(v["hand"])
 
     def on_event(self, state: TableState, event: dict[str, Any]) -> list[str]:
-        """Track the public state (and our hand) from one event; the event in words.
+        """Track the public picture (:class:`~quinze_protocol.games.quinze_observer.QuinzeObserver`)
+        and our hand from one event; the event in words.
 
         Our own draws are logged with the card; other players' draws and ends of turn are
         implied by what follows and not logged.
         """
         cat, st = self.cat, self.style
-        p = state.public
-        if not p:
+        if state.observer is None:
             self.start(state)
-            p = state.public
+        self.observe(state, event)
+        p = state.public
         kind = event.get("kind")
         seat = event.get("seat")
         me = seat is not None and seat == state.seat
@@ -83,46 +71,32 @@ class QuinzeUI(GameUI):
                 return cat(key + ".you", **fields)
             return cat(key, name=self._name(state, subject), **fields)
         if kind == "deal":
-            p.update(table=[], discard=[], stock=event.get("stock", 0), dealer=event.get("dealer"),
-                     deal=event.get("deal", 0), hand_sizes=list(event.get("hand_sizes", p["hand_sizes"])))
             p["hand"] = list(event.get("hand", []))
             p["partial"] = False
-            state.to_act = event.get("first")
             return [say("quinze.ev.deal", p["dealer"], deal=p["deal"], first=self._name(state, state.to_act))]
         if kind == "draw":
-            p["stock"] = event.get("stock", p["stock"])
-            _size(p, seat, 1)
-            state.to_act = seat
             if "card" in event and me:
                 p["hand"].append(event["card"])
                 return [cat("quinze.ev.draw-own", card=st.text(event["card"]))]
             return []
         if kind == "reshuffle":
-            p["stock"] = event.get("stock", 0)
-            p["discard"] = []
             return [cat.plural("quinze.ev.reshuffle", p["stock"], stock=p["stock"])]
         if kind == "fifteen":
             hand, table = list(event.get("hand", [])), list(event.get("table", []))
-            _size(p, seat, -len(hand))
             if me:
                 _remove(p["hand"], hand)
-            _remove(p["table"], table)
-            p["discard"].extend(hand + table)
             shown = st.join(sort_cards(hand + table))
             if table:
                 return [say("quinze.ev.fifteen-table", cards=shown, table=st.join(table))]
             return [say("quinze.ev.fifteen", cards=shown)]
         if kind == "place":
             cards = list(event.get("cards", []))
-            _size(p, seat, -len(cards))
             if me:
                 _remove(p["hand"], cards)
-            p["table"].extend(cards)
             return [say("quinze.ev.place", cards=st.join(cards))]
         if kind == "end-turn":
             return []
         if kind == "deal-end":
-            p["totals"] = list(event.get("totals", p["totals"]))
             scores = event.get("scores", [])
             reason = event.get("reason", "")
             out = event.get("seat")
