@@ -19,7 +19,8 @@ prefix of its table ids). Readers ignore keys they do not know.
 
 The events are never taken on trust: :func:`game_records` regenerates them by replaying the
 actions through the engine (anyone holding a ``game-over`` message can write the log), and
-:func:`verify` re-simulates a logged game and reports the first record that differs.
+:func:`quinze_protocol.replaysim.verify` re-simulates a logged game and reports the first record
+that differs.
 
 Pure: text in, text out. Reading is lenient (:func:`read_log` collects problems instead of
 raising) because a log may have been cut short by a crash: a record cut short (not JSON) is named
@@ -30,7 +31,7 @@ onto the cut record by an older writer that appended without a newline first).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -42,22 +43,16 @@ from quinze_protocol.messages import commitment
 __all__ = [
     "FORMAT",
     "SOFTWARE",
-    "Divergence",
     "LogError",
     "LogReadResult",
     "LoggedGame",
-    "Step",
     "dumps_records",
     "game_records",
     "iso_now",
     "iso_utc",
     "read_log",
-    "rules_needed",
-    "state_at",
-    "steps",
     "utc_now",
     "utc_stamp",
-    "verify",
 ]
 
 FORMAT = 1
@@ -284,7 +279,9 @@ class LoggedGame:
         return str(why) if why is not None else None
 
     def state_at(self, index: int) -> Game:
-        """The game after its first ``index`` actions (see :func:`state_at`)."""
+        """The game after its first ``index`` actions (see :func:`quinze_protocol.replaysim.state_at`)."""
+        from quinze_protocol.replaysim import state_at  # replaysim reads this module's records
+
         return state_at(self.header, self.actions, index)
 
 
@@ -440,34 +437,6 @@ def read_log(source: str | bytes | Iterable[str]) -> LogReadResult:
     return out
 
 
-# --------------------------------------------------------------------------- re-simulation
-
-
-@dataclass(frozen=True)
-class Divergence:
-    """The first place where a log differs from the re-simulation.
-
-    - ``index``: record index within :attr:`LoggedGame.records` (0 = header);
-    - ``line``: its line number in the file (None if unknown);
-    - ``what``: ``"commitment"``, ``"rules-version"`` (the log was made under another rules
-      version of its game: ``found`` is the log's, ``expected`` this software's; re-simulating
-      it here would prove nothing), ``"header"``, ``"event"``, ``"action"``, ``"result"``;
-    - ``expected`` / ``found``: the re-simulated value and the logged one (None when absent);
-    - ``reason``: in words.
-    """
-
-    index: int
-    line: int | None
-    what: str
-    expected: Any
-    found: Any
-    reason: str
-
-    def __str__(self) -> str:
-        where = f"line {self.line}" if self.line is not None else f"record {self.index}"
-        return f"{where}: {self.what}: {self.reason}"
-
-
 def start_game(game_id: str, options: Mapping[str, Any], seed: int, position: Mapping[str, Any] | None = None) -> Game:
     """The game a table plays: ``new(options, seed)``, or, from a ``position``
     (``create-table.position``), that position with its generator state replaced by ``seed``
@@ -479,155 +448,3 @@ def start_game(game_id: str, options: Mapping[str, Any], seed: int, position: Ma
     game = cls.from_position({**position, "rng": seed % (1 << 64)})
     game.opening_events = []
     return game
-
-
-def _new_game(header: Mapping[str, Any]) -> Game:
-    return start_game(header["game"], header["options"], header["seed"], header.get("position"))
-
-
-def rules_needed(header: Mapping[str, Any]) -> tuple[Any, int] | None:
-    """``(logged, current)`` rules versions when ``header`` records a rules version of its game
-    other than the one this software plays (``header.rules``, 1 when absent), else None (also for
-    an unknown game: :func:`verify` reports that)."""
-    try:
-        cls = get_game(header.get("game", ""))
-    except GameError:
-        return None
-    logged = header.get("rules", 1)
-    return None if logged == cls.rules_version else (logged, cls.rules_version)
-
-
-def verify(logged: LoggedGame) -> Divergence | None:
-    """Re-simulate ``logged`` from its header's game, options and seed and its actions, and
-    return the FIRST divergence, or None if every record matches (a partial game is checked
-    as far as it goes). Checked in order: the commitment (``sha256(f"{seed}:{salt}")``), the
-    header (game, options, seed, players), then each record: every event equal to the engine's
-    ``Event.full()``, every action played by the seat to act and accepted, no event missing or
-    extra, and the result equal to the engine's (for a forfeit: the points, winners and reason
-    of :meth:`Result.forfeit`; for an aborted game: the game not over and :meth:`Result.aborted`).
-    A log made under another rules version of its game (see :func:`rules_needed`) is not
-    re-simulated: the divergence, ``what == "rules-version"``, says which version it needs.
-    """
-    h = logged.header
-    recs = logged.records or [h]
-
-    def div(i: int, what: str, expected: Any, found: Any, reason: str) -> Divergence:
-        line = logged.lines[i] if i < len(logged.lines) else None
-        return Divergence(i, line, what, expected, found, reason)
-
-    seed, salt = h.get("seed"), h.get("salt")
-    if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(salt, str) or not salt.isascii():
-        return div(0, "header", None, {"seed": seed, "salt": salt}, "seed must be an integer and salt ASCII text")
-    position = h.get("position")
-    if position is not None and not isinstance(position, dict):
-        return div(0, "header", None, position, "position must be a map")
-    expected_c = commitment(seed, salt, position)
-    if h.get("commitment") != expected_c:
-        return div(0, "commitment", expected_c, h.get("commitment"),
-                   "the commitment is not sha256(seed:salt)" + (":position" if position is not None else ""))
-    need = rules_needed(h)
-    if need is not None:
-        return div(0, "rules-version", need[1], need[0],
-                   f"made under {h.get('game')} rules version {need[0]}, this software plays version {need[1]} "
-                   f"(verify it with a release that plays version {need[0]})")
-    try:
-        game = _new_game(h)
-    except (GameError, KeyError, TypeError) as e:
-        return div(0, "header", None, {k: h.get(k) for k in ("game", "options", "seed")}, f"cannot start the game: {e}")
-    players = h.get("players")
-    if not isinstance(players, list) or len(players) != game.players:
-        return div(0, "header", game.players, players, "the player names do not match the number of seats")
-    pending = [_plain(e.full()) for e in game.opening_events]
-    k = 0  # index of the next action
-    for i in range(1, len(recs)):
-        rec = recs[i]
-        kind = rec.get("record")
-        if kind == "event":
-            if not pending:
-                return div(i, "event", None, rec.get("event"), "an event the game did not produce")
-            exp = pending.pop(0)
-            if rec.get("event") != exp:
-                return div(i, "event", exp, rec.get("event"), "the event differs from the re-simulation")
-            continue
-        if pending:
-            return div(i, "event", pending[0], rec, f"missing event {pending[0].get('kind')!r} before this {kind} record")
-        if kind == "action":
-            try:
-                events = _play(game, k, rec.get("seat"), rec.get("action"))
-            except LogError as e:
-                return div(i, "action", game.to_act, rec, e.reason)
-            pending = [_plain(e.full()) for e in events]
-            k += 1
-        elif kind == "result":
-            return _check_result(game, rec, lambda what, exp, found, why: div(i, what, exp, found, why))
-        else:
-            return div(i, "header", None, rec, f"unexpected record {kind!r}")
-    return None  # no result record: a partial game, right as far as it goes
-
-
-def _check_result(game: Game, rec: Mapping[str, Any], div: Any) -> Divergence | None:
-    found = rec.get("result")
-    forfeit = rec.get("forfeit")
-    if rec.get("aborted") is not None:
-        if forfeit is not None:
-            return div("result", None, forfeit, "a game cannot be both aborted and forfeited")
-        if (over := game.result()) is not None:
-            return div("result", over.to_data(), found, "aborted after the game was over")
-        exp = Result.aborted(game.players).to_data()
-        if _plain(found) != _plain(exp):
-            return div("result", exp, found, "the aborted result differs (no winner, all points and scores 0)")
-        return None
-    if forfeit is not None:
-        seat = forfeit.get("seat") if isinstance(forfeit, dict) else None
-        if not isinstance(seat, int) or not 0 <= seat < game.players:
-            return div("result", None, forfeit, "forfeit.seat is not a seat")
-        if (over := game.result()) is not None:
-            return div("result", over.to_data(), found, "a forfeit after the game was over")
-        exp = Result.forfeit(game.players, seat).to_data()
-        keys = ("points", "winners", "reason")
-        if not isinstance(found, dict) or any(_plain(found.get(k)) != _plain(exp[k]) for k in keys):
-            return div("result", exp, found, "the forfeit result differs (points, winners or reason)")
-        return None
-    engine = game.result()
-    if engine is None:
-        return div("result", None, found, "the game is not over after the logged actions")
-    exp = _plain(engine.to_data())
-    if found != exp:
-        return div("result", exp, found, "the result differs from the re-simulation")
-    return None
-
-
-@dataclass
-class Step:
-    """One action of a replay: ``index`` (0-based action index), ``seat``, ``action`` (data),
-    ``events`` (the game's Event values it produced), ``game`` (the live game AFTER the action:
-    read it before the next step, it keeps changing)."""
-
-    index: int
-    seat: int
-    action: dict[str, Any]
-    events: list
-    game: Game
-
-
-def steps(header: Mapping[str, Any], actions: Iterable[Any]) -> Iterator[Step]:
-    """Replay a game step by step from its header (``game``, ``options``, ``seed``) and actions
-    (``[{"seat", "action"}]``, e.g. ``LoggedGame.actions``). Raises :class:`LogError` when an
-    action is refused or out of turn, or the game's errors for a bad header."""
-    game = _new_game(header)
-    for i, (seat, data, _used) in enumerate(_action_items(actions)):
-        events = _play(game, i, seat, data)
-        yield Step(i, seat, data, events, game)
-
-
-def state_at(header: Mapping[str, Any], actions: Sequence[Any], index: int) -> Game:
-    """The game after the first ``index`` actions (0: the state after the opening events;
-    ``len(actions)``: the final state). ``game.to_position()`` then gives the position at that
-    moment. Raises :class:`LogError` (``index`` out of range, an action refused)."""
-    if not 0 <= index <= len(actions):
-        raise LogError(f"index must be 0..{len(actions)}, got {index}")
-    if index == 0:
-        return _new_game(header)
-    for step in steps(header, list(actions)[:index]):
-        last = step
-    return last.game

@@ -3,7 +3,7 @@
 A moment of a logged game is named by an action (``at``: the position just before action K,
 numbered from 1 as ``quinze replay`` numbers them), by the start of a deal (Le Quinze,
 ``deal``) or of a coup (Le Quinze classique, ``coup``). The game is re-simulated from the log
-(:func:`quinze_protocol.replaylog.state_at`) and written in the position format of docs/positions.md,
+(:func:`quinze_protocol.replaysim.state_at`) and written in the position format of docs/positions.md,
 which ``quinze legal`` reads.
 
 The full position holds everything, the stock order and the generator state included. Seat S's
@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from quinze_protocol.game import Game
-from quinze_protocol.replaylog import LoggedGame, LogError, state_at, steps
+from quinze_protocol.replaylog import LoggedGame, LogError
+from quinze_protocol.replaysim import state_at, steps
 from quinze_protocol.rng import Rng
 
 __all__ = ["PositionRequestError", "moment", "seat_knowledge"]

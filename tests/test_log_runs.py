@@ -25,7 +25,8 @@ from serverkit import TOY, autoplay, play_pair, seated_pair, serving
 
 from quinze_protocol import game as game_registry
 from quinze_protocol.game import register_game
-from quinze_protocol.replaylog import dumps_records, game_records, read_log, verify
+from quinze_protocol.replaylog import dumps_records, game_records, read_log
+from quinze_protocol.replaysim import verify
 from quinze_server.app import run_server
 from quinze_server.config import ServerConfig
 from toygame import FirstToThree

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 import trio
 
-from quinze_protocol.replaylog import read_log, verify
+from quinze_protocol.replaylog import read_log
+from quinze_protocol.replaysim import verify
 from quinze_cli.matchrun import (
     MatchConfig,
     MatchError,

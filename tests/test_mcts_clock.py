@@ -19,7 +19,8 @@ from __future__ import annotations
 import trio
 
 from quinze_cli.matchrun import GamePlan, MatchConfig, MatchRunner, parse_bot_spec, validate_options
-from quinze_protocol.replaylog import read_log, verify
+from quinze_protocol.replaylog import read_log
+from quinze_protocol.replaysim import verify
 from quinze_server.app import run_server
 from quinze_server.config import ServerConfig
 

@@ -15,7 +15,8 @@ from serverkit import seated_pair, serving
 
 from quinze_protocol.game import get_game
 from quinze_protocol.messages import commitment
-from quinze_protocol.replaylog import game_records, read_log, start_game, verify
+from quinze_protocol.replaylog import game_records, read_log, start_game
+from quinze_protocol.replaysim import verify
 
 PY = sys.executable
 QUINZE = str(Path(PY).parent / "quinze")

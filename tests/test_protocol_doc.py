@@ -79,7 +79,8 @@ def test_error_codes_documented() -> None:
 
 def test_game_over_example_replays() -> None:
     from quinze_protocol.game import Result
-    from quinze_protocol.replaylog import game_records, read_log, dumps_records, verify
+    from quinze_protocol.replaylog import game_records, read_log, dumps_records
+    from quinze_protocol.replaysim import verify
 
     msgs = [parse_message(json.loads(j)) for _, j in examples()]
     start = next(m for m in msgs if isinstance(m, GameStart))

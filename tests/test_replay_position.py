@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from quinze_protocol.game import get_game
-from quinze_protocol.replaylog import read_log, state_at
+from quinze_protocol.replaylog import read_log
+from quinze_protocol.replaysim import state_at
 
 QUINZE = str(Path(sys.executable).parent / "quinze")
 BUILTINS = {"quinze": "builtin:greedy", "quatorze": "builtin:greedy", "quinze-classique": "builtin:threshold"}

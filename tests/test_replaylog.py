@@ -21,10 +21,8 @@ from quinze_protocol.replaylog import (
     dumps_records,
     game_records,
     read_log,
-    state_at,
-    steps,
-    verify,
 )
+from quinze_protocol.replaysim import state_at, steps, verify
 from quinze_protocol.rng import Rng
 
 OPTIONS = {"players": 2, "target": 20}

@@ -17,7 +17,8 @@ import pytest
 from typer.testing import CliRunner
 
 from quinze_protocol.game import get_bot, get_game
-from quinze_protocol.replaylog import game_records, read_log, rules_needed, verify
+from quinze_protocol.replaylog import game_records, read_log
+from quinze_protocol.replaysim import rules_needed, verify
 from quinze_cli.app import app
 
 DATA = Path(__file__).parent / "data"

@@ -12,7 +12,8 @@ from netclient import NetClient
 from serverkit import play_pair, second_table_plays, seated_pair, serving
 
 from quinze_protocol.messages import commitment
-from quinze_protocol.replaylog import read_log, verify
+from quinze_protocol.replaylog import read_log
+from quinze_protocol.replaysim import verify
 
 
 @pytest.fixture

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from quinze_protocol.replaylog import read_log, verify
+from quinze_protocol.replaylog import read_log
+from quinze_protocol.replaysim import verify
 from quinze_cli.journal import differences, player_names, reconcile_log
 from quinze_cli.schedule import build_schedule, evenness
 from quinze_cli.tournament import load_config, make_bots, parse_entry

@@ -10,7 +10,7 @@ Games are numbered by their order in the file, from 1 (``--game``). Told for the
 every private part of every event is shown; with ``--seat S`` only the public parts and seat S's
 own private parts (:meth:`quinze_protocol.game.Event.for_seat`), so it shows what S knew.
 
-``--verify`` re-simulates each game from its seed and actions (:func:`quinze_protocol.replaylog.verify`):
+``--verify`` re-simulates each game from its seed and actions (:func:`quinze_protocol.replaysim.verify`):
 a line per game ``game N: verified (commitment ok, K actions)``, or the first divergence (line of
 the file, what differs, expected and found), then a summary line ``N/M verified`` (with the
 games that diverge, were cut short, aborted or are incomplete); exit 1 if any game diverges.
@@ -37,7 +37,8 @@ from rich.rule import Rule
 from rich.text import Text
 
 from quinze_protocol.game import GameError, get_game
-from quinze_protocol.replaylog import LoggedGame, LogReadResult, read_log, verify
+from quinze_protocol.replaylog import LoggedGame, LogReadResult, read_log
+from quinze_protocol.replaysim import verify
 from quinze_cli.errors import fail, stderr
 from quinze_cli.options import STDIO
 from quinze_cli.narrate import Names, narrate_event, result_lines, seat_event

@@ -6,7 +6,7 @@ them). For each frame the timeline keeps a copy of the game (``Game.copy()``), t
 led to it (the opening events for frame 0, else those of action ``f``, in full), the deal or coup
 number, and which frames start a turn (the seat to act changes) or a deal.
 
-Built once from the log by re-simulating it (:func:`quinze_protocol.replaylog.steps`); no server, no Trio.
+Built once from the log by re-simulating it (:func:`quinze_protocol.replaysim.steps`); no server, no Trio.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from quinze_protocol.game import Game
-from quinze_protocol.replaylog import LoggedGame, LogError, state_at, steps
+from quinze_protocol.replaylog import LoggedGame, LogError
+from quinze_protocol.replaysim import state_at, steps
 
 __all__ = ["Frame", "Timeline", "LogError"]
 
