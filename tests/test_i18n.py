@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from importlib import resources
 
 import pytest
@@ -93,3 +94,10 @@ def test_a_reshuffled_stock_is_counted_right(n, fr):
 @pytest.mark.parametrize(("n", "fr"), [(0, "(0 visible)"), (1, "(1 visible)"), (14, "(14 visibles)")])
 def test_the_classique_face_up_total_agrees_with_its_count(n, fr):
     assert Catalogue("fr", strict=True).plural("classique.showing", n) == fr
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_text_is_a_bare_code_word(lang):
+    # A reason shown in parentheses ("freshly shuffled (dealer-out)") must be words, not the wire's code.
+    codes = {k: v for k, v in _keys(lang).items() if re.fullmatch(r"[a-z]+(-[a-z]+)+|first|tours", v)}
+    assert codes == {}

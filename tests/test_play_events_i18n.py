@@ -144,4 +144,4 @@ def test_replay_keeps_the_english_wording_from_the_same_entries():
     assert any(re.fullmatch(r"Coup \d+: \d players ante \d+; pot \d+\.", line) for line in text)
     events = _events("quatorze", 2, 1, "greedy")
     text = [line for e in events for line in narrate_event("quatorze", e.full(), Names(NAMES[:2]), None)[1]]
-    assert text[0].startswith("Each player gets four packets") and text[-1].startswith("The game ends (out): ")
+    assert text[0].startswith("Each player gets four packets") and text[-1].startswith("The game ends (a player went out): ")

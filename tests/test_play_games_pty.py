@@ -54,7 +54,7 @@ def test_quatorze_by_hand_to_the_end(env):
     child.close()
     text = "\n".join(out)
     assert "Cards left (fewest wins): Ana " in text and "Winner(s): " in text
-    assert "The game ends (max-turns)" in text
+    assert "The game ends (the turn limit is reached)" in text
     assert child.exitstatus == 0
 
 
