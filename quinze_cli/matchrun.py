@@ -24,7 +24,7 @@ from __future__ import annotations
 import logging
 import os
 import shlex
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -40,11 +40,11 @@ from quinze_cli.botproc import DEFAULT_STDERR_CAP, BotError, BotProcess
 from quinze_cli.builtin import BuiltinBot, builtin_name, builtin_problem
 from quinze_cli.client import ClientError, Connection, RequestRefused, ServerProtocolError, connect
 from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
+from quinze_cli.schedule import GamePlan, iter_schedule, rotations
 from quinze_cli.stats import MatchStats
 from quinze_cli.stats.sprt import SprtSpec
 
-__all__ = ["BotSpec", "GamePlan", "MatchConfig", "MatchError", "MatchRunner", "iter_schedule", "last_seed",
-           "parse_bot_spec", "rotations", "schedule"]
+__all__ = ["BotSpec", "MatchConfig", "MatchError", "MatchRunner", "parse_bot_spec"]
 
 log = logging.getLogger("quinze.match")
 
@@ -97,60 +97,6 @@ def parse_bot_spec(spec: str, game: str, taken: Sequence[str] = ()) -> BotSpec:
         n += 1
         name = f"{base}-{n}"
     return BotSpec(name, spec, builtin, argv)
-
-
-@dataclass(frozen=True)
-class GamePlan:
-    """Game ``index`` (0-based) of the match: its ``seed`` and the bot index at each seat."""
-
-    index: int
-    seed: int
-    seat_bots: tuple[int, ...]
-    position: int | None = None
-    """The game starts from ``MatchConfig.positions[position]`` (None: a new deal)."""
-
-
-def rotations(bots: int, seats: int) -> list[tuple[int, ...]]:
-    """The distinct seat assignments of the rotations, in order: rotation ``r`` gives seat ``s``
-    to bot ``((s + r) mod seats) mod bots``. Two bots at four seats have two (``0101``, ``1010``),
-    three bots at three seats three."""
-    out: list[tuple[int, ...]] = []
-    for r in range(seats):
-        deal = tuple(((s + r) % seats) % bots for s in range(seats))
-        if deal not in out:
-            out.append(deal)
-    return out
-
-
-def last_seed(seed: int, games: int, rotations_: int, *, duplicate: bool = False) -> int:
-    """The seed of the last game of a match (see the module docstring)."""
-    return seed + (games // rotations_ - 1 if duplicate else games - 1)
-
-
-def iter_schedule(bots: int, seats: int, games: int, seed: int, *, duplicate: bool = False,
-                  positions: int = 0) -> Iterator[GamePlan]:
-    """The games of a match, one at a time (a generator: ``--games 100000000`` starts at once and
-    holds one plan in memory). With ``positions`` (their number; ``duplicate`` required) deal group
-    ``g`` starts from position ``g mod positions``. Raises ``ValueError`` (when called, not lazily)
-    for a duplicate match whose number of games is not a multiple of the number of distinct
-    rotations."""
-    deals = rotations(bots, seats)
-    if positions and not duplicate:
-        raise ValueError("positions are played once per seat rotation: duplicate is required")
-    if duplicate and games % len(deals):
-        raise ValueError(f"--duplicate plays each deal once per seat rotation: --games must be a multiple of {len(deals)}")
-
-    def plans() -> Iterator[GamePlan]:
-        for i in range(games):
-            rotation, shuffle = (i % len(deals), i // len(deals)) if duplicate else (i % len(deals), i)
-            yield GamePlan(i, seed + shuffle, deals[rotation], shuffle % positions if positions else None)
-
-    return plans()
-
-
-def schedule(bots: int, seats: int, games: int, seed: int, *, duplicate: bool = False) -> list[GamePlan]:
-    """The games of a match as a list (:func:`iter_schedule`; for small matches and tests)."""
-    return list(iter_schedule(bots, seats, games, seed, duplicate=duplicate))
 
 
 @dataclass

@@ -1,8 +1,9 @@
-"""Tournament schedules (``quinze tournament``): which bots play which game, at which seats, with
-which seed.
+"""Schedules: the games of one match (``quinze match``: :func:`iter_schedule`, one :class:`GamePlan`
+per game, seat rotations by :func:`rotations`) and of a tournament (``quinze tournament``): which
+bots play which game, at which seats, with which seed.
 
 Every schedule is a list of *tables*, each a group of bots played over ``R`` games, one per
-distinct seat rotation (:func:`quinze_cli.matchrun.rotations`: two for two bots, ``K`` for ``K``
+distinct seat rotation (:func:`rotations`: two for two bots, ``K`` for ``K``
 bots at ``K`` seats), so within a table every bot holds every seat equally often. With
 ``duplicate`` the ``R`` games of a table replay one deal (the same seed); without, each game has
 its own seed.
@@ -28,16 +29,73 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from quinze_cli.matchrun import GamePlan, rotations
 
-__all__ = ["FORMATS", "Schedule", "build_schedule", "evenness"]
+__all__ = ["FORMATS", "GamePlan", "Schedule", "build_schedule", "evenness", "iter_schedule", "last_seed", "rotations", "schedule"]
 
 FORMATS = ("round-robin", "gauntlet", "free-for-all")
+
+
+# --------------------------------------------------------------------------- a match's games
+
+
+@dataclass(frozen=True)
+class GamePlan:
+    """Game ``index`` (0-based) of the match: its ``seed`` and the bot index at each seat."""
+
+    index: int
+    seed: int
+    seat_bots: tuple[int, ...]
+    position: int | None = None
+    """The game starts from ``MatchConfig.positions[position]`` (None: a new deal)."""
+
+
+def rotations(bots: int, seats: int) -> list[tuple[int, ...]]:
+    """The distinct seat assignments of the rotations, in order: rotation ``r`` gives seat ``s``
+    to bot ``((s + r) mod seats) mod bots``. Two bots at four seats have two (``0101``, ``1010``),
+    three bots at three seats three."""
+    out: list[tuple[int, ...]] = []
+    for r in range(seats):
+        deal = tuple(((s + r) % seats) % bots for s in range(seats))
+        if deal not in out:
+            out.append(deal)
+    return out
+
+
+def last_seed(seed: int, games: int, rotations_: int, *, duplicate: bool = False) -> int:
+    """The seed of the last game of a match (game ``i`` has seed ``seed + i``; with ``duplicate``, ``seed + i // rotations_``)."""
+    return seed + (games // rotations_ - 1 if duplicate else games - 1)
+
+
+def iter_schedule(bots: int, seats: int, games: int, seed: int, *, duplicate: bool = False,
+                  positions: int = 0) -> Iterator[GamePlan]:
+    """The games of a match, one at a time (a generator: ``--games 100000000`` starts at once and
+    holds one plan in memory). With ``positions`` (their number; ``duplicate`` required) deal group
+    ``g`` starts from position ``g mod positions``. Raises ``ValueError`` (when called, not lazily)
+    for a duplicate match whose number of games is not a multiple of the number of distinct
+    rotations."""
+    deals = rotations(bots, seats)
+    if positions and not duplicate:
+        raise ValueError("positions are played once per seat rotation: duplicate is required")
+    if duplicate and games % len(deals):
+        raise ValueError(f"--duplicate plays each deal once per seat rotation: --games must be a multiple of {len(deals)}")
+
+    def plans() -> Iterator[GamePlan]:
+        for i in range(games):
+            rotation, shuffle = (i % len(deals), i // len(deals)) if duplicate else (i % len(deals), i)
+            yield GamePlan(i, seed + shuffle, deals[rotation], shuffle % positions if positions else None)
+
+    return plans()
+
+
+def schedule(bots: int, seats: int, games: int, seed: int, *, duplicate: bool = False) -> list[GamePlan]:
+    """The games of a match as a list (:func:`iter_schedule`; for small matches and tests)."""
+    return list(iter_schedule(bots, seats, games, seed, duplicate=duplicate))
+
 
 
 @dataclass(frozen=True)

@@ -19,15 +19,8 @@ import trio
 
 from quinze_protocol.replaylog import read_log
 from quinze_protocol.replaysim import verify
-from quinze_cli.matchrun import (
-    MatchConfig,
-    MatchError,
-    MatchRunner,
-    parse_bot_spec,
-    rotations,
-    schedule,
-    validate_options,
-)
+from quinze_cli.matchrun import MatchConfig, MatchError, MatchRunner, parse_bot_spec, validate_options
+from quinze_cli.schedule import rotations, schedule
 from quinze_cli.stats import MatchStats, elo_difference
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import trio
 
-from quinze_cli.matchrun import GamePlan, MatchConfig, MatchRunner, parse_bot_spec, validate_options
+from quinze_cli.matchrun import MatchConfig, MatchRunner, parse_bot_spec, validate_options
+from quinze_cli.schedule import GamePlan
 from quinze_protocol.replaylog import read_log
 from quinze_protocol.replaysim import verify
 from quinze_server.app import run_server

@@ -26,7 +26,8 @@ import trio
 
 from quinze_cli.cluster import ClusterUnavailable, load_distributed
 from quinze_cli.cluster.worker import check_commands, code_fingerprint, play_shard, queue_name, stop_name
-from quinze_cli.matchrun import GamePlan, MatchConfig, MatchError, MatchRunner
+from quinze_cli.matchrun import MatchConfig, MatchError, MatchRunner
+from quinze_cli.schedule import GamePlan
 from quinze_cli.stats import MatchStats
 
 __all__ = ["ClusterRunner", "DEFAULT_SHARD_SIZE", "shards"]

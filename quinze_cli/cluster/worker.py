@@ -1,6 +1,6 @@
 """The worker side of a cluster match: :func:`play_shard`, run by Dask on a worker.
 
-A shard is a list of :class:`~quinze_cli.matchrun.GamePlan` (index, seed, seat → bot). The
+A shard is a list of :class:`~quinze_cli.schedule.GamePlan` (index, seed, seat → bot). The
 worker plays them with the ordinary :class:`~quinze_cli.matchrun.MatchRunner` (its own embedded
 server on 127.0.0.1, its own bot processes, concurrency 1: a worker's parallelism is its number
 of Dask threads or processes), and instead of writing a log it sends each finished game to the
@@ -35,7 +35,8 @@ import trio
 
 from quinze_protocol.replaylog import dumps_records
 from quinze_cli.cluster import load_distributed
-from quinze_cli.matchrun import GamePlan, GameReport, MatchConfig, MatchError, MatchRunner
+from quinze_cli.matchrun import GameReport, MatchConfig, MatchError, MatchRunner
+from quinze_cli.schedule import GamePlan
 
 __all__ = ["ShardRunner", "check_commands", "code_fingerprint", "play_shard", "queue_name", "stop_name"]
 

@@ -32,18 +32,8 @@ from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_erro
 from quinze_cli.interrupt import run_until_interrupted
 from quinze_cli.options import SEED_MAX, STDIO, check_move_time, check_seed, check_writable, fresh_seed, option_pairs
 from quinze_cli.positions import load_positions
-from quinze_cli.matchrun import (
-    BotSpec,
-    GamePlan,
-    GameReport,
-    MatchConfig,
-    MatchRunner,
-    iter_schedule,
-    last_seed,
-    parse_bot_spec,
-    rotations,
-    validate_options,
-)
+from quinze_cli.matchrun import BotSpec, GameReport, MatchConfig, MatchRunner, parse_bot_spec, validate_options
+from quinze_cli.schedule import GamePlan, iter_schedule, last_seed, rotations
 from quinze_cli.relay import Failure
 from quinze_cli.results import elo_line, print_results, print_table, ratings_table, results_table
 from quinze_cli.journal import Journal, JournalError, differences

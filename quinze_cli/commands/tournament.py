@@ -34,7 +34,8 @@ from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
 from quinze_cli.journal import Journal, JournalError, differences, player_names, reconcile_log
 from quinze_cli.matchjournal import game_entry
-from quinze_cli.matchrun import GameReport, GamePlan, MatchConfig, MatchRunner, validate_options
+from quinze_cli.matchrun import GameReport, MatchConfig, MatchRunner, validate_options
+from quinze_cli.schedule import GamePlan
 from quinze_cli.interrupt import run_until_interrupted
 from quinze_cli.options import SEED_MAX, check_writable, fresh_seed, option_pairs
 from quinze_cli.positions import load_positions, positions_digest
