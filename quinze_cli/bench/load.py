@@ -353,6 +353,9 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         players = await asyncio.wait_for(_connect(server, run, [f"p{i}" for i in range(2 * size.tables)]), SETUP_TIMEOUT)
         await asyncio.wait_for(asyncio.gather(*(_seat(players[2 * i], players[2 * i + 1]) for i in range(size.tables))), SETUP_TIMEOUT)
         await asyncio.sleep(warmup)
+        window = os.environ.get("QUINZE_BENCH_PROFILE_WINDOW")  # diagnosis (load_server's docstring)
+        if window:
+            await server.ask("profile-start")
         start = await server.ask("stats")
         run.measuring = True
         t0, c0 = time.perf_counter(), time.process_time()
@@ -360,6 +363,8 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         run.measuring = False
         elapsed, client_cpu = time.perf_counter() - t0, time.process_time() - c0
         end = await server.ask("stats")
+        if window:
+            await server.ask(f"profile-stop {window}-{size.tables}.prof")
         objects = await server.ask("objects")
         playing = await server.ask("stats")
         await _close_tables(run, players)
@@ -391,6 +396,7 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         "listing_ms": {"n": len(run.listings), "p99": round(_pct(run.listings, 0.99) * ms, 2)},
         "server_cpu_us_per_action": round(cpu / run.actions * 1e6, 1) if run.actions else None,
         "server_cpu_share": round(cpu / elapsed, 2),
+        "server_sys_us_per_action": round((end["sys_s"] - start["sys_s"]) / run.actions * 1e6, 1) if run.actions and "sys_s" in end else None,
         "generator_cpu_share": round(client_cpu / elapsed, 2),
         "gc": end["gc"],
         "collector": end["collector"],
@@ -488,6 +494,7 @@ def table_rows(fig: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         ("round trip ms p50 / p90", lambda r: f"{r['rtt_ms']['p50']} / {r['rtt_ms']['p90']}"),
         ("round trip ms p99 / max", lambda r: f"{r['rtt_ms']['p99']} / {r['rtt_ms']['max']}"),
         ("server CPU per action, µs", lambda r: f"{r['server_cpu_us_per_action']}"),
+        ("of which in the kernel, µs", lambda r: f"{r.get('server_sys_us_per_action')}"),
         ("server / generator CPU (share of a core)", lambda r: f"{r['server_cpu_share']:.0%} / {r['generator_cpu_share']:.0%}"),
         ("longest collector pause ms wall / CPU (generation)",
          lambda r: f"{r['gc']['max_pause_ms']:.1f} / {r['gc']['max_pause_cpu_ms']:.1f} ({r['gc']['max_pause_gen']})"),
