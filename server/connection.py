@@ -241,6 +241,7 @@ class ClientConnection:
             log.exception("%r failed", self)
         finally:
             self.closing = True
+            self.server.heartbeats.remove(self)
             try:
                 self.server.dropped(self)
             except Exception:

@@ -112,8 +112,9 @@ class _Run:
         self.listings: list[float] = []
         self.errors: list[str] = []
         self.error_count = 0
-        self.games = 0
+        self.games = 0  # game-over received in the window (each game tells both players)
         self.pings = 0
+        self.forfeits: dict[str, int] = {}  # game-over with a forfeit, by kind (none expected)
 
     def error(self, what: str) -> None:
         self.error_count += 1
@@ -205,7 +206,12 @@ class _Client(asyncio.Protocol):
             run.pings += 1
             self.send({"type": "pong", "nonce": m["nonce"]})
         elif t == "game-over":
-            run.games += 1
+            if run.measuring:
+                run.games += 1
+            forfeit = m.get("forfeit")
+            if forfeit and not run.stopping:
+                kind = str(forfeit.get("kind"))
+                run.forfeits[kind] = run.forfeits.get(kind, 0) + 1
         elif t in ("refused", "error") and not run.stopping:
             run.error(f"{self.name}: {t} {m.get('code')}: {m.get('reason')}")
         fut = self.waiting.pop(t, None) if t is not None else None
@@ -390,7 +396,8 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         "seconds": round(elapsed, 2),
         "actions": run.actions,
         "actions_per_s": round(run.actions / elapsed, 1),
-        "games": run.games,
+        "games": run.games // 2,
+        "forfeits": run.forfeits,
         "rtt_ms": {"p50": round(_pct(run.rtts, 0.5) * ms, 2), "p90": round(_pct(run.rtts, 0.9) * ms, 2),
                    "p99": round(_pct(run.rtts, 0.99) * ms, 2), "max": round(max(run.rtts, default=0.0) * ms, 2)},
         "listing_ms": {"n": len(run.listings), "p99": round(_pct(run.listings, 0.99) * ms, 2)},

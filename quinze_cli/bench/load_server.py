@@ -174,6 +174,20 @@ def main(argv: list[str]) -> None:
 
                     ctypes.CDLL("libc.so.6").malloc_trim(0)
                     reply = {"rss_bytes": _rss()}
+                elif cmd == "arenas":  # a diagnosis: CPython's small-object allocator, its summary lines
+                    import tempfile
+
+                    with tempfile.TemporaryFile("w+") as f:
+                        saved = os.dup(2)
+                        os.dup2(f.fileno(), 2)
+                        try:
+                            sys._debugmallocstats()
+                        finally:
+                            os.dup2(saved, 2)
+                            os.close(saved)
+                        f.seek(0)
+                        lines = f.read().splitlines()
+                    reply = {"lines": [x for x in lines if "arena" in x or "bytes in" in x or "Total" in x]}
                 elif cmd == "types":  # a diagnosis: the most numerous tracked types
                     import collections
 
