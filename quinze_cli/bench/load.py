@@ -12,14 +12,18 @@ process of its own (:mod:`quinze_cli.bench.load_server`). For each size ``TABLES
    seeded :class:`~quinze_protocol.rng.Rng`) when asked, after the think time;
 3. after a warm-up, for ``duration`` seconds: actions accepted per second, the round trip of each
    action (sending it → its ``accepted`` arriving, in ms: p50, p90, p99, max), the server's CPU
-   time per accepted action (µs) and share of one core, the generator's own share of one core,
+   time per accepted action (µs; and the kernel's part of it, the system time: sockets, epoll)
+   and share of one core, the generator's own share of one core,
    the longest collector pause in the server (``gc.callbacks``), and the tracked objects;
 4. memory (the server's resident set): per idle connection (growth when the idle connections
    arrived / their number), per table (growth when the tables started, playing, minus two
    connections' worth / tables), and after every table closed (players ``leave``, then
    disconnect): what was returned of the tables' growth; then a second wave of as many tables
    plays for the warm-up time: what it adds tells how much of the memory kept was reused;
-5. what one full collection costs at that size (forced after the window, not counted in it).
+5. what one full collection costs at that size (forced after the window, not counted in it);
+6. for comparison, before the server starts: the game work alone over as many live games, one
+   action of each in turn (:mod:`quinze_cli.bench.load_engine`), µs of CPU per action: its growth
+   with the number of tables is the part of the server's growth that the game states alone show.
 
 The machine is often shared: absolute figures are noisy, the goals are ratios within one run
 (the load average is reported). Figures are measured, never asserted. ``server_tree`` runs the
@@ -42,6 +46,7 @@ from typing import Any
 
 import msgpack
 
+from quinze_cli.bench.load_engine import round_robin
 from quinze_protocol.rng import Rng
 
 __all__ = ["DEFAULT_SIZES", "QUICK_SIZES", "Size", "parse_sizes", "run_load_bench", "load_figures", "table_rows", "goal_rows"]
@@ -51,6 +56,8 @@ LISTING_EVERY = 10.0
 SETUP_TIMEOUT = 120.0
 """Seconds the set-up (or the closing) of one size may take before the run gives up."""
 _HEADER = 4
+ENGINE_ACTIONS_PER_S = 2_000
+"""Actions of the game work alone (:mod:`load_engine`) per second of the measured window."""
 _pack = msgpack.Packer(use_bin_type=True).pack
 
 
@@ -349,6 +356,8 @@ def _pct(samples: list[float], q: float) -> float:
 
 async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stock_gc: bool, seed: int) -> dict[str, Any]:
     run = _Run(size, seed)
+    # The game work alone over as many live games, before the server starts (nothing else runs).
+    engine = None if size.think_ms else round_robin(size.tables, max(2 * size.tables, int(ENGINE_ACTIONS_PER_S * duration)), seed=seed)
     async with _ServerProcess(tree, stock_gc) as server:
         base = await server.ask("stats")
         idle = await asyncio.wait_for(_connect(server, run, [f"idle{i}" for i in range(size.idle)]), SETUP_TIMEOUT)
@@ -402,6 +411,7 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
                    "p99": round(_pct(run.rtts, 0.99) * ms, 2), "max": round(max(run.rtts, default=0.0) * ms, 2)},
         "listing_ms": {"n": len(run.listings), "p99": round(_pct(run.listings, 0.99) * ms, 2)},
         "server_cpu_us_per_action": round(cpu / run.actions * 1e6, 1) if run.actions else None,
+        "engine_us_per_action": engine["cpu_us_per_action"] if engine else None,
         "server_cpu_share": round(cpu / elapsed, 2),
         "server_sys_us_per_action": round((end["sys_s"] - start["sys_s"]) / run.actions * 1e6, 1) if run.actions and "sys_s" in end else None,
         "generator_cpu_share": round(client_cpu / elapsed, 2),
@@ -442,8 +452,13 @@ def _goals(rows: list[dict[str, Any]]) -> dict[str, Any]:
                                    "of": f"{big['tables']} tables"}
         if ref["server_cpu_us_per_action"] and big["server_cpu_us_per_action"]:
             growth = big["server_cpu_us_per_action"] / ref["server_cpu_us_per_action"]
+            of = f"{big['tables']} vs {ref['tables']} tables"
+            engine = None
+            if ref.get("engine_us_per_action") and big.get("engine_us_per_action"):
+                engine = round(big["engine_us_per_action"] / ref["engine_us_per_action"], 2)
+                of += f"; the game work alone ×{engine}"
             goals["cpu_per_action_growth"] = {"value": round(growth, 2), "target": 1.15, "met": growth <= 1.15,
-                                              "of": f"{big['tables']} vs {ref['tables']} tables"}
+                                              "of": of, "engine_growth": engine}
         pause = big["gc"]["max_pause_ms"]
         goals["gc_pause_largest_ms"] = {"value": pause, "target": 20, "met": pause <= 20, "of": f"{big['tables']} tables"}
         full = big["full_collection_cpu_ms"]  # the pause to expect when a full collection does come
@@ -502,6 +517,7 @@ def table_rows(fig: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         ("round trip ms p99 / max", lambda r: f"{r['rtt_ms']['p99']} / {r['rtt_ms']['max']}"),
         ("server CPU per action, µs", lambda r: f"{r['server_cpu_us_per_action']}"),
         ("of which in the kernel, µs", lambda r: f"{r.get('server_sys_us_per_action')}"),
+        ("the game work alone (no server), µs per action", lambda r: f"{r.get('engine_us_per_action') or '-'}"),
         ("server / generator CPU (share of a core)", lambda r: f"{r['server_cpu_share']:.0%} / {r['generator_cpu_share']:.0%}"),
         ("longest collector pause ms wall / CPU (generation)",
          lambda r: f"{r['gc']['max_pause_ms']:.1f} / {r['gc']['max_pause_cpu_ms']:.1f} ({r['gc']['max_pause_gen']})"),
