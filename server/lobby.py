@@ -209,7 +209,8 @@ class Lobby:
             self._bodies.pop(gone, None)
             if forgotten is not None:
                 self._dirty.pop(forgotten, None)
-        self.listing_changed(table)
+        # (a table forgotten at once, with closed_tables_kept 0, is not kept for the next listing)
+        self.listing_changed(table if table.id in self.tables else None)
 
     def dropped(self, conn: ClientConnection) -> None:
         """``conn`` is gone: every table it sat at or watched is told."""

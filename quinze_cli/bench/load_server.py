@@ -172,8 +172,9 @@ def main(argv: list[str]) -> None:
                 elif cmd == "trim":  # a diagnosis: what glibc gives back when asked
                     import ctypes
 
+                    t0 = time.perf_counter()
                     ctypes.CDLL("libc.so.6").malloc_trim(0)
-                    reply = {"rss_bytes": _rss()}
+                    reply = {"rss_bytes": _rss(), "ms": round((time.perf_counter() - t0) * 1e3, 2)}
                 elif cmd == "arenas":  # a diagnosis: CPython's small-object allocator, its summary lines
                     import tempfile
 
