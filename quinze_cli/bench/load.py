@@ -431,6 +431,7 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
             "returned_share": round(returned / grown, 2) if grown > 0 else None,
             "second_wave_growth_mib": round((second["rss_bytes"] - closed["rss_bytes"]) / 2**20, 1),
             "reused_share": round(1 - (second["rss_bytes"] - closed["rss_bytes"]) / grown, 2) if grown > 0 else None,
+            "trims_after_close": closed["trims"] - playing["trims"] if closed.get("trims") is not None else None,
         },
         "pings": run.pings,
         "errors": run.error_count,

@@ -13,12 +13,13 @@ line read on stdin:
 - ``stats``: ``{"cpu_s", "user_s", "sys_s", "rss_bytes", "gc": {"max_pause_ms", "max_pause_gen", "pauses",
   "total_ms", "max_pause_cpu_ms", "by_gen": {"0": {"n", "max_ms", "total_ms"}, ...}}, "threshold",
   "frozen",
-  "collector"}``; CPU is the process's user + system time in seconds, ``rss_bytes`` the resident
+  "collector", "trims"}``; CPU is the process's user + system time in seconds, ``rss_bytes`` the resident
   set now (``/proc/self/statm``, else the peak from ``getrusage``); ``user_s`` and ``sys_s`` split
   the CPU time between the interpreter and the kernel (the sockets, epoll); the collector figures count
   the pauses since the previous ``stats`` (each collection is timed by a ``gc.callbacks`` hook, in
   wall-clock time, what clients wait, and in the thread's CPU time, ``max_pause_cpu_ms``, what the
-  collector itself costs when the machine is shared).
+  collector itself costs when the machine is shared); ``trims``: how many times the server gave
+  memory back to the system so far (``quinze_server.collector.Reclaimer``; None for a tree without).
 - ``objects``: ``{"tracked": n, "full_ms", "full_cpu_ms"}``: the objects the cyclic collector
   tracks now, and the time (wall, CPU) of one full collection run then (a forced ``gc.collect()``,
   not counted in the pauses of the next ``stats``).
@@ -38,9 +39,11 @@ profiling commands above instead, for the measured window of each size only (``P
 
 from __future__ import annotations
 
+import functools
 import gc
 import importlib
 import importlib.util
+import inspect
 import json
 import os
 import resource
@@ -53,6 +56,7 @@ _start = [0.0, 0.0]
 _gens: dict[int, list[float]] = {}
 _max = [0.0, -1, 0.0]
 _profile: Any = None
+_server: list[Any] = []  # the running Server, when the measured tree tells it (run_server's on_server)
 
 
 def _gc_hook(phase: str, info: dict[str, Any]) -> None:
@@ -99,6 +103,7 @@ def _stats(collector: str) -> dict[str, Any]:
         "threshold": list(gc.get_threshold()),
         "frozen": gc.get_freeze_count(),
         "collector": collector,
+        "trims": getattr(getattr(_server[0], "reclaimer", None), "trims", None) if _server else None,
     }
     _gens.clear()
     _max[0], _max[1], _max[2] = 0.0, -1, 0.0
@@ -217,8 +222,11 @@ def main(argv: list[str]) -> None:
 
     async def serve() -> None:
         config = ServerConfig(port=0, log_dir=None, shutdown_grace=0.2)
+        serve_it = run_server
+        if "on_server" in inspect.signature(run_server).parameters:  # (an older tree's server may not say)
+            serve_it = functools.partial(run_server, on_server=lambda server: _server.append(server))
         async with trio.open_nursery() as nursery:
-            port = await nursery.start(run_server, config)
+            port = await nursery.start(serve_it, config)
             print(port, flush=True)
             nursery.start_soon(control, nursery)
 
