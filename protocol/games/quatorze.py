@@ -79,11 +79,11 @@ from quinze_protocol.games.quatorze_legal import (
     apply_substitute,
     can_lay_whole_hand,
     check_combine,
+    canonical_combinations,
     check_substitute,
-    combinations,
-    substitutions,
     whole_hand_combinations,
 )
+from quinze_protocol.games.quatorze_index import TableIndex, substitutions
 from quinze_protocol.games.quatorze_observer import QuatorzeObserver
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from quinze_protocol.rng import Rng
@@ -145,6 +145,7 @@ class QuatorzeGame(Game):
         self.substitutions = 0  # substitutions made this turn (max_substitutions bounds them)
         self.winners: tuple[int, ...] = ()
         self.end_reason: str | None = None
+        self._tix: TableIndex | None = None  # the index of the table; None when it changed (built when needed)
 
     # ------------------------------------------------------------------ creation
 
@@ -245,9 +246,12 @@ class QuatorzeGame(Game):
         hand = self.hands[seat]
         if self.no_draw == "whole-hand":
             return list(whole_hand_combinations(hand))
-        acts: list[Action] = list(combinations(hand)) if self.phase == "combine" else []
+        acts: list[Any] = canonical_combinations(hand) if self.phase == "combine" else []
         if self.substitutions < self.options["max_substitutions"]:
-            acts.extend(substitutions(hand, self.table))
+            tix = self._tix
+            if tix is None:
+                tix = self._tix = TableIndex(self.table)
+            acts.extend(substitutions(tix, hand))
         acts.extend(map(_DISCARDS.__getitem__, dict.fromkeys(hand)))  # the hand is kept in canonical order
         return acts
 
@@ -352,12 +356,14 @@ class QuatorzeGame(Game):
             for c in a.cards:
                 hand.remove(c)
             self.table.append(list(a.cards))
+            self._tix = None
             events.append(event("combine", {"seat": seat, "cards": cards_text(a.cards), "combination": len(self.table) - 1}))
             if not hand:  # quinze_cli/rules/quatorze.md [decision]: the turn ends at once, no substitution, no discard
                 if not self._hand_emptied(seat, events):
                     self._end_turn(events)
         elif isinstance(a, Substitute):
             apply_substitute(hand, self.table, a)
+            self._tix = None
             self.substitutions += 1
             data = a.to_data()
             del data["type"]
