@@ -14,7 +14,7 @@ from quinze_protocol.cards import card_text, rank
 from quinze_protocol.game import ActionError, Event, Result
 from quinze_protocol.games.events import event
 from quinze_protocol.games.classique_actions import Check, Fold, Hit, Pass, Raise, Stand
-from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
+from quinze_protocol.games.quinze_shuffle import Pending, advance, shuffle_lazy
 from quinze_protocol.rng import Rng
 
 __all__ = ["ClassiqueState", "CoupFlow", "colour_deck", "match_result", "other_colour", "value"]
@@ -45,7 +45,11 @@ TALLY_KEYS = ("coups", "all_passed", "single_opener", "last_in", "showdowns", "b
 
 def value(c: int) -> int:
     """Value of a card: A 1, 2–10 face value, J Q K 10 (quinze_cli/rules/quinze-classique.md "Material and values")."""
-    return min(rank(c), 10)
+    return _VALUE[c]
+
+
+_VALUE = tuple(min(rank(c), 10) for c in range(54))
+""":func:`value` of every card number."""
 
 
 def _sorted_deck(colour: str) -> tuple[int, ...]:
@@ -80,7 +84,9 @@ class ClassiqueState:
     ``"opening"`` or ``"drawing"``; ``tally``: counters for ``stats()``; ``rng``: the generator.
     """
 
-    __slots__ = tuple(['caves', 'chips', 'in_match', 'pot', 'stakes', 'first_dealer', 'dealer', 'rounds', 'coup', 'deck', 'talon', 'discards', 'phase', 'turn', 'status', 'hidden', 'face_up', 'opener', 'high', 'raised', 'acted', 'round_of', 'end_reason', 'shares', 'tally', 'rng'])
+    FIELDS = ('caves', 'chips', 'in_match', 'pot', 'stakes', 'first_dealer', 'dealer', 'rounds', 'coup', 'deck', 'talon', 'discards', 'phase', 'turn', 'status', 'hidden', 'face_up', 'opener', 'high', 'raised', 'acted', 'round_of', 'end_reason', 'shares', 'tally', 'rng')
+    """The state's fields, which the game reads and writes as its own attributes."""
+    __slots__ = FIELDS + ("_pending",)
 
     def __init__(self, caves: list[int]) -> None:
         n = len(caves)
@@ -95,6 +101,7 @@ class ClassiqueState:
         self.coup = 0
         self.deck = "black"
         self.talon: list[int] = []
+        self._pending: Pending | None = None  # the talon's shuffle, not carried out to the end yet (shuffle_talon)
         self.discards: list[int] = []
         self.phase = "speak"
         self.turn: int | None = None
@@ -115,7 +122,8 @@ class ClassiqueState:
         """An independent copy: every list, the counters and the generator copied."""
         c = ClassiqueState.__new__(ClassiqueState)
         c.caves, c.chips, c.in_match, c.stakes = self.caves[:], self.chips[:], self.in_match[:], self.stakes[:]
-        c.talon, c.discards, c.status, c.hidden = self.talon[:], self.discards[:], self.status[:], self.hidden[:]
+        c.talon, c._pending = self.talon[:], self._pending
+        c.discards, c.status, c.hidden = self.discards[:], self.status[:], self.hidden[:]
         c.acted, c.shares = self.acted[:], self.shares[:]
         c.pot, c.first_dealer, c.dealer, c.rounds, c.coup = self.pot, self.first_dealer, self.dealer, self.rounds, self.coup
         c.deck, c.phase, c.turn, c.opener, c.high = self.deck, self.phase, self.turn, self.opener, self.high
@@ -124,6 +132,32 @@ class ClassiqueState:
         c.tally = dict(self.tally)
         c.rng = Rng.from_state(self.rng.state)
         return c
+
+    def settled_talon(self) -> list[int]:
+        """The talon in its exact order (:meth:`shuffle_talon` settles the order lazily; the
+        engine reads only its size and deals with :meth:`pop_card`)."""
+        if self._pending is not None:
+            self._pending = advance(self.talon, self._pending, 0)
+        return self.talon
+
+    def shuffle_talon(self, cards: list[int]) -> None:
+        """Make ``cards`` the talon, shuffled by the generator exactly as ``Rng.shuffle`` would.
+        The generator moves on at once as after the whole shuffle, but the order is settled
+        from the bottom up only as far as cards are dealt (:func:`~quinze_protocol.games.quinze_shuffle.shuffle_lazy`):
+        most of a 52-card talon is never dealt before the next deck change. Until then
+        ``talon`` holds the right cards, its size is right and its bottom is settled as far as
+        dealt; :meth:`settled_talon` settles the rest (the game's ``talon`` reads it)."""
+        self.talon = cards
+        self._pending = shuffle_lazy(self.rng, cards)
+
+    def pop_card(self) -> int:
+        """Deal the bottom card of the talon (not empty)."""
+        t = self.talon
+        if self._pending is not None:
+            z, k, d = self._pending
+            if d <= k + 1 - len(t):  # the bottom card is not final yet: settle a few more
+                self._pending = advance(t, self._pending, max(1, len(t) - 8))
+        return t.pop()
 
 
 def match_result(options: dict, st: ClassiqueState) -> Result:
@@ -175,7 +209,11 @@ class CoupFlow:
         """Hidden card plus face-up cards of ``seat`` (0 if no card)."""
         st = self.state
         h = st.hidden[seat]
-        return (value(h) if h is not None else 0) + sum(value(c) for c in st.face_up[seat])
+        V = _VALUE
+        t = V[h] if h is not None else 0
+        for c in st.face_up[seat]:
+            t += V[c]
+        return t
 
     def raise_range(self, seat: int) -> tuple[int, int] | None:
         """(min, max) chips ``seat`` may raise by, or None if no raise is possible.
@@ -184,11 +222,18 @@ class CoupFlow:
         in can add after calling (no side pots), and at most what ``seat`` itself can add.
         """
         st = self.state
-        others = [p for p in self.in_coup() if p != seat]
-        if not others:
+        chips, stakes, status, in_match = st.chips, st.stakes, st.status, st.in_match
+        top = chips[seat] + stakes[seat]
+        other = False
+        for p in self._orders[0]:
+            if p != seat and in_match[p] and status[p] in IN_COUP:
+                other = True
+                room = chips[p] + stakes[p]
+                if room < top:
+                    top = room
+        if not other:
             return None
-        top = min(st.chips[p] + st.stakes[p] - st.high for p in others)
-        top = min(top, st.chips[seat] + st.stakes[seat] - st.high)
+        top -= st.high
         low = self.options["ante"]
         return (low, top) if top >= low else None
 
@@ -235,9 +280,8 @@ class CoupFlow:
         if passes:
             st.dealer = nxt
             st.deck = other_colour(st.deck)
-            st.talon = colour_deck(st.deck)
             st.discards = []
-            _shuffle(st.rng, st.talon)
+            st.shuffle_talon(colour_deck(st.deck))
             reason = "dealer-out" if dealer_out else "played" if played else "talon-short"
             ev.append(event("deck-change", {"dealer": nxt, "deck": st.deck, "talon": 52, "reason": reason}))
             st.tally["deck_changes"] += 1
@@ -252,7 +296,7 @@ class CoupFlow:
         order = self.speaking_order()
         private = {}
         for s in order:
-            c = st.talon.pop()
+            c = st.pop_card()
             st.hidden[s] = c
             private[s] = {"card": card_text(c)}
         ev.append(event("deal", {"coup": st.coup, "dealer": st.dealer, "order": order, "talon": len(st.talon)}, private))
@@ -315,10 +359,11 @@ class CoupFlow:
         if say != "pass" and st.opener is None:
             st.opener = s
         ev.append(event("speak", {"seat": s, "say": say}))
-        rest = [p for p in self.speaking_order() if st.status[p] == "waiting"]
-        if rest:
-            st.turn = rest[0]
-            return
+        status, in_match = st.status, st.in_match
+        for p in self._orders[(st.dealer + 1) % self.n]:  # the next seat still to speak, in speaking order
+            if in_match[p] and status[p] == "waiting":
+                st.turn = p
+                return
         openers = self.in_coup()
         if not openers:
             self._finish_coup(ev, "all-passed")
@@ -369,10 +414,11 @@ class CoupFlow:
         if len(players) == 1:
             self._award(players[0], ev, "last-in")
             return
-        waiting = [p for p in self.order_from(s + 1) if p in players and p not in st.acted]
-        if waiting:
-            st.turn = waiting[0]
-            return
+        acted = st.acted
+        for p in self._orders[(s + 1) % self.n]:  # the next seat still to answer
+            if p in players and p not in acted:
+                st.turn = p
+                return
         st.acted, st.raised = [], False
         self._resume_draw(ev)
 
@@ -408,9 +454,11 @@ class CoupFlow:
             st.status[s] = "stand"
             ev.append(event("stand", {"seat": s, "forced": False}))
         else:
-            c = st.talon.pop()
+            c = st.pop_card()
             st.face_up[s].append(c)
-            up = sum(value(x) for x in st.face_up[s])
+            up = 0
+            for x in st.face_up[s]:
+                up += _VALUE[x]
             ev.append(event("hit", {"seat": s, "card": card_text(c), "face_up_total": up, "talon": len(st.talon)}))
             total = self.total(s)
             if total > BURN_LIMIT:

@@ -74,7 +74,8 @@ from quinze_protocol.cards import card_text, cards_text, deck
 from quinze_protocol.game import Action, Event, Game, IllegalAction, Option, Result, register_game
 from quinze_protocol.games import quatorze_position
 from quinze_protocol.games.events import event
-from quinze_protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, card_key, parse_action, sort_cards
+from quinze_protocol.games.quatorze_actions import ORDER as _ORDER
+from quinze_protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, parse_action, sort_cards
 from quinze_protocol.games.quatorze_legal import (
     apply_substitute,
     can_lay_whole_hand,
@@ -344,7 +345,7 @@ class QuatorzeGame(Game):
                 _shuffle(self.rng, self.stock)
                 events.append(event("reshuffle", {"stock": len(self.stock), "discard": card_text(top)}))
             c = (self.stock if a.from_ == "stock" else self.discard).pop()
-            insort(hand, c, key=card_key)  # the hand stays in canonical order
+            insort(hand, c, key=_ORDER.__getitem__)  # the hand stays in canonical order
             if a.from_ == "stock":
                 events.append(
                     event("draw", {"seat": seat, "from": "stock", "stock": len(self.stock)}, {seat: {"card": card_text(c)}})

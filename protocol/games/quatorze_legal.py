@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from quinze_protocol.cards import card_text
 from quinze_protocol.game import IllegalAction
-from quinze_protocol.games.quatorze_actions import VALUES, Combine, Substitute, card_key, sort_cards, value
+from quinze_protocol.games.quatorze_actions import ORDER, VALUES, Combine, Substitute, value
 from quinze_protocol.games.quatorze_index import TableIndex
 from quinze_protocol.games.quatorze_index import substitutions as _substitutions
 
@@ -38,6 +38,7 @@ __all__ = [
 ]
 
 FOURTEEN = 14
+_order = ORDER.__getitem__
 
 
 def _plus(cs: Sequence[int]) -> str:
@@ -49,7 +50,8 @@ def _distinct(cs: Sequence[int]) -> list[tuple[int, int]]:
     cnt: dict[int, int] = {}
     for c in cs:
         cnt[c] = cnt.get(c, 0) + 1
-    return sorted(cnt.items(), key=lambda kv: card_key(kv[0]))
+    order = ORDER
+    return sorted(cnt.items(), key=lambda kv: order[kv[0]])
 
 
 def _runs(cs: Sequence[int]) -> list[tuple[int, int]]:
@@ -313,27 +315,29 @@ def check_substitute(hand: Sequence[int], table: Sequence[Sequence[int]], s: Sub
 def apply_substitute(hand: list[int], table: list[list[int]], s: Substitute) -> None:
     """Carry out a checked substitution in place (hand and combinations stay canonically sorted)."""
 
-    def remove(pool: list[int], cs: Sequence[int]) -> None:
-        for c in cs:
-            pool.remove(c)
-
+    order = _order
     comb = table[s.combination]
-    if s.kind == "hand-for-two":
-        remove(hand, s.hand)
-        remove(comb, s.cards)
+    kind = s.kind
+    if kind == "hand-for-two":
+        hand.remove(s.hand[0])
+        for c in s.cards:
+            comb.remove(c)
         hand.extend(s.cards)
         comb.extend(s.hand)
-    elif s.kind == "two-for-one":
-        remove(hand, s.hand)
-        remove(comb, (s.card,))
+        hand.sort(key=order)
+    elif kind == "two-for-one":
+        for c in s.hand:
+            hand.remove(c)
+        comb.remove(s.card)
         hand.append(s.card)
         comb.extend(s.hand)
+        hand.sort(key=order)
     else:
         other = table[s.other]
-        remove(comb, s.cards)
-        remove(other, (s.card,))
+        for c in s.cards:
+            comb.remove(c)
+        other.remove(s.card)
         comb.append(s.card)
         other.extend(s.cards)
-        other[:] = sort_cards(other)
-    hand[:] = sort_cards(hand)
-    comb[:] = sort_cards(comb)
+        other.sort(key=order)
+    comb.sort(key=order)
