@@ -201,6 +201,7 @@ class ClassiqueGame(Game):
         g.opening_events = self.opening_events
         g.state = self.state.copy()
         g.flow = CoupFlow(self.options, g.state)
+        g.record_events = self.record_events
         return g
 
     # flow questions asked of the game (tests, tools): answered by its CoupFlow
@@ -300,7 +301,7 @@ class ClassiqueGame(Game):
         st = self.state
         if isinstance(action, Raise) and action.amount is None:
             raise ActionError("a raise needs an amount in chips", field="amount")
-        ev: list[Event] = []
+        ev: list[Event] | None = [] if self.record_events else None
         s = st.turn
         if s is None:
             raise IllegalAction("the match is over", code="game-over")
@@ -310,7 +311,7 @@ class ClassiqueGame(Game):
             self.flow.answer(s, action, ev)
         else:
             self.flow.draw(s, action, ev)
-        return ev
+        return ev or []
 
     def result(self) -> Result | None:
         """Once over: chips won or lost decide (:func:`quinze_protocol.games.classique_coup.match_result`)."""

@@ -240,7 +240,7 @@ class CoupFlow:
 
     # ------------------------------------------------------------------ coups
 
-    def start_coup(self, ev: list[Event], played: bool = False) -> None:
+    def start_coup(self, ev: list[Event] | None, played: bool = False) -> None:
         """Eliminate who cannot ante, maybe pass the deal, ante, deal one hidden card each.
 
         [decision, quinze_cli/rules/quinze-classique.md "Who deals"]: after a coup that was ``played`` (somebody opened) the
@@ -259,7 +259,8 @@ class CoupFlow:
             if st.chips[s] < ante:
                 st.in_match[s] = False
                 st.status[s] = "out"
-                ev.append(event("out", {"seat": s, "chips": st.chips[s]}))
+                if ev is not None:
+                    ev.append(event("out", {"seat": s, "chips": st.chips[s]}))
         players = [s for s in range(self.n) if st.in_match[s]]
         if len(players) < 2:
             self._end_match(ev, "last-player", players or before)
@@ -283,7 +284,8 @@ class CoupFlow:
             st.discards = []
             st.shuffle_talon(colour_deck(st.deck))
             reason = "dealer-out" if dealer_out else "played" if played else "talon-short"
-            ev.append(event("deck-change", {"dealer": nxt, "deck": st.deck, "talon": 52, "reason": reason}))
+            if ev is not None:
+                ev.append(event("deck-change", {"dealer": nxt, "deck": st.deck, "talon": 52, "reason": reason}))
             st.tally["deck_changes"] += 1
         st.coup += 1
         st.tally["coups"] += 1
@@ -292,18 +294,19 @@ class CoupFlow:
             st.stakes[s] = ante
             st.pot += ante
             st.status[s] = "waiting"
-        ev.append(event("ante", {"coup": st.coup, "amount": ante, "seats": players, "pot": st.pot}))
+        if ev is not None:
+            ev.append(event("ante", {"coup": st.coup, "amount": ante, "seats": players, "pot": st.pot}))
         order = self.speaking_order()
-        private = {}
-        for s in order:
-            c = st.pop_card()
+        dealt = [st.pop_card() for _ in order]
+        for s, c in zip(order, dealt):
             st.hidden[s] = c
-            private[s] = {"card": card_text(c)}
-        ev.append(event("deal", {"coup": st.coup, "dealer": st.dealer, "order": order, "talon": len(st.talon)}, private))
+        if ev is not None:
+            private = {s: {"card": card_text(c)} for s, c in zip(order, dealt)}
+            ev.append(event("deal", {"coup": st.coup, "dealer": st.dealer, "order": order, "talon": len(st.talon)}, private))
         st.phase, st.turn = "speak", order[0]
         st.opener, st.high, st.raised, st.acted, st.round_of = None, ante, False, [], "opening"
 
-    def _finish_coup(self, ev: list[Event], outcome: str) -> None:
+    def _finish_coup(self, ev: list[Event] | None, outcome: str) -> None:
         """Put the coup's cards aside, clear the stakes, log ``coup-end``, start the next coup."""
         st = self.state
         for s in range(self.n):
@@ -318,19 +321,21 @@ class CoupFlow:
         st.opener, st.acted, st.raised = None, [], False
         if outcome == "all-passed":
             st.tally["all_passed"] += 1
-        ev.append(event("coup-end", {"coup": st.coup, "outcome": outcome, "pot": st.pot, "chips": list(st.chips)}))
+        if ev is not None:
+            ev.append(event("coup-end", {"coup": st.coup, "outcome": outcome, "pot": st.pot, "chips": list(st.chips)}))
         self.start_coup(ev, played=outcome != "all-passed")
 
-    def _award(self, seat: int, ev: list[Event], reason: str) -> None:
+    def _award(self, seat: int, ev: list[Event] | None, reason: str) -> None:
         st = self.state
         amount = st.pot
         st.chips[seat] += amount
         st.pot = 0
         st.tally[reason.replace("-", "_") + ("s" if reason == "showdown" else "")] += 1
-        ev.append(event("pot-won", {"seat": seat, "amount": amount, "shown": reason == "showdown", "reason": reason}))
+        if ev is not None:
+            ev.append(event("pot-won", {"seat": seat, "amount": amount, "shown": reason == "showdown", "reason": reason}))
         self._finish_coup(ev, "won")
 
-    def _end_match(self, ev: list[Event], reason: str, sharers: list[int]) -> None:
+    def _end_match(self, ev: list[Event] | None, reason: str, sharers: list[int]) -> None:
         """End the match; [decision, quinze_cli/rules/quinze-classique.md "End of the match"]: a pot left over is shared equally
         among ``sharers`` (the players still in the match), the odd chips one each by primauté
         (speaking order from the dealer's next seat)."""
@@ -345,20 +350,23 @@ class CoupFlow:
             st.pot = 0
         st.shares = shares
         st.phase, st.turn, st.end_reason = "over", None, reason
-        data = [{"seat": s, "amount": shares[s]} for s in range(self.n) if shares[s]]
-        ev.append(event("match-end", {"reason": reason, "shares": data, "chips": list(st.chips),
-                                      "coups": st.coup, "rounds": st.rounds}))
-        ev.append(event("game-end", {"result": match_result(self.options, st).to_data()}))
+        if ev is not None:
+            data = [{"seat": s, "amount": shares[s]} for s in range(self.n) if shares[s]]
+            ev.append(event("match-end", {"reason": reason, "shares": data, "chips": list(st.chips),
+                                          "coups": st.coup, "rounds": st.rounds}))
+        if ev is not None:
+            ev.append(event("game-end", {"result": match_result(self.options, st).to_data()}))
 
     # ------------------------------------------------------------------ steps
 
-    def speak(self, s: int, action, ev: list[Event]) -> None:
+    def speak(self, s: int, action, ev: list[Event] | None) -> None:
         """Speaking round, quinze_cli/rules/quinze-classique.md step 2."""
         st = self.state
         say, st.status[s] = _SAY[type(action)]
         if say != "pass" and st.opener is None:
             st.opener = s
-        ev.append(event("speak", {"seat": s, "say": say}))
+        if ev is not None:
+            ev.append(event("speak", {"seat": s, "say": say}))
         status, in_match = st.status, st.in_match
         for p in self._orders[(st.dealer + 1) % self.n]:  # the next seat still to speak, in speaking order
             if in_match[p] and status[p] == "waiting":
@@ -380,7 +388,7 @@ class CoupFlow:
         st.pot += amount
         return amount
 
-    def _raise(self, s: int, amount: int | None, ev: list[Event]) -> None:
+    def _raise(self, s: int, amount: int | None, ev: list[Event] | None) -> None:
         if amount is None:
             raise ActionError("a raise needs an amount in chips", field="amount")
         st = self.state
@@ -388,27 +396,30 @@ class CoupFlow:
         st.high += amount
         st.raised, st.acted = True, [s]
         st.tally["raises"] += 1
-        ev.append(event("raise", {"seat": s, "amount": amount, "paid": paid, "stake": st.stakes[s], "pot": st.pot}))
+        if ev is not None:
+            ev.append(event("raise", {"seat": s, "amount": amount, "paid": paid, "stake": st.stakes[s], "pot": st.pot}))
 
-    def answer(self, s: int, action, ev: list[Event]) -> None:
+    def answer(self, s: int, action, ev: list[Event] | None) -> None:
         """Raising round (renvi), quinze_cli/rules/quinze-classique.md step 3."""
         st = self.state
         if isinstance(action, Raise):
             self._raise(s, action.amount, ev)
         elif isinstance(action, Fold):
             st.status[s] = "folded"
-            ev.append(event("fold", {"seat": s, "stake": st.stakes[s], "pot": st.pot}))
+            if ev is not None:
+                ev.append(event("fold", {"seat": s, "stake": st.stakes[s], "pot": st.pot}))
         else:
             kind = "check" if isinstance(action, Check) else "call"
             paid = self._pay(s, st.high) if kind == "call" else 0
             st.acted.append(s)
-            data = {"seat": s, "stake": st.stakes[s], "pot": st.pot}
-            if kind == "call":
-                data["amount"] = paid
-            ev.append(event(kind, data))
+            if ev is not None:
+                data = {"seat": s, "stake": st.stakes[s], "pot": st.pot}
+                if kind == "call":
+                    data["amount"] = paid
+                ev.append(event(kind, data))
         self._continue_round(s, ev)
 
-    def _continue_round(self, s: int, ev: list[Event]) -> None:
+    def _continue_round(self, s: int, ev: list[Event] | None) -> None:
         st = self.state
         players = self.in_coup()
         if len(players) == 1:
@@ -422,7 +433,7 @@ class CoupFlow:
         st.acted, st.raised = [], False
         self._resume_draw(ev)
 
-    def _resume_draw(self, ev: list[Event]) -> None:
+    def _resume_draw(self, ev: list[Event] | None) -> None:
         """Next drawing turn (quinze_cli/rules/quinze-classique.md step 4), in speaking order from the opener, or the showdown.
 
         [decision, quinze_cli/rules/quinze-classique.md "Who deals"]: with the talon empty, every player still drawing stands
@@ -435,14 +446,15 @@ class CoupFlow:
         if drawers and not st.talon:
             for p in drawers:
                 st.status[p] = "stand"
-                ev.append(event("stand", {"seat": p, "forced": True}))
+                if ev is not None:
+                    ev.append(event("stand", {"seat": p, "forced": True}))
             drawers = []
         if drawers:
             st.phase, st.turn = "draw", drawers[0]
         else:
             self._showdown(ev)
 
-    def draw(self, s: int, action, ev: list[Event]) -> None:
+    def draw(self, s: int, action, ev: list[Event] | None) -> None:
         """Drawing turn, quinze_cli/rules/quinze-classique.md step 4: hit (burnt over 15), stand, or raise."""
         st = self.state
         if isinstance(action, Raise):
@@ -452,36 +464,40 @@ class CoupFlow:
             return
         if isinstance(action, Stand):
             st.status[s] = "stand"
-            ev.append(event("stand", {"seat": s, "forced": False}))
+            if ev is not None:
+                ev.append(event("stand", {"seat": s, "forced": False}))
         else:
             c = st.pop_card()
             st.face_up[s].append(c)
-            up = 0
-            for x in st.face_up[s]:
-                up += _VALUE[x]
-            ev.append(event("hit", {"seat": s, "card": card_text(c), "face_up_total": up, "talon": len(st.talon)}))
+            if ev is not None:
+                up = 0
+                for x in st.face_up[s]:
+                    up += _VALUE[x]
+                ev.append(event("hit", {"seat": s, "card": card_text(c), "face_up_total": up, "talon": len(st.talon)}))
             total = self.total(s)
             if total > BURN_LIMIT:
                 st.status[s] = "burnt"
                 st.tally["burns"] += 1
-                ev.append(event("burnt", {"seat": s, "hidden": card_text(self.hidden_card(s)), "total": total}))
+                if ev is not None:
+                    ev.append(event("burnt", {"seat": s, "hidden": card_text(self.hidden_card(s)), "total": total}))
                 players = self.in_coup()
                 if len(players) == 1:
                     self._award(players[0], ev, "last-in")
                     return
         self._resume_draw(ev)
 
-    def _showdown(self, ev: list[Event]) -> None:
+    def _showdown(self, ev: list[Event] | None) -> None:
         """Showdown, quinze_cli/rules/quinze-classique.md step 5. [decision]: ties go to the first tied player in speaking order
         from the dealer's next seat (primauté)."""
         st = self.state
         players = self.in_coup()
-        hands = [
-            {"seat": p, "hidden": card_text(self.hidden_card(p)), "face_up": [card_text(c) for c in st.face_up[p]],
-             "total": self.total(p)}
-            for p in players
-        ]
-        ev.append(event("showdown", {"hands": hands}))
+        if ev is not None:
+            hands = [
+                {"seat": p, "hidden": card_text(self.hidden_card(p)), "face_up": [card_text(c) for c in st.face_up[p]],
+                 "total": self.total(p)}
+                for p in players
+            ]
+            ev.append(event("showdown", {"hands": hands}))
         best = max(self.total(p) for p in players)
         winner = next(p for p in players if self.total(p) == best)
         self._award(winner, ev, "showdown")
