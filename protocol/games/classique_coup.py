@@ -268,9 +268,14 @@ class CoupFlow:
         dealer_out = not st.in_match[st.dealer]
         passes = played or dealer_out or len(st.talon) < len(players) + 2
         if passes:
-            nxt = next(s for s in self.order_from(st.dealer + 1) if st.in_match[s])
-            steps = (nxt - st.dealer) % self.n or self.n
-            if any((st.dealer + k) % self.n == st.first_dealer for k in range(1, steps + 1)):
+            n = self.n
+            in_match = st.in_match
+            for nxt in self._orders[(st.dealer + 1) % n]:  # the next seat in the match
+                if in_match[nxt]:
+                    break
+            steps = (nxt - st.dealer) % n or n
+            # the deal passes over the first dealer: dealer + k for some k in 1..steps
+            if ((st.first_dealer - st.dealer) % n or n) <= steps:
                 st.rounds += 1
                 if st.rounds >= self.options["tours"]:
                     self._end_match(ev, "tours", players)
