@@ -3,11 +3,13 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,7 +28,7 @@ table names): everything else must be equal record by record."""
 
 
 @pytest.fixture(scope="module")
-def scheduler() -> Iterator[str]:
+def cluster_address() -> Iterator[str]:
     given = os.environ.get("QUINZE_TEST_SCHEDULER")
     if given:  # .ci/run's scheduler: wait for its two workers
         from distributed import Client
@@ -40,6 +42,16 @@ def scheduler() -> Iterator[str]:
         yield cluster.address
     finally:
         cluster.close()
+
+
+@pytest.fixture
+def scheduler(cluster_address: str) -> Iterator[str]:
+    """The scheduler's address, held by this test alone: .ci/run's one scheduler is shared by every
+    xdist worker, and some tests look at everything its workers run (no shard left, the profiler)."""
+    with open(Path(tempfile.gettempdir()) / f"quinze-test-dask-{cluster_address.replace('/', '_').replace(':', '_')}.lock",
+              "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield cluster_address
 
 
 def run(*args: str, timeout: float = 240, **kw: Any) -> subprocess.CompletedProcess[str]:
@@ -182,8 +194,13 @@ def test_cluster_usage_errors(args: list[str], message: str, tmp_path: Path) -> 
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(tmp_path: Path) -> None:
-    got = run("match", "builtin:greedy", "builtin:random", "--games", "2", "--cluster", "tcp://127.0.0.1:9",
-              "--log-dir", str(tmp_path), timeout=120)
+    # The real command, with its connect timeout (10 s: a slow network) cut to 1 s: the wait is not
+    # what is tested here, and it was the longest idle stretch of the suite.
+    code = ("import sys; import quinze_cli.cluster.driver as driver; driver.CONNECT_TIMEOUT = 1.0\n"
+            "from quinze_cli.app import main; sys.argv = ['quinze'] + sys.argv[1:]; main()")
+    got = subprocess.run([sys.executable, "-c", code, "match", "builtin:greedy", "builtin:random", "--games", "2",
+                          "--cluster", "tcp://127.0.0.1:9", "--log-dir", str(tmp_path)],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert got.returncode == 1
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in got.stderr
 
