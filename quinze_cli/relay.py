@@ -26,7 +26,7 @@ over (it ended early because another seat forfeited, or the bot timed out), is d
 logged, never played in the running game and never held against the bot: an answer naming
 another table, a request that is not the pending one, or (quoting neither) arriving while an
 earlier request is still owed (a line of garbage is no answer). The server's refusal of an answer to a request that closed meanwhile (``stale-request``,
-``game-not-running``, ``stale-game``: ``quinze_protocol.session.STALE_CODES``) is not an illegal action. The
+``game-not-running``, ``stale-game``: ``quinze_protocol.transitions.STALE_CODES``) is not an illegal action. The
 relay's forfeits name the game (``number``), so a late one never ends a later game. A failure
 seen before the game starts (a bot that died at once) is acted on at ``game-start``.
 
@@ -49,7 +49,7 @@ from typing import Any, Protocol
 import trio
 
 from quinze_protocol.errors import ProtocolError
-from quinze_protocol.session import STALE_CODES
+from quinze_protocol.transitions import STALE_CODES
 from quinze_protocol.framing import encode_frame
 from quinze_protocol.replaylog import utc_now
 from quinze_protocol.messages import (
