@@ -84,7 +84,9 @@ def untimed(bots: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def test_a_cluster_match_equals_the_local_match_record_by_record(scheduler: str, tmp_path: Path) -> None:
-    common = ["match", "builtin:greedy", "builtin:random", "--games", "40", "--seed", "11"]
+    # Games to 30 points (two or three deals each, not eight or nine): the same 40 games and 7 shards for
+    # a third of the play.
+    common = ["match", "builtin:greedy", "builtin:random", "--games", "40", "--seed", "11", "--option", "target=30"]
     local = run(*common, "--log-dir", str(tmp_path / "local"), "--json", str(tmp_path / "local.json"))
     assert local.returncode == 0, local.stderr
     far = run(*common, "--cluster", scheduler, "--shard-size", "6", "--log-dir", str(tmp_path / "far"),
@@ -102,6 +104,7 @@ def test_a_cluster_match_equals_the_local_match_record_by_record(scheduler: str,
 
 def test_a_bot_program_plays_through_the_cluster(scheduler: str, tmp_path: Path) -> None:
     got = run("match", f"{sys.executable} examples/bots/random_bot.py", "builtin:greedy", "--games", "6", "--seed", "3",
+              "--option", "target=30",
               "--cluster", scheduler, "--shard-size", "2", "--log-dir", str(tmp_path / "logs"),
               "--json", str(tmp_path / "r.json"))
     assert got.returncode == 0, got.stderr
@@ -340,7 +343,8 @@ def test_a_shard_pauses_the_worker_profiler_while_it_plays_and_restores_it(sched
     with Client(scheduler, timeout=60, set_as_default=False) as client:
         assert client.submit(probe, pure=False).result(timeout=60) == [True, False, False, True]
     # and a whole match leaves every worker's profiler running
-    done = run("match", "builtin:greedy", "builtin:random", "--games", "6", "--seed", "5", "--cluster", scheduler,
+    done = run("match", "builtin:greedy", "builtin:random", "--games", "6", "--seed", "5", "--option", "target=30",
+               "--cluster", scheduler,
                "--log-dir", str(tmp_path))
     assert done.returncode == 0, done.stderr
     with Client(scheduler, timeout=60, set_as_default=False) as client:
