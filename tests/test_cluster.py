@@ -6,6 +6,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -119,7 +120,7 @@ def test_a_worker_killed_mid_match_loses_no_game_and_counts_none_twice(tmp_path:
         victim = cluster.workers[0]
         proc = subprocess.Popen(
             [QUINZE, "match", "builtin:greedy", "builtin:random", "--games", "30", "--seed", "21", "--shard-size", "3",
-             "--cluster", cluster.address, "--log-dir", str(tmp_path / "far"), "--json", str(tmp_path / "far.json")],
+             "--option", "target=30", "--cluster", cluster.address, "--log-dir", str(tmp_path / "far"), "--json", str(tmp_path / "far.json")],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 120
         while True:  # wait until the victim has delivered some games
@@ -130,12 +131,13 @@ def test_a_worker_killed_mid_match_loses_no_game_and_counts_none_twice(tmp_path:
             time.sleep(0.05)
         os.kill(victim.pid, signal.SIGKILL)
         victim.wait()
+        assert logs[0].read_text().count('"record":"header"') < 30  # killed mid-match: its shards must run again
         cluster.add_worker()  # the lost shards run again here
         out, err = proc.communicate(timeout=240)
         assert proc.returncode == 0, err
     finally:
         cluster.close()
-    local = run("match", "builtin:greedy", "builtin:random", "--games", "30", "--seed", "21",
+    local = run("match", "builtin:greedy", "builtin:random", "--games", "30", "--seed", "21", "--option", "target=30",
                 "--log-dir", str(tmp_path / "local"), "--json", str(tmp_path / "local.json"))
     assert local.returncode == 0, local.stderr
     assert games_by_deal(tmp_path / "far") == games_by_deal(tmp_path / "local")
@@ -249,7 +251,7 @@ def _event(doc_path: Path) -> dict[str, Any]:
 
 def test_a_cluster_tournament_killed_and_resumed_equals_the_local_one(scheduler: str, tmp_path: Path) -> None:
     bots = ["builtin:greedy", "builtin:random", "name=r2 cmd=builtin:random seed=3"]
-    common = ["tournament", *bots, "--games-per-pairing", "6", "--seed", "7"]
+    common = ["tournament", *bots, "--games-per-pairing", "6", "--seed", "7", "--option", "target=30"]
     local = run(*common, "--log-dir", str(tmp_path / "local"), "--json", str(tmp_path / "local.json"))
     assert local.returncode == 0, local.stderr
     proc = subprocess.Popen([QUINZE, *common, "--cluster", scheduler, "--shard-size", "2",
@@ -267,7 +269,8 @@ def test_a_cluster_tournament_killed_and_resumed_equals_the_local_one(scheduler:
     event = journals[0].parent
     again = run("tournament", "--resume", str(event), "--cluster", scheduler, "--json", str(tmp_path / "far.json"))
     assert again.returncode == 0, again.stderr
-    assert "resuming" in again.stderr
+    resumed = re.search(r"resuming .*: (\d+) of (\d+) games done", " ".join(again.stderr.split()))  # (wrapped)
+    assert resumed and int(resumed[1]) < int(resumed[2]), again.stderr  # the kill struck mid-event
     assert _event(tmp_path / "far.json") == _event(tmp_path / "local.json")
     (local_event,) = (tmp_path / "local").glob("tournament-*")
     assert games_by_deal(event) == games_by_deal(local_event)
@@ -289,7 +292,7 @@ def test_a_bot_failing_beyond_its_restarts_stops_the_cluster_match(scheduler: st
 
 
 def test_a_cluster_match_killed_and_resumed_equals_the_local_one(scheduler: str, tmp_path: Path) -> None:
-    common = ["match", "builtin:greedy", "builtin:random", "--games", "30", "--seed", "13"]
+    common = ["match", "builtin:greedy", "builtin:random", "--games", "30", "--seed", "13", "--option", "target=30"]
     local = run(*common, "--log-dir", str(tmp_path / "local"), "--json", str(tmp_path / "local.json"))
     assert local.returncode == 0, local.stderr
     proc = subprocess.Popen([QUINZE, *common, "--cluster", scheduler, "--shard-size", "2",
@@ -306,6 +309,8 @@ def test_a_cluster_match_killed_and_resumed_equals_the_local_one(scheduler: str,
     proc.wait()
     again = run("match", "--resume", str(journals[0]), "--cluster", scheduler, "--json", str(tmp_path / "far.json"))
     assert again.returncode == 0, again.stderr
+    resumed = re.search(r"resuming: (\d+) done", " ".join(again.stderr.split()))
+    assert resumed and int(resumed[1]) < 30, again.stderr  # the kill struck mid-match
     assert games_by_deal(tmp_path / "far") == games_by_deal(tmp_path / "local")
     a, b = (json.loads((tmp_path / f).read_text()) for f in ("local.json", "far.json"))
     assert untimed(a["bots"]) == untimed(b["bots"]) and a["elo"] == b["elo"] and b["complete"]
