@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import fcntl
+import importlib.util
 import json
 import os
 import re
@@ -18,7 +19,8 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("distributed")
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="needs distributed")
+"""Found, not imported: collecting the suite does not pay Dask's import in every worker."""
 
 from clusterkit import QUINZE, LocalCluster  # noqa: E402
 
