@@ -84,8 +84,6 @@ class ClientConnection:
         self.role: str | None = None
         self.session = ServerSession()
         """The conversation's state (handshake, ready, closed): :mod:`quinze_protocol.session`."""
-        self.greeted = False
-        """True once the client said ``hello`` (:meth:`greet`)."""
         self.tables: set[Table] = set()
         self.heartbeat = Heartbeat()
         self.closing = False
@@ -170,9 +168,13 @@ class ClientConnection:
             self._writing = True
             self._nursery.start_soon(self._writer)
 
+    @property
+    def greeted(self) -> bool:
+        """True once the client is welcomed (its session is ``ready``)."""
+        return self.session.greeted
+
     def greet(self) -> None:
         """The client said ``hello``: its heartbeat starts (pings every ``heartbeat`` seconds)."""
-        self.greeted = True
         self.server.heartbeats.greeted(self)
 
     def _lost(self, e: BaseException) -> None:
