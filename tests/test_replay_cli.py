@@ -188,6 +188,24 @@ def test_truncated_last_record_is_a_warning_and_the_intact_games_remain(log: Pat
     assert "No result: the game is incomplete" in told.stdout
 
 
+def test_a_damaged_line_inside_a_game_is_damage_not_a_cut(log: Path) -> None:
+    """A line that is not JSON with more of its game after it (a hand edit, a corrupted disk) is
+    told apart from a crash's cut: the game says DAMAGED, the closing line counts it so, the
+    records skipped after it make one warning (not one each), and the exit code is 1."""
+    lines = log.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[9] = "hello world\n"  # inside game 1, many records after it
+    log.write_text("".join(lines), encoding="utf-8")
+    result = run(log, "--verify")
+    assert result.exit_code == 1, result.output
+    assert "game 1: DAMAGED at line 10" in result.stdout and "not cut by a crash" in result.stdout
+    assert "game 1: verified" not in result.stdout and "cut short" not in result.stdout
+    assert "game 2: verified (commitment ok" in result.stdout and "game 3: verified (commitment ok" in result.stdout
+    assert "3/3 verified; 1 damaged (a record inside is not JSON; checked up to it)" in result.stdout
+    assert result.stderr.count("skipped") == 1 and "more problems" not in result.stderr
+    data = json.loads(run(log, "--verify", "--json").stdout)
+    assert [g["damaged"] for g in data] == [10, None, None] and data[0]["cut"] == 10
+
+
 def test_an_unknown_event_kind_is_told_plainly(log: Path) -> None:
     tamper(log, 1, lambda rec: rec["record"] == "event" and rec["event"]["kind"] == "end-turn",
            lambda rec: rec["event"].update(kind="teleport", where="moon"))

@@ -119,6 +119,7 @@ def verify_games(selected: list[tuple[int, LoggedGame]], as_json: bool, out: Con
                 "complete": game.complete,
                 "aborted": game.aborted,
                 "cut": game.cut,
+                "damaged": game.damaged,
                 "actions": len(game.actions),
                 "divergence": None if divergence is None else {
                     "line": divergence.line, "index": divergence.index, "what": divergence.what,
@@ -130,7 +131,12 @@ def verify_games(selected: list[tuple[int, LoggedGame]], as_json: bool, out: Con
         typer.echo(json.dumps(data, ensure_ascii=False, default=str))
     else:
         for number, game, divergence in reports:
-            if divergence is None:
+            if divergence is None and game.damaged is not None:
+                out.print(Text.assemble((f"game {number}: ", "bold"), ("DAMAGED", "bold red"),
+                                        f" at line {game.damaged}: that record is not JSON and more of the game's "
+                                        "records follow it (the log was changed or corrupted, not cut by a crash); "
+                                        f"the {len(game.actions)} actions before it verify"))
+            elif divergence is None:
                 out.print(Text.assemble((f"game {number}: ", "bold"), ("verified", "green"),
                                         f" (commitment ok, {len(game.actions)} actions{_how_far(game)})"))
             elif divergence.what == "rules-version":
@@ -157,17 +163,20 @@ def _how_far(game: LoggedGame) -> str:
 
 
 def summary_line(reports: list[tuple[int, LoggedGame, Any]]) -> str:
-    """The closing line of ``--verify``: ``"100/100 verified"``, then what diverged, was cut short,
-    aborted or incomplete, e.g. ``"9/10 verified, 1 diverges; 1 cut short (checked up to the cut)"``."""
+    """The closing line of ``--verify``: ``"100/100 verified"``, then what diverged, was damaged,
+    cut short, aborted or incomplete, e.g. ``"9/10 verified, 1 diverges; 1 cut short (checked up to the cut)"``."""
     total = len(reports)
     ok = sum(1 for _, _, d in reports if d is None)
     line = f"{ok}/{total} verified"
     if ok < total:
         line += f", {total - ok} diverge{'s' if total - ok == 1 else ''}"
     notes = []
-    cut = sum(1 for _, g, d in reports if d is None and g.cut is not None)
+    damaged = sum(1 for _, g, d in reports if d is None and g.damaged is not None)
+    cut = sum(1 for _, g, d in reports if d is None and g.cut is not None and g.damaged is None)
     aborted = sum(1 for _, g, d in reports if d is None and g.cut is None and g.aborted is not None)
     incomplete = sum(1 for _, g, d in reports if d is None and g.cut is None and not g.complete)
+    if damaged:
+        notes.append(f"{damaged} damaged (a record inside is not JSON; checked up to it)")
     if cut:
         notes.append(f"{cut} cut short (checked up to the cut)")
     if aborted:
