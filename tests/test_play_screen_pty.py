@@ -158,3 +158,24 @@ def test_a_summary_ends_with_the_enter_prompt_alone(env, game, args, size, lang)
     child.sendline("")
     child.expect([PROMPT, ENTER])
     child.close(force=True)
+
+
+# ---------------------------------------------------------------- a resized terminal
+
+
+@pytest.mark.parametrize(("size", "new", "lang"), [((24, 80), (40, 120), None), ((40, 120), (24, 80), "fr")])
+def test_the_board_is_drawn_again_at_the_new_size_when_the_terminal_is_resized(env, size, new, lang):
+    fr = lang == "fr"
+    child = local(env, "quinze", "--seed", "4", size=size, lang=lang)
+    child.expect(PROMPT)
+    before = last_screen(child)
+    assert max(len(r) for r in before.split("\n")) <= size[1]
+    child.setwinsize(*new)  # the kernel sends SIGWINCH to the client
+    child.expect(PROMPT)
+    after = last_screen(child)
+    rows = after.split("\n")
+    assert any(r.startswith(TITLE["quinze"]) for r in rows), after
+    assert all(len(r) <= new[1] for r in rows), after
+    assert max(len(r) for r in rows) == new[1], after  # the rules span the new width
+    assert len([r for r in rows if r.strip()]) <= new[0]
+    quit_game(child, fr)
