@@ -89,16 +89,19 @@ def test_help_and_rules_are_followed_by_the_board(env, game, size, lang):
     quit_game(child, fr)
 
 
-@pytest.mark.parametrize("lang", [None, "fr"])
-def test_the_clock_notice_says_a_time_bank_runs_while_reading(env, lang):
+@pytest.mark.parametrize(("clock", "lang", "pattern"), [
+    ("bank:300+5", None, r"Your time bank runs while you read: \d:\d\d left\."),
+    ("bank:300+5", "fr", r"Votre réserve de temps s'écoule pendant la lecture : \d:\d\d\."),
+    ("move:600", None, r"Your clock runs while you read: \d+:\d\d left for this move\."),
+    ("move:600", "fr", r"Votre pendule tourne pendant la lecture : \d+:\d\d pour ce coup\."),
+])
+def test_the_clock_notice_says_the_clock_runs_while_reading(env, clock, lang, pattern):
     fr = lang == "fr"
-    child = local(env, "quinze", "--seed", "4", "--clock", "bank:300+5", size=(40, 120), lang=lang)
+    child = local(env, "quinze", "--seed", "4", "--clock", clock, size=(40, 120), lang=lang)
     child.expect(PROMPT)
     child.sendline("aide" if fr else "help")
     child.expect(PROMPT)
     text = text_of(child)
-    pattern = r"Votre réserve de temps s'écoule pendant la lecture : \d:\d\d\." if fr else \
-        r"Your time bank runs while you read: \d:\d\d left\."
     assert re.search(pattern, text), text
     board_in_view(text, "quinze", 40, 120)
     quit_game(child, fr)

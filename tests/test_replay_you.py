@@ -29,3 +29,14 @@ def test_the_seat_told_is_you(tmp_path: Path, game: str, bots: tuple[str, str]) 
     assert not OLD.search(told), OLD.search(told)
     whole = subprocess.run([QUINZE, "replay", str(log)], capture_output=True, text=True, check=True).stdout
     assert not re.search(r"\bYou\b", whole)  # the whole table: every seat by its name
+
+
+def test_the_seat_can_be_named_by_its_player(tmp_path: Path) -> None:
+    log = tmp_path / "game.jsonl"
+    log.write_text(dumps_records(played("quatorze", 6, ("greedy", "random"))), encoding="utf-8")
+    by_name = subprocess.run([QUINZE, "replay", str(log), "--seat", "bob"], capture_output=True, text=True, check=True)
+    by_number = subprocess.run([QUINZE, "replay", str(log), "--seat", "1"], capture_output=True, text=True, check=True)
+    assert by_name.stdout == by_number.stdout and "You draw" in by_name.stdout
+    wrong = subprocess.run([QUINZE, "replay", str(log), "--seat", "cy"], capture_output=True, text=True)
+    assert wrong.returncode == 1 and "--seat: game 1 has no player 'cy' (seats: 0 ana, 1 bob)" in wrong.stderr
+    assert wrong.stdout == ""
