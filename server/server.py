@@ -36,6 +36,7 @@ from quinze_protocol.messages import (
 )
 from quinze_protocol.transitions import READY
 from quinze_server.clock import Heartbeats
+from quinze_server.collector import Reclaimer
 from quinze_server.config import ServerConfig
 from quinze_server.lobby import Lobby
 
@@ -54,7 +55,9 @@ class Server:
 
     def __init__(self, config: ServerConfig, nursery: trio.Nursery) -> None:
         self.config = config
-        self.lobby = Lobby(config, nursery)
+        self.reclaimer = Reclaimer(nursery)
+        """Gives memory back to the system after many tables or connections ended."""
+        self.lobby = Lobby(config, nursery, ended=self.reclaimer.ended)
         self.connections: set[ClientConnection] = set()
         self.batch: list[ClientConnection] | None = None
         """While a message is handled: connections with frames gathered for one write."""
@@ -78,6 +81,7 @@ class Server:
     def dropped(self, conn: ClientConnection) -> None:
         """``conn`` ended: it leaves the lobby's tables (seats kept for reconnecting during a game)."""
         self.lobby.dropped(conn)
+        self.reclaimer.ended()
 
     def handle(self, conn: ClientConnection, data: Mapping[str, Any]) -> None:
         """Handle one received map. Never raises. The replies are written at the end, one write
