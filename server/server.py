@@ -34,7 +34,6 @@ from quinze_protocol.messages import (
     Spectate,
     parse_message,
 )
-from quinze_protocol.transitions import READY
 from quinze_server.clock import Heartbeats
 from quinze_server.collector import Reclaimer
 from quinze_server.config import ServerConfig
@@ -102,7 +101,7 @@ class Server:
 
     def _handle(self, conn: ClientConnection, data: Mapping[str, Any]) -> None:
         session = conn.session
-        ready = session.state == READY
+        ready = session.greeted
         if data.get("type") == "action" and ready:
             # The frequent message, checked by hand (same rules, no copy); anything unusual takes
             # the full path below for its precise error. The engine checks the action data itself.

@@ -248,8 +248,10 @@ def show_load(fig: dict[str, Any], console: Console) -> None:
     """Print the load figures: one row per size, then the goals."""
     head, rows = load_rows(fig)
     load = ", ".join(f"{x:g}" for x in fig.get("loadavg", []))
-    t = Table(title=f"load ({fig['duration_s']:g} s per size; server collector {fig['sizes'][0]['collector']}; "
-                    f"{fig['cpus']} CPUs, load average {load})")
+    first = fig["sizes"][0]
+    order = first.get("order", "trio's")
+    t = Table(title=f"load ({fig['duration_s']:g} s per size; server collector {first['collector']}, ready tasks in "
+                    f"{order} order; {fig['cpus']} CPUs, load average {load})")
     for i, h in enumerate(head):
         t.add_column(h, justify="left" if i == 0 else "right")
     for row in rows:

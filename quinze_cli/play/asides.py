@@ -137,7 +137,7 @@ class Asides:
                 if kind == "resumed":
                     resumed = True
                 else:
-                    kept.append(("server", data, s.generation))
+                    kept.append(s.item)
         finally:
             self.asking = False
             s.backlog.extend(kept)
