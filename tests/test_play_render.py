@@ -326,4 +326,4 @@ def test_classique_board_adds_up_what_it_shows_and_one_chip_is_singular(lang):
     assert f"{two} + {seven} = 9" in text
     assert ("(8 showing)" if lang == "en" else "(8 visibles)") in text and "= 8" not in text
     call = ui.action_text(st, {"type": "call"}).plain
-    assert call == ("call (1 chip)" if lang == "en" else "tenir (1 jeton)")
+    assert call == ("call (1 chip)" if lang == "en" else "je tiens (1 jeton)")

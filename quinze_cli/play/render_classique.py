@@ -221,6 +221,9 @@ class ClassiqueUI(GameUI):
     def completions(self, state: TableState) -> list[str]:
         return input_classique.completions(self.cat, state)
 
+    def confirm(self, state: TableState, action: dict[str, Any], text: str) -> str | None:
+        return input_classique.confirm(self.cat, state, action, text)
+
     def hint_entries(self, state: TableState) -> list[dict[str, Any]]:
         """The legal list as received, raise range included (quinze_cli/rules/quinze-classique.md):
         the search bot reads it, not the list as shown (``raise by m``, ``raise by M``)."""
