@@ -421,7 +421,11 @@ class TableLoop(Asides):
             st.legal, st.deadline_at, self.sent = [], None, False
             forfeit = msg.get("forfeit")
             if forfeit:
-                st.add_log([cat("table.forfeit", name=st.name(forfeit.get("seat")), kind=forfeit.get("kind", ""))])
+                seat, kind = forfeit.get("seat"), str(forfeit.get("kind", ""))
+                why = cat(f"forfeit-kind.{kind}") if cat.has(f"forfeit-kind.{kind}") else kind  # a client may give any code
+                mine = st.seat is not None and seat == st.seat
+                st.add_log([cat("table.forfeit.you" if mine else "table.forfeit", name=st.name(seat), why=why)],
+                           mine=mine)
             if self.ui is not None:
                 self.redraw()
                 for line in self.ui.result_lines(st, st.result):
