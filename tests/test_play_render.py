@@ -327,3 +327,26 @@ def test_classique_board_adds_up_what_it_shows_and_one_chip_is_singular(lang):
     assert ("(8 showing)" if lang == "en" else "(8 visibles)") in text and "= 8" not in text
     call = ui.action_text(st, {"type": "call"}).plain
     assert call == ("call (1 chip)" if lang == "en" else "je tiens (1 jeton)")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_classique_header_says_how_far_the_match_is(lang):
+    """A newcomer never knew how many coups were left: the header gives the round of the deal out
+    of the ``tours`` the match lasts (quinze_cli/rules/quinze-classique.md "End of the match"), and
+    says when it is the last one."""
+    cat, style = Catalogue(lang, strict=True), CardStyle(lang, False)
+    ui = get_ui("quinze-classique", cat, style)
+    st = TableState(table="t1", game="quinze-classique", seat=0, players=["Ana", "Bob"], options={"players": 2}, number=1)
+    ui.start(st)
+
+    def header(**picture) -> str:
+        st.public.update(picture)
+        buf = io.StringIO()
+        Console(file=buf, no_color=True, width=120, force_terminal=False).print(ui.board(st))
+        return buf.getvalue().splitlines()[0]
+
+    first = header(coup=1, rounds=0, tours=4, phase="speak")
+    assert ("round 1 of 4 · " if lang == "en" else "tour 1 sur 4 · ") in first and "last" not in first
+    last = header(coup=7, rounds=3, tours=4)
+    assert ("round 4 of 4 (last round)" if lang == "en" else "tour 4 sur 4 (dernier tour)") in last
+    assert ("of 4" if lang == "en" else "sur 4") not in header(coup=0, rounds=0, tours=4)  # before the first deal
