@@ -350,3 +350,13 @@ def test_classique_header_says_how_far_the_match_is(lang):
     last = header(coup=7, rounds=3, tours=4)
     assert ("round 4 of 4 (last round)" if lang == "en" else "tour 4 sur 4 (dernier tour)") in last
     assert ("of 4" if lang == "en" else "sur 4") not in header(coup=0, rounds=0, tours=4)  # before the first deal
+
+
+@pytest.mark.parametrize("word", ["hit", "draw", "card", "carte", "tirer"])
+def test_classique_asks_for_a_card_in_any_of_its_words(word):
+    """A newcomer typed 'card' (the list says '(card)') and was refused: every word for a hit is read."""
+    from quinze_cli.play import input_classique
+
+    state = TableState(table="t1", game="quinze-classique", seat=0, players=["Ana", "Bob"],
+                       legal=[{"type": "stand"}, {"type": "hit"}])
+    assert input_classique.parse(Catalogue("en", strict=True), state, word) == {"type": "hit"}

@@ -3,7 +3,7 @@
 What a player may type (besides a number from the list, handled by the generic prompt), in
 English or French:
 
-* ``pass`` (``passe``), ``stand`` (``m'y tiens``, ``je m'y tiens``), ``hit`` (``carte``, ``tirer``),
+* ``pass`` (``passe``), ``stand`` (``m'y tiens``, ``je m'y tiens``), ``hit`` (``carte``, ``card``, ``tirer``),
   ``check`` (``parole``), ``call`` (``tiens``, ``je tiens``, ``tenir``, ``suivre``), ``fold``
   (``coucher``, ``je me couche``); the French words are those of the rules text
   (quinze_cli/rules/fr/quinze-classique.md "Un coup": « je m'y tiens », « je tiens », « parole »).
@@ -32,7 +32,7 @@ WORDS = {
     "pass": "pass", "passe": "pass", "passer": "pass", "je passe": "pass",
     "stand": "stand", "je m'y tiens": "stand", "m'y tiens": "stand", "s'y tenir": "stand", "reste": "stand",
     "stay": "stand",
-    "hit": "hit", "carte": "hit", "tirer": "hit", "demande": "hit", "draw": "hit",
+    "hit": "hit", "carte": "hit", "tirer": "hit", "demande": "hit", "draw": "hit", "card": "hit",
     "check": "check", "parole": "check",
     "call": "call", "tiens": "call", "je tiens": "call", "tenir": "call", "suivre": "call", "tenu": "call",
     "fold": "fold", "coucher": "fold", "se coucher": "fold", "abandon": "fold", "je me couche": "fold",
