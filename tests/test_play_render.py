@@ -360,3 +360,15 @@ def test_classique_asks_for_a_card_in_any_of_its_words(word):
     state = TableState(table="t1", game="quinze-classique", seat=0, players=["Ana", "Bob"],
                        legal=[{"type": "stand"}, {"type": "hit"}])
     assert input_classique.parse(Catalogue("en", strict=True), state, word) == {"type": "hit"}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_two_seats_of_one_name_are_told_apart_by_their_seat(lang):
+    """A newcomer saw 'Game 1 starts: Eve, Eve, greedy_bot.' and 'Waiting for Eve…': a name two
+    seats share (without case) is shown with its seat; other names as they are."""
+    from quinze_cli.play.table import distinct_names
+
+    cat = Catalogue(lang, strict=True)
+    seat = "seat" if lang == "en" else "place"
+    assert distinct_names(["Eve", "eve", "greedy_bot"], cat) == [f"Eve ({seat} 0)", f"eve ({seat} 1)", "greedy_bot"]
+    assert distinct_names(["Ana", "Bob"], cat) == ["Ana", "Bob"]

@@ -43,6 +43,15 @@ SUMMARY_SECONDS = 6.0
 without a clock it stays until Enter)."""
 
 
+
+def distinct_names(players: list[str], cat: Any) -> list[str]:
+    """The seated names as shown: a name two seats share (compared without case) gets its seat
+    (``"Eve (seat 0)"``, ``"Eve (seat 1)"``), so that no line about them is ambiguous ("Waiting for
+    Eve…"); other names as they are."""
+    folded = [str(p).casefold() for p in players]
+    return [cat("table.same-name", name=p, seat=i) if folded.count(folded[i]) > 1 else p
+            for i, p in enumerate(players)]
+
 class TableGone(Exception):
     """We no longer sit at the table (refused join, seat lost); ``str()`` says why."""
 
@@ -344,7 +353,7 @@ class TableLoop(Asides):
             same = st.number == msg.get("number") and st.game == msg.get("game") and st.public
             st.game = msg.get("game", "")
             st.number = msg.get("number", 1)
-            st.players = list(msg.get("players", []))
+            st.players = distinct_names(list(msg.get("players", [])), cat)
             st.options = dict(msg.get("options", {}))
             st.seat = msg.get("seat", st.seat)
             st.result = None
