@@ -1,11 +1,14 @@
-"""What the ``quinze play`` tests share: paths, the pexpect timeout and ANSI stripping. Their
-fixtures ``env`` and ``host`` are in ``conftest.py``."""
+"""What the ``quinze play`` tests share: paths, the pexpect timeout, ANSI stripping, starting
+``quinze play`` in a terminal of a given size and leaving a game. Their fixtures ``env`` and
+``host`` are in ``conftest.py``."""
 
 from __future__ import annotations
 
 import re
 import sys
 from pathlib import Path
+
+import pexpect
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -17,3 +20,19 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 def plain(text: str) -> str:
     """``text`` without ANSI escapes."""
     return ANSI.sub("", text)
+
+
+def spawn_play(env, *args: str, size=(24, 80), lang: str | None = None) -> pexpect.spawn:
+    """``quinze play ARGS [--lang LANG]`` in a pseudo-terminal of ``size`` (rows, columns)."""
+    env = dict(env, LINES=str(size[0]), COLUMNS=str(size[1]))
+    extra = ["--lang", lang] if lang else []
+    return pexpect.spawn(QUINZE, ["play", *args, *extra], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=size)
+
+
+def quit_game(child: pexpect.spawn, fr: bool = False) -> None:
+    """Leave the game (``quit``, confirmed) and wait for the program to end."""
+    child.sendline("quitter" if fr else "quit")
+    child.expect(r"\[o/N\]" if fr else r"\[y/N\]")
+    child.sendline("o" if fr else "y")
+    child.expect(pexpect.EOF)
+    child.close()

@@ -9,22 +9,9 @@ from __future__ import annotations
 
 import pexpect
 import pytest
-from playkit import QUINZE, TIMEOUT, plain
+from playkit import plain, quit_game, spawn_play as spawn
 
 SIZES = [(24, 80), (40, 120)]
-
-
-def spawn(env, *args: str, size=(24, 80)) -> pexpect.spawn:
-    env = dict(env, LINES=str(size[0]), COLUMNS=str(size[1]))
-    return pexpect.spawn(QUINZE, ["play", *args], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=size)
-
-
-def quit_game(child: pexpect.spawn, fr: bool = False) -> None:
-    child.sendline("quitter" if fr else "quit")
-    child.expect(r"\[o/N\]" if fr else r"\[y/N\]")
-    child.sendline("o" if fr else "y")
-    child.expect(pexpect.EOF)
-    child.close()
 
 
 @pytest.mark.parametrize("size", SIZES)

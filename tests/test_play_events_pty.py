@@ -15,7 +15,7 @@ import signal
 
 import pexpect
 import pytest
-from playkit import QUINZE, TIMEOUT, plain
+from playkit import plain, quit_game, spawn_play as spawn
 
 SIZES = [(24, 80), (40, 120)]
 PROMPT = r"(Your move|Votre coup)(?: \(\d+ s\))?> "
@@ -23,12 +23,6 @@ ENTER = r"(Press Enter to go on|Appuyez sur Entrée pour continuer)> "
 CLOSED = r"(Table|La table) [a-z2-9]{4}-t\d+ (is closed|est fermée)"
 OLD_STYLE = re.compile(r"Ana \((you|vous)\) (draws|makes|made|places|placed|discards|lays|passes|stands|raises|calls|"
                        r"checks|folds|is burnt|pioche|fait|pose|passe|relance|tient|se brûle)|Ana (made|placed)|: swap ")
-
-
-def spawn(env, *args: str, size=(24, 80), lang: str | None = None) -> pexpect.spawn:
-    env = dict(env, LINES=str(size[0]), COLUMNS=str(size[1]))
-    extra = ["--lang", lang] if lang else []
-    return pexpect.spawn(QUINZE, ["play", *args, *extra], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=size)
 
 
 def local(env, game: str, *args: str, size=(24, 80), lang: str | None = None) -> pexpect.spawn:
@@ -53,14 +47,6 @@ def panel(text: str, title: str = "recent") -> list[str]:
             break
         out.append(ln)
     return out
-
-
-def quit_game(child: pexpect.spawn, fr: bool = False) -> None:
-    child.sendline("quitter" if fr else "quit")
-    child.expect(r"\[o/N\]" if fr else r"\[y/N\]")
-    child.sendline("o" if fr else "y")
-    child.expect(pexpect.EOF)
-    child.close()
 
 
 def play_on(child: pexpect.spawn, until, answer=lambda text: "1", limit: int = 400) -> list[str]:

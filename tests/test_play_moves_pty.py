@@ -15,7 +15,7 @@ import subprocess
 
 import pexpect
 import pytest
-from playkit import QUINZE, TIMEOUT, plain
+from playkit import QUINZE, TIMEOUT, plain, quit_game, spawn_play as spawn
 
 PROMPT = r"(Your move|Votre coup)(?: \(\d+ s\))?> "
 ENTER = r"(Press Enter to go on|Appuyez sur Entrée pour continuer)> "
@@ -28,12 +28,6 @@ def words(text: str) -> str:
     return r"\s+".join(re.escape(w) for w in text.split())
 
 
-def spawn(env, *args: str, size=(24, 80), lang: str | None = None) -> pexpect.spawn:
-    env = dict(env, LINES=str(size[0]), COLUMNS=str(size[1]))
-    extra = ["--lang", lang] if lang else []
-    return pexpect.spawn(QUINZE, ["play", *args, *extra], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=size)
-
-
 def local(env, game: str, *args: str, size=(24, 80), lang: str | None = None) -> pexpect.spawn:
     return spawn(env, "--local", "--no-log", "--name", "Ana", "--game", game, *args, size=size, lang=lang)
 
@@ -44,14 +38,6 @@ def last_screen(child: pexpect.spawn) -> str:
 
 def listed(child: pexpect.spawn) -> list[tuple[str, str]]:
     return LISTED.findall(last_screen(child))
-
-
-def quit_game(child: pexpect.spawn, fr: bool = False) -> None:
-    child.sendline("quitter" if fr else "quit")
-    child.expect(r"\[o/N\]" if fr else r"\[y/N\]")
-    child.sendline("o" if fr else "y")
-    child.expect(pexpect.EOF)
-    child.close()
 
 
 # ---------------------------------------------------------------- Le Quinze: a turn that can only end

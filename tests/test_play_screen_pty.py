@@ -13,7 +13,7 @@ import re
 
 import pexpect
 import pytest
-from playkit import QUINZE, TIMEOUT, plain
+from playkit import QUINZE, TIMEOUT, plain, quit_game
 
 SIZES = [(24, 80), (40, 120)]
 PROMPT = r"(Your move|Votre coup)(?: \(\d+ s\))?> "
@@ -35,14 +35,6 @@ def text_of(child: pexpect.spawn) -> str:
 
 def last_screen(child: pexpect.spawn) -> str:
     return plain((child.before or "").rsplit("\x1b[2J", 1)[-1]).replace("\r\n", "\n")
-
-
-def quit_game(child: pexpect.spawn, fr: bool = False) -> None:
-    child.sendline("quitter" if fr else "quit")
-    child.expect(r"\[o/N\]" if fr else r"\[y/N\]")
-    child.sendline("o" if fr else "y")
-    child.expect(pexpect.EOF)
-    child.close()
 
 
 def board_in_view(text: str, game: str, height: int, width: int) -> list[str]:
