@@ -2,31 +2,16 @@
 
 In the manner of h11's connection state machine: a session object is told every message its side
 sends (:meth:`Session.sent`) and every message the peer sent (:meth:`ClientSession.receive`,
-:meth:`ServerSession.receive`); it checks each against one transition table, :data:`TRANSITIONS`
-(sender role x state x message type -> next state), keeps the state, and says what to send in
-answer where the protocol decides it (a ``pong`` for a ``ping``). The caller reads and writes the
-bytes (``quinze_cli.client``, ``quinze_server.connection``); a session never does.
+:meth:`ServerSession.receive`); it checks each against one transition table,
+:data:`quinze_protocol.transitions.TRANSITIONS` (sender role x state x message type -> next
+state, for the connection and for each table), keeps the state, and says what to send in
+answer where the protocol decides it (a ``pong`` for a ``ping``). The caller reads and writes
+the bytes (``quinze_cli.client``, ``quinze_server.connection``); a session never does.
 
-Two levels share the table:
-
-- **the connection**: ``greeting`` (no ``hello`` yet) -> ``welcoming`` (``hello`` sent, no answer
-  yet) -> ``ready`` -> ``closed`` (``bye`` either way). The server refuses what the table does
-  not allow with the documented error (``not-hello`` before ``hello``, ``bad-field`` ``hello:
-  already greeted`` after it); a client session refuses to send it (:class:`LocalProtocolError`);
-- **each table**, as one client sees it: ``away`` -> ``joining`` -> ``seated`` -> ``playing`` ->
-  ``to-act`` (an ``action-request`` is open) -> ``answered`` (the ``action`` is sent) ->
-  ``playing`` (``accepted``) ...; ``game-over`` -> ``seated``; ``spectate`` -> ``watch-asked`` ->
-  ``watching``; ``leave`` -> ``leaving`` -> ``left`` -> ``away``; ``table-closed`` -> ``away``.
-  A client may send any table message in any table state (the server's table answers what is
-  wrong with its own codes); the table says which state it leads to. A server message the table
-  does not expect at a table leaves the state as it is and is noted in
-  :attr:`ClientSession.unexpected` (a client never breaks on a server's oddity).
-
-Refinements of a message type are table keys of their own: ``refused:stale`` is a ``refused``
-(or an ``error`` about an ``action``) of the open request whose code is one of
-:data:`STALE_CODES` (the request closed before the answer came: the seat may not retry),
-``refused:other`` one about another request or game (news), ``error:<ref>`` an ``error``
-answering a table message of type ``ref``.
+The server refuses what the table does not allow with the documented error; a client session
+refuses to send it (:class:`LocalProtocolError`). A server message the table does not expect at
+a table leaves the state as it is and is noted in :attr:`ClientSession.unexpected` (a client
+never breaks on a server's oddity).
 
 Request ids are scoped to their game: a client session knows, for each table, the game that runs
 (``number``) and its open request (:class:`RequestId`: table, number, request); the ``action`` it
@@ -42,7 +27,7 @@ Lobby questions (``create-table``, ``list-tables``, ``join``, ``spectate``, ``le
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -68,115 +53,31 @@ from quinze_protocol.messages import (
     Welcome,
     parse_message,
 )
+from quinze_protocol.transitions import (
+    ANSWERED,
+    ASKS,
+    AWAY,
+    CLIENT,
+    CLOSED,
+    GREETING,
+    IN_GAME,
+    READY,
+    REFUSALS,
+    SERVER,
+    STALE_CODES,
+    TABLE_CLIENT,
+    TO_ACT,
+    TRANSITIONS,
+    WELCOMING,
+)
 
 __all__ = [
-    "ASKS", "CLIENT", "SERVER", "STALE_CODES", "TABLE_STATES", "TRANSITIONS",
     "Ask", "ClientSession", "LocalProtocolError", "RequestId", "ServerSession", "Session", "Step", "TableTrack",
 ]
-
-CLIENT = "client"
-SERVER = "server"
-
-# connection states
-GREETING = "greeting"
-WELCOMING = "welcoming"
-READY = "ready"
-CLOSED = "closed"
-
-# one table, as one client sees it
-AWAY = "away"
-JOINING = "joining"
-WATCH_ASKED = "watch-asked"
-SEATED = "seated"
-WATCHING = "watching"
-PLAYING = "playing"
-TO_ACT = "to-act"
-ANSWERED = "answered"
-LEAVING = "leaving"
-
-TABLE_STATES = (AWAY, JOINING, WATCH_ASKED, SEATED, WATCHING, PLAYING, TO_ACT, ANSWERED, LEAVING)
-_IN_GAME = (PLAYING, TO_ACT, ANSWERED)
-
-STALE_CODES = frozenset({"game-not-running", "stale-request", "stale-game"})
-"""Refusals (``refused`` or ``error``) of an answer to a request that is no longer open, or of a
-forfeit of a game that is over: late, never an illegal action (PROTOCOL.md, "Game boundaries")."""
-
-ASKS = {"create-table": "table-created", "list-tables": "tables", "join": "joined", "spectate": "spectating",
-        "leave": "left"}
-"""The client messages that get exactly one answer, and the type of the good answer (else ``error``
-with ``ref`` the question's type)."""
 
 _LIGHT = frozenset({"event", "notice", "view", "action-request", "accepted"})
 _NUMBER = nullable(int_field(1))
 _DEADLINE = seconds_field(0.0)
-
-_TABLE_CLIENT = ("join", "spectate", "leave", "action", "forfeit")
-
-
-def _client_table(state: str) -> dict[str, str]:
-    """What each table message a client sends leads to, from ``state``."""
-    return {
-        "join": JOINING if state in (AWAY, LEAVING) else state,
-        "spectate": WATCH_ASKED if state == AWAY else state,
-        "leave": LEAVING,
-        "action": ANSWERED if state == TO_ACT else state,
-        "forfeit": state,
-    }
-
-
-def _news(states: Iterable[str], types: Iterable[str]) -> dict[tuple[str, str], dict[str, str]]:
-    return {(SERVER, s): {t: s for t in types} for s in states}
-
-
-TRANSITIONS: dict[tuple[str, str], dict[str, str]] = {
-    # ---- the connection
-    (CLIENT, GREETING): {"hello": WELCOMING, "bye": CLOSED},
-    (SERVER, GREETING): {"error": GREETING, "bye": CLOSED},
-    (CLIENT, WELCOMING): {"bye": CLOSED},
-    (SERVER, WELCOMING): {"welcome": READY, "error": GREETING, "bye": CLOSED},
-    (CLIENT, READY): {**{t: READY for t in sorted(CLIENT_TYPES - {"hello", "bye"})}, "bye": CLOSED},
-    (SERVER, READY): {**{t: READY for t in sorted(SERVER_TYPES - {"welcome", "bye"})}, "bye": CLOSED},
-    (CLIENT, CLOSED): {},
-    (SERVER, CLOSED): {},
-    # ---- one table: what the client sends
-    **{(CLIENT, s): _client_table(s) for s in TABLE_STATES},
-    # ---- one table: what the server sends (news that leaves the state first, then the moves)
-    **_news((AWAY,), ("refused:other",)),
-    **_news((JOINING, WATCH_ASKED), ("notice", "refused:other")),
-    **_news((SEATED,), ("event", "notice", "view", "refused:other", "refused:stale", "error:forfeit")),
-    **_news((WATCHING,), ("game-start", "event", "notice", "view", "game-over")),
-    **_news(_IN_GAME, ("event", "notice", "view", "refused:other", "error:forfeit")),
-    **_news((LEAVING,), ("game-start", "event", "notice", "view", "action-request", "accepted", "refused",
-                         "refused:stale", "refused:other", "game-over", "error:action", "error:forfeit")),
-}
-"""(sender role, state) -> {message type -> next state}; a type missing is not allowed there."""
-
-_MOVES: dict[tuple[str, str], dict[str, str]] = {
-    (SERVER, AWAY): {"table-closed": AWAY, "left": AWAY, "error:leave": AWAY},
-    (SERVER, JOINING): {"joined": SEATED, "error:join": AWAY, "table-closed": AWAY},
-    (SERVER, WATCH_ASKED): {"spectating": WATCHING, "error:spectate": AWAY, "table-closed": AWAY},
-    (SERVER, SEATED): {"game-start": PLAYING, "left": AWAY, "table-closed": AWAY},
-    (SERVER, WATCHING): {"table-closed": AWAY, "left": AWAY},
-    (SERVER, PLAYING): {"action-request": TO_ACT, "game-over": SEATED, "refused:stale": PLAYING,
-                        "game-start": PLAYING, "left": AWAY, "table-closed": AWAY},
-    (SERVER, TO_ACT): {"action-request": TO_ACT, "game-over": SEATED, "refused": TO_ACT, "refused:stale": PLAYING,
-                       "error:action": TO_ACT, "game-start": PLAYING, "left": AWAY, "table-closed": AWAY},
-    (SERVER, ANSWERED): {"accepted": PLAYING, "refused": TO_ACT, "refused:stale": PLAYING, "error:action": TO_ACT,
-                         "action-request": TO_ACT, "game-over": SEATED, "game-start": PLAYING, "left": AWAY,
-                         "table-closed": AWAY},
-    (SERVER, LEAVING): {"left": AWAY, "error:leave": AWAY, "table-closed": AWAY},
-}
-for _key, _moves in _MOVES.items():
-    TRANSITIONS.setdefault(_key, {}).update(_moves)
-del _key, _moves
-
-_REFUSALS = {
-    (CLIENT, GREETING): ("not-hello", "the first message must be hello, got {type}"),
-    (CLIENT, READY): ("bad-field", "{type}: already greeted"),
-    (CLIENT, WELCOMING): ("not-hello", "{type} before the answer to hello"),
-    (CLIENT, CLOSED): ("bad-field", "{type}: the connection is closing"),
-}
-"""What a server answers a client message its connection state does not allow (PROTOCOL.md, "Errors")."""
 
 
 class LocalProtocolError(Exception):
@@ -246,7 +147,7 @@ class TableTrack:
 
     @property
     def in_game(self) -> bool:
-        return self.state in _IN_GAME
+        return self.state in IN_GAME
 
 
 class Session:
@@ -295,7 +196,7 @@ class ServerSession(Session):
         ``hello``, ``bad-field`` for ``hello`` twice), or None when the table allows it."""
         if self._move(CLIENT, type_) is not None:
             return None
-        code, reason = _REFUSALS[(CLIENT, self.state)]
+        code, reason = REFUSALS[(CLIENT, self.state)]
         return ProtocolError(code, reason.format(type=type_), ref=type_)
 
     def receive(self, data: Mapping[str, Any] | Message) -> Message:
@@ -385,7 +286,7 @@ class ClientSession(Session):
         if new is None:
             raise LocalProtocolError(f"cannot send {t} in state {self.state} (client)")
         self.state = new
-        if t in _TABLE_CLIENT:
+        if t in TABLE_CLIENT:
             table = _get(msg, "table")
             if type(table) is str:
                 track = self.track(table)
@@ -532,7 +433,7 @@ class ClientSession(Session):
             if ref == "forfeit" and err.code in STALE_CODES:
                 return
             key = "refused:stale" if err.code in STALE_CODES else f"error:{ref}"
-            cands = [t for t in self.tables.values() if t.state in _IN_GAME]
+            cands = [t for t in self.tables.values() if t.state in IN_GAME]
             if err.request is not None:
                 cands = [t for t in cands if t.request is not None and t.request.request == err.request] or cands
             if len(cands) == 1:

@@ -60,13 +60,13 @@ WIRES = ("json", "msgpack")
 
 class BotError(Exception):
     """Something went wrong with a bot program. ``kind`` is the forfeit kind it leads to
-    (``"crash"`` or ``"garbage"``), ``detail`` says what happened, for people."""
+    (``"crash"`` or ``"garbage"``), ``reason`` says what happened, for people."""
 
     kind = "crash"
 
-    def __init__(self, detail: str) -> None:
-        self.detail = detail
-        super().__init__(detail)
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
 
 
 class BotExited(BotError):
@@ -75,8 +75,8 @@ class BotExited(BotError):
 
     kind = "crash"
 
-    def __init__(self, detail: str, returncode: int | None = None) -> None:
-        super().__init__(detail)
+    def __init__(self, reason: str, returncode: int | None = None) -> None:
+        super().__init__(reason)
         self.returncode = returncode
 
 
@@ -87,8 +87,8 @@ class BotGarbage(BotError):
 
     kind = "garbage"
 
-    def __init__(self, detail: str, *, fatal: bool = False) -> None:
-        super().__init__(detail)
+    def __init__(self, reason: str, *, fatal: bool = False) -> None:
+        super().__init__(reason)
         self.fatal = fatal
 
 
@@ -418,16 +418,16 @@ class BotProcess:
             await self._proc.wait()
         rc = self._proc.poll()
         if rc is None:
-            detail = f"{what} (still running)"
+            reason = f"{what} (still running)"
         else:
             with trio.move_on_after(0.5):  # its last words may still be in the pipe: let the copy drain it
                 await self._stderr_done.wait()
             # The ending is the news ("stopped reading its input" read like a timeout).
-            detail = f"the program {'was ' if rc < 0 else ''}{describe_exit(rc)}"
+            reason = f"the program {'was ' if rc < 0 else ''}{describe_exit(rc)}"
         tail = self.stderr_tail()
         if tail:
-            detail += f"; stderr ends with: {tail}"
-        return BotExited(detail, rc)
+            reason += f"; stderr ends with: {tail}"
+        return BotExited(reason, rc)
 
     def stderr_tail(self, limit: int = 200) -> str:
         """The last line(s) of the bot's stderr file, at most ``limit`` characters ("" if none)."""

@@ -141,8 +141,8 @@ class BuiltinBot:
         text = f"{self.seed}:{self._seat}:{json.dumps(view, sort_keys=True, separators=(',', ':'))}"
         return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
-    def _fail(self, detail: str) -> None:
-        self._error = BotExited(detail, None)
+    def _fail(self, reason: str) -> None:
+        self._error = BotExited(reason, None)
         self._running = False
         self._send.close()
 

@@ -51,7 +51,8 @@ from quinze_protocol.messages import (
     Welcome,
 )
 from quinze_protocol.records import TableInfo
-from quinze_protocol.session import CLOSED, Ask, ClientSession
+from quinze_protocol.session import Ask, ClientSession
+from quinze_protocol.transitions import CLOSED
 from quinze_cli.locks import QuickLock
 from quinze_cli.errors import plain_reason
 

@@ -430,7 +430,7 @@ class MatchRunner:
         try:
             await endpoint.start(nursery)
         except BotError as err:
-            raise MatchError(f"bot {player.label}: {err.detail}") from None
+            raise MatchError(f"bot {player.label}: {err.reason}") from None
         player.needs_restart = False
         if endpoint.pid is not None:
             self.all_pids.append(endpoint.pid)

@@ -26,7 +26,7 @@ over (it ended early because another seat forfeited, or the bot timed out), is d
 logged, never played in the running game and never held against the bot: an answer naming
 another table, a request that is not the pending one, or (quoting neither) arriving while an
 earlier request is still owed (a line of garbage is no answer). The server's refusal of an answer to a request that closed meanwhile (``stale-request``,
-``game-not-running``, ``stale-game``: ``quinze_protocol.session.STALE_CODES``) is not an illegal action. The
+``game-not-running``, ``stale-game``: ``quinze_protocol.transitions.STALE_CODES``) is not an illegal action. The
 relay's forfeits name the game (``number``), so a late one never ends a later game. A failure
 seen before the game starts (a bot that died at once) is acted on at ``game-start``.
 
@@ -49,7 +49,7 @@ from typing import Any, Protocol
 import trio
 
 from quinze_protocol.errors import ProtocolError
-from quinze_protocol.session import STALE_CODES
+from quinze_protocol.transitions import STALE_CODES
 from quinze_protocol.framing import encode_frame
 from quinze_protocol.replaylog import utc_now
 from quinze_protocol.messages import (
@@ -213,7 +213,7 @@ class SeatRelay:
             if self.bot_broken is None:
                 nursery.start_soon(self._bot_side, nursery.cancel_scope)
             else:
-                await self._fail("crash", self.bot_broken.detail, restart=True)
+                await self._fail("crash", self.bot_broken.reason, restart=True)
             nursery.start_soon(self._server_side, outcomes, games, nursery.cancel_scope)
         if self._error is not None:
             raise self._error
@@ -261,12 +261,12 @@ class SeatRelay:
                     pending = game.pending
                     if game is self._game and pending is not None and game.waiting_bot and game.failure is None \
                             and trio.current_time() >= game.deadline_at:
-                        detail = f"no answer to request {pending.request} in {pending.deadline:.1f} s"
+                        reason = f"no answer to request {pending.request} in {pending.deadline:.1f} s"
                         partial = getattr(self.bot, "partial_output", lambda: "")()
                         if partial:
-                            detail += f"; {partial}"
+                            reason += f"; {partial}"
                         self._late_seen = trio.Event()
-                        await self._fail("timeout", detail)
+                        await self._fail("timeout", reason)
                         if game.failure is not None and game.failure.kind == "timeout":
                             self._late = (game.failure, self._table, pending.request, game.deadline_at)
                     continue
@@ -300,12 +300,12 @@ class SeatRelay:
                     return False
             return False
         if source == "bot-garbage":
-            await self._fail("garbage", f"output that is not a message: {item.detail}", restart=item.fatal)
+            await self._fail("garbage", f"output that is not a message: {item.reason}", restart=item.fatal)
             if item.fatal:
                 self.bot_broken = item
         elif source == "bot-error":
             self.bot_broken = item
-            await self._fail(item.kind, item.detail, restart=True)
+            await self._fail(item.kind, item.reason, restart=True)
         elif source == "bot":
             await self._from_bot(item, game)
         return False
@@ -364,7 +364,7 @@ class SeatRelay:
             if self.bot_broken is None:
                 game.bot_started = True
             elif game.failure is None:
-                await self._fail("crash", self.bot_broken.detail, restart=True)
+                await self._fail("crash", self.bot_broken.reason, restart=True)
             if game.failure is not None and not game.forfeit_sent:
                 await self._send_forfeit(game.failure.kind)
         elif isinstance(msg, Accepted):
@@ -397,11 +397,11 @@ class SeatRelay:
             if failure is None and msg.forfeit is not None and msg.forfeit.seat == self._seat:
                 # The server ended it first (its own deadline): report it all the same.
                 why = "no answer in time" if msg.forfeit.kind == "timeout" else "forfeited"
-                detail = f"{why}: the server ended the game for this seat ({msg.forfeit.kind})"
+                reason = f"{why}: the server ended the game for this seat ({msg.forfeit.kind})"
                 partial = getattr(self.bot, "partial_output", lambda: "")() if msg.forfeit.kind == "timeout" else ""
                 if partial:
-                    detail += f"; {partial}"
-                failure = Failure(msg.forfeit.kind, detail,
+                    reason += f"; {partial}"
+                failure = Failure(msg.forfeit.kind, reason,
                                   self._table, self._seat, started=True, restart=msg.forfeit.kind in ("timeout", "crash"))
                 await self._report(failure)
                 if msg.forfeit.kind == "timeout" and game.pending is not None and game.waiting_bot:
@@ -462,10 +462,10 @@ class SeatRelay:
                 and data.get("table", late[1]) == late[1]:
             # the answer to the request that timed out: too late, but say by how much
             failure, self._late = late[0], None
-            failure.detail += f"; answered {trio.current_time() - late[3]:.2f} s late"
+            failure.reason += f"; answered {trio.current_time() - late[3]:.2f} s late"
             self._late_seen.set()
             self._answers.forget(late[1], late[2])
-            log.info("%s: answer to request %s came after its deadline (%s)", self.bot.name, late[2], failure.detail)
+            log.info("%s: answer to request %s came after its deadline (%s)", self.bot.name, late[2], failure.reason)
             return
         if data.get("type") == "action":
             pending = game.pending if game.waiting_bot else None
@@ -539,22 +539,22 @@ class SeatRelay:
                 log.error("%s: cannot pass a message to the bot: %s", self.bot.name, err)
             except BotError as err:
                 self.bot_broken = err
-                await self._fail(err.kind, err.detail, restart=True)
+                await self._fail(err.kind, err.reason, restart=True)
                 return
         if scope.cancelled_caught:
             stuck = BotError("it stopped reading its input")
             self.bot_broken = stuck
-            await self._fail("timeout", stuck.detail, restart=True)
+            await self._fail("timeout", stuck.reason, restart=True)
 
-    async def _fail(self, kind: str, detail: str, *, restart: bool = False) -> None:
+    async def _fail(self, kind: str, reason: str, *, restart: bool = False) -> None:
         """Record the first failure of this game and forfeit (now, or at game-start)."""
         game = self._game
         if game.failure is not None:
             return
-        tail = self.bot.stderr_tail() if kind in ("crash",) and "stderr" not in detail else ""
+        tail = self.bot.stderr_tail() if kind in ("crash",) and "stderr" not in reason else ""
         if tail:
-            detail += f"; stderr ends with: {tail}"
-        game.failure = Failure(kind, detail, self._table, self._seat, started=game.bot_started,
+            reason += f"; stderr ends with: {tail}"
+        game.failure = Failure(kind, reason, self._table, self._seat, started=game.bot_started,
                                restart=restart or kind == "timeout")
         game.waiting_bot = False
         await self._report(game.failure)

@@ -14,12 +14,12 @@ __all__ = ["Failure", "GameOutcome"]
 
 @dataclass
 class Failure:
-    """A bot failure: ``kind`` (one of :data:`quinze_protocol.fields.RELAY_FORFEIT_KINDS`, sent as the forfeit's ``reason``), ``detail`` (for people),
+    """A bot failure: ``kind`` (one of :data:`quinze_protocol.fields.RELAY_FORFEIT_KINDS`, sent as the forfeit's ``reason``), ``reason`` (for people),
     ``table``, ``seat``, ``started`` (False: before the game started), ``restart`` (the bot
     program is no longer usable and must be restarted before another game)."""
 
     kind: str
-    detail: str
+    reason: str
     table: str | None = None
     seat: int | None = None
     started: bool = True
@@ -27,10 +27,10 @@ class Failure:
 
     def describe(self) -> str:
         when = "mid-game" if self.started else "before the start"
-        return f"{self.kind} ({when}): {self.detail}"
+        return f"{self.kind} ({when}): {self.reason}"
 
     def to_data(self) -> dict[str, Any]:
-        return {"kind": self.kind, "detail": self.detail, "table": self.table, "seat": self.seat, "started": self.started}
+        return {"kind": self.kind, "reason": self.reason, "table": self.table, "seat": self.seat, "started": self.started}
 
 
 @dataclass

@@ -34,7 +34,7 @@ from quinze_protocol.messages import (
     Spectate,
     parse_message,
 )
-from quinze_protocol.session import READY
+from quinze_protocol.transitions import READY
 from quinze_server.clock import Heartbeats
 from quinze_server.config import ServerConfig
 from quinze_server.lobby import Lobby

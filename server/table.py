@@ -5,7 +5,8 @@ the next one while ``games`` is not reached and every seat is still connected; t
 Messages from clients (``join``, ``leave``, ``spectate``, ``action``, ``forfeit``) are handled
 synchronously by the ``handle_*`` methods, called from the connection's reader task: Trio runs
 one task at a time, so each handler sees and leaves a consistent state, and wakes the table task
-when something it waits for changed.
+when something it waits for changed. Who sits and who watches, their tokens, and sending to
+them belong to :class:`quinze_server.seats.Seats` (``Table.seats``); the table keeps the games.
 
 Rules applied here (PROTOCOL.md):
 
@@ -48,13 +49,14 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from quinze_protocol.fields import FORFEIT_LEAVE, FORFEIT_TIMEOUT
-from quinze_protocol.game import Event, Game, GameError, Result
+from quinze_protocol.game import Game, GameError, Result
 from quinze_protocol.clocks import move_clock
 from quinze_protocol.messages import commitment
 from quinze_protocol.replaylog import iso_now, start_game
 from quinze_protocol.rng import SEED_BITS
 from quinze_server.clock import THINKING_LONG, DecisionTimer, TableClock
 from quinze_server.logs import write_game
+from quinze_server.seats import Seats
 from quinze_server.wire import Records, TableWire, joined_map, pack
 from quinze_server.wire import frame as wire_frame
 
@@ -63,26 +65,6 @@ if TYPE_CHECKING:
     from quinze_server.lobby import Lobby
 
 log = logging.getLogger("quinze.server")
-
-class Seat:
-    """One seat: ``name`` (None when free), secret ``token``, ``conn`` (None when dropped)."""
-
-    __slots__ = ("index", "name", "token", "conn")
-
-    def __init__(self, index: int) -> None:
-        self.index = index
-        self.name: str | None = None
-        self.token: str | None = None
-        self.conn: ClientConnection | None = None
-
-    @property
-    def held(self) -> bool:
-        return self.token is not None
-
-    def free(self) -> None:
-        self.name = self.token = None
-        self.conn = None
-
 
 @dataclass(slots=True)
 class Pending:
@@ -130,9 +112,9 @@ class Table:
         spec = dict(clock) if clock is not None else move_clock(move_time)
         self.move_time: float | None = spec["move"] if spec["kind"] == "move" else None
         self.seat_move_times = tuple(seat_move_times or ())
-        self.seats = [Seat(i) for i in range(self.options["players"])]
+        self.seats = Seats(table_id, self.options["players"], lobby)
+        """Who sits and who watches (:class:`quinze_server.seats.Seats`)."""
         self.clock = TableClock(spec, len(self.seats), self.seat_move_times)
-        self.spectators: set[ClientConnection] = set()
         self.state = "waiting"
         self.number = 0
         self.request_id = 0
@@ -173,7 +155,7 @@ class Table:
             "number": self.number,
             "games": self.games,
             "move_time": self.move_time,
-            "spectators": len(self.spectators),
+            "spectators": len(self.seats.spectators),
             "clock": self.clock.spec,
         }
 
@@ -189,71 +171,11 @@ class Table:
         self._info = None
         self.lobby.listing_changed(self)
 
-    def seat_of(self, conn: ClientConnection) -> Seat | None:
-        for s in self.seats:
-            if s.conn is conn:
-                return s
-        return None
-
     # ------------------------------------------------------------------ sending
-
-    def _to_all_frame(self, frame: bytes) -> None:
-        """One encoded message to every seat and spectator."""
-        for s in self.seats:
-            if s.conn is not None:
-                s.conn.send_frame(frame)
-        for c in list(self.spectators):
-            c.send_frame(frame)
-
-    def _notice(self, kind: str, seat: int | None, *, skip: ClientConnection | None = None, **extra: Any) -> None:
-        """``notice`` (PROTOCOL.md) to the people at the table: seats not held by bots, spectators."""
-        msg = {"type": "notice", "table": self.id, "kind": kind, "seat": seat, "clock": None, "seconds": None, **extra}
-        targets = [s.conn for s in self.seats if s.conn is not None and s.conn.role != "bot"] + list(self.spectators)
-        frame = None
-        for c in targets:
-            if c is skip:
-                continue
-            if frame is None:
-                frame = self.lobby.encode(msg)
-                if frame is None:
-                    return
-            c.send_frame(frame)
 
     def _clock_state(self) -> dict[str, Any]:
         p = self.pending
         return self.clock.state(p.seat, p.timer) if p is not None else self.clock.state()
-
-    def _events(self, events: list[Event]) -> None:
-        """Each event to each seat as it may see it (``Event.for_seat``), to spectators as public.
-        Encoded once for all who see the same: the public form, and each private one; each
-        carries the game's number. One that cannot be encoded is told to its receivers."""
-        event, number = self.wire.event, self.number
-        for ev in events:
-            private = ev.private
-            public: bytes | None = None
-            made = False
-            for s in self.seats:
-                conn = s.conn
-                if conn is None:
-                    continue
-                if s.index in private:
-                    f = event(ev.for_seat(s.index), number)
-                else:
-                    if not made:
-                        public, made = event(ev.for_seat(None), number), True
-                    f = public
-                if f is not None:
-                    conn.send_frame(f)
-                else:
-                    self.lobby.unsendable([conn], {"type": "event"})
-            if self.spectators:
-                if not made:
-                    public, made = event(ev.for_seat(None), number), True
-                if public is not None:
-                    for c in list(self.spectators):
-                        c.send_frame(public)
-                else:
-                    self.lobby.unsendable(self.spectators, {"type": "event"})
 
     def _game_start(self, seat: int | None) -> dict[str, Any]:
         return {
@@ -284,7 +206,7 @@ class Table:
         assert seat is not None
         self.request_id = self.lobby.next_request()
         self.pending = p = Pending(self.request_id, seat, self.clock.start(seat), trio.current_time())
-        self._notice("clock", seat, clock=self._clock_state())
+        self.seats.notice("clock", seat, clock=self._clock_state())
         self._send_request()
         if min(p.timer.at, p.timer.started + THINKING_LONG) < self._wake_at:
             self._poke()  # the table task sleeps past this request's deadline or "thinking" moment
@@ -326,11 +248,11 @@ class Table:
         try:
             lobby = self.lobby
             while True:
-                await self._until(lambda: lobby.stopping or all(s.held for s in self.seats))
+                await self._until(lambda: lobby.stopping or self.seats.all_held)
                 if lobby.stopping:  # the server shuts down: no new game
                     break
                 await self._play_one()
-                if self.number >= self.games or not all(s.conn is not None for s in self.seats) or lobby.stopping:
+                if self.number >= self.games or not self.seats.all_connected or lobby.stopping:
                     break
         except Exception:
             log.exception("table %s failed", self.id)
@@ -342,7 +264,7 @@ class Table:
         self.number += 1
         self.seed = self.base_seed + self.number - 1 if self.base_seed is not None else secrets.randbits(SEED_BITS)
         self.salt = secrets.token_hex(16)
-        self.players = [s.name or "" for s in self.seats]
+        self.players = self.seats.names()
         self.records = Records()
         self.forfeit = None
         self.clock.new_game()
@@ -351,17 +273,8 @@ class Table:
         self.state = "playing"
         self.started = iso_now()
         log.info("table %s: game %d of %s starts (%s)", self.id, self.number, self.game_cls.id, ", ".join(self.players))
-        for s in self.seats:
-            if s.conn is not None:
-                s.conn.send(self._game_start(s.index))
-        if self.spectators:
-            start = self.lobby.encode(self._game_start(None))
-            if start is None:
-                self.lobby.unsendable(self.spectators, self._game_start(None))
-            for c in list(self.spectators):
-                if start is not None:
-                    c.send_frame(start)
-        self._events(game.opening_events)
+        self.seats.to_all_each(self._game_start)
+        self.seats.events(game.opening_events, self.number, self.wire)
 
         self._next_request()
         while (p := self.pending) is not None and self.forfeit is None and self.aborted is None:
@@ -374,7 +287,7 @@ class Table:
             think_at = p.timer.started + THINKING_LONG
             if not p.told_thinking and trio.current_time() >= think_at:
                 p.told_thinking = True
-                self._notice("thinking", p.seat, seconds=round(trio.current_time() - p.timer.started, 1),
+                self.seats.notice("thinking", p.seat, seconds=round(trio.current_time() - p.timer.started, 1),
                              clock=self._clock_state())
             # (a move opens the next request without waking this task, unless that request's
             # "thinking" moment comes before the wake-up set here: see _next_request)
@@ -417,9 +330,9 @@ class Table:
         # The recorded actions are joined in as they were encoded: "actions" is the last key.
         over = wire_frame(joined_map(head, "actions", self.records.packed()), self.lobby.config.max_frame, "game-over")
         if over is not None:
-            self._to_all_frame(over)
+            self.seats.to_all_frame(over)
         else:  # never silently: every receiver is told (the log says why)
-            self.lobby.unsendable([s.conn for s in self.seats if s.conn is not None] + list(self.spectators), {"type": "game-over"})
+            self.lobby.unsendable(self.seats.receivers(), {"type": "game-over"})
         if self.aborted is not None:
             how = f"aborted ({self.aborted})"
         elif forfeit is not None:
@@ -471,17 +384,7 @@ class Table:
         self.pending = None
         self.game = None  # a closed table stays listed a while: it keeps no game or records
         self.records = Records()
-        msg = {"type": "table-closed", "table": self.id}
-        for s in self.seats:
-            if s.conn is not None:
-                s.conn.send(msg)
-                s.conn.tables.discard(self)
-                s.conn = None
-            s.token = None
-        for c in list(self.spectators):
-            c.send(msg)
-            c.tables.discard(self)
-        self.spectators.clear()
+        self.seats.close(self)
         self.lobby.table_closed(self)
         (log.debug if self.lobby.stopping else log.info)("table %s closed", self.id)  # at shutdown: one line for all
 
@@ -499,64 +402,22 @@ class Table:
             conn.error("no-clock", f"table {self.id} has no clock, so only people may sit there: a bot could keep "
                        "it waiting forever (create the table with a clock: move or bank)", "join")
             return
-        mine = self.seat_of(conn)
-        if token is not None:
-            found = None
-            for s in self.seats:
-                if s.token is not None and secrets.compare_digest(s.token, token):
-                    found = s
-            if found is None or (seat is not None and found.index != seat):
-                conn.error("bad-token", f"this token holds no seat at {self.id}" if found is None else f"this token is not for seat {seat}", "join")
-                return
-            if mine is not None and mine is not found:
-                conn.error("seat-taken", f"you already hold seat {mine.index} at {self.id}", "join")
-                return
-            old = found.conn
-            if old is not None and old is not conn:
-                old.tables.discard(self)
-                old.send({"type": "left", "table": self.id})
-            self.spectators.discard(conn)
-            found.conn = conn
-            found.name = conn.name
-            conn.tables.add(self)
-            conn.send({"type": "joined", "table": self.id, "seat": found.index, "token": found.token, "resumed": True})
-            log.info("table %s: %s back in seat %d", self.id, conn.name, found.index)
-            if self.state == "playing" and old is None:
-                self._notice("reconnected", found.index, skip=conn)
-            if self.state == "playing" and self.game is not None:
-                conn.send(self._game_start(found.index))
-                conn.send(self._view(found.index))
-                if self.pending is not None and self.pending.seat == found.index:
-                    self._send_request()
+        taken = self.seats.join(conn, seat, token, open_=self.state == "waiting", table=self)
+        if taken is None:
+            return
+        target, old = taken
+        if token is None:
+            log.info("table %s: %s takes seat %d", self.id, conn.name, target.index)
             self._poke()
             return
-        if mine is not None:
-            conn.error("seat-taken", f"you already hold seat {mine.index} at {self.id}", "join")
-            return
-        if self.state != "waiting":
-            conn.error("table-full", f"table {self.id} is playing; only a seat's token can take it back", "join")
-            return
-        if seat is not None:
-            if seat >= len(self.seats):
-                conn.error("bad-field", f"join.seat: table {self.id} has seats 0..{len(self.seats) - 1}, got {seat}", "join")
-                return
-            target = self.seats[seat]
-            if target.held:
-                conn.error("seat-taken", f"seat {seat} at {self.id} is taken", "join")
-                return
-        else:
-            free = [s for s in self.seats if not s.held]
-            if not free:
-                conn.error("table-full", f"every seat at {self.id} is taken", "join")
-                return
-            target = free[0]
-        self.spectators.discard(conn)
-        target.name = conn.name
-        target.token = secrets.token_hex(16)
-        target.conn = conn
-        conn.tables.add(self)
-        conn.send({"type": "joined", "table": self.id, "seat": target.index, "token": target.token, "resumed": False})
-        log.info("table %s: %s takes seat %d", self.id, conn.name, target.index)
+        log.info("table %s: %s back in seat %d", self.id, conn.name, target.index)
+        if self.state == "playing" and old is None:
+            self.seats.notice("reconnected", target.index, skip=conn)
+        if self.state == "playing" and self.game is not None:
+            conn.send(self._game_start(target.index))
+            conn.send(self._view(target.index))
+            if self.pending is not None and self.pending.seat == target.index:
+                self._send_request()
         self._poke()
 
     def handle_spectate(self, conn: ClientConnection) -> None:
@@ -565,13 +426,8 @@ class Table:
         if self.state == "closed":
             conn.error("game-not-running", f"table {self.id} is closed", "spectate")
             return
-        mine = self.seat_of(conn)
-        if mine is not None:
-            conn.error("seat-taken", f"you hold seat {mine.index} at {self.id}; leave it to watch", "spectate")
+        if not self.seats.watch(conn, self):
             return
-        self.spectators.add(conn)
-        conn.tables.add(self)
-        conn.send({"type": "spectating", "table": self.id})
         if self.state == "playing" and self.game is not None:
             conn.send(self._game_start(None))
             conn.send(self._view(None))
@@ -579,36 +435,22 @@ class Table:
     def handle_leave(self, conn: ClientConnection) -> None:
         """``leave``: give up the seat (forfeiting a running game, kind ``"leave"``) or stop watching."""
         self._touch()
-        mine = self.seat_of(conn)
-        if mine is not None:
-            if self.state == "playing" and self.game is not None and not self.game.is_over and self.forfeit is None:
-                self.forfeit = (mine.index, FORFEIT_LEAVE)
-            mine.free()
-            conn.tables.discard(self)
-            conn.send({"type": "left", "table": self.id})
+        mine = self.seats.of(conn)
+        if mine is not None and self.state == "playing" and self.game is not None and not self.game.is_over \
+                and self.forfeit is None:
+            self.forfeit = (mine.index, FORFEIT_LEAVE)
+        if self.seats.leave(conn, self) is not None:
             self._poke()
-            return
-        if conn in self.spectators:
-            self.spectators.discard(conn)
-            conn.tables.discard(self)
-            conn.send({"type": "left", "table": self.id})
-            return
-        conn.error("not-seated", f"you neither hold a seat at nor watch {self.id}", "leave")
 
     def dropped(self, conn: ClientConnection) -> None:
         """``conn`` is gone: spectating stops; a seat is freed before the first game, else kept for
         a reconnect with its token (the clock keeps running)."""
         self._touch()
-        self.spectators.discard(conn)
-        mine = self.seat_of(conn)
+        mine = self.seats.dropped(conn, free=self.state == "waiting" and self.number == 0)
         if mine is None:
             return
-        if self.state == "waiting" and self.number == 0:
-            mine.free()
-        else:
-            mine.conn = None
-            if self.state == "playing":
-                self._notice("disconnected", mine.index)
+        if mine.held and self.state == "playing":
+            self.seats.notice("disconnected", mine.index)
         self._poke()
 
     def handle_forfeit(self, conn: ClientConnection, kind: str, number: int | None = None) -> None:
@@ -617,7 +459,7 @@ class Table:
         A forfeit naming another game (``number``) than the running one is refused
         (``stale-game``): a late forfeit never ends a game that started after it was meant."""
         self._touch()
-        mine = self.seat_of(conn)
+        mine = self.seats.of(conn)
         if mine is None:
             conn.error("not-seated", f"you hold no seat at {self.id}", "forfeit")
             return
@@ -635,7 +477,7 @@ class Table:
         """``action``: checked and played, then ``accepted`` and the events; else ``refused`` with a
         stable code (``not-your-turn``, ``stale-request``, or the game's own) and the state unchanged.
         An answer naming an earlier game (``number``) is ``stale-request``, never played."""
-        mine = self.seat_of(conn)
+        mine = self.seats.of(conn)
         if mine is None:
             if self.state == "closed":
                 conn.error("not-seated", f"table {self.id} is closed: its games are over and it has no seats any more", "action")
@@ -678,7 +520,7 @@ class Table:
         self.records.add(mine.index, action.to_data(), round(trio.current_time() - p.opened, 4))
         conn.moves += 1
         conn.send_frame(self.wire.accepted(request, self.number))
-        self._events(events)
+        self.seats.events(events, self.number, self.wire)
         self._next_request()
         if self.pending is None:  # the game is over: the table task takes it from here
             self._poke()

@@ -329,3 +329,57 @@ def test_a_shard_pauses_the_worker_profiler_while_it_plays_and_restores_it(sched
     with Client(scheduler, timeout=60, set_as_default=False) as client:
         running = client.run(lambda dask_worker: dask_worker.periodic_callbacks["profile"].is_running())
     assert running and all(running.values())
+
+
+def test_a_worker_sends_the_report_without_the_actions_and_the_driver_counts_it_the_same(tmp_path: Path) -> None:
+    """The report a shard sends back drops the game's actions (they are in the log records beside
+    it): the journal entry and the statistics made from it are those of the full report."""
+    import pickle
+
+    import trio
+
+    from quinze_cli.bench.cluster import _config
+    from quinze_cli.cluster.worker import slim_report
+    from quinze_cli.matchjournal import game_entry
+    from quinze_cli.matchrun import GameReport, MatchRunner
+    from quinze_cli.stats import MatchStats
+
+    reports: list[GameReport] = []
+
+    async def keep(report: GameReport) -> None:
+        reports.append(report)
+
+    runner = MatchRunner(_config(3, tmp_path), on_game=keep)
+    trio.run(runner.run)
+    assert len(reports) == 3
+    stats = MatchStats([(b.name, b.name) for b in runner.config.bots])
+    for report in reports:
+        slim = slim_report(report)
+        assert report.game_over.actions and slim.game_over.actions == ()
+        assert slim.game_over.result == report.game_over.result and slim.plan == report.plan
+        assert game_entry(slim) == game_entry(report)
+        assert len(pickle.dumps(slim)) < len(pickle.dumps(report)) / 2
+        result = slim.game_over.result
+        stats.add_game(slim.plan.seat_bots, result.get("points", []), [], result.get("scores", []),
+                       index=slim.plan.index, deal=slim.plan.seed, think=slim.think)
+    assert stats.games == runner.stats.games == 3
+    assert [(b.points, b.wins, b.game_score) for b in stats.bots] == [(b.points, b.wins, b.game_score) for b in runner.stats.bots]
+
+
+def test_the_cluster_bench_times_a_run_from_its_games(tmp_path: Path) -> None:
+    """``quinze bench --only cluster``'s clock: per game once under way (first game counted to the
+    last), the time to the first game and after the last, and the table rows made from them."""
+    from quinze_cli.bench.cluster import _config, _figures, _timed, table_rows
+    from quinze_cli.matchrun import MatchRunner
+
+    t = _timed(MatchRunner(_config(4, tmp_path / "a")))
+    assert 0 < t["first"] < t["wall"] and 0 <= t["tail"] < t["wall"] and t["cpu"] > 0
+    assert 0 < 3 * t["steady"] <= t["wall"] - t["first"] - t["tail"] + 1e-6
+    a, b = _figures(t, 4), _figures(_timed(MatchRunner(_config(4, tmp_path / "b"))), 4)
+    fig = {"games": 4, "local_c1": a, "local_c2": a, "cluster_w1": {**b, "driver_cpu_ms_per_game": 1.0, "scheduler_cpu_ms_per_game": 1.0},
+           "cluster_w2": {**b, "driver_cpu_ms_per_game": 1.0, "scheduler_cpu_ms_per_game": 1.0}, "game_bytes": 1,
+           "overhead_per_game": round(b["steady_ms_per_game"] / a["steady_ms_per_game"] - 1, 3),
+           "overhead_whole_run": 0.0, "fixed_cost_seconds": 0.0}
+    rows = {r[0]: r for r in table_rows(fig)}
+    (overhead,) = [r for name, r in rows.items() if name.startswith("cluster overhead per game")]
+    assert overhead[2] == "<= +10%" and overhead[3] == ("yes" if fig["overhead_per_game"] <= 0.10 else "no")

@@ -35,7 +35,7 @@ async def test_time_budgeted_mcts_never_forfeits_and_keeps_the_others_connected(
     failures = []
 
     async def on_failure(bot, plan, failure):
-        failures.append((plan.index, bot, failure.kind, failure.detail))
+        failures.append((plan.index, bot, failure.kind, failure.reason))
 
     async with trio.open_nursery() as nursery:
         port = await nursery.start(run_server, ServerConfig(host="127.0.0.1", port=0, log_dir=None, heartbeat=0.4))

@@ -135,8 +135,8 @@ async def test_crash_reports_exit_code_and_stderr(port, tmp_path):
     bot = program(BOTS / "exit_midgame.py", "1", tmp_path=tmp_path)
     _, failures = await play_one(port, [BuiltinBot("random"), bot])
     assert failures[0].kind == "crash" and failures[0].restart
-    assert "exited with code 1" in failures[0].detail
-    assert "exit_midgame: exiting with code 1" in failures[0].detail
+    assert "exited with code 1" in failures[0].reason
+    assert "exit_midgame: exiting with code 1" in failures[0].reason
 
 
 async def test_the_stderr_tail_is_read_after_the_pipe_is_drained(port, tmp_path):
@@ -144,22 +144,22 @@ async def test_the_stderr_tail_is_read_after_the_pipe_is_drained(port, tmp_path)
     for _ in range(2):
         bot = program(BOTS / "last_words.py", tmp_path=tmp_path)
         _, failures = await play_one(port, [bot, BuiltinBot("random")])
-        assert failures[0].kind == "crash" and "exited with code 1" in failures[0].detail
-        assert failures[0].detail.endswith("stderr ends with: last_words: the very last line"), failures[0].detail
+        assert failures[0].kind == "crash" and "exited with code 1" in failures[0].reason
+        assert failures[0].reason.endswith("stderr ends with: last_words: the very last line"), failures[0].reason
 
 
 async def test_a_killed_bot_is_described_as_killed_not_as_a_reader(port, tmp_path):
     bot = program(BOTS / "kill_self.py", tmp_path=tmp_path)
     _, failures = await play_one(port, [BuiltinBot("random"), bot])
     assert [f.kind for f in failures] == ["crash"]
-    assert failures[0].detail == "the program was killed by signal SIGKILL"
+    assert failures[0].reason == "the program was killed by signal SIGKILL"
 
 
 async def test_exit_before_start_is_a_crash(port, tmp_path):
     bot = program(BOTS / "exit_before_start.py", tmp_path=tmp_path)
     outcomes, failures = await play_one(port, [bot, BuiltinBot("random")])
     assert outcomes[1].game_over.forfeit.to_data() == {"seat": 0, "kind": "crash"}
-    assert failures[0].kind == "crash" and "exited with code 3" in failures[0].detail
+    assert failures[0].kind == "crash" and "exited with code 3" in failures[0].reason
 
 
 async def test_illegal_after_retries_when_more_refusals_are_allowed(port, tmp_path):
@@ -238,14 +238,14 @@ async def test_an_over_long_line_is_skipped_and_reading_goes_on(tmp_path):
         assert await bot.receive() == {"type": "a"}
         with pytest.raises(Exception) as info:
             await bot.receive()
-        assert info.value.kind == "garbage" and not info.value.fatal and "longer than the limit" in info.value.detail
+        assert info.value.kind == "garbage" and not info.value.fatal and "longer than the limit" in info.value.reason
         assert await bot.receive() == {"type": "b"}
         with pytest.raises(Exception) as info:  # 2048 bytes and \r\n: at the limit, read as a line (not JSON)
             await bot.receive()
-        assert "not-json" in info.value.detail
+        assert "not-json" in info.value.reason
         with pytest.raises(Exception) as info:
             await bot.receive()
-        assert "longer than the limit" in info.value.detail
+        assert "longer than the limit" in info.value.reason
         assert await bot.receive() == {"type": "c"}
         with pytest.raises(BotExited):
             await bot.receive()
@@ -380,7 +380,7 @@ HEADER = "import json, sys\nfor line in sys.stdin:\n    m = json.loads(line)\n  
 
 
 @pytest.mark.parametrize(
-    ("body", "kind", "detail"),
+    ("body", "kind", "reason"),
     [
         ("    print(json.dumps({'type': 'hello'}), flush=True)\n", "garbage", "expected an action message"),
         ("    print(json.dumps({'type': 'action', 'action': 'fifteen'}), flush=True)\n", "garbage", "not a map"),
@@ -391,13 +391,13 @@ HEADER = "import json, sys\nfor line in sys.stdin:\n    m = json.loads(line)\n  
         ("    import os, signal; os.kill(os.getpid(), signal.SIGSEGV)\n", "crash", "killed by signal SIGSEGV"),
     ],
 )
-async def test_wrong_answers_are_told_apart(port, tmp_path, body, kind, detail):
+async def test_wrong_answers_are_told_apart(port, tmp_path, body, kind, reason):
     script = tmp_path / "bot.py"
     script.write_text(HEADER + body)
     bot = BotProcess([PY, str(script)], stderr_path=tmp_path / "err.log")
     _, failures = await play_one(port, [BuiltinBot("random"), bot], move_time=0.5 if kind == "timeout" else 10.0)
     assert [f.kind for f in failures] == [kind]
-    assert detail in failures[0].detail
+    assert reason in failures[0].reason
 
 
 async def test_a_bot_may_retry_after_a_refusal_when_allowed(port, tmp_path):

@@ -125,8 +125,8 @@ async def test_a_timeout_with_an_unfinished_line_says_to_end_lines_and_flush(tmp
 
         outcomes, failures = await relay_games(port, table, [BOTS / "no_newline.py"], tmp_path, games=1, other=bob)
         assert [f.kind for f in failures][:1] == ["timeout"]
-        detail = outcomes[0].failure.detail
-        assert "no newline" in detail and "flush" in detail, detail
+        reason = outcomes[0].failure.reason
+        assert "no newline" in reason and "flush" in reason, reason
 
 
 async def test_a_late_answer_after_a_timeout_says_how_late(tmp_path) -> None:
@@ -139,7 +139,7 @@ async def test_a_late_answer_after_a_timeout_says_how_late(tmp_path) -> None:
 
         outcomes, failures = await relay_games(port, table, [BOTS / "slow.py", "0.7"], tmp_path, games=1, other=bob)
         assert outcomes[0].failure is not None and outcomes[0].failure.kind == "timeout"
-        assert re.search(r"answered \d+\.\d\d s late", outcomes[0].failure.detail), outcomes[0].failure.detail
+        assert re.search(r"answered \d+\.\d\d s late", outcomes[0].failure.reason), outcomes[0].failure.reason
 
 
 def test_match_failure_lines_to_a_pipe_are_whole_and_the_json_has_move_times(tmp_path) -> None:

@@ -26,16 +26,8 @@ from quinze_protocol.messages import (
     Pong,
     Refused,
 )
-from quinze_protocol.session import (
-    CLIENT,
-    SERVER,
-    TABLE_STATES,
-    TRANSITIONS,
-    ClientSession,
-    LocalProtocolError,
-    RequestId,
-    ServerSession,
-)
+from quinze_protocol.session import ClientSession, LocalProtocolError, RequestId, ServerSession
+from quinze_protocol.transitions import CLIENT, SERVER, TABLE_STATES, TRANSITIONS
 
 CONNECTION_STATES = ("greeting", "welcoming", "ready", "closed")
 

@@ -34,7 +34,7 @@ STDERR_TAIL = 4096
 class Output:
     """One thing read from the program.
 
-    ``kind``: ``"message"`` (``data`` is the map), ``"garbage"`` (``detail`` says why: not JSON,
+    ``kind``: ``"message"`` (``data`` is the map), ``"garbage"`` (``reason`` says why: not JSON,
     not a map, no type, too long, bad frame), ``"timeout"`` (nothing complete within the time;
     ``partial`` bytes of an unfinished line or frame were seen), ``"exited"`` (stdout closed;
     ``returncode`` if the process ended). ``at``: seconds since the write of the last message,
@@ -42,7 +42,7 @@ class Output:
 
     kind: str
     data: dict[str, Any] | None = None
-    detail: str = ""
+    reason: str = ""
     at: float = 0.0
     partial: int = 0
     returncode: int | None = None
@@ -167,11 +167,11 @@ class Probe:
                 if len(self._buf) > DEFAULT_MAX_FRAME + 1:
                     self._skipping = True
                     self._buf.clear()
-                    return Output("garbage", detail=f"a line longer than the limit of {DEFAULT_MAX_FRAME} bytes [frame-too-large]")
+                    return Output("garbage", reason=f"a line longer than the limit of {DEFAULT_MAX_FRAME} bytes [frame-too-large]")
                 if self._eof and self._buf:  # a last line without its line end
                     line, self._buf = bytes(self._buf), bytearray()
                     out = self._decode(line)
-                    out.detail = (out.detail + "; " if out.detail else "") + "no line end"
+                    out.reason = (out.reason + "; " if out.reason else "") + "no line end"
                     return out
                 return None
             line = bytes(self._buf[:nl])
@@ -179,16 +179,16 @@ class Probe:
             if not line.strip():
                 continue
             if len(line.rstrip(b"\r")) > DEFAULT_MAX_FRAME:
-                return Output("garbage", detail=f"a line longer than the limit of {DEFAULT_MAX_FRAME} bytes [frame-too-large]")
+                return Output("garbage", reason=f"a line longer than the limit of {DEFAULT_MAX_FRAME} bytes [frame-too-large]")
             return self._decode(line)
 
     def _decode(self, line: bytes) -> Output:
         try:
             data = loads_line(line)
         except ProtocolError as err:
-            return Output("garbage", detail=f"{err.reason} [{err.code}]", raw=line[:200])
+            return Output("garbage", reason=f"{err.reason} [{err.code}]", raw=line[:200])
         if data is None:
-            return Output("garbage", detail="a blank line", raw=line[:200])
+            return Output("garbage", reason="a blank line", raw=line[:200])
         return self._message(data, line)
 
     def _parse_frame(self) -> Output | None:
@@ -198,7 +198,7 @@ class Probe:
         if n > DEFAULT_MAX_FRAME:
             self._buf.clear()
             self._eof = self._eof  # the stream cannot be resynchronised
-            return Output("garbage", detail=f"a frame of {n} bytes, over the limit of {DEFAULT_MAX_FRAME} [frame-too-large]")
+            return Output("garbage", reason=f"a frame of {n} bytes, over the limit of {DEFAULT_MAX_FRAME} [frame-too-large]")
         if len(self._buf) < 4 + n:
             return None
         body = bytes(self._buf[4: 4 + n])
@@ -206,13 +206,13 @@ class Probe:
         try:
             data = unpack_body(body)
         except ProtocolError as err:
-            return Output("garbage", detail=f"{err.reason} [{err.code}]", raw=body[:200])
+            return Output("garbage", reason=f"{err.reason} [{err.code}]", raw=body[:200])
         return self._message(data, body)
 
     @staticmethod
     def _message(data: dict[str, Any], raw: bytes) -> Output:
         if not isinstance(data.get("type"), str):
-            return Output("garbage", detail='a map without a text "type"', raw=raw[:200])
+            return Output("garbage", reason='a map without a text "type"', raw=raw[:200])
         return Output("message", data=data, raw=raw[:200])
 
     # ------------------------------------------------------------------ ending

@@ -152,7 +152,7 @@ class Session:
         self.checks.ok("deadline")
         self.checks.ok("flush")
         if out.kind == "garbage":
-            self.checks.fail("well-formed", f"{where}: {out.detail}" + (f": {_short(out.raw)}" if out.raw else ""))
+            self.checks.fail("well-formed", f"{where}: {out.reason}" + (f": {_short(out.raw)}" if out.raw else ""))
             return None
         assert out.data is not None, "a message read carries its map"
         return self.judge(game, out.data, legal, where)
@@ -237,7 +237,7 @@ def run_handshake(s: Settings, checks: Checklist) -> None:
                         + (f"; stderr ends with: {sess.probe.stderr_tail()}" if sess.probe.stderr_tail() else ""))
             return
         if first.kind in ("message", "garbage"):
-            what = first.data.get("type") if first.data else first.detail
+            what = first.data.get("type") if first.data else first.reason
             checks.fail("handshake", f"it wrote {what!r} before being sent anything: the bot wire has no handshake")
             return
         game = _new(s.games[0], 2, s.seed)
@@ -298,7 +298,7 @@ def run_unknown(s: Settings, checks: Checklist) -> None:
         if said.kind == "exited":
             sess._exited(said.returncode, "after a message type it does not know")
         if said.kind in ("message", "garbage"):
-            what = said.data.get("type") if said.data else said.detail
+            what = said.data.get("type") if said.data else said.reason
             checks.fail("unknown", f"it answered a message it was not asked anything by ({what!r}); "
                                    "only action-requests want an answer")
             return

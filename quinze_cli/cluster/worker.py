@@ -4,8 +4,8 @@ A shard is a list of :class:`~quinze_cli.schedule.GamePlan` (index, seed, seat â
 worker plays them with the ordinary :class:`~quinze_cli.matchrun.MatchRunner` (its own embedded
 server on 127.0.0.1, its own bot processes, concurrency 1: a worker's parallelism is its number
 of Dask threads or processes), and instead of writing a log it sends each finished game to the
-driver as ``(index, log text, report)`` (the game's JSON Lines, zlib-compressed) through the
-run's Dask queue. Nothing is written on the
+driver as ``(index, log text, report)`` (the game's JSON Lines, zlib-compressed; the report
+without the actions, which the log holds: :func:`slim_report`) through the run's Dask queue. Nothing is written on the
 worker but the bots' stderr, in a temporary folder removed at the end.
 
 The games go back in batches: a sender task takes every game finished since its last send and puts
@@ -38,7 +38,7 @@ from quinze_cli.cluster import load_distributed
 from quinze_cli.matchrun import GameReport, MatchConfig, MatchError, MatchRunner
 from quinze_cli.schedule import GamePlan
 
-__all__ = ["ShardRunner", "check_commands", "code_fingerprint", "play_shard", "queue_name", "stop_name"]
+__all__ = ["ShardRunner", "check_commands", "code_fingerprint", "play_shard", "queue_name", "slim_report", "stop_name"]
 
 STOP_POLL = 0.5
 """Seconds between two looks at the run's stop event."""
@@ -101,7 +101,7 @@ def play_shard(config: MatchConfig, plans: list[GamePlan], run_id: str) -> list[
 
     async def deliver(index: int, records: list[dict[str, Any]], report: GameReport) -> None:
         packed = zlib.compress(dumps_records(records).encode("utf-8"), COMPRESS_LEVEL)
-        await send.send((index, packed, report))
+        await send.send((index, packed, slim_report(report)))
 
     async def sender(done: trio.Event) -> None:
         """Puts the finished games on the queue, every game waiting at once as one list."""
@@ -153,6 +153,13 @@ def play_shard(config: MatchConfig, plans: list[GamePlan], run_id: str) -> list[
         _resume_profiler(paused)
         shutil.rmtree(scratch, ignore_errors=True)
     return played
+
+
+def slim_report(report: GameReport) -> GameReport:
+    """``report`` without the game's actions in its ``game_over``: the driver reads only the
+    result from it, and the actions are in the log records sent beside it. (Pickled, the actions
+    were about 14 KB a game, twice the compressed log, and crossed the scheduler twice.)"""
+    return dataclasses.replace(report, game_over=dataclasses.replace(report.game_over, actions=()))
 
 
 def _leaf(group: BaseExceptionGroup) -> BaseException:

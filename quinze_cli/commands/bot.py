@@ -137,7 +137,7 @@ async def _relay(args: dict[str, Any], host: str, port: int, out: Console, err: 
         try:
             await endpoint.start(nursery)
         except BotError as e:
-            raise _Stop(f"cannot start the bot: {e.detail}") from None
+            raise _Stop(f"cannot start the bot: {e.reason}") from None
         try:
             err.print(f"seated at table {table}, seat {joined.seat}" +
                       (f" (bot stderr: {endpoint.stderr_path})" if getattr(endpoint, "stderr_path", None) else ""),

@@ -104,6 +104,9 @@ class ClassiqueUI(GameUI):
             p.setdefault("coup_lines", []).extend(lines)
         if kind == "coup-end":
             state.summary, p["coup_lines"] = list(p.get("coup_lines", [])), []
+            # the board under the summary shows the coup as it ended, not its last round: the
+            # next event (the next coup's ante or deal) brings the observer's picture back
+            p["phase"], state.to_act = "done", None
         if kind == "deal" or (kind == "coup-end" and event.get("outcome") == "won"):
             # the hidden card and the chips are on the board: keep the few log lines for the play
             lines = lines[:1] if kind == "deal" else []
@@ -137,7 +140,7 @@ class ClassiqueUI(GameUI):
         chips, stakes, status = p.get("chips", []), p.get("stakes", []), p.get("status", [])
         hidden, face_up = p.get("hidden", []), p.get("face_up", [])
         for s, who in enumerate(state.players):
-            mark = "▶" if s == state.to_act and state.result is None else " "
+            mark = "▶" if s == state.to_act and state.result is None and phase != "done" else " "
             label = who + (" " + cat("common.you") if s == state.seat else "")
             if s == p.get("dealer"):
                 label += " " + cat("classique.dealer-mark")
@@ -147,7 +150,7 @@ class ClassiqueUI(GameUI):
             ups = face_up[s] if s < len(face_up) else []
             if h is not None:
                 cards.append_text(st.rich(h))
-            elif stat in ("stand", "hit", "folded", "passed", "waiting") and p.get("coup") and phase != "over":
+            elif stat in ("stand", "hit", "folded", "passed", "waiting") and p.get("coup") and phase not in ("over", "done"):
                 cards.append("▒▒", style="dim")
             if ups:
                 cards.append(" + ")
@@ -161,7 +164,7 @@ class ClassiqueUI(GameUI):
                 Text(mark), Text(label, style="bold" if s == state.to_act else ""),
                 Text(cat.plural("classique.chips", chips[s] if s < len(chips) else "?")),
                 Text(cat("classique.stake", n=stakes[s] if s < len(stakes) else 0)),
-                Text("" if phase == "over" and stat != "out" else
+                Text("" if phase in ("over", "done") and stat not in ("out", "burnt", "folded", "passed") else
                      cat(f"classique.status.{stat}") if cat.has(f"classique.status.{stat}") else stat),
                 cards,
             )

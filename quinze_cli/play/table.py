@@ -19,7 +19,7 @@ from rich.text import Text
 
 from quinze_cli.play.registry import GameUI, InputError, TableState, get_ui
 from quinze_cli.errors import plain_reason
-from quinze_cli.play.screen import ShownSummary, clock_time, draw, legal_lines, seconds_left
+from quinze_cli.play.screen import ShownSummary, clock_time, draw, fits, legal_lines, seconds_left
 from quinze_cli.play.session import Quit, Session
 
 __all__ = ["TableGone", "await_reply", "join_table", "spectate_table"]
@@ -168,6 +168,9 @@ class TableLoop:
         """We took a seat back: the next ``game-start`` is a game going on, not a new one."""
         self.shown: ShownSummary | None = None
         self.hold_pending = False
+        self.aside: tuple[str, list[str]] | None = None
+        """Text the player asked for (``help``) drawn in the place of the recent events, with its
+        title, until our action is sent or a new request comes."""
 
     # ---------------------------------------------------------------- loop
     async def run(self) -> None:
@@ -247,7 +250,9 @@ class TableLoop:
         self.redraw_at = None
         if self.ui is None:
             return
-        draw(self.s.console, self.ui, self.state, self.cat, clear=self.clear, summary=self.shown)
+        title, aside = self.aside if self.aside is not None else ("", None)
+        draw(self.s.console, self.ui, self.state, self.cat, clear=self.clear, summary=self.shown,
+             aside=aside, aside_title=title)
         if self.state.legal and not self.sent and self.state.seat is not None:
             self._prompt()
 
@@ -356,6 +361,7 @@ class TableLoop:
             st.to_act = st.seat
             self.sent = False
             self.warned = {w for w in WARN_AT if w >= float(msg.get("deadline", 0.0))}
+            self.aside = None
             self.ui.on_request(st)
             self.s.reader.set_words(self._words())
             self.redraw()
@@ -454,12 +460,13 @@ class TableLoop:
             s.say(cat("table.quit-how"))
             return
         if low in HELP_WORDS:
-            lines = [cat(key) for key in ("help.1", "help.2", "help.3", "help.4", "help.5")]
-            for h in lines + (self.ui.help_lines() if self.ui is not None else []):
-                self._say_wrapped(h)
+            if self._show_help():
+                return
         elif low in RULES_WORDS:
             if self.ui is not None:
                 s.console.print(Markdown(self.ui.rules_text()))
+                self._board_again([cat("help.rules-above"), self._clock_note()], cat("screen.rules"))
+                return
         elif low in HINT_WORDS:
             if not my_turn or self.ui is None:
                 self._not_your_turn()
@@ -493,9 +500,56 @@ class TableLoop:
             action = self._read_action(text)
             if action is not None:
                 self.sent = True
+                self.aside = None
                 await s.send({"type": "action", "table": st.table, "request": st.request, "action": action})
                 return
         if my_turn:
+            self._prompt()
+
+    def _clock_note(self) -> str:
+        """Whether our clock runs while we read (it does at a table with a clock: reading is
+        thinking time), with the time left."""
+        st = self.state
+        kind = (st.clock or {}).get("kind", "none")
+        left = seconds_left(st)
+        if st.seat is None or st.result is not None:
+            return self.cat("help.clock-watching")
+        if kind == "none" or (st.legal and left is None):
+            return self.cat("help.clock-none")
+        if left is None:
+            return self.cat("help.clock-not-yours")
+        return self.cat("help.clock-bank" if kind == "bank" else "help.clock-move", time=clock_time(left))
+
+    def _show_help(self) -> bool:
+        """The help, in the place of the recent events when it fits beside the board, else
+        printed and the screen drawn again under it (:meth:`_board_again`). True: the prompt
+        came with it."""
+        cat = self.cat
+        lines = [cat(key) for key in ("help.1", "help.2", "help.3", "help.4", "help.5")]
+        lines += (self.ui.help_lines() if self.ui is not None else []) + [self._clock_note()]
+        if self.ui is not None and self.state.number > 0 and fits(self.s.console, self.ui, self.state, cat, lines):
+            self.aside = (cat("screen.help"), lines)
+            self.redraw()
+            return True
+        for h in lines[:-1]:
+            self._say_wrapped(h)
+        self._board_again([cat("help.help-above"), lines[-1]], cat("screen.help"))
+        return True
+
+    def _board_again(self, note: list[str], title: str = "") -> None:
+        """Draw the screen again under text just printed (the rules), without clearing it: the
+        text stays above (the terminal's scrollback), the board and the prompt come back in view,
+        with ``note`` in the place of the recent events."""
+        if self.ui is None or self.state.number == 0:
+            for line in note:
+                self._say_wrapped(line)
+            if self.state.legal and not self.sent and self.state.seat is not None:
+                self._prompt()
+            return
+        self.redraw_at = None
+        draw(self.s.console, self.ui, self.state, self.cat, clear=False, summary=self.shown,
+             aside=note, aside_title=title, recent_shown=False)
+        if self.state.legal and not self.sent and self.state.seat is not None:
             self._prompt()
 
     def _say_wrapped(self, line: str) -> None:
