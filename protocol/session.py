@@ -261,6 +261,8 @@ class ClientSession(Session):
         """What the last message received did at its table (None: a connection message)."""
         self.message: Message | None = None
         """The last message received, read whole (None after one :meth:`receive_data` passed light)."""
+        self.settled: Ask | None = None
+        """The question the last message received answered (its good answer or its ``error``), or None."""
 
     # ------------------------------------------------------------------ what to send
 
@@ -327,15 +329,40 @@ class ClientSession(Session):
 
     def answer(self, table: str, action: Mapping[str, Any]) -> ActionMessage:
         """The ``action`` answering the open request at ``table``, quoting its table, request id
-        and game number. Raises :class:`LocalProtocolError` when no request is open there."""
+        and game number (recorded as sent). Raises :class:`LocalProtocolError` when no request
+        is open there, ``ProtocolError`` ``bad-field`` for an action that is not a map with a
+        text ``type``."""
+        r = self._open(table)
+        msg = ActionMessage(table=table, request=r.request, action=dict(action), number=r.number)
+        self.sent(msg)
+        return msg
+
+    def answer_data(self, table: str, action: Mapping[str, Any]) -> dict[str, Any]:
+        """Like :meth:`answer`, as a map, NOT recorded: the caller sends it through
+        ``quinze_cli.client.Connection.send`` (or ``send_encoded``), which records it. The action
+        is not checked (the server checks it): the cheap form for relays. Raises
+        :class:`LocalProtocolError` when no request is open at ``table``."""
+        r = self._open(table)
+        data: dict[str, Any] = {"type": "action", "table": table, "request": r.request, "action": action}
+        if r.number is not None:
+            data["number"] = r.number
+        return data
+
+    def _open(self, table: str) -> RequestId:
+        """The request at ``table`` that an answer may answer now (the state ``to-act``)."""
         track = self.tables.get(table)
         if track is None or track.state != TO_ACT or track.request is None:
             raise LocalProtocolError(f"no open request at {table} to answer "
                                      f"(state {track.state if track is not None else AWAY})")
-        r = track.request
-        msg = ActionMessage(table=table, request=r.request, action=dict(action), number=r.number)
-        self.sent(msg)
-        return msg
+        return track.request
+
+    def forget(self, ask: Ask) -> None:
+        """Stop waiting for ``ask``'s answer (its caller took another message as its end); an
+        answer that still comes settles nothing. Nothing happens when it is not open."""
+        try:
+            self.asks.remove(ask)
+        except ValueError:
+            pass
 
     def forfeit(self, table: str, reason: str) -> ForfeitMessage:
         """``forfeit`` of the game that runs (or ran last) at ``table``, naming it by number."""
@@ -357,6 +384,7 @@ class ClientSession(Session):
         :class:`ProtocolError` for a map that is no server message, and ``unexpected-message``
         for one the connection state does not allow (a ``welcome`` twice, anything after ``bye``)."""
         msg = data if isinstance(data, Message) else parse_message(data, allowed=SERVER_TYPES)
+        self.settled = None
         self.step = self._incoming(msg.type, msg)
         self.message = msg
         return msg
@@ -379,6 +407,7 @@ class ClientSession(Session):
                     _DEADLINE(data.get("deadline"), "action-request.deadline")
                     if not isinstance(data.get("legal"), list):
                         raise ProtocolError("bad-field", "must be a list", "action-request.legal", ref=t)
+            self.settled = None
             self.step = self._incoming(t, data)
             self.message = None
         else:
@@ -415,6 +444,7 @@ class ClientSession(Session):
             if ASKS[ask.type] == reply_type and (table is None or ask.table == table):
                 ask.reply = msg
                 self.asks.remove(ask)
+                self.settled = ask
                 return ask
         return None
 
@@ -425,6 +455,7 @@ class ClientSession(Session):
                 if ask.type == ref:
                     ask.error = err
                     self.asks.remove(ask)
+                    self.settled = ask
                     if ask.table is not None:
                         self.step = self._table_move(self.track(ask.table), f"error:{ref}")
                     return

@@ -173,8 +173,11 @@ class Connection:
 
     # ------------------------------------------------------------------ sending
 
-    async def send(self, msg: Message | Mapping[str, Any]) -> None:
-        """Send one message (a Message, or a map with a ``"type"``, sent as is).
+    async def send(self, msg: Message | Mapping[str, Any]) -> Ask | None:
+        """Send one message (a Message, or a map with a ``"type"``, sent as is). A lobby question
+        (``create-table``, ``list-tables``, ``join``, ``spectate``, ``leave``) returns its
+        :class:`~quinze_protocol.session.Ask`, settled by the answer once it is received
+        (whoever reads the connection); other messages return None.
 
         Raises :class:`ConnectionClosed` if the connection is gone or the server stopped
         reading for ``send_timeout`` seconds.
@@ -182,18 +185,20 @@ class Connection:
         if self._closed is not None:
             raise self._closed
         frame = encode_frame(msg, max_frame=self.max_frame)
-        self.session.sent(msg)  # after the encoding: a message that cannot go out changes nothing
+        ask = self.session.sent(msg)  # after the encoding: a message that cannot go out changes nothing
         if log.isEnabledFor(logging.DEBUG):
             log.debug("%s -> %s", self.name, msg.to_data() if isinstance(msg, Message) else dict(msg))
         await self._send_frame(frame)
+        return ask
 
-    async def send_encoded(self, msg: Message | Mapping[str, Any], frame: bytes) -> None:
+    async def send_encoded(self, msg: Message | Mapping[str, Any], frame: bytes) -> Ask | None:
         """Send ``msg`` already encoded as ``frame`` (``encode_frame(msg)``: a relay that had to
-        know it can be sent encodes it once). Same errors as :meth:`send`."""
+        know it can be sent encodes it once). Same answer and errors as :meth:`send`."""
         if self._closed is not None:
             raise self._closed
-        self.session.sent(msg)
+        ask = self.session.sent(msg)
         await self._send_frame(frame)
+        return ask
 
     async def _send_frame(self, frame: bytes) -> None:
         async with self._send_lock:

@@ -49,6 +49,7 @@ from typing import Any, Protocol
 import trio
 
 from quinze_protocol.errors import ProtocolError
+from quinze_protocol.session import LocalProtocolError
 from quinze_protocol.transitions import STALE_CODES
 from quinze_protocol.framing import encode_frame
 from quinze_protocol.replaylog import utc_now
@@ -368,7 +369,7 @@ class SeatRelay:
             if game.failure is not None and not game.forfeit_sent:
                 await self._send_forfeit(game.failure.kind)
         elif isinstance(msg, Accepted):
-            if game.pending is not None and game.pending.request == msg.request:
+            if step is not None and step.expected:  # the session expects accepted only for our answer
                 game.pending = None
                 game.waiting_bot = False
             self._to_bot(data)
@@ -382,7 +383,7 @@ class SeatRelay:
                 # about another request or an earlier game (the session reads request ids in their game)
                 log.info("%s: refusal of request %s (game %s) ignored: not the open request", self.conn.name,
                          msg.request, msg.number)
-            elif game.failure is None and game.pending is not None and game.pending.request == msg.request:
+            elif game.failure is None and step is not None and step.key == "refused":  # our open request
                 game.refusals += 1
                 if game.refusals >= self.max_refused:
                     await self._fail("illegal", f"action refused: {msg.reason} [{msg.code}]")
@@ -489,12 +490,14 @@ class SeatRelay:
         pending = game.pending
         if pending is None or not game.waiting_bot:  # pragma: no cover - _settle said "pending"
             return
-        # The action quotes the open request in its game's scope (table, request, number). A map,
-        # not an ActionMessage: the server checks the action's content, and building the message
-        # would walk the data once more on every move (the relay's hot path).
-        message: dict[str, Any] = {"type": "action", "table": self._table, "request": pending.request, "action": action}
-        if game.start is not None:
-            message["number"] = game.start.number
+        # The session's answer quotes the open request in its game's scope (table, request,
+        # number). A map, not an ActionMessage: the server checks the action's content, and
+        # building the message would walk the data once more on every move (the relay's hot path).
+        try:
+            message = self.conn.session.answer_data(self._table, action)
+        except LocalProtocolError:  # pragma: no cover - the relay passes on only open requests
+            log.warning("%s: answer dropped: no open request at %s", self.bot.name, self._table)
+            return
         try:
             frame = encode_frame(message)  # once: what cannot go to the server is the bot's garbage
         except (OverflowError, TypeError, ValueError, ProtocolError) as err:

@@ -108,13 +108,15 @@ class Heartbeat:
     heard from the client and the last ping's nonce. Anything received counts (:meth:`pong`), a
     ``pong`` of any nonce too (a slow client may answer an older ping)."""
 
-    __slots__ = ("last_pong", "nonce", "generation")
+    __slots__ = ("last_pong", "nonce", "generation", "conn")
 
     def __init__(self) -> None:
         self.last_pong = trio.current_time()
         self.nonce = 0
         self.generation = 0
-        """Bumped when the connection is scheduled anew: older entries of the schedule are void."""
+        """Bumped when the connection is scheduled anew or removed: older entries of the schedule are void."""
+        self.conn: Any = None
+        """The connection, while :class:`Heartbeats` keeps it (the schedule holds this object, not the connection)."""
 
     def pong(self, nonce: int = 0) -> None:
         """Record a ``pong`` (or any message) from the client."""
@@ -131,7 +133,10 @@ class Heartbeats:
     (:meth:`greeted`), it gets a ``ping`` every ``interval`` seconds from its hello on, and is
     dropped when it sent nothing for :data:`MISSED_PONGS` intervals, unless it is thinking on an
     action request whose deadline has not passed (the move clock decides then: many bots think,
-    then read). A connection that ends is forgotten at its next due time.
+    then read). A connection that ends is removed (:meth:`remove`): the schedule keeps no reference
+    to it, so its memory is freed at once (its entry, a small :class:`Heartbeat`, is dropped at its
+    due time, or at once when many connections ended together); one that is closing and not
+    removed is forgotten at its next due time.
 
     The connections only need ``heartbeat`` (a :class:`Heartbeat`), ``closing``, ``send(msg)``,
     ``close(reason)`` and ``awaiting_move()``.
@@ -139,29 +144,45 @@ class Heartbeats:
 
     def __init__(self, interval: float) -> None:
         self.interval = interval
-        self._due: list[tuple[float, int, int, Any]] = []  # heap of (due, order, generation, connection)
+        self._due: list[tuple[float, int, int, Heartbeat]] = []  # heap of (due, order, generation, heartbeat)
         self._order = 0
+        self._void = 0  # entries made void by remove() since the schedule was last compacted
         self._wake = trio.Event()
 
     def __len__(self) -> int:
         return len(self._due)
 
-    def _schedule(self, conn: Any, due: float) -> None:
+    def _schedule(self, beat: Heartbeat, due: float) -> None:
         self._order += 1
-        heapq.heappush(self._due, (due, self._order, conn.heartbeat.generation, conn))
+        heapq.heappush(self._due, (due, self._order, beat.generation, beat))
         self._wake.set()
 
     def add(self, conn: Any) -> None:
         """A new connection: it has :data:`MISSED_PONGS` intervals to say hello."""
-        conn.heartbeat.last_pong = trio.current_time()
-        self._schedule(conn, trio.current_time() + MISSED_PONGS * self.interval)
+        beat = conn.heartbeat
+        beat.conn = conn
+        beat.last_pong = trio.current_time()
+        self._schedule(beat, trio.current_time() + MISSED_PONGS * self.interval)
+
+    def remove(self, conn: Any) -> None:
+        """``conn`` ended: no more pings, and no reference to it is kept."""
+        beat = conn.heartbeat
+        beat.conn = None
+        beat.generation += 1
+        self._void += 1
+        if self._void > 64 and 4 * self._void > len(self._due):  # many ended at once: drop their entries now
+            self._due = [e for e in self._due if e[3].conn is not None and e[2] == e[3].generation]
+            heapq.heapify(self._due)
+            self._void = 0
 
     def greeted(self, conn: Any) -> None:
         """``conn`` said hello: its pings start, the first one an interval from now."""
         beat = conn.heartbeat
+        if beat.conn is not conn:  # removed already (or never added)
+            return
         beat.generation += 1
         beat.last_pong = trio.current_time()
-        self._schedule(conn, beat.last_pong + self.interval)
+        self._schedule(beat, beat.last_pong + self.interval)
 
     async def run(self) -> None:
         """Ping and drop, until cancelled."""
@@ -178,9 +199,9 @@ class Heartbeats:
                 beats += 1
                 if beats % BEATS_PER_SLICE == 0:  # thousands due at once: let the tables run between
                     await trio.lowlevel.checkpoint()
-                _, _, generation, conn = heapq.heappop(self._due)
-                beat = conn.heartbeat
-                if conn.closing or generation != beat.generation:
+                _, _, generation, beat = heapq.heappop(self._due)
+                conn = beat.conn
+                if conn is None or conn.closing or generation != beat.generation:
                     continue
                 if generation == 0:  # not greeted in time
                     conn.close(f"no hello within {MISSED_PONGS * self.interval:g} s")
@@ -191,4 +212,4 @@ class Heartbeats:
                     continue
                 beat.nonce += 1
                 conn.send({"type": "ping", "nonce": beat.nonce})
-                self._schedule(conn, now + self.interval)
+                self._schedule(beat, now + self.interval)

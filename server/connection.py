@@ -2,7 +2,9 @@
 and its entry in the server's heartbeat (:class:`quinze_server.clock.Heartbeats`; PROTOCOL.md
 "Framing").
 
-- The reader feeds received bytes to :class:`quinze_protocol.framing.FrameDecoder` and hands each map
+- The reader waits for the socket to be readable and reads it itself (one read per wake-up,
+  no stream wrappers; POSIX, as the direct writes below; another stream is read through its
+  ``receive_some``), and feeds the bytes to :class:`quinze_protocol.framing.FrameDecoder` and hands each map
   to the server's handler. A fatal framing error (``frame-too-large``, ``not-msgpack``) gets
   ``error`` then ``bye`` and the connection is closed; a well-framed bad message (``not-a-map``,
   ``bad-utf8``) gets ``error`` and the connection stays.
@@ -77,12 +79,12 @@ class ClientConnection:
         except OSError:
             self.peer = "?"
         self._direct_ok = DIRECT_WRITES and sock is not None
+        self._fd = sock.fileno() if sock is not None and self._direct_ok else -1
+        """The socket's descriptor, read and written directly (-1: through the stream's methods)."""
         self.name: str | None = None
         self.role: str | None = None
         self.session = ServerSession()
         """The conversation's state (handshake, ready, closed): :mod:`quinze_protocol.session`."""
-        self.greeted = False
-        """True once the client said ``hello`` (:meth:`greet`)."""
         self.tables: set[Table] = set()
         self.heartbeat = Heartbeat()
         self.closing = False
@@ -144,7 +146,7 @@ class ClientConnection:
             return
         data = frames[0] if len(frames) == 1 else b"".join(frames)
         try:
-            n = os.write(self.stream.socket.fileno(), data)  # type: ignore[attr-defined]
+            n = os.write(self._fd, data)
         except BlockingIOError:
             n = 0
         except OSError as e:
@@ -167,9 +169,13 @@ class ClientConnection:
             self._writing = True
             self._nursery.start_soon(self._writer)
 
+    @property
+    def greeted(self) -> bool:
+        """True once the client is welcomed (its session is ``ready``)."""
+        return self.session.greeted
+
     def greet(self) -> None:
         """The client said ``hello``: its heartbeat starts (pings every ``heartbeat`` seconds)."""
-        self.greeted = True
         self.server.heartbeats.greeted(self)
 
     def _lost(self, e: BaseException) -> None:
@@ -237,6 +243,7 @@ class ClientConnection:
             log.exception("%r failed", self)
         finally:
             self.closing = True
+            self.server.heartbeats.remove(self)
             try:
                 self.server.dropped(self)
             except Exception:
@@ -287,9 +294,20 @@ class ClientConnection:
         share, burst = config.cpu_share, config.cpu_burst
         budget, refilled = burst, trio.current_time()
         clock = time.perf_counter
+        fd, wait_readable, read = self._fd, trio.lowlevel.wait_readable, os.read
         try:
             while not self.closing:
-                data = await self.stream.receive_some(RECEIVE_SIZE)
+                if fd >= 0:
+                    # Straight from the socket: wait until it is readable (the task sleeps in the
+                    # server's epoll), then one read. Through the stream it would be a read that
+                    # fails first (a move's answer is never there yet), and its wrappers.
+                    await wait_readable(fd)
+                    try:
+                        data = read(fd, RECEIVE_SIZE)
+                    except BlockingIOError:
+                        continue
+                else:
+                    data = bytes(await self.stream.receive_some(RECEIVE_SIZE))
                 if not data:
                     why = f" mid-frame ({dec.buffered} bytes pending)" if dec.buffered else ""
                     self.abort(f"the client closed the connection{why}")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import trio
@@ -40,11 +40,13 @@ _TABLES_HEAD = wire.map_header(4) + wire.pack("type") + wire.pack("tables") + wi
 
 
 class Lobby:
-    """Every table of one server. ``nursery`` runs the table tasks."""
+    """Every table of one server. ``nursery`` runs the table tasks; ``ended`` (if given) is
+    called each time a table closes."""
 
-    def __init__(self, config: ServerConfig, nursery: trio.Nursery) -> None:
+    def __init__(self, config: ServerConfig, nursery: trio.Nursery, *, ended: Callable[[], None] | None = None) -> None:
         self.config = config
         self.nursery = nursery
+        self._ended = ended
         self.tables: dict[str, Table] = {}
         self._closed: deque[str] = deque()
         self._next = 1
@@ -209,7 +211,10 @@ class Lobby:
             self._bodies.pop(gone, None)
             if forgotten is not None:
                 self._dirty.pop(forgotten, None)
-        self.listing_changed(table)
+        # (a table forgotten at once, with closed_tables_kept 0, is not kept for the next listing)
+        self.listing_changed(table if table.id in self.tables else None)
+        if self._ended is not None:
+            self._ended()
 
     def dropped(self, conn: ClientConnection) -> None:
         """``conn`` is gone: every table it sat at or watched is told."""

@@ -118,6 +118,10 @@ class Seats:
             for c in list(self.spectators):
                 c.send_frame(frame)
 
+    def has_people(self) -> bool:
+        """True if a :meth:`notice` would reach anyone: a seat not held by a bot, or a spectator."""
+        return bool(self.spectators) or any(s.conn is not None and s.conn.role != "bot" for s in self.list)
+
     def notice(self, kind: str, seat: int | None, *, skip: ClientConnection | None = None, **extra: Any) -> None:
         """``notice`` (PROTOCOL.md) to the people at the table: seats not held by bots, spectators."""
         msg = {"type": "notice", "table": self.table_id, "kind": kind, "seat": seat, "clock": None, "seconds": None,

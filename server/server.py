@@ -34,8 +34,8 @@ from quinze_protocol.messages import (
     Spectate,
     parse_message,
 )
-from quinze_protocol.transitions import READY
 from quinze_server.clock import Heartbeats
+from quinze_server.collector import Reclaimer
 from quinze_server.config import ServerConfig
 from quinze_server.lobby import Lobby
 
@@ -54,7 +54,9 @@ class Server:
 
     def __init__(self, config: ServerConfig, nursery: trio.Nursery) -> None:
         self.config = config
-        self.lobby = Lobby(config, nursery)
+        self.reclaimer = Reclaimer(nursery)
+        """Gives memory back to the system after many tables or connections ended."""
+        self.lobby = Lobby(config, nursery, ended=self.reclaimer.ended)
         self.connections: set[ClientConnection] = set()
         self.batch: list[ClientConnection] | None = None
         """While a message is handled: connections with frames gathered for one write."""
@@ -78,6 +80,7 @@ class Server:
     def dropped(self, conn: ClientConnection) -> None:
         """``conn`` ended: it leaves the lobby's tables (seats kept for reconnecting during a game)."""
         self.lobby.dropped(conn)
+        self.reclaimer.ended()
 
     def handle(self, conn: ClientConnection, data: Mapping[str, Any]) -> None:
         """Handle one received map. Never raises. The replies are written at the end, one write
@@ -98,7 +101,7 @@ class Server:
 
     def _handle(self, conn: ClientConnection, data: Mapping[str, Any]) -> None:
         session = conn.session
-        ready = session.state == READY
+        ready = session.greeted
         if data.get("type") == "action" and ready:
             # The frequent message, checked by hand (same rules, no copy); anything unusual takes
             # the full path below for its precise error. The engine checks the action data itself.

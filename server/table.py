@@ -205,8 +205,10 @@ class Table:
         seat = game.to_act
         assert seat is not None
         self.request_id = self.lobby.next_request()
-        self.pending = p = Pending(self.request_id, seat, self.clock.start(seat), trio.current_time())
-        self.seats.notice("clock", seat, clock=self._clock_state())
+        timer = self.clock.start(seat)
+        self.pending = p = Pending(self.request_id, seat, timer, timer.started)
+        if self.seats.has_people():  # notices are for people: none is built for bots alone
+            self.seats.notice("clock", seat, clock=self._clock_state())
         self._send_request()
         if min(p.timer.at, p.timer.started + THINKING_LONG) < self._wake_at:
             self._poke()  # the table task sleeps past this request's deadline or "thinking" moment

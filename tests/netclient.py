@@ -6,6 +6,10 @@ and checks that every message received is valid and allowed where the conversati
 through a :class:`quinze_protocol.session.ClientSession` (``client.session``), which also
 follows the tables (what the client sends is recorded there when the session allows it: tests
 send wrong things on purpose, and the server must answer those itself).
+
+``NetClient.connect(where)``: ``where`` is a TCP port on 127.0.0.1 (:func:`serverkit.serving`),
+or an in-memory server (:func:`serverkit.memory_serving`: the same server, its connections on
+in-memory stream pairs), so a conversation test runs the same on either.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ OPEN: list["NetClient"] = []
 
 
 class NetClient:
-    def __init__(self, stream: trio.SocketStream) -> None:
+    def __init__(self, stream: trio.abc.Stream) -> None:
         OPEN.append(self)
         self.stream = stream
         self.dec = FrameDecoder()
@@ -38,9 +42,13 @@ class NetClient:
         self.session = ClientSession()
 
     @classmethod
-    async def connect(cls, port: int, name: str | None = "ana", role: str = "player") -> "NetClient":
-        """Connect to 127.0.0.1:``port``; with ``name``, say hello and check the welcome."""
-        client = cls(await trio.open_tcp_stream("127.0.0.1", port))
+    async def connect(cls, port: Any, name: str | None = "ana", role: str = "player") -> "NetClient":
+        """Connect to 127.0.0.1:``port`` (or to an in-memory server: an object with ``async
+        stream()``); with ``name``, say hello and check the welcome."""
+        if isinstance(port, int):
+            client = cls(await trio.open_tcp_stream("127.0.0.1", port))
+        else:
+            client = cls(await port.stream())
         if name is not None:
             await client.send({"type": "hello", "version": 1, "name": name, "role": role})
             welcome = await client.recv()

@@ -1,4 +1,6 @@
-"""Shared pieces of the server tests: a server on a free loopback port, tables, autoplay."""
+"""Shared pieces of the server tests: a server on a free loopback port (:func:`serving`) or on
+in-memory streams (:func:`memory_serving`: the conversation tests, no sockets), tables, autoplay.
+Every helper takes either (``port``: what the server context yields)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from quinze_protocol.game import register_game
 from quinze_server.app import run_server
 from quinze_server.config import ServerConfig
 import netclient
+from memserver import MemoryListener, memory_server
 from netclient import NetClient
 
 TOY = "first-to-three"
@@ -40,6 +43,19 @@ async def serving(**config: Any) -> AsyncIterator[int]:
         game_registry._GAMES.pop(TOY, None)
 
 
+@asynccontextmanager
+async def memory_serving(**config: Any) -> AsyncIterator[MemoryListener]:
+    """Like :func:`serving`, the connections on in-memory stream pairs instead of loopback TCP:
+    yields the in-memory listener, which :meth:`NetClient.connect` takes in place of a port."""
+    async with memory_server(**config) as listener:
+        try:
+            yield listener
+        finally:
+            while netclient.OPEN:
+                with trio.CancelScope(shield=True):
+                    await trio.aclose_forcefully(netclient.OPEN.pop().stream)
+
+
 async def create(client: NetClient, game: str = TOY, **fields: Any) -> str:
     """Create a table; its id."""
     msg = {"type": "create-table", "game": game, "options": fields.pop("options", {}), **fields}
@@ -47,7 +63,7 @@ async def create(client: NetClient, game: str = TOY, **fields: Any) -> str:
     return created["table"]["table"]
 
 
-async def seated_pair(port: int, game: str = TOY, names: tuple[str, str] = ("ana", "bob"), **fields: Any) -> tuple[NetClient, NetClient, str, list[str]]:
+async def seated_pair(port: Any, game: str = TOY, names: tuple[str, str] = ("ana", "bob"), **fields: Any) -> tuple[NetClient, NetClient, str, list[str]]:
     """Two connected clients seated at seats 0 and 1 of a new table; also their tokens."""
     a = await NetClient.connect(port, names[0])
     b = await NetClient.connect(port, names[1])
@@ -86,7 +102,7 @@ async def play_pair(a: NetClient, b: NetClient, table: str) -> tuple[dict[str, A
     return out["a"], out["b"]
 
 
-async def second_table_plays(port: int) -> None:
+async def second_table_plays(port: Any) -> None:
     """The server still serves: a fresh table plays a whole game to its end."""
     a, b, table, _ = await seated_pair(port, names=("cy", "di"))
     over_a, over_b = await play_pair(a, b, table)

@@ -1,8 +1,7 @@
 """Table clocks on a real server (PROTOCOL.md "Clocks", `notice`): per move, a time bank, none.
 
-Time is trio's MockClock: the test sleeps minutes of clock time in no real time (the clock jumps
-only when every task has been idle for a short real moment, so loopback traffic is not cut
-short). The heartbeat is set far apart so that clients which do not read meanwhile stay.
+Time is trio's MockClock: the test sleeps minutes of clock time in no real time; the server's
+connections are in-memory streams, so no bytes are in flight outside trio when the clock jumps. The heartbeat is set far apart so that clients which do not read meanwhile stay.
 """
 
 from __future__ import annotations
@@ -12,7 +11,7 @@ import trio
 import trio.testing
 
 from netclient import NetClient
-from serverkit import TOY, create, serving
+from serverkit import TOY, create, memory_serving
 
 SLOW_HEARTBEAT = {"heartbeat": 1e6}
 
@@ -32,7 +31,7 @@ async def _pair(port: int, **fields):
 
 
 async def test_a_time_bank_is_charged_per_decision_plus_the_increment(clock: trio.testing.MockClock) -> None:
-    async with serving(**SLOW_HEARTBEAT) as port:
+    async with memory_serving(**SLOW_HEARTBEAT) as port:
         bank = {"kind": "bank", "base": 100.0, "increment": 5.0}
         a, b, table = await _pair(port, clock=bank)
         lister = await NetClient.connect(port, "sue")
@@ -57,7 +56,7 @@ async def test_a_time_bank_is_charged_per_decision_plus_the_increment(clock: tri
 
 
 async def test_the_per_move_clock_is_unchanged(clock: trio.testing.MockClock) -> None:
-    async with serving(**SLOW_HEARTBEAT) as port:
+    async with memory_serving(**SLOW_HEARTBEAT) as port:
         a, b, table = await _pair(port, move_time=20.0)
         req = await a.expect("action-request")
         assert req["deadline"] == 20.0 and req["clock"] == {"kind": "move", "left": [20.0, None], "move": 20.0}
@@ -66,7 +65,7 @@ async def test_the_per_move_clock_is_unchanged(clock: trio.testing.MockClock) ->
 
 
 async def test_no_clock_never_forfeits_and_others_hear_of_a_long_think(clock: trio.testing.MockClock) -> None:
-    async with serving(**SLOW_HEARTBEAT) as port:
+    async with memory_serving(**SLOW_HEARTBEAT) as port:
         a, b, table = await _pair(port, clock={"kind": "none"})
         req = await a.expect("action-request")
         assert req["clock"] == {"kind": "none", "left": [None, None]} and req["deadline"] == 86400.0
@@ -79,7 +78,7 @@ async def test_no_clock_never_forfeits_and_others_hear_of_a_long_think(clock: tr
 
 
 async def test_bots_may_not_sit_at_a_table_without_a_clock() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         ana = await NetClient.connect(port, "ana")
         table = await create(ana, TOY, clock={"kind": "none"})
         bot = await NetClient.connect(port, "robot", role="bot")
@@ -89,7 +88,7 @@ async def test_bots_may_not_sit_at_a_table_without_a_clock() -> None:
 
 
 async def test_built_in_bots_may_sit_there_on_a_local_server() -> None:
-    async with serving(builtin_bots=True) as port:
+    async with memory_serving(builtin_bots=True) as port:
         ana = await NetClient.connect(port, "ana")
         table = await create(ana, TOY, clock={"kind": "none"})
         bot = await NetClient.connect(port, "greedy-1", role="bot")
@@ -97,7 +96,7 @@ async def test_built_in_bots_may_sit_there_on_a_local_server() -> None:
 
 
 async def test_people_hear_when_a_player_drops_and_comes_back() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a = await NetClient.connect(port, "ana")
         b = await NetClient.connect(port, "bob")
         table = await create(a, TOY)
@@ -114,7 +113,7 @@ async def test_people_hear_when_a_player_drops_and_comes_back() -> None:
 
 
 async def test_bots_get_no_notices() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         bot = await NetClient.connect(port, "robot", role="bot")
         ana = await NetClient.connect(port, "ana")
         table = await create(bot, TOY, move_time=30.0)
@@ -129,7 +128,7 @@ async def test_bots_get_no_notices() -> None:
 
 @pytest.mark.parametrize("clock_spec", [{"kind": "bank", "base": 0}, {"kind": "wall"}])
 async def test_a_bad_clock_is_refused_and_the_server_goes_on(clock_spec: dict) -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         ana = await NetClient.connect(port, "ana")
         await ana.send({"type": "create-table", "game": TOY, "clock": clock_spec})
         err = await ana.expect("error")

@@ -1,16 +1,16 @@
 """Nothing addressed to one game acts on another (PROTOCOL.md "Game boundaries"): every message
 about a game names its table and number, request ids are never reused in a server run, and the
-server refuses an ``action`` or a ``forfeit`` meant for a game that is over. Real server on
-loopback; the relay's side (real bot programs) is in test_relay_boundaries.py."""
+server refuses an ``action`` or a ``forfeit`` meant for a game that is over. The real server, on in-memory
+streams; the relay's side (real bot programs) is in test_relay_boundaries.py."""
 
 from __future__ import annotations
 
 from netclient import NetClient
-from serverkit import create, play_pair, seated_pair, serving
+from serverkit import create, play_pair, seated_pair, memory_serving
 
 
 async def test_a_late_forfeit_does_not_end_the_next_game() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, _ = await seated_pair(port, games=2)
         await play_pair(a, b, table)  # game 1 over
         start = await b.expect("game-start", number=2)
@@ -24,7 +24,7 @@ async def test_a_late_forfeit_does_not_end_the_next_game() -> None:
 
 
 async def test_an_answer_naming_an_earlier_game_is_refused_not_played() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, _ = await seated_pair(port, games=2)
         await play_pair(a, b, table)
         req = await a.expect("action-request", number=2)
@@ -38,7 +38,7 @@ async def test_an_answer_naming_an_earlier_game_is_refused_not_played() -> None:
 
 
 async def test_request_ids_are_never_reused_across_tables_and_games() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         seen: list[tuple[str, int, int]] = []
         for _ in range(2):
             a, b, table, _ = await seated_pair(port, games=2)
@@ -52,7 +52,7 @@ async def test_request_ids_are_never_reused_across_tables_and_games() -> None:
 
 
 async def test_every_game_message_names_its_game() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, _ = await seated_pair(port, games=2)
         watcher = await NetClient.connect(port, "eve", "spectator")
         await watcher.request({"type": "spectate", "table": table}, "spectating")

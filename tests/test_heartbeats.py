@@ -4,6 +4,7 @@ the connection thinks on an action request, ended connections forgotten. On trio
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 import trio
@@ -115,4 +116,45 @@ async def test_thousands_due_at_once_are_all_pinged_and_let_others_run(autojump_
         assert all(len(p.pings) == 1 for p in peers)
         assert seen[-1] == len(peers)
         assert any(0 < n < len(peers) for n in seen)  # it ran between two slices of the burst
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_removed_connection_is_not_kept_alive_by_the_schedule(autojump_clock: Any) -> None:
+    beats = Heartbeats(10.0)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(beats.run)
+        ended, live = Peer(), Peer(thinking=True)  # live is never dropped for silence
+        for peer in (ended, live):
+            beats.add(peer)
+            beats.greeted(peer)
+        ref = weakref.ref(ended)
+        beats.remove(ended)
+        del ended, peer
+        assert ref() is None  # freed at once (by its reference count), though still due in 10 s
+        await trio.sleep(35)  # past the hello deadlines (30 s) of both
+        assert len(live.pings) == 3
+        assert len(beats) == 1  # the void entries were dropped at their due times
+        beats.remove(live)
+        beats.greeted(live)  # a late hello of a removed connection schedules nothing
+        await trio.sleep(25)
+        assert len(live.pings) == 3 and len(beats) == 0
+        nursery.cancel_scope.cancel()
+
+
+async def test_many_removed_at_once_leave_the_schedule_at_once(autojump_clock: Any) -> None:
+    beats = Heartbeats(10.0)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(beats.run)
+        peers = [Peer(thinking=True) for _ in range(300)]
+        for peer in peers:
+            beats.add(peer)
+            beats.greeted(peer)
+        assert len(beats) == 600  # each: its hello deadline and its first ping
+        for peer in peers[:250]:
+            beats.remove(peer)
+        assert len(beats) < 250  # compacted: the ended ones' entries are gone before they are due
+        await trio.sleep(35)
+        assert [len(p.pings) for p in peers[250:]] == [3] * 50
+        assert all(not p.pings for p in peers[:250])
+        assert len(beats) == 50
         nursery.cancel_scope.cancel()

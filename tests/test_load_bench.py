@@ -18,6 +18,10 @@ def test_a_tiny_load_run_plays_and_reports() -> None:
         assert s["tracked_objects"] > 0 and s["gc"]["pauses"] >= 0
         assert s["memory"]["rss_playing_mib"] > 0 and s["memory"]["second_wave_growth_mib"] is not None
         assert s["full_collection_ms"] >= 0 and s["gc"]["max_pause_cpu_ms"] >= 0
+        assert 0 <= s["server_sys_us_per_action"] <= s["server_cpu_us_per_action"]
+        assert s["forfeits"] == {}  # no game lost on time: the generator keeps up
+        assert (s["engine_us_per_action"] is None) == bool(s["think_ms"])
+        assert s["engine_us_per_action"] is None or s["engine_us_per_action"] > 0
     assert fig["sizes"][0]["idle"] == 2 and fig["sizes"][1]["idle"] == 0
     assert fig["sizes"][0]["memory"]["idle_connection_kib"] is not None
     assert fig["fd_limit"] >= 2 * 6
@@ -46,3 +50,14 @@ def test_bench_names_a_bad_load_option() -> None:
     assert out.exit_code == 2 and "--load-sizes" in out.output
     out = runner.invoke(app, ["bench", "--only", "load", "--load-tree", "/nonexistent"])
     assert out.exit_code == 2 and "--load-tree" in out.output
+
+
+def test_the_game_work_alone_plays_every_table_in_turn() -> None:
+    from quinze_cli.bench.load_engine import round_robin
+
+    out = round_robin(7, 10)
+    assert out["tables"] == 7 and out["actions"] == 14  # whole rounds: every table acts as often
+    assert out["cpu_us_per_action"] > 0
+    assert round_robin(3, 400, seed=5)["actions"] == 402
+    with pytest.raises(ValueError, match="at least one table"):
+        round_robin(0, 10)

@@ -1,10 +1,10 @@
-"""``create-table.seat_move_times`` (PROTOCOL.md): a seat's own time per decision, over real TCP."""
+"""``create-table.seat_move_times`` (PROTOCOL.md): a seat's own time per decision (the real server on in-memory streams)."""
 
 from __future__ import annotations
 
 import trio
 from netclient import NetClient
-from serverkit import create, seated_pair, serving
+from serverkit import create, seated_pair, memory_serving
 
 
 async def _deadlines(a: NetClient, b: NetClient, table: str) -> dict[int, set[float]]:
@@ -32,7 +32,7 @@ async def _deadlines(a: NetClient, b: NetClient, table: str) -> dict[int, set[fl
 
 
 async def test_each_seat_gets_its_own_move_time() -> None:
-    async with serving(move_time=9.0) as port:
+    async with memory_serving(move_time=9.0) as port:
         a, b, table, _ = await seated_pair(port, seat_move_times=[2.5, None])
         seen = await _deadlines(a, b, table)
         assert seen[0] and all(1.5 < d <= 2.5 for d in seen[0]), seen

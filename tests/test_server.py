@@ -1,4 +1,6 @@
-"""The server over real TCP on loopback: handshake, lobby, whole games (PROTOCOL.md).
+"""The server's conversation: handshake, lobby, whole games (PROTOCOL.md). Most tests run the
+real server on in-memory streams (``memory_serving``); a few stay on real TCP on loopback (a
+whole game, the version mismatch's bye and close, the heartbeat's drops, serving itself).
 
 Every test ends by checking that the same server still plays a game to its end at a fresh table.
 """
@@ -11,7 +13,7 @@ import hashlib
 
 import trio
 from netclient import NetClient
-from serverkit import TOY, create, play_pair, second_table_plays, seated_pair, serving
+from serverkit import TOY, create, memory_serving, play_pair, second_table_plays, seated_pair, serving
 
 from quinze_protocol.game import game_ids, get_game
 from quinze_server.app import run_server
@@ -19,7 +21,7 @@ from quinze_server.config import ServerConfig
 
 
 async def test_handshake_welcome_and_not_hello() -> None:
-    async with serving(heartbeat=5.0) as port:
+    async with memory_serving(heartbeat=5.0) as port:
         c = await NetClient.connect(port, name=None)
         await c.send({"type": "list-tables"})
         err = await c.recv()
@@ -48,7 +50,7 @@ async def test_version_mismatch_gets_error_then_bye() -> None:
 
 
 async def test_lobby_list_create_join_leave_spectate() -> None:
-    async with serving(move_time=7.5) as port:
+    async with memory_serving(move_time=7.5) as port:
         a = await NetClient.connect(port, "ana")
         b = await NetClient.connect(port, "bob")
         assert (await a.request({"type": "list-tables"}, "tables"))["tables"] == []
@@ -133,7 +135,7 @@ async def test_whole_quinze_game_two_raw_clients() -> None:
 
 
 async def test_refused_illegal_action_state_unchanged_then_retry() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, _ = await seated_pair(port)
         req = await a.expect("action-request")
         assert req["legal"] == [{"type": "say", "n": 1}, {"type": "say", "n": 2}] and req["seat"] == 0
@@ -160,7 +162,7 @@ async def test_refused_illegal_action_state_unchanged_then_retry() -> None:
 
 
 async def test_out_of_turn_stale_request_and_not_seated() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, _ = await seated_pair(port)
         c = await NetClient.connect(port, "cy")
         req = await a.expect("action-request")
@@ -191,7 +193,7 @@ async def test_out_of_turn_stale_request_and_not_seated() -> None:
 
 
 async def test_deadline_expiry_forfeits_with_timeout() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, _ = await seated_pair(port, move_time=0.3)
         req = await a.expect("action-request")
         assert req["deadline"] <= 0.3
@@ -208,7 +210,7 @@ async def test_deadline_expiry_forfeits_with_timeout() -> None:
 
 
 async def test_forfeit_message_ends_game() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, _ = await seated_pair(port)
         await a.expect("action-request")
         await b.send({"type": "forfeit", "table": table, "reason": "crash"})
@@ -221,7 +223,7 @@ async def test_forfeit_message_ends_game() -> None:
 
 
 async def test_reconnect_with_token_and_bad_token() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, tokens = await seated_pair(port)
         req = await a.expect("action-request")
         await b.aclose()  # seat 1 drops in the middle of the game
@@ -259,7 +261,7 @@ async def test_reconnect_with_token_and_bad_token() -> None:
 
 
 async def test_spectator_never_sees_a_hand() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a = await NetClient.connect(port, "ana")
         b = await NetClient.connect(port, "bob")
         s = await NetClient.connect(port, "sue", role="spectator")
@@ -302,7 +304,7 @@ async def test_spectator_never_sees_a_hand() -> None:
 
 
 async def test_several_games_derive_seeds_then_close() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, _ = await seated_pair(port, games=3, seed=40)
         for number in (1, 2, 3):
             over_a, _ = await play_pair(a, b, table)
@@ -355,7 +357,7 @@ async def test_the_toy_game_is_registered_only_while_serving() -> None:
 
 
 async def test_quinze_refusals_carry_the_engine_codes_and_change_nothing() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, _ = await seated_pair(port, "quinze", options={"target": 1}, seed=1234)
         req = await _first_request(a, b)
         me = a if req["seat"] == 0 else b
@@ -397,7 +399,7 @@ async def _first_request(a: NetClient, b: NetClient) -> dict:
 
 
 async def test_leaving_a_seat_mid_game_forfeits_and_closes_the_table() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, _ = await seated_pair(port, games=3)
         await a.expect("action-request")
         assert await b.request({"type": "leave", "table": table}, "left") == {"type": "left", "table": table}
@@ -410,7 +412,7 @@ async def test_leaving_a_seat_mid_game_forfeits_and_closes_the_table() -> None:
 
 
 async def test_token_takes_over_a_live_seat_and_late_spectator_gets_game_start() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, tokens = await seated_pair(port)
         req = await a.expect("action-request")
         a2 = await NetClient.connect(port, "ana")
@@ -438,7 +440,7 @@ async def test_token_takes_over_a_live_seat_and_late_spectator_gets_game_start()
 async def test_mid_game_arrivals_get_a_view() -> None:
     """PROTOCOL.md "Flow" 6, `view`: a spectator arriving mid-deal gets the public view (no hand);
     a seat resumed while it is not its turn gets its own view (its hand), right after game-start."""
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, tokens = await seated_pair(port, "quinze", seed=42)
         start = await a.expect("game-start")
         req = await a.expect("action-request")

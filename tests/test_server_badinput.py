@@ -1,5 +1,6 @@
 """Bad input never hurts the server: after each case a fresh table still plays to the end
-(PROTOCOL.md "Framing", "Error codes")."""
+(PROTOCOL.md "Framing", "Error codes"). The real server on in-memory streams, but for a client
+that stops reading, which needs a real socket's buffers (loopback TCP)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import struct
 import msgpack
 import trio
 from netclient import NetClient
-from serverkit import TOY, create, play_pair, second_table_plays, seated_pair, serving
+from serverkit import TOY, create, play_pair, second_table_plays, seated_pair, memory_serving, serving
 
 
 def frame(body: bytes) -> bytes:
@@ -17,7 +18,7 @@ def frame(body: bytes) -> bytes:
 
 
 async def test_partial_frames_then_the_client_vanishes() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         for data in (b"\x00", b"\x00\x00\x00", b"\x00\x00\x00\x10\x81", frame(msgpack.packb({"type": "list-tables"}))[:-1]):
             c = await NetClient.connect(port, "gone")
             await c.send_raw(data)
@@ -32,7 +33,7 @@ async def test_partial_frames_then_the_client_vanishes() -> None:
 
 
 async def test_oversized_length_prefix_is_fatal() -> None:
-    async with serving(max_frame=4096) as port:
+    async with memory_serving(max_frame=4096) as port:
         c = await NetClient.connect(port, "big")
         await c.send_raw(struct.pack(">I", 4097))  # refused on the prefix, before any body
         rest = await c.until_closed()
@@ -49,7 +50,7 @@ async def test_oversized_length_prefix_is_fatal() -> None:
 
 
 async def test_not_msgpack_is_fatal_but_not_a_map_is_not() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         c = await NetClient.connect(port, "junk")
         await c.send_raw(frame(msgpack.packb([1, 2, 3])))
         err = await c.recv()
@@ -73,7 +74,7 @@ async def test_not_msgpack_is_fatal_but_not_a_map_is_not() -> None:
 
 
 async def test_wrong_field_types_name_the_field() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         c = await NetClient.connect(port, name=None)
         await c.send({"type": "hello", "version": "1", "name": "ana", "role": "player"})
         err = await c.recv()
@@ -105,7 +106,7 @@ async def test_wrong_field_types_name_the_field() -> None:
 
 
 async def test_invalid_utf8_is_an_error_not_a_disconnect() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         c = await NetClient.connect(port, "utf")
         # {"type": "list-tables", "x": <str with bytes ff fe>}
         body = b"\x82" + msgpack.packb("type") + msgpack.packb("list-tables") + msgpack.packb("x") + b"\xa2\xff\xfe"
@@ -118,7 +119,7 @@ async def test_invalid_utf8_is_an_error_not_a_disconnect() -> None:
 
 
 async def test_unknown_message_types() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         c = await NetClient.connect(port, "odd")
         for t in ("frobnicate", "welcome", "game-over", ""):
             await c.send({"type": t})

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 import trio
-from serverkit import play_pair, seated_pair, serving
+from serverkit import play_pair, seated_pair, memory_serving, serving
 
 
 def _lines(caplog: pytest.LogCaptureFixture) -> list[str]:
@@ -15,7 +15,7 @@ def _lines(caplog: pytest.LogCaptureFixture) -> list[str]:
 
 async def test_game_over_lines_say_who_forfeits_and_why(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, logger="quinze.server")
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, _ = await seated_pair(port, move_time=0.2, games=2)
         await play_pair(a, b, table)  # game 1 is played to its end
         await a.expect("game-over", timeout=10)  # game 2: nobody answers, seat 0 times out

@@ -1,5 +1,6 @@
 """The server's bounds and the errors a client can act on (PROTOCOL.md "Framing", "Errors",
-"Timeouts", `list-tables`), against a real server on loopback: a frame of too many values is
+"Timeouts", `list-tables`), against the real server on in-memory streams (one test stays on
+loopback TCP in test_server_badinput.py: a client that stops reading): a frame of too many values is
 refused cheaply and the connection kept, the table limits, a listing that always fits in a frame,
 a thinking seat kept past its pongs, unknown keys in an action, ``version-mismatch`` for any
 version, errors that name the message and the field in words."""
@@ -11,7 +12,7 @@ import struct
 import msgpack
 import trio
 from netclient import NetClient
-from serverkit import TOY, create, play_pair, second_table_plays, seated_pair, serving
+from serverkit import TOY, create, play_pair, second_table_plays, seated_pair, memory_serving
 
 
 def frame(body: bytes) -> bytes:
@@ -19,7 +20,7 @@ def frame(body: bytes) -> bytes:
 
 
 async def test_a_frame_of_too_many_values_is_refused_and_the_connection_kept() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         c = await NetClient.connect(port, "flood")
         # legal size (under 1 MiB), a million tiny values: a list of empty lists
         body = msgpack.packb({"type": "ping", "nonce": 1, "x": [[]] * 1_000_000})
@@ -36,7 +37,7 @@ async def test_a_frame_of_too_many_values_is_refused_and_the_connection_kept() -
 
 
 async def test_integer_map_keys_name_the_message_and_the_map_in_words() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, _ = await seated_pair(port)
         req = await a.expect("action-request")
         body = msgpack.packb({"type": "action", "table": table, "request": req["request"], "action": {1: "say"}})
@@ -52,7 +53,7 @@ async def test_integer_map_keys_name_the_message_and_the_map_in_words() -> None:
 
 
 async def test_any_other_version_is_version_mismatch() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         for version in (2, 0, 2**40, -7):
             c = await NetClient.connect(port, name=None)
             await c.send({"type": "hello", "version": version, "name": "future"})
@@ -63,7 +64,7 @@ async def test_any_other_version_is_version_mismatch() -> None:
 
 
 async def test_unknown_keys_inside_an_action_are_ignored() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, _ = await seated_pair(port, game="quinze", options={"players": 2, "target": 1})
         req, a = await first_request(a, b)
         action = {**req["legal"][0], "comment": "a key of a later version", "confidence": 0.9}
@@ -87,7 +88,7 @@ async def first_request(*clients: NetClient) -> tuple[dict, NetClient]:
 
 
 async def test_codes_at_a_closed_table_and_at_ones_own_table_say_what_happened() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, _ = await seated_pair(port)
         err = await a.request({"type": "spectate", "table": table}, "error")
         assert err["code"] == "seat-taken" and "leave it to watch" in err["reason"]
@@ -98,7 +99,7 @@ async def test_codes_at_a_closed_table_and_at_ones_own_table_say_what_happened()
 
 
 async def test_table_limits_per_connection_and_per_server() -> None:
-    async with serving(max_tables=5, max_tables_per_connection=3) as port:
+    async with memory_serving(max_tables=5, max_tables_per_connection=3) as port:
         one = await NetClient.connect(port, "one")
         for _ in range(3):
             await create(one)
@@ -123,7 +124,7 @@ async def test_table_limits_per_connection_and_per_server() -> None:
 
 
 async def test_the_tables_answer_always_fits_in_a_frame_and_pages() -> None:
-    async with serving(max_frame=4096, max_tables_per_connection=60) as port:
+    async with memory_serving(max_frame=4096, max_tables_per_connection=60) as port:
         maker = await NetClient.connect(port, "maker-with-a-long-name-for-size")
         made = [await create(maker, options={"secret_max": 999_999}) for _ in range(60)]
         listed = await maker.request({"type": "list-tables"}, "tables")
@@ -141,7 +142,7 @@ async def test_the_tables_answer_always_fits_in_a_frame_and_pages() -> None:
 
 async def test_a_seat_thinking_on_its_request_is_not_dropped_for_missing_pongs(autojump_clock) -> None:
     # trio's mock clock: the minutes below pass in no real time
-    async with serving(heartbeat=10.0) as port:
+    async with memory_serving(heartbeat=10.0) as port:
         a, b, table, _ = await seated_pair(port, move_time=200.0)
         req = await a.expect("action-request")
         a.auto_pong = False
@@ -160,7 +161,7 @@ async def test_a_message_that_cannot_be_sent_is_told_to_the_client_and_logged(ca
     import logging
 
     caplog.set_level(logging.WARNING, logger="quinze.server")
-    async with serving(max_frame=300) as port:  # Le Quinze's action-request (view and legal list) is larger
+    async with memory_serving(max_frame=300) as port:  # Le Quinze's action-request (view and legal list) is larger
         a, b, table, _ = await seated_pair(port, game="quinze", options={"players": 2})
 
         async def told(c: NetClient) -> dict:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from netclient import NetClient
-from serverkit import play_pair, second_table_plays, seated_pair, serving
+from serverkit import play_pair, second_table_plays, seated_pair, memory_serving
 
 from quinze_protocol.messages import commitment
 from quinze_protocol.replaylog import read_log
@@ -32,7 +32,7 @@ def fsyncs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
 async def test_each_game_is_logged_and_fsynced(tmp_path: Path, fsyncs: list[int]) -> None:
     logs = tmp_path / "logs"
-    async with serving(log_dir=logs) as port:
+    async with memory_serving(log_dir=logs) as port:
         a, b, table, _ = await seated_pair(port, "quinze", options={"target": 1}, games=2, seed=9)
         overs = [await play_pair(a, b, table) for _ in range(2)]
         await a.expect("table-closed", table=table)  # sent once the last game is on disk
@@ -56,7 +56,7 @@ async def test_each_game_is_logged_and_fsynced(tmp_path: Path, fsyncs: list[int]
 
 
 async def test_a_forfeited_game_is_logged(tmp_path: Path, fsyncs: list[int]) -> None:
-    async with serving(log_dir=tmp_path) as port:
+    async with memory_serving(log_dir=tmp_path) as port:
         a, b, table, _ = await seated_pair(port)
         req = await a.expect("action-request")
         await a.send({"type": "action", "table": table, "request": req["request"], "action": {"type": "say", "n": 1}})
@@ -73,7 +73,7 @@ async def test_a_forfeited_game_is_logged(tmp_path: Path, fsyncs: list[int]) -> 
 
 
 async def test_no_log_dir_no_files(tmp_path: Path, fsyncs: list[int]) -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, _ = await seated_pair(port)
         await play_pair(a, b, table)
         await a.expect("table-closed")

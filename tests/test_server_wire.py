@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from quinze_protocol.framing import encode_frame
 from quinze_server.wire import Records, TableWire, joined_map
 from netclient import NetClient
-from serverkit import TOY, create, play_pair, seated_pair, serving
+from serverkit import TOY, create, play_pair, seated_pair, memory_serving
 
 _values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.text(max_size=20) | st.floats(allow_nan=False),
@@ -55,7 +55,7 @@ async def _listed_all(c: NetClient) -> list[dict]:
 
 
 async def test_the_kept_listing_follows_every_change() -> None:
-    async with serving() as port:
+    async with memory_serving() as port:
         a = await NetClient.connect(port, "ana")
         b = await NetClient.connect(port, "bob")
         c = await NetClient.connect(port, "cy")
@@ -90,7 +90,7 @@ async def test_the_kept_listing_follows_every_change() -> None:
 
 
 async def test_the_kept_listing_forgets_old_closed_tables() -> None:
-    async with serving(closed_tables_kept=1) as port:
+    async with memory_serving(closed_tables_kept=1) as port:
         watcher = await NetClient.connect(port, "eve")
         ids = []
         for names in (("ana", "bob"), ("cy", "di")):

@@ -12,14 +12,18 @@ process of its own (:mod:`quinze_cli.bench.load_server`). For each size ``TABLES
    seeded :class:`~quinze_protocol.rng.Rng`) when asked, after the think time;
 3. after a warm-up, for ``duration`` seconds: actions accepted per second, the round trip of each
    action (sending it → its ``accepted`` arriving, in ms: p50, p90, p99, max), the server's CPU
-   time per accepted action (µs) and share of one core, the generator's own share of one core,
+   time per accepted action (µs; and the kernel's part of it, the system time: sockets, epoll)
+   and share of one core, the generator's own share of one core,
    the longest collector pause in the server (``gc.callbacks``), and the tracked objects;
 4. memory (the server's resident set): per idle connection (growth when the idle connections
    arrived / their number), per table (growth when the tables started, playing, minus two
    connections' worth / tables), and after every table closed (players ``leave``, then
    disconnect): what was returned of the tables' growth; then a second wave of as many tables
    plays for the warm-up time: what it adds tells how much of the memory kept was reused;
-5. what one full collection costs at that size (forced after the window, not counted in it).
+5. what one full collection costs at that size (forced after the window, not counted in it);
+6. for comparison, before the server starts: the game work alone over as many live games, one
+   action of each in turn (:mod:`quinze_cli.bench.load_engine`), µs of CPU per action: its growth
+   with the number of tables is the part of the server's growth that the game states alone show.
 
 The machine is often shared: absolute figures are noisy, the goals are ratios within one run
 (the load average is reported). Figures are measured, never asserted. ``server_tree`` runs the
@@ -42,6 +46,7 @@ from typing import Any
 
 import msgpack
 
+from quinze_cli.bench.load_engine import round_robin
 from quinze_protocol.rng import Rng
 
 __all__ = ["DEFAULT_SIZES", "QUICK_SIZES", "Size", "parse_sizes", "run_load_bench", "load_figures", "table_rows", "goal_rows"]
@@ -51,6 +56,8 @@ LISTING_EVERY = 10.0
 SETUP_TIMEOUT = 120.0
 """Seconds the set-up (or the closing) of one size may take before the run gives up."""
 _HEADER = 4
+ENGINE_ACTIONS_PER_S = 2_000
+"""Actions of the game work alone (:mod:`load_engine`) per second of the measured window."""
 _pack = msgpack.Packer(use_bin_type=True).pack
 
 
@@ -112,8 +119,9 @@ class _Run:
         self.listings: list[float] = []
         self.errors: list[str] = []
         self.error_count = 0
-        self.games = 0
+        self.games = 0  # game-over received in the window (each game tells both players)
         self.pings = 0
+        self.forfeits: dict[str, int] = {}  # game-over with a forfeit, by kind (none expected)
 
     def error(self, what: str) -> None:
         self.error_count += 1
@@ -205,7 +213,12 @@ class _Client(asyncio.Protocol):
             run.pings += 1
             self.send({"type": "pong", "nonce": m["nonce"]})
         elif t == "game-over":
-            run.games += 1
+            if run.measuring:
+                run.games += 1
+            forfeit = m.get("forfeit")
+            if forfeit and not run.stopping:
+                kind = str(forfeit.get("kind"))
+                run.forfeits[kind] = run.forfeits.get(kind, 0) + 1
         elif t in ("refused", "error") and not run.stopping:
             run.error(f"{self.name}: {t} {m.get('code')}: {m.get('reason')}")
         fut = self.waiting.pop(t, None) if t is not None else None
@@ -343,6 +356,8 @@ def _pct(samples: list[float], q: float) -> float:
 
 async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stock_gc: bool, seed: int) -> dict[str, Any]:
     run = _Run(size, seed)
+    # The game work alone over as many live games, before the server starts (nothing else runs).
+    engine = None if size.think_ms else round_robin(size.tables, max(2 * size.tables, int(ENGINE_ACTIONS_PER_S * duration)), seed=seed)
     async with _ServerProcess(tree, stock_gc) as server:
         base = await server.ask("stats")
         idle = await asyncio.wait_for(_connect(server, run, [f"idle{i}" for i in range(size.idle)]), SETUP_TIMEOUT)
@@ -353,6 +368,9 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         players = await asyncio.wait_for(_connect(server, run, [f"p{i}" for i in range(2 * size.tables)]), SETUP_TIMEOUT)
         await asyncio.wait_for(asyncio.gather(*(_seat(players[2 * i], players[2 * i + 1]) for i in range(size.tables))), SETUP_TIMEOUT)
         await asyncio.sleep(warmup)
+        window = os.environ.get("QUINZE_BENCH_PROFILE_WINDOW")  # diagnosis (load_server's docstring)
+        if window:
+            await server.ask("profile-start")
         start = await server.ask("stats")
         run.measuring = True
         t0, c0 = time.perf_counter(), time.process_time()
@@ -360,6 +378,8 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         run.measuring = False
         elapsed, client_cpu = time.perf_counter() - t0, time.process_time() - c0
         end = await server.ask("stats")
+        if window:
+            await server.ask(f"profile-stop {window}-{size.tables}.prof")
         objects = await server.ask("objects")
         playing = await server.ask("stats")
         await _close_tables(run, players)
@@ -385,12 +405,15 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         "seconds": round(elapsed, 2),
         "actions": run.actions,
         "actions_per_s": round(run.actions / elapsed, 1),
-        "games": run.games,
+        "games": run.games // 2,
+        "forfeits": run.forfeits,
         "rtt_ms": {"p50": round(_pct(run.rtts, 0.5) * ms, 2), "p90": round(_pct(run.rtts, 0.9) * ms, 2),
                    "p99": round(_pct(run.rtts, 0.99) * ms, 2), "max": round(max(run.rtts, default=0.0) * ms, 2)},
         "listing_ms": {"n": len(run.listings), "p99": round(_pct(run.listings, 0.99) * ms, 2)},
         "server_cpu_us_per_action": round(cpu / run.actions * 1e6, 1) if run.actions else None,
+        "engine_us_per_action": engine["cpu_us_per_action"] if engine else None,
         "server_cpu_share": round(cpu / elapsed, 2),
+        "server_sys_us_per_action": round((end["sys_s"] - start["sys_s"]) / run.actions * 1e6, 1) if run.actions and "sys_s" in end else None,
         "generator_cpu_share": round(client_cpu / elapsed, 2),
         "gc": end["gc"],
         "collector": end["collector"],
@@ -408,6 +431,7 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
             "returned_share": round(returned / grown, 2) if grown > 0 else None,
             "second_wave_growth_mib": round((second["rss_bytes"] - closed["rss_bytes"]) / 2**20, 1),
             "reused_share": round(1 - (second["rss_bytes"] - closed["rss_bytes"]) / grown, 2) if grown > 0 else None,
+            "trims_after_close": closed["trims"] - playing["trims"] if closed.get("trims") is not None else None,
         },
         "pings": run.pings,
         "errors": run.error_count,
@@ -429,8 +453,13 @@ def _goals(rows: list[dict[str, Any]]) -> dict[str, Any]:
                                    "of": f"{big['tables']} tables"}
         if ref["server_cpu_us_per_action"] and big["server_cpu_us_per_action"]:
             growth = big["server_cpu_us_per_action"] / ref["server_cpu_us_per_action"]
+            of = f"{big['tables']} vs {ref['tables']} tables"
+            engine = None
+            if ref.get("engine_us_per_action") and big.get("engine_us_per_action"):
+                engine = round(big["engine_us_per_action"] / ref["engine_us_per_action"], 2)
+                of += f"; the game work alone ×{engine}"
             goals["cpu_per_action_growth"] = {"value": round(growth, 2), "target": 1.15, "met": growth <= 1.15,
-                                              "of": f"{big['tables']} vs {ref['tables']} tables"}
+                                              "of": of, "engine_growth": engine}
         pause = big["gc"]["max_pause_ms"]
         goals["gc_pause_largest_ms"] = {"value": pause, "target": 20, "met": pause <= 20, "of": f"{big['tables']} tables"}
         full = big["full_collection_cpu_ms"]  # the pause to expect when a full collection does come
@@ -488,6 +517,8 @@ def table_rows(fig: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         ("round trip ms p50 / p90", lambda r: f"{r['rtt_ms']['p50']} / {r['rtt_ms']['p90']}"),
         ("round trip ms p99 / max", lambda r: f"{r['rtt_ms']['p99']} / {r['rtt_ms']['max']}"),
         ("server CPU per action, µs", lambda r: f"{r['server_cpu_us_per_action']}"),
+        ("of which in the kernel, µs", lambda r: f"{r.get('server_sys_us_per_action')}"),
+        ("the game work alone (no server), µs per action", lambda r: f"{r.get('engine_us_per_action') or '-'}"),
         ("server / generator CPU (share of a core)", lambda r: f"{r['server_cpu_share']:.0%} / {r['generator_cpu_share']:.0%}"),
         ("longest collector pause ms wall / CPU (generation)",
          lambda r: f"{r['gc']['max_pause_ms']:.1f} / {r['gc']['max_pause_cpu_ms']:.1f} ({r['gc']['max_pause_gen']})"),

@@ -10,31 +10,40 @@ It serves a real :func:`quinze_server.app.run_server` on a free loopback port (n
 heartbeat of 10 s), prints the port on one line of stdout, then answers one JSON line per command
 line read on stdin:
 
-- ``stats``: ``{"cpu_s", "rss_bytes", "gc": {"max_pause_ms", "max_pause_gen", "pauses",
+- ``stats``: ``{"cpu_s", "user_s", "sys_s", "rss_bytes", "gc": {"max_pause_ms", "max_pause_gen", "pauses",
   "total_ms", "max_pause_cpu_ms", "by_gen": {"0": {"n", "max_ms", "total_ms"}, ...}}, "threshold",
   "frozen",
-  "collector"}``; CPU is the process's user + system time in seconds, ``rss_bytes`` the resident
-  set now (``/proc/self/statm``, else the peak from ``getrusage``); the collector figures count
+  "collector", "trims"}``; CPU is the process's user + system time in seconds, ``rss_bytes`` the resident
+  set now (``/proc/self/statm``, else the peak from ``getrusage``); ``user_s`` and ``sys_s`` split
+  the CPU time between the interpreter and the kernel (the sockets, epoll); the collector figures count
   the pauses since the previous ``stats`` (each collection is timed by a ``gc.callbacks`` hook, in
   wall-clock time, what clients wait, and in the thread's CPU time, ``max_pause_cpu_ms``, what the
-  collector itself costs when the machine is shared).
+  collector itself costs when the machine is shared); ``trims``: how many times the server gave
+  memory back to the system so far (``quinze_server.collector.Reclaimer``; None for a tree without).
 - ``objects``: ``{"tracked": n, "full_ms", "full_cpu_ms"}``: the objects the cyclic collector
   tracks now, and the time (wall, CPU) of one full collection run then (a forced ``gc.collect()``,
   not counted in the pauses of the next ``stats``).
 - ``types``: the 25 most numerous types among them (``{name: count}``), for diagnosis.
+- ``profile-start`` / ``profile-stop FILE`` (diagnosis, ``{}``): profile the server with cProfile
+  between the two, timed by the thread's CPU time (a wall clock would count the moments the
+  shared machine runs something else), the statistics written to ``FILE``.
 - ``quit``: exit at once.
 
 The collector is tuned as ``quinze serve`` tunes it (:func:`quinze_server.collector.tune`, when the
 measured tree has it), unless ``--stock-gc``: ``collector`` says which (``"tuned"`` or ``"stock"``).
 For experiments, ``QUINZE_BENCH_GC_THRESHOLDS=A,B,C`` in the environment tunes with those thresholds,
-and ``QUINZE_BENCH_PROFILE=FILE`` profiles the server (cProfile statistics written to FILE on ``quit``).
+and ``QUINZE_BENCH_PROFILE=FILE`` profiles the server's whole life (cProfile statistics written to
+FILE on ``quit``); ``QUINZE_BENCH_PROFILE_WINDOW=PREFIX`` in the generator's environment uses the
+profiling commands above instead, for the measured window of each size only (``PREFIX-TABLES.prof``).
 """
 
 from __future__ import annotations
 
+import functools
 import gc
 import importlib
 import importlib.util
+import inspect
 import json
 import os
 import resource
@@ -47,6 +56,7 @@ _start = [0.0, 0.0]
 _gens: dict[int, list[float]] = {}
 _max = [0.0, -1, 0.0]
 _profile: Any = None
+_server: list[Any] = []  # the running Server, when the measured tree tells it (run_server's on_server)
 
 
 def _gc_hook(phase: str, info: dict[str, Any]) -> None:
@@ -75,9 +85,12 @@ def _rss() -> int:
 
 
 def _stats(collector: str) -> dict[str, Any]:
+    times = os.times()
     by_gen = {str(g): {"n": s[0], "max_ms": round(s[1] * 1e3, 3), "total_ms": round(s[2] * 1e3, 3)} for g, s in sorted(_gens.items())}
     out = {
         "cpu_s": time.process_time(),
+        "user_s": times.user,
+        "sys_s": times.system,
         "rss_bytes": _rss(),
         "gc": {
             "max_pause_ms": round(_max[0] * 1e3, 3),
@@ -90,6 +103,7 @@ def _stats(collector: str) -> dict[str, Any]:
         "threshold": list(gc.get_threshold()),
         "frozen": gc.get_freeze_count(),
         "collector": collector,
+        "trims": getattr(getattr(_server[0], "reclaimer", None), "trims", None) if _server else None,
     }
     _gens.clear()
     _max[0], _max[1], _max[2] = 0.0, -1, 0.0
@@ -140,6 +154,7 @@ def main(argv: list[str]) -> None:
     async def control(nursery: trio.Nursery) -> None:
         stdin = trio.lowlevel.FdStream(os.dup(0))
         buf = b""
+        window: Any = None
         while True:
             data = await stdin.receive_some(4096)
             if not data:
@@ -162,13 +177,39 @@ def main(argv: list[str]) -> None:
                 elif cmd == "trim":  # a diagnosis: what glibc gives back when asked
                     import ctypes
 
+                    t0 = time.perf_counter()
                     ctypes.CDLL("libc.so.6").malloc_trim(0)
-                    reply = {"rss_bytes": _rss()}
+                    reply = {"rss_bytes": _rss(), "ms": round((time.perf_counter() - t0) * 1e3, 2)}
+                elif cmd == "arenas":  # a diagnosis: CPython's small-object allocator, its summary lines
+                    import tempfile
+
+                    with tempfile.TemporaryFile("w+") as f:
+                        saved = os.dup(2)
+                        os.dup2(f.fileno(), 2)
+                        try:
+                            sys._debugmallocstats()
+                        finally:
+                            os.dup2(saved, 2)
+                            os.close(saved)
+                        f.seek(0)
+                        lines = f.read().splitlines()
+                    reply = {"lines": [x for x in lines if "arena" in x or "bytes in" in x or "Total" in x]}
                 elif cmd == "types":  # a diagnosis: the most numerous tracked types
                     import collections
 
                     counts = collections.Counter(type(o).__name__ for o in gc.get_objects())
                     reply = dict(counts.most_common(25))
+                elif cmd == "profile-start":  # a diagnosis: the window only, CPU time
+                    import cProfile
+
+                    window = cProfile.Profile(time.thread_time)
+                    window.enable()
+                    reply = {}
+                elif cmd.startswith("profile-stop ") and window is not None:
+                    window.disable()
+                    window.dump_stats(cmd.split(" ", 1)[1])
+                    window = None
+                    reply = {}
                 elif cmd == "quit":
                     if _profile is not None:
                         _profile.disable()
@@ -181,8 +222,11 @@ def main(argv: list[str]) -> None:
 
     async def serve() -> None:
         config = ServerConfig(port=0, log_dir=None, shutdown_grace=0.2)
+        serve_it = run_server
+        if "on_server" in inspect.signature(run_server).parameters:  # (an older tree's server may not say)
+            serve_it = functools.partial(run_server, on_server=lambda server: _server.append(server))
         async with trio.open_nursery() as nursery:
-            port = await nursery.start(run_server, config)
+            port = await nursery.start(serve_it, config)
             print(port, flush=True)
             nursery.start_soon(control, nursery)
 

@@ -17,7 +17,7 @@ from quinze_protocol.clocks import clock_text
 from quinze_protocol.game import GameError, game_ids, get_game
 from quinze_cli.play.session import Quit, Session
 from quinze_cli.errors import plain_reason
-from quinze_cli.play.table import TableGone, await_reply, join_table, spectate_table
+from quinze_cli.play.table import TableGone, ask_server, join_table, spectate_table
 
 __all__ = ["ask", "lobby", "parse_options"]
 
@@ -39,7 +39,7 @@ async def ask(s: Session, prompt: str, default: str = "") -> str:
         if kind == "input":
             return data.strip() or default
         if kind == "server":
-            s.backlog.append(("server", data, s.generation))
+            s.backlog.append(s.item)
             if len(s.backlog) > 1000:  # nobody reads them: keep the newest
                 s.backlog.popleft()
         # "resumed": the connection came back; keep waiting for the line
@@ -122,9 +122,8 @@ async def _create(s: Session) -> str | None:
             break
         except GameError as err:
             s.say(cat("lobby.bad-option", field=err.field or "", reason=err.reason), style="red")
-    await s.send({"type": "create-table", "game": game, "options": options, "seed": None, "games": 1,
-                  "clock": s.opts.clock})
-    msg = await await_reply(s, "", ("table-created",), "create-table")
+    msg = await ask_server(s, {"type": "create-table", "game": game, "options": options, "seed": None, "games": 1,
+                               "clock": s.opts.clock})
     if msg.get("type") == "error":
         s.say(cat("lobby.create-refused", reason=plain_reason(msg.get("reason", "")), code=msg.get("code", "")), style="red")
         return None
@@ -142,8 +141,7 @@ async def lobby(s: Session) -> None:
     cat = s.cat
     while True:
         try:
-            await s.send({"type": "list-tables"})
-            msg = await await_reply(s, "", ("tables",), "list-tables")
+            msg = await ask_server(s, {"type": "list-tables"})
             tables = [t for t in msg.get("tables", []) if t.get("state") != "closed"]  # never pickable
             _show(s, tables)
             s.say(cat("lobby.help"), style="dim")

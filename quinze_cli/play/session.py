@@ -3,7 +3,11 @@ reconnection with backoff, and a clean goodbye.
 
 Everything the client reacts to arrives in one trio memory channel as ``(source, item)``:
 
-* ``("server", map, generation)``: a server message as data (``Message.to_data()``);
+* ``("server", map, generation, step, settled)``: a server message as data (``Message.to_data()``),
+  with what it did in the connection's conversation (:class:`quinze_protocol.session.ClientSession`,
+  which every message passes through as it is received): ``step``, what it did at its table
+  (:class:`~quinze_protocol.session.Step`, or None), and ``settled``, the lobby question it
+  answered (:class:`~quinze_protocol.session.Ask`, or None);
 * ``("lost", text, generation, reason)``: the connection of that generation is over (``reason``:
   the server's ``bye`` reason, ``""`` when it said none);
 * ``("input", line | None)``: a typed line (None: standard input closed);
@@ -29,6 +33,7 @@ import trio
 from rich.console import Console
 
 from quinze_protocol.clocks import DEFAULT_BANK
+from quinze_protocol.session import Ask, LocalProtocolError, Step
 from quinze_cli.client import ClientError, Connection, connect
 from quinze_cli.play.cards_ui import CardStyle
 from quinze_cli.i18n import Catalogue
@@ -98,6 +103,12 @@ class Session:
         self.backlog: deque[tuple] = deque()
         self.prompt_open = False
         """A prompt was shown and no line answered it yet (see :meth:`next`)."""
+        self.item: tuple = ()
+        """The inbox item :meth:`next` returned last, as it came (to keep it for later: :attr:`backlog`)."""
+        self.step: Step | None = None
+        """What the server message :meth:`next` returned last did at its table (None: nothing, or not a server message)."""
+        self.settled: Ask | None = None
+        """The lobby question the server message :meth:`next` returned last answered, or None."""
 
     # ---------------------------------------------------------------- output
     def say(self, text: str, style: str | None = None) -> None:
@@ -130,7 +141,8 @@ class Session:
         try:
             while True:
                 msg = await conn.receive()
-                await self.send_ch.send(("server", msg.to_data(), generation))
+                session = conn.session
+                await self.send_ch.send(("server", msg.to_data(), generation, session.step, session.settled))
         except ClientError as err:
             await self.send_ch.send(("lost", str(err), generation, getattr(err, "reason", "")))
 
@@ -199,6 +211,7 @@ class Session:
                     return None
             self._check_quit(item)
             kind = item[0]
+            self.item, self.step, self.settled = item, None, None
             if kind == "input":
                 if self.prompt_open and not self.reader.interactive:
                     # nothing echoes the line (a pipe, a file): end the prompt's line ourselves
@@ -212,16 +225,36 @@ class Session:
                     raise Stopped(item[1])
                 await self.reconnect(item[1])
                 return ("resumed", None)
+            if len(item) > 4:
+                self.step, self.settled = item[3], item[4]
             return ("server", item[1])
 
-    async def send(self, data: dict[str, Any]) -> None:
-        """Send one message map; a failure is noticed by the receiving side (``lost``)."""
+    async def send(self, data: dict[str, Any]) -> Ask | None:
+        """Send one message map; a failure is noticed by the receiving side (``lost``). A lobby
+        question returns its :class:`~quinze_protocol.session.Ask` (None when it could not be sent)."""
         if self.conn is None:
-            return
+            return None
         try:
-            await self.conn.send(data)
+            return await self.conn.send(data)
         except ClientError:
-            pass
+            return None
+
+    async def answer(self, table: str, request: int | None, action: dict[str, Any]) -> bool:
+        """Answer the request ``request`` at ``table`` (the one the person saw) with ``action``:
+        the conversation builds the ``action`` message (quoting the request in its game's scope).
+        False, nothing sent, when that request is no longer the open one (what closed it is on its
+        way: a ``game-over``, a refusal)."""
+        if self.conn is None:
+            return False
+        session = self.conn.session
+        r = session.open_request(table)
+        if r is None or r.request != request:
+            return False
+        try:
+            await self.conn.send(session.answer_data(table, action))
+        except (ClientError, LocalProtocolError):
+            return False
+        return True
 
     async def goodbye(self, reason: str) -> None:
         """Leave the held table (if any) and say ``bye``; never raises, at most ~2 s."""
@@ -229,12 +262,14 @@ class Session:
             return
         with trio.move_on_after(2.0):
             if self.held is not None:
-                await self.send({"type": "leave", "table": self.held})
+                ask = await self.send({"type": "leave", "table": self.held})
                 with trio.move_on_after(1.0):
                     while True:
                         item = await self.inbox.receive()
                         if item[0] in ("server", "lost") and item[2] == self.generation:
-                            if item[0] == "lost" or item[1].get("type") in ("left", "error", "table-closed"):
+                            if item[0] == "lost" or item[1].get("type") == "table-closed":
                                 break
+                            if len(item) > 4 and (item[4] is ask or item[1].get("type") == "error"):
+                                break  # the answer to the leave (left, or its error), or another error
             await self.conn.aclose(reason)
         self.conn = None

@@ -21,8 +21,9 @@ from quinze_cli.play.registry import GameUI, InputError, TableState, get_ui
 from quinze_cli.errors import plain_reason
 from quinze_cli.play.screen import ShownSummary, clock_time, draw, fits, legal_lines, seconds_left
 from quinze_cli.play.session import Quit, Session
+from quinze_protocol.session import Step
 
-__all__ = ["TableGone", "await_reply", "join_table", "spectate_table"]
+__all__ = ["TableGone", "ask_server", "join_table", "spectate_table"]
 
 HELP_WORDS = {"help", "aide", "?"}
 HINT_WORDS = {"hint", "conseil", "indice"}
@@ -48,9 +49,14 @@ class TableGone(Exception):
     """We no longer sit at the table (refused join, seat lost); ``str()`` says why."""
 
 
-async def await_reply(s: Session, table: str, want: tuple[str, ...], ref: str) -> dict[str, Any]:
-    """Wait for a server message of a type in ``want`` about ``table`` or an ``error`` about ``ref``.
-    Typed lines meanwhile are answered with "please wait"; other messages are kept for later."""
+async def ask_server(s: Session, question: dict[str, Any]) -> dict[str, Any]:
+    """Send a lobby question (``create-table``, ``list-tables``, ``join``, ``spectate``) and wait
+    for its answer: the message the conversation (:class:`quinze_protocol.session.ClientSession`)
+    says settles it, the good answer or an ``error`` whose ``ref`` is the question's type; an
+    ``error`` naming no message ends the wait too. Typed lines meanwhile are answered with
+    "please wait"; other messages are kept for later. Raises :class:`TableGone` when the
+    connection was lost (and restored) meanwhile."""
+    ask = await s.send(question)
     kept: list[tuple] = []
     try:
         while True:
@@ -62,14 +68,14 @@ async def await_reply(s: Session, table: str, want: tuple[str, ...], ref: str) -
                 s.say(s.cat("conn.wait"))
                 continue
             if kind == "resumed":
-                raise TableGone(s.cat("conn.lost-during", what=ref))
-            t = data.get("type")
-            about = data.get("table", table)
-            if t in want and (about == table or not isinstance(about, str)):
+                raise TableGone(s.cat("conn.lost-during", what=question["type"]))
+            if ask is not None and s.settled is ask:
                 return data
-            if t == "error" and data.get("ref") in (ref, None):
+            if data.get("type") == "error" and data.get("ref") is None:
+                if ask is not None and s.conn is not None:
+                    s.conn.session.forget(ask)
                 return data
-            kept.append(("server", data, s.generation))
+            kept.append(s.item)
     finally:
         s.backlog.extend(kept)
 
@@ -81,8 +87,7 @@ def _key(s: Session, table: str) -> str:
 async def table_info(s: Session, table: str) -> dict[str, Any] | None:
     """The lobby's info on ``table`` (``list-tables``: ``seats`` with ``name`` and ``connected``),
     or None when the server does not list it."""
-    await s.send({"type": "list-tables", "table": table, "closed": True})  # that table only, closed or not
-    msg = await await_reply(s, "", ("tables",), "list-tables")
+    msg = await ask_server(s, {"type": "list-tables", "table": table, "closed": True})  # that table only, closed or not
     return next((t for t in msg.get("tables", []) if t.get("table") == table), None)
 
 
@@ -133,14 +138,12 @@ async def join_table(s: Session, table: str, seat: int | None = None, token: str
 
 
 async def _join(s: Session, table: str, seat: int | None, token: str | None) -> dict[str, Any]:
-    await s.send({"type": "join", "table": table, "seat": seat, "token": token})
-    return await await_reply(s, table, ("joined",), "join")
+    return await ask_server(s, {"type": "join", "table": table, "seat": seat, "token": token})
 
 
 async def spectate_table(s: Session, table: str) -> None:
     """Watch ``table`` with public information only until it closes. Raises :class:`TableGone`."""
-    await s.send({"type": "spectate", "table": table})
-    msg = await await_reply(s, table, ("spectating",), "spectate")
+    msg = await ask_server(s, {"type": "spectate", "table": table})
     if msg.get("type") == "error":
         raise TableGone(s.cat("table.spectate-refused", table=table, reason=plain_reason(msg.get("reason", "")), code=msg.get("code", "")))
     s.held = table
@@ -194,7 +197,7 @@ class TableLoop:
                 await self._rejoin()
             elif kind == "input":
                 await self.on_line(data)
-            elif await self.on_message(data):
+            elif await self.on_message(data, s.step):
                 return
             if self.hold_pending:
                 await self._hold()
@@ -228,8 +231,7 @@ class TableLoop:
     async def _rejoin(self) -> None:
         s, st = self.s, self.state
         if st.seat is None:
-            await s.send({"type": "spectate", "table": st.table})
-            msg = await await_reply(s, st.table, ("spectating",), "spectate")
+            msg = await ask_server(s, {"type": "spectate", "table": st.table})
         else:
             msg = await _join(s, st.table, None, self.token)
             if msg.get("type") == "error" and st.number == 0 and msg.get("code") == "bad-token":
@@ -297,7 +299,7 @@ class TableLoop:
                     line = (data or "").strip()
                     break
                 if kind == "server":
-                    held.append(("server", data, s.generation))
+                    held.append(s.item)
         finally:
             s.backlog.extend(held)
         self.shown = None
@@ -306,8 +308,11 @@ class TableLoop:
             await self.on_line(line)
 
     # ---------------------------------------------------------------- server
-    async def on_message(self, msg: dict[str, Any]) -> bool:
-        """Handle one server message; True when the table is over for us."""
+    async def on_message(self, msg: dict[str, Any], step: Step | None = None) -> bool:
+        """Handle one server message; True when the table is over for us. ``step``: what the
+        message did in the conversation (:class:`quinze_protocol.session.Step`; None when it is
+        not known, e.g. replayed messages): an ``accepted`` or ``refused`` is ours only when the
+        conversation says it answers our open request."""
         st, s, cat = self.state, self.s, self.cat
         t = msg.get("type")
         if msg.get("table", st.table) != st.table:
@@ -368,14 +373,18 @@ class TableLoop:
         elif t == "notice":
             self._on_notice(msg)
         elif t == "accepted":
-            if msg.get("request") == st.request:
+            if step is not None and step.expected:  # accepted is expected only for our answer
                 st.legal = []
                 st.deadline_at = None
                 self.sent = False
         elif t == "refused":
-            if msg.get("request") == st.request:
+            # "refused": our open request, answer again; "refused:stale": our answer came after
+            # the request closed (a deadline, the game's end); other requests' refusals are news
+            if step is not None and step.key in ("refused", "refused:stale"):
                 self.sent = False
                 s.say(cat("table.refused", reason=plain_reason(msg.get("reason", "")), code=msg.get("code", "")), style="red")
+                if step.key == "refused:stale":
+                    st.legal, st.deadline_at = [], None
                 if st.legal:
                     self._prompt()
         elif t == "game-over":
@@ -499,9 +508,8 @@ class TableLoop:
         else:
             action = self._read_action(text)
             if action is not None:
-                self.sent = True
                 self.aside = None
-                await s.send({"type": "action", "table": st.table, "request": st.request, "action": action})
+                self.sent = await s.answer(st.table, st.request, action)
                 return
         if my_turn:
             self._prompt()
@@ -582,7 +590,7 @@ class TableLoop:
                 if kind == "resumed":
                     resumed = True
                 else:
-                    kept.append(("server", data, s.generation))
+                    kept.append(s.item)
         finally:
             s.backlog.extend(kept)
         if resumed and not answer:
