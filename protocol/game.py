@@ -322,6 +322,12 @@ class Game(ABC):
     """The validated options this game was made with, ``players`` included."""
     opening_events: list[Event]
     """Events produced by :meth:`new` (seating, the first deal, ...); empty after ``from_position``."""
+    record_events: bool = True
+    """False: :meth:`apply` builds no events and returns an empty list, for callers that never
+    read them (search playouts, in-process self-play: building the events is a large part of a
+    decision's cost). The game plays exactly the same. Set on one game (``g.record_events =
+    False``); its copies keep the setting; :meth:`new` and :meth:`from_position` give games that
+    record."""
 
     # ---- options
 
@@ -428,7 +434,8 @@ class Game(ABC):
         Data goes through :meth:`parse_action` (:class:`ActionError` naming the field); with
         ``checked`` (the default) :meth:`check` refuses an illegal action (:class:`IllegalAction`)
         and the state is unchanged; then the game's :meth:`_play`. ``checked=False`` is for
-        actions taken from :meth:`legal_actions` of this very state.
+        actions taken from :meth:`legal_actions` of this very state. The events: an empty list
+        when :attr:`record_events` is False.
         """
         if not isinstance(action, Action):
             if not isinstance(action, Mapping):

@@ -35,7 +35,7 @@ from typing import Any
 
 import trio
 
-THRESHOLDS = (50_000, 20, 10)
+THRESHOLDS = (20_000, 20, 10)
 """Allocations (net) before a young collection; young collections before a middle one; middle
 ones before a full one is considered (CPython's stock values are 700, 10, 10)."""
 

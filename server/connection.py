@@ -38,7 +38,6 @@ import logging
 import os
 import sys
 import time
-from collections import deque
 from typing import TYPE_CHECKING, Any
 
 import trio
@@ -90,7 +89,7 @@ class ClientConnection:
         self.closing = False
         self._graceful = False
         self._eof = False  # close(): the writer half-closes the socket once the queue is sent
-        self._queue: deque[bytes] = deque()  # frames waiting for the writer
+        self._queue: list[bytes] = []  # frames waiting for the writer (a list: 56 bytes, a deque 760)
         self._writing = False  # a writer task runs (sending, or about to)
         self._nursery: trio.Nursery | None = None
         self._scope: trio.CancelScope | None = None
@@ -266,7 +265,7 @@ class ClientConnection:
         try:
             while queue:
                 if len(queue) == 1:
-                    data = queue.popleft()
+                    data = queue.pop()
                 else:  # send what else is queued in one go
                     data = b"".join(queue)
                     queue.clear()

@@ -3,11 +3,15 @@
 
 from __future__ import annotations
 
+import fcntl
+import importlib.util
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +19,8 @@ from typing import Any
 
 import pytest
 
-pytest.importorskip("distributed")
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="needs distributed")
+"""Found, not imported: collecting the suite does not pay Dask's import in every worker."""
 
 from clusterkit import QUINZE, LocalCluster  # noqa: E402
 
@@ -26,7 +31,7 @@ table names): everything else must be equal record by record."""
 
 
 @pytest.fixture(scope="module")
-def scheduler() -> Iterator[str]:
+def cluster_address() -> Iterator[str]:
     given = os.environ.get("QUINZE_TEST_SCHEDULER")
     if given:  # .ci/run's scheduler: wait for its two workers
         from distributed import Client
@@ -40,6 +45,16 @@ def scheduler() -> Iterator[str]:
         yield cluster.address
     finally:
         cluster.close()
+
+
+@pytest.fixture
+def scheduler(cluster_address: str) -> Iterator[str]:
+    """The scheduler's address, held by this test alone: .ci/run's one scheduler is shared by every
+    xdist worker, and some tests look at everything its workers run (no shard left, the profiler)."""
+    with open(Path(tempfile.gettempdir()) / f"quinze-test-dask-{cluster_address.replace('/', '_').replace(':', '_')}.lock",
+              "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield cluster_address
 
 
 def run(*args: str, timeout: float = 240, **kw: Any) -> subprocess.CompletedProcess[str]:
@@ -72,7 +87,9 @@ def untimed(bots: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def test_a_cluster_match_equals_the_local_match_record_by_record(scheduler: str, tmp_path: Path) -> None:
-    common = ["match", "builtin:greedy", "builtin:random", "--games", "40", "--seed", "11"]
+    # Games to 30 points (two or three deals each, not eight or nine): the same 40 games and 7 shards for
+    # a third of the play.
+    common = ["match", "builtin:greedy", "builtin:random", "--games", "40", "--seed", "11", "--option", "target=30"]
     local = run(*common, "--log-dir", str(tmp_path / "local"), "--json", str(tmp_path / "local.json"))
     assert local.returncode == 0, local.stderr
     far = run(*common, "--cluster", scheduler, "--shard-size", "6", "--log-dir", str(tmp_path / "far"),
@@ -90,6 +107,7 @@ def test_a_cluster_match_equals_the_local_match_record_by_record(scheduler: str,
 
 def test_a_bot_program_plays_through_the_cluster(scheduler: str, tmp_path: Path) -> None:
     got = run("match", f"{sys.executable} examples/bots/random_bot.py", "builtin:greedy", "--games", "6", "--seed", "3",
+              "--option", "target=30",
               "--cluster", scheduler, "--shard-size", "2", "--log-dir", str(tmp_path / "logs"),
               "--json", str(tmp_path / "r.json"))
     assert got.returncode == 0, got.stderr
@@ -104,7 +122,7 @@ def test_a_worker_killed_mid_match_loses_no_game_and_counts_none_twice(tmp_path:
         victim = cluster.workers[0]
         proc = subprocess.Popen(
             [QUINZE, "match", "builtin:greedy", "builtin:random", "--games", "30", "--seed", "21", "--shard-size", "3",
-             "--cluster", cluster.address, "--log-dir", str(tmp_path / "far"), "--json", str(tmp_path / "far.json")],
+             "--option", "target=30", "--cluster", cluster.address, "--log-dir", str(tmp_path / "far"), "--json", str(tmp_path / "far.json")],
             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 120
         while True:  # wait until the victim has delivered some games
@@ -115,12 +133,13 @@ def test_a_worker_killed_mid_match_loses_no_game_and_counts_none_twice(tmp_path:
             time.sleep(0.05)
         os.kill(victim.pid, signal.SIGKILL)
         victim.wait()
+        assert logs[0].read_text().count('"record":"header"') < 30  # killed mid-match: its shards must run again
         cluster.add_worker()  # the lost shards run again here
         out, err = proc.communicate(timeout=240)
         assert proc.returncode == 0, err
     finally:
         cluster.close()
-    local = run("match", "builtin:greedy", "builtin:random", "--games", "30", "--seed", "21",
+    local = run("match", "builtin:greedy", "builtin:random", "--games", "30", "--seed", "21", "--option", "target=30",
                 "--log-dir", str(tmp_path / "local"), "--json", str(tmp_path / "local.json"))
     assert local.returncode == 0, local.stderr
     assert games_by_deal(tmp_path / "far") == games_by_deal(tmp_path / "local")
@@ -182,8 +201,13 @@ def test_cluster_usage_errors(args: list[str], message: str, tmp_path: Path) -> 
 
 
 def test_an_unreachable_scheduler_is_a_clear_error(tmp_path: Path) -> None:
-    got = run("match", "builtin:greedy", "builtin:random", "--games", "2", "--cluster", "tcp://127.0.0.1:9",
-              "--log-dir", str(tmp_path), timeout=120)
+    # The real command, with its connect timeout (10 s: a slow network) cut to 1 s: the wait is not
+    # what is tested here, and it was the longest idle stretch of the suite.
+    code = ("import sys; import quinze_cli.cluster.driver as driver; driver.CONNECT_TIMEOUT = 1.0\n"
+            "from quinze_cli.app import main; sys.argv = ['quinze'] + sys.argv[1:]; main()")
+    got = subprocess.run([sys.executable, "-c", code, "match", "builtin:greedy", "builtin:random", "--games", "2",
+                          "--cluster", "tcp://127.0.0.1:9", "--log-dir", str(tmp_path)],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert got.returncode == 1
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in got.stderr
 
@@ -229,7 +253,7 @@ def _event(doc_path: Path) -> dict[str, Any]:
 
 def test_a_cluster_tournament_killed_and_resumed_equals_the_local_one(scheduler: str, tmp_path: Path) -> None:
     bots = ["builtin:greedy", "builtin:random", "name=r2 cmd=builtin:random seed=3"]
-    common = ["tournament", *bots, "--games-per-pairing", "6", "--seed", "7"]
+    common = ["tournament", *bots, "--games-per-pairing", "6", "--seed", "7", "--option", "target=30"]
     local = run(*common, "--log-dir", str(tmp_path / "local"), "--json", str(tmp_path / "local.json"))
     assert local.returncode == 0, local.stderr
     proc = subprocess.Popen([QUINZE, *common, "--cluster", scheduler, "--shard-size", "2",
@@ -247,7 +271,8 @@ def test_a_cluster_tournament_killed_and_resumed_equals_the_local_one(scheduler:
     event = journals[0].parent
     again = run("tournament", "--resume", str(event), "--cluster", scheduler, "--json", str(tmp_path / "far.json"))
     assert again.returncode == 0, again.stderr
-    assert "resuming" in again.stderr
+    resumed = re.search(r"resuming .*: (\d+) of (\d+) games done", " ".join(again.stderr.split()))  # (wrapped)
+    assert resumed and int(resumed[1]) < int(resumed[2]), again.stderr  # the kill struck mid-event
     assert _event(tmp_path / "far.json") == _event(tmp_path / "local.json")
     (local_event,) = (tmp_path / "local").glob("tournament-*")
     assert games_by_deal(event) == games_by_deal(local_event)
@@ -269,7 +294,7 @@ def test_a_bot_failing_beyond_its_restarts_stops_the_cluster_match(scheduler: st
 
 
 def test_a_cluster_match_killed_and_resumed_equals_the_local_one(scheduler: str, tmp_path: Path) -> None:
-    common = ["match", "builtin:greedy", "builtin:random", "--games", "30", "--seed", "13"]
+    common = ["match", "builtin:greedy", "builtin:random", "--games", "30", "--seed", "13", "--option", "target=30"]
     local = run(*common, "--log-dir", str(tmp_path / "local"), "--json", str(tmp_path / "local.json"))
     assert local.returncode == 0, local.stderr
     proc = subprocess.Popen([QUINZE, *common, "--cluster", scheduler, "--shard-size", "2",
@@ -286,6 +311,8 @@ def test_a_cluster_match_killed_and_resumed_equals_the_local_one(scheduler: str,
     proc.wait()
     again = run("match", "--resume", str(journals[0]), "--cluster", scheduler, "--json", str(tmp_path / "far.json"))
     assert again.returncode == 0, again.stderr
+    resumed = re.search(r"resuming: (\d+) done", " ".join(again.stderr.split()))
+    assert resumed and int(resumed[1]) < 30, again.stderr  # the kill struck mid-match
     assert games_by_deal(tmp_path / "far") == games_by_deal(tmp_path / "local")
     a, b = (json.loads((tmp_path / f).read_text()) for f in ("local.json", "far.json"))
     assert untimed(a["bots"]) == untimed(b["bots"]) and a["elo"] == b["elo"] and b["complete"]
@@ -323,7 +350,8 @@ def test_a_shard_pauses_the_worker_profiler_while_it_plays_and_restores_it(sched
     with Client(scheduler, timeout=60, set_as_default=False) as client:
         assert client.submit(probe, pure=False).result(timeout=60) == [True, False, False, True]
     # and a whole match leaves every worker's profiler running
-    done = run("match", "builtin:greedy", "builtin:random", "--games", "6", "--seed", "5", "--cluster", scheduler,
+    done = run("match", "builtin:greedy", "builtin:random", "--games", "6", "--seed", "5", "--option", "target=30",
+               "--cluster", scheduler,
                "--log-dir", str(tmp_path))
     assert done.returncode == 0, done.stderr
     with Client(scheduler, timeout=60, set_as_default=False) as client:

@@ -19,6 +19,7 @@ def test_a_tiny_load_run_plays_and_reports() -> None:
         assert s["memory"]["rss_playing_mib"] > 0 and s["memory"]["second_wave_growth_mib"] is not None
         assert s["full_collection_ms"] >= 0 and s["gc"]["max_pause_cpu_ms"] >= 0
         assert 0 <= s["server_sys_us_per_action"] <= s["server_cpu_us_per_action"]
+        assert s["order"] == "first come"  # as quinze serve runs (quinze_server.scheduling)
         assert s["forfeits"] == {}  # no game lost on time: the generator keeps up
         assert (s["engine_us_per_action"] is None) == bool(s["think_ms"])
         assert s["engine_us_per_action"] is None or s["engine_us_per_action"] > 0

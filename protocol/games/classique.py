@@ -69,7 +69,6 @@ from quinze_protocol.cards import card_text, rank
 from quinze_protocol.game import ActionError, Event, Game, IllegalAction, Option, OptionError, Result, register_game
 from quinze_protocol.games.classique_actions import Call, Check, Fold, Hit, Pass, Raise, Stand, parse_action_data
 from quinze_protocol.games.classique_observer import ClassiqueObserver
-from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from quinze_protocol.rng import Rng
 
 from quinze_protocol.games.classique_coup import (  # noqa: F401  (re-exported)
@@ -174,8 +173,7 @@ class ClassiqueGame(Game):
         first = min(range(n), key=lambda s: rank(cards[s]))
         st.first_dealer = st.dealer = first
         ev = [Event("ceremony", {"draws": draws, "first_dealer": first, "first_to_speak": (first + 1) % n})]
-        st.talon = colour_deck("black")
-        _shuffle(st.rng, st.talon)
+        st.shuffle_talon(colour_deck("black"))
         ev.append(Event("deck-change", {"dealer": st.dealer, "deck": "black", "talon": 52, "reason": "first"}))
         game.flow.start_coup(ev)
         game.opening_events = ev
@@ -203,6 +201,7 @@ class ClassiqueGame(Game):
         g.opening_events = self.opening_events
         g.state = self.state.copy()
         g.flow = CoupFlow(self.options, g.state)
+        g.record_events = self.record_events
         return g
 
     # flow questions asked of the game (tests, tools): answered by its CoupFlow
@@ -302,7 +301,7 @@ class ClassiqueGame(Game):
         st = self.state
         if isinstance(action, Raise) and action.amount is None:
             raise ActionError("a raise needs an amount in chips", field="amount")
-        ev: list[Event] = []
+        ev: list[Event] | None = [] if self.record_events else None
         s = st.turn
         if s is None:
             raise IllegalAction("the match is over", code="game-over")
@@ -312,7 +311,7 @@ class ClassiqueGame(Game):
             self.flow.answer(s, action, ev)
         else:
             self.flow.draw(s, action, ev)
-        return ev
+        return ev or []
 
     def result(self) -> Result | None:
         """Once over: chips won or lost decide (:func:`quinze_protocol.games.classique_coup.match_result`)."""
@@ -384,8 +383,18 @@ def _state_field(name: str) -> property:
                     doc=f"``state.{name}`` (:class:`ClassiqueState`), read and written through the game")
 
 
-for _name in ClassiqueState.__slots__:
+for _name in ClassiqueState.FIELDS:
     setattr(ClassiqueGame, _name, _state_field(_name))
 del _name
+
+
+def _set_talon(self: ClassiqueGame, cards: list[int]) -> None:
+    self.state.talon = cards
+    self.state._pending = None
+
+
+ClassiqueGame.talon = property(  # type: ignore[attr-defined]
+    lambda self: self.state.settled_talon(), _set_talon,
+    doc="``state.talon`` in its exact order (:meth:`ClassiqueState.settled_talon`), read and written through the game")
 
 from quinze_protocol.games import classique_bots  # noqa: E402,F401  (registers the bots)

@@ -29,7 +29,7 @@ class RandomBot(Bot):
         self.rng = Rng(seed)
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        a = self.rng.choice(list(legal))
+        a = legal[self.rng.below(len(legal))]  # Rng.choice, without copying the list
         if isinstance(a, Raise) and a.amount is None and a.min is not None and a.max is not None:
             return Raise(amount=a.min + self.rng.below(a.max - a.min + 1))
         return a

@@ -14,7 +14,7 @@ from quinze_protocol.cards import card_text, rank
 from quinze_protocol.game import ActionError, Event, Result
 from quinze_protocol.games.events import event
 from quinze_protocol.games.classique_actions import Check, Fold, Hit, Pass, Raise, Stand
-from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
+from quinze_protocol.games.quinze_shuffle import Pending, advance, shuffle_lazy
 from quinze_protocol.rng import Rng
 
 __all__ = ["ClassiqueState", "CoupFlow", "colour_deck", "match_result", "other_colour", "value"]
@@ -45,7 +45,11 @@ TALLY_KEYS = ("coups", "all_passed", "single_opener", "last_in", "showdowns", "b
 
 def value(c: int) -> int:
     """Value of a card: A 1, 2–10 face value, J Q K 10 (quinze_cli/rules/quinze-classique.md "Material and values")."""
-    return min(rank(c), 10)
+    return _VALUE[c]
+
+
+_VALUE = tuple(min(rank(c), 10) for c in range(54))
+""":func:`value` of every card number."""
 
 
 def _sorted_deck(colour: str) -> tuple[int, ...]:
@@ -80,7 +84,9 @@ class ClassiqueState:
     ``"opening"`` or ``"drawing"``; ``tally``: counters for ``stats()``; ``rng``: the generator.
     """
 
-    __slots__ = tuple(['caves', 'chips', 'in_match', 'pot', 'stakes', 'first_dealer', 'dealer', 'rounds', 'coup', 'deck', 'talon', 'discards', 'phase', 'turn', 'status', 'hidden', 'face_up', 'opener', 'high', 'raised', 'acted', 'round_of', 'end_reason', 'shares', 'tally', 'rng'])
+    FIELDS = ('caves', 'chips', 'in_match', 'pot', 'stakes', 'first_dealer', 'dealer', 'rounds', 'coup', 'deck', 'talon', 'discards', 'phase', 'turn', 'status', 'hidden', 'face_up', 'opener', 'high', 'raised', 'acted', 'round_of', 'end_reason', 'shares', 'tally', 'rng')
+    """The state's fields, which the game reads and writes as its own attributes."""
+    __slots__ = FIELDS + ("_pending",)
 
     def __init__(self, caves: list[int]) -> None:
         n = len(caves)
@@ -95,6 +101,7 @@ class ClassiqueState:
         self.coup = 0
         self.deck = "black"
         self.talon: list[int] = []
+        self._pending: Pending | None = None  # the talon's shuffle, not carried out to the end yet (shuffle_talon)
         self.discards: list[int] = []
         self.phase = "speak"
         self.turn: int | None = None
@@ -115,7 +122,8 @@ class ClassiqueState:
         """An independent copy: every list, the counters and the generator copied."""
         c = ClassiqueState.__new__(ClassiqueState)
         c.caves, c.chips, c.in_match, c.stakes = self.caves[:], self.chips[:], self.in_match[:], self.stakes[:]
-        c.talon, c.discards, c.status, c.hidden = self.talon[:], self.discards[:], self.status[:], self.hidden[:]
+        c.talon, c._pending = self.talon[:], self._pending
+        c.discards, c.status, c.hidden = self.discards[:], self.status[:], self.hidden[:]
         c.acted, c.shares = self.acted[:], self.shares[:]
         c.pot, c.first_dealer, c.dealer, c.rounds, c.coup = self.pot, self.first_dealer, self.dealer, self.rounds, self.coup
         c.deck, c.phase, c.turn, c.opener, c.high = self.deck, self.phase, self.turn, self.opener, self.high
@@ -124,6 +132,32 @@ class ClassiqueState:
         c.tally = dict(self.tally)
         c.rng = Rng.from_state(self.rng.state)
         return c
+
+    def settled_talon(self) -> list[int]:
+        """The talon in its exact order (:meth:`shuffle_talon` settles the order lazily; the
+        engine reads only its size and deals with :meth:`pop_card`)."""
+        if self._pending is not None:
+            self._pending = advance(self.talon, self._pending, 0)
+        return self.talon
+
+    def shuffle_talon(self, cards: list[int]) -> None:
+        """Make ``cards`` the talon, shuffled by the generator exactly as ``Rng.shuffle`` would.
+        The generator moves on at once as after the whole shuffle, but the order is settled
+        from the bottom up only as far as cards are dealt (:func:`~quinze_protocol.games.quinze_shuffle.shuffle_lazy`):
+        most of a 52-card talon is never dealt before the next deck change. Until then
+        ``talon`` holds the right cards, its size is right and its bottom is settled as far as
+        dealt; :meth:`settled_talon` settles the rest (the game's ``talon`` reads it)."""
+        self.talon = cards
+        self._pending = shuffle_lazy(self.rng, cards)
+
+    def pop_card(self) -> int:
+        """Deal the bottom card of the talon (not empty)."""
+        t = self.talon
+        if self._pending is not None:
+            z, k, d = self._pending
+            if d <= k + 1 - len(t):  # the bottom card is not final yet: settle a few more
+                self._pending = advance(t, self._pending, max(1, len(t) - 8))
+        return t.pop()
 
 
 def match_result(options: dict, st: ClassiqueState) -> Result:
@@ -175,7 +209,11 @@ class CoupFlow:
         """Hidden card plus face-up cards of ``seat`` (0 if no card)."""
         st = self.state
         h = st.hidden[seat]
-        return (value(h) if h is not None else 0) + sum(value(c) for c in st.face_up[seat])
+        V = _VALUE
+        t = V[h] if h is not None else 0
+        for c in st.face_up[seat]:
+            t += V[c]
+        return t
 
     def raise_range(self, seat: int) -> tuple[int, int] | None:
         """(min, max) chips ``seat`` may raise by, or None if no raise is possible.
@@ -184,18 +222,25 @@ class CoupFlow:
         in can add after calling (no side pots), and at most what ``seat`` itself can add.
         """
         st = self.state
-        others = [p for p in self.in_coup() if p != seat]
-        if not others:
+        chips, stakes, status, in_match = st.chips, st.stakes, st.status, st.in_match
+        top = chips[seat] + stakes[seat]
+        other = False
+        for p in self._orders[0]:
+            if p != seat and in_match[p] and status[p] in IN_COUP:
+                other = True
+                room = chips[p] + stakes[p]
+                if room < top:
+                    top = room
+        if not other:
             return None
-        top = min(st.chips[p] + st.stakes[p] - st.high for p in others)
-        top = min(top, st.chips[seat] + st.stakes[seat] - st.high)
+        top -= st.high
         low = self.options["ante"]
         return (low, top) if top >= low else None
 
 
     # ------------------------------------------------------------------ coups
 
-    def start_coup(self, ev: list[Event], played: bool = False) -> None:
+    def start_coup(self, ev: list[Event] | None, played: bool = False) -> None:
         """Eliminate who cannot ante, maybe pass the deal, ante, deal one hidden card each.
 
         [decision, quinze_cli/rules/quinze-classique.md "Who deals"]: after a coup that was ``played`` (somebody opened) the
@@ -214,7 +259,8 @@ class CoupFlow:
             if st.chips[s] < ante:
                 st.in_match[s] = False
                 st.status[s] = "out"
-                ev.append(event("out", {"seat": s, "chips": st.chips[s]}))
+                if ev is not None:
+                    ev.append(event("out", {"seat": s, "chips": st.chips[s]}))
         players = [s for s in range(self.n) if st.in_match[s]]
         if len(players) < 2:
             self._end_match(ev, "last-player", players or before)
@@ -222,9 +268,14 @@ class CoupFlow:
         dealer_out = not st.in_match[st.dealer]
         passes = played or dealer_out or len(st.talon) < len(players) + 2
         if passes:
-            nxt = next(s for s in self.order_from(st.dealer + 1) if st.in_match[s])
-            steps = (nxt - st.dealer) % self.n or self.n
-            if any((st.dealer + k) % self.n == st.first_dealer for k in range(1, steps + 1)):
+            n = self.n
+            in_match = st.in_match
+            for nxt in self._orders[(st.dealer + 1) % n]:  # the next seat in the match
+                if in_match[nxt]:
+                    break
+            steps = (nxt - st.dealer) % n or n
+            # the deal passes over the first dealer: dealer + k for some k in 1..steps
+            if ((st.first_dealer - st.dealer) % n or n) <= steps:
                 st.rounds += 1
                 if st.rounds >= self.options["tours"]:
                     self._end_match(ev, "tours", players)
@@ -235,11 +286,11 @@ class CoupFlow:
         if passes:
             st.dealer = nxt
             st.deck = other_colour(st.deck)
-            st.talon = colour_deck(st.deck)
             st.discards = []
-            _shuffle(st.rng, st.talon)
+            st.shuffle_talon(colour_deck(st.deck))
             reason = "dealer-out" if dealer_out else "played" if played else "talon-short"
-            ev.append(event("deck-change", {"dealer": nxt, "deck": st.deck, "talon": 52, "reason": reason}))
+            if ev is not None:
+                ev.append(event("deck-change", {"dealer": nxt, "deck": st.deck, "talon": 52, "reason": reason}))
             st.tally["deck_changes"] += 1
         st.coup += 1
         st.tally["coups"] += 1
@@ -248,18 +299,19 @@ class CoupFlow:
             st.stakes[s] = ante
             st.pot += ante
             st.status[s] = "waiting"
-        ev.append(event("ante", {"coup": st.coup, "amount": ante, "seats": players, "pot": st.pot}))
+        if ev is not None:
+            ev.append(event("ante", {"coup": st.coup, "amount": ante, "seats": players, "pot": st.pot}))
         order = self.speaking_order()
-        private = {}
-        for s in order:
-            c = st.talon.pop()
+        dealt = [st.pop_card() for _ in order]
+        for s, c in zip(order, dealt):
             st.hidden[s] = c
-            private[s] = {"card": card_text(c)}
-        ev.append(event("deal", {"coup": st.coup, "dealer": st.dealer, "order": order, "talon": len(st.talon)}, private))
+        if ev is not None:
+            private = {s: {"card": card_text(c)} for s, c in zip(order, dealt)}
+            ev.append(event("deal", {"coup": st.coup, "dealer": st.dealer, "order": order, "talon": len(st.talon)}, private))
         st.phase, st.turn = "speak", order[0]
         st.opener, st.high, st.raised, st.acted, st.round_of = None, ante, False, [], "opening"
 
-    def _finish_coup(self, ev: list[Event], outcome: str) -> None:
+    def _finish_coup(self, ev: list[Event] | None, outcome: str) -> None:
         """Put the coup's cards aside, clear the stakes, log ``coup-end``, start the next coup."""
         st = self.state
         for s in range(self.n):
@@ -274,19 +326,21 @@ class CoupFlow:
         st.opener, st.acted, st.raised = None, [], False
         if outcome == "all-passed":
             st.tally["all_passed"] += 1
-        ev.append(event("coup-end", {"coup": st.coup, "outcome": outcome, "pot": st.pot, "chips": list(st.chips)}))
+        if ev is not None:
+            ev.append(event("coup-end", {"coup": st.coup, "outcome": outcome, "pot": st.pot, "chips": list(st.chips)}))
         self.start_coup(ev, played=outcome != "all-passed")
 
-    def _award(self, seat: int, ev: list[Event], reason: str) -> None:
+    def _award(self, seat: int, ev: list[Event] | None, reason: str) -> None:
         st = self.state
         amount = st.pot
         st.chips[seat] += amount
         st.pot = 0
         st.tally[reason.replace("-", "_") + ("s" if reason == "showdown" else "")] += 1
-        ev.append(event("pot-won", {"seat": seat, "amount": amount, "shown": reason == "showdown", "reason": reason}))
+        if ev is not None:
+            ev.append(event("pot-won", {"seat": seat, "amount": amount, "shown": reason == "showdown", "reason": reason}))
         self._finish_coup(ev, "won")
 
-    def _end_match(self, ev: list[Event], reason: str, sharers: list[int]) -> None:
+    def _end_match(self, ev: list[Event] | None, reason: str, sharers: list[int]) -> None:
         """End the match; [decision, quinze_cli/rules/quinze-classique.md "End of the match"]: a pot left over is shared equally
         among ``sharers`` (the players still in the match), the odd chips one each by primauté
         (speaking order from the dealer's next seat)."""
@@ -301,24 +355,28 @@ class CoupFlow:
             st.pot = 0
         st.shares = shares
         st.phase, st.turn, st.end_reason = "over", None, reason
-        data = [{"seat": s, "amount": shares[s]} for s in range(self.n) if shares[s]]
-        ev.append(event("match-end", {"reason": reason, "shares": data, "chips": list(st.chips),
-                                      "coups": st.coup, "rounds": st.rounds}))
-        ev.append(event("game-end", {"result": match_result(self.options, st).to_data()}))
+        if ev is not None:
+            data = [{"seat": s, "amount": shares[s]} for s in range(self.n) if shares[s]]
+            ev.append(event("match-end", {"reason": reason, "shares": data, "chips": list(st.chips),
+                                          "coups": st.coup, "rounds": st.rounds}))
+        if ev is not None:
+            ev.append(event("game-end", {"result": match_result(self.options, st).to_data()}))
 
     # ------------------------------------------------------------------ steps
 
-    def speak(self, s: int, action, ev: list[Event]) -> None:
+    def speak(self, s: int, action, ev: list[Event] | None) -> None:
         """Speaking round, quinze_cli/rules/quinze-classique.md step 2."""
         st = self.state
         say, st.status[s] = _SAY[type(action)]
         if say != "pass" and st.opener is None:
             st.opener = s
-        ev.append(event("speak", {"seat": s, "say": say}))
-        rest = [p for p in self.speaking_order() if st.status[p] == "waiting"]
-        if rest:
-            st.turn = rest[0]
-            return
+        if ev is not None:
+            ev.append(event("speak", {"seat": s, "say": say}))
+        status, in_match = st.status, st.in_match
+        for p in self._orders[(st.dealer + 1) % self.n]:  # the next seat still to speak, in speaking order
+            if in_match[p] and status[p] == "waiting":
+                st.turn = p
+                return
         openers = self.in_coup()
         if not openers:
             self._finish_coup(ev, "all-passed")
@@ -335,7 +393,7 @@ class CoupFlow:
         st.pot += amount
         return amount
 
-    def _raise(self, s: int, amount: int | None, ev: list[Event]) -> None:
+    def _raise(self, s: int, amount: int | None, ev: list[Event] | None) -> None:
         if amount is None:
             raise ActionError("a raise needs an amount in chips", field="amount")
         st = self.state
@@ -343,40 +401,44 @@ class CoupFlow:
         st.high += amount
         st.raised, st.acted = True, [s]
         st.tally["raises"] += 1
-        ev.append(event("raise", {"seat": s, "amount": amount, "paid": paid, "stake": st.stakes[s], "pot": st.pot}))
+        if ev is not None:
+            ev.append(event("raise", {"seat": s, "amount": amount, "paid": paid, "stake": st.stakes[s], "pot": st.pot}))
 
-    def answer(self, s: int, action, ev: list[Event]) -> None:
+    def answer(self, s: int, action, ev: list[Event] | None) -> None:
         """Raising round (renvi), quinze_cli/rules/quinze-classique.md step 3."""
         st = self.state
         if isinstance(action, Raise):
             self._raise(s, action.amount, ev)
         elif isinstance(action, Fold):
             st.status[s] = "folded"
-            ev.append(event("fold", {"seat": s, "stake": st.stakes[s], "pot": st.pot}))
+            if ev is not None:
+                ev.append(event("fold", {"seat": s, "stake": st.stakes[s], "pot": st.pot}))
         else:
             kind = "check" if isinstance(action, Check) else "call"
             paid = self._pay(s, st.high) if kind == "call" else 0
             st.acted.append(s)
-            data = {"seat": s, "stake": st.stakes[s], "pot": st.pot}
-            if kind == "call":
-                data["amount"] = paid
-            ev.append(event(kind, data))
+            if ev is not None:
+                data = {"seat": s, "stake": st.stakes[s], "pot": st.pot}
+                if kind == "call":
+                    data["amount"] = paid
+                ev.append(event(kind, data))
         self._continue_round(s, ev)
 
-    def _continue_round(self, s: int, ev: list[Event]) -> None:
+    def _continue_round(self, s: int, ev: list[Event] | None) -> None:
         st = self.state
         players = self.in_coup()
         if len(players) == 1:
             self._award(players[0], ev, "last-in")
             return
-        waiting = [p for p in self.order_from(s + 1) if p in players and p not in st.acted]
-        if waiting:
-            st.turn = waiting[0]
-            return
+        acted = st.acted
+        for p in self._orders[(s + 1) % self.n]:  # the next seat still to answer
+            if p in players and p not in acted:
+                st.turn = p
+                return
         st.acted, st.raised = [], False
         self._resume_draw(ev)
 
-    def _resume_draw(self, ev: list[Event]) -> None:
+    def _resume_draw(self, ev: list[Event] | None) -> None:
         """Next drawing turn (quinze_cli/rules/quinze-classique.md step 4), in speaking order from the opener, or the showdown.
 
         [decision, quinze_cli/rules/quinze-classique.md "Who deals"]: with the talon empty, every player still drawing stands
@@ -389,14 +451,15 @@ class CoupFlow:
         if drawers and not st.talon:
             for p in drawers:
                 st.status[p] = "stand"
-                ev.append(event("stand", {"seat": p, "forced": True}))
+                if ev is not None:
+                    ev.append(event("stand", {"seat": p, "forced": True}))
             drawers = []
         if drawers:
             st.phase, st.turn = "draw", drawers[0]
         else:
             self._showdown(ev)
 
-    def draw(self, s: int, action, ev: list[Event]) -> None:
+    def draw(self, s: int, action, ev: list[Event] | None) -> None:
         """Drawing turn, quinze_cli/rules/quinze-classique.md step 4: hit (burnt over 15), stand, or raise."""
         st = self.state
         if isinstance(action, Raise):
@@ -406,34 +469,40 @@ class CoupFlow:
             return
         if isinstance(action, Stand):
             st.status[s] = "stand"
-            ev.append(event("stand", {"seat": s, "forced": False}))
+            if ev is not None:
+                ev.append(event("stand", {"seat": s, "forced": False}))
         else:
-            c = st.talon.pop()
+            c = st.pop_card()
             st.face_up[s].append(c)
-            up = sum(value(x) for x in st.face_up[s])
-            ev.append(event("hit", {"seat": s, "card": card_text(c), "face_up_total": up, "talon": len(st.talon)}))
+            if ev is not None:
+                up = 0
+                for x in st.face_up[s]:
+                    up += _VALUE[x]
+                ev.append(event("hit", {"seat": s, "card": card_text(c), "face_up_total": up, "talon": len(st.talon)}))
             total = self.total(s)
             if total > BURN_LIMIT:
                 st.status[s] = "burnt"
                 st.tally["burns"] += 1
-                ev.append(event("burnt", {"seat": s, "hidden": card_text(self.hidden_card(s)), "total": total}))
+                if ev is not None:
+                    ev.append(event("burnt", {"seat": s, "hidden": card_text(self.hidden_card(s)), "total": total}))
                 players = self.in_coup()
                 if len(players) == 1:
                     self._award(players[0], ev, "last-in")
                     return
         self._resume_draw(ev)
 
-    def _showdown(self, ev: list[Event]) -> None:
+    def _showdown(self, ev: list[Event] | None) -> None:
         """Showdown, quinze_cli/rules/quinze-classique.md step 5. [decision]: ties go to the first tied player in speaking order
         from the dealer's next seat (primauté)."""
         st = self.state
         players = self.in_coup()
-        hands = [
-            {"seat": p, "hidden": card_text(self.hidden_card(p)), "face_up": [card_text(c) for c in st.face_up[p]],
-             "total": self.total(p)}
-            for p in players
-        ]
-        ev.append(event("showdown", {"hands": hands}))
+        if ev is not None:
+            hands = [
+                {"seat": p, "hidden": card_text(self.hidden_card(p)), "face_up": [card_text(c) for c in st.face_up[p]],
+                 "total": self.total(p)}
+                for p in players
+            ]
+            ev.append(event("showdown", {"hands": hands}))
         best = max(self.total(p) for p in players)
         winner = next(p for p in players if self.total(p) == best)
         self._award(winner, ev, "showdown")

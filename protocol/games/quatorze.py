@@ -74,16 +74,17 @@ from quinze_protocol.cards import card_text, cards_text, deck
 from quinze_protocol.game import Action, Event, Game, IllegalAction, Option, Result, register_game
 from quinze_protocol.games import quatorze_position
 from quinze_protocol.games.events import event
-from quinze_protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, card_key, parse_action, sort_cards
+from quinze_protocol.games.quatorze_actions import ORDER as _ORDER
+from quinze_protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, parse_action, sort_cards
 from quinze_protocol.games.quatorze_legal import (
     apply_substitute,
     can_lay_whole_hand,
     check_combine,
+    canonical_combinations,
     check_substitute,
-    combinations,
-    substitutions,
     whole_hand_combinations,
 )
+from quinze_protocol.games.quatorze_index import TableIndex, substitutions
 from quinze_protocol.games.quatorze_observer import QuatorzeObserver
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from quinze_protocol.rng import Rng
@@ -145,6 +146,7 @@ class QuatorzeGame(Game):
         self.substitutions = 0  # substitutions made this turn (max_substitutions bounds them)
         self.winners: tuple[int, ...] = ()
         self.end_reason: str | None = None
+        self._tix: TableIndex | None = None  # the index of the table; None when it changed (built when needed)
 
     # ------------------------------------------------------------------ creation
 
@@ -245,9 +247,12 @@ class QuatorzeGame(Game):
         hand = self.hands[seat]
         if self.no_draw == "whole-hand":
             return list(whole_hand_combinations(hand))
-        acts: list[Action] = list(combinations(hand)) if self.phase == "combine" else []
+        acts: list[Any] = canonical_combinations(hand) if self.phase == "combine" else []
         if self.substitutions < self.options["max_substitutions"]:
-            acts.extend(substitutions(hand, self.table))
+            tix = self._tix
+            if tix is None:
+                tix = self._tix = TableIndex(self.table)
+            acts.extend(substitutions(tix, hand))
         acts.extend(map(_DISCARDS.__getitem__, dict.fromkeys(hand)))  # the hand is kept in canonical order
         return acts
 
@@ -332,47 +337,55 @@ class QuatorzeGame(Game):
         seat = self.seat
         assert seat is not None
         hand = self.hands[seat]
-        events: list[Event] = []
+        events: list[Event] | None = [] if self.record_events else None
         if isinstance(a, Draw):
             if a.from_ == "stock" and not self.stock:  # the discard pile but its top card, shuffled
                 top = self.discard.pop()
                 self.stock, self.discard = self.discard, [top]
                 _shuffle(self.rng, self.stock)
-                events.append(event("reshuffle", {"stock": len(self.stock), "discard": card_text(top)}))
+                if events is not None:
+                    events.append(event("reshuffle", {"stock": len(self.stock), "discard": card_text(top)}))
             c = (self.stock if a.from_ == "stock" else self.discard).pop()
-            insort(hand, c, key=card_key)  # the hand stays in canonical order
+            insort(hand, c, key=_ORDER.__getitem__)  # the hand stays in canonical order
             if a.from_ == "stock":
-                events.append(
-                    event("draw", {"seat": seat, "from": "stock", "stock": len(self.stock)}, {seat: {"card": card_text(c)}})
-                )
+                if events is not None:
+                    events.append(
+                        event("draw", {"seat": seat, "from": "stock", "stock": len(self.stock)}, {seat: {"card": card_text(c)}})
+                    )
             else:
-                events.append(event("draw", {"seat": seat, "from": "discard", "card": card_text(c), "stock": len(self.stock)}))
+                if events is not None:
+                    events.append(event("draw", {"seat": seat, "from": "discard", "card": card_text(c), "stock": len(self.stock)}))
             self.phase = "combine"
         elif isinstance(a, Combine):
             for c in a.cards:
                 hand.remove(c)
             self.table.append(list(a.cards))
-            events.append(event("combine", {"seat": seat, "cards": cards_text(a.cards), "combination": len(self.table) - 1}))
+            self._tix = None
+            if events is not None:
+                events.append(event("combine", {"seat": seat, "cards": cards_text(a.cards), "combination": len(self.table) - 1}))
             if not hand:  # quinze_cli/rules/quatorze.md [decision]: the turn ends at once, no substitution, no discard
                 if not self._hand_emptied(seat, events):
                     self._end_turn(events)
         elif isinstance(a, Substitute):
             apply_substitute(hand, self.table, a)
+            self._tix = None
             self.substitutions += 1
-            data = a.to_data()
-            del data["type"]
-            events.append(event("substitute", {"seat": seat, "substitution": data.pop("kind"), **data}))
+            if events is not None:
+                data = a.to_data()
+                del data["type"]
+                events.append(event("substitute", {"seat": seat, "substitution": data.pop("kind"), **data}))
             self.phase = "substitute"
         else:
             assert isinstance(a, Discard)
             hand.remove(a.card)
             self.discard.append(a.card)
-            events.append(event("discard", {"seat": seat, "card": card_text(a.card)}))
+            if events is not None:
+                events.append(event("discard", {"seat": seat, "card": card_text(a.card)}))
             if hand or not self._hand_emptied(seat, events):  # quinze_cli/rules/quatorze.md: take up the next packet, or win
                 self._end_turn(events)
-        return events
+        return events or []
 
-    def _hand_emptied(self, seat: int, events: list[Event]) -> bool:
+    def _hand_emptied(self, seat: int, events: list[Event] | None) -> bool:
         """The hand of ``seat`` is empty: take up the next packet, or win. True if the game ended."""
         ps = self.packets[seat]
         if not ps:
@@ -380,12 +393,13 @@ class QuatorzeGame(Game):
             return True
         cards = ps.pop(0)
         self.hands[seat] = list(cards)
-        events.append(
-            event("take-up", {"seat": seat, "size": len(cards), "packets_left": len(ps)}, {seat: {"cards": cards_text(cards)}})
-        )
+        if events is not None:
+            events.append(
+                event("take-up", {"seat": seat, "size": len(cards), "packets_left": len(ps)}, {seat: {"cards": cards_text(cards)}})
+            )
         return False
 
-    def _end_turn(self, events: list[Event]) -> None:
+    def _end_turn(self, events: list[Event] | None) -> None:
         """Count the turn; at ``max_turns`` the game ends, fewest cards left (hand + packets) win,
         equal fewest share (quinze_cli/rules/quatorze.md "Safety" [decision]); else the next seat's turn begins."""
         self.turns += 1
@@ -397,7 +411,7 @@ class QuatorzeGame(Game):
         assert self.seat is not None
         self._start_turn((self.seat + 1) % self.players, events)
 
-    def _start_turn(self, seat: int, events: list[Event]) -> None:
+    def _start_turn(self, seat: int, events: list[Event] | None) -> None:
         """Begin ``seat``'s turn (quinze_cli/rules/quatorze.md phase 1): a hand that can be laid whole, as one or
         several combinations, must not draw and must be laid ([decision]); nothing at all to draw
         skips the draw ([decision]); else the ``draw`` phase (an empty stock is refilled at the
@@ -407,28 +421,31 @@ class QuatorzeGame(Game):
         self.no_draw = None
         if can_lay_whole_hand(self.hands[seat]):
             self.phase, self.no_draw = "combine", "whole-hand"
-            events.append(event("no-draw", {"seat": seat, "reason": "whole-hand"}))
+            if events is not None:
+                events.append(event("no-draw", {"seat": seat, "reason": "whole-hand"}))
             return
         if not self.stock and not self.discard:
             self.phase, self.no_draw = "combine", "nothing-to-draw"
-            events.append(event("no-draw", {"seat": seat, "reason": "nothing-to-draw"}))
+            if events is not None:
+                events.append(event("no-draw", {"seat": seat, "reason": "nothing-to-draw"}))
             return
         self.phase = "draw"
 
-    def _finish(self, winners: list[int], reason: str, events: list[Event]) -> None:
+    def _finish(self, winners: list[int], reason: str, events: list[Event] | None) -> None:
         self.phase = "over"
         self.no_draw = None
         self.substitutions = 0  # counted in a turn only: none once over (as positions say)
         self.winners = tuple(sorted(winners))
         self.end_reason = reason
-        res = self.result()
-        assert res is not None
-        events.append(
-            event(
-                "game-end",
-                {"reason": reason, "winners": list(self.winners), "cards_left": self.cards_left(), "result": res.to_data()},
+        if events is not None:
+            res = self.result()
+            assert res is not None
+            events.append(
+                event(
+                    "game-end",
+                    {"reason": reason, "winners": list(self.winners), "cards_left": self.cards_left(), "result": res.to_data()},
+                )
             )
-        )
 
     # ------------------------------------------------------------------ views
 

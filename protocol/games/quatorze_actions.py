@@ -42,6 +42,7 @@ __all__ = [
     "card_key",
     "parse_action",
     "sort_cards",
+    "ORDER",
     "value",
 ]
 
@@ -63,9 +64,14 @@ def card_key(c: int) -> tuple[int, int]:
     return _KEYS[c]
 
 
+ORDER: tuple[int, ...] = tuple(rank(c) * 64 + c for c in range(54))
+"""``ORDER[c]``: a number that sorts cards as :func:`card_key` does (an int compares faster than a tuple)."""
+_order = ORDER.__getitem__
+
+
 def sort_cards(cs: Any) -> tuple[int, ...]:
     """The cards as a tuple sorted by :func:`card_key` (the canonical order of hands and combinations)."""
-    return tuple(sorted(cs, key=card_key))
+    return tuple(sorted(cs, key=_order))
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,11 +7,11 @@ Generation works on distinct cards with their counts (two decks: identical cards
 number and interchangeable), so identical actions are produced once and no subset of the hand is
 ever enumerated twice.
 
-Caches: the results that come back often are cached for the last few inputs only (a turn starts
-with the table the previous turn ended with; substitutions change the hand and the table at
-every step, so older tables, hands and hand combinations seldom come back). A cache of tens of
-thousands of entries kept that many objects alive for the garbage collector to walk again and
-again, which cost Le 14 more than the cache saved (``quinze bench``, issue 13 §4).
+Caches: combinations are cached by the hand's shape (the value and count of each distinct
+card), which repeats far more often than the hand itself, as tuples of ints (which the garbage
+collector stops walking); the actions are built once and reused. A cache of tens of thousands
+of action objects by hand or table kept that many objects alive for the garbage collector to
+walk again and again, which cost Le 14 more than it saved (``quinze bench``, issue 13 §4).
 """
 
 from __future__ import annotations
@@ -19,23 +19,26 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
 
 from quinze_protocol.cards import card_text
 from quinze_protocol.game import IllegalAction
-from quinze_protocol.games.quatorze_actions import VALUES, Combine, Substitute, card_key, sort_cards, value
+from quinze_protocol.games.quatorze_actions import ORDER, VALUES, Combine, Substitute, value
+from quinze_protocol.games.quatorze_index import TableIndex
+from quinze_protocol.games.quatorze_index import substitutions as _substitutions
 
 __all__ = [
     "FOURTEEN",
     "can_lay_whole_hand",
     "check_combine",
     "check_substitute",
+    "canonical_combinations",
     "combinations",
     "substitutions",
     "whole_hand_combinations",
 ]
 
 FOURTEEN = 14
+_order = ORDER.__getitem__
 
 
 def _plus(cs: Sequence[int]) -> str:
@@ -47,7 +50,8 @@ def _distinct(cs: Sequence[int]) -> list[tuple[int, int]]:
     cnt: dict[int, int] = {}
     for c in cs:
         cnt[c] = cnt.get(c, 0) + 1
-    return sorted(cnt.items(), key=lambda kv: card_key(kv[0]))
+    order = ORDER
+    return sorted(cnt.items(), key=lambda kv: order[kv[0]])
 
 
 def _runs(cs: Sequence[int]) -> list[tuple[int, int]]:
@@ -81,30 +85,68 @@ def _pairs(cs: Sequence[int]) -> list[tuple[int, int]]:
 def combinations(hand: Sequence[int]) -> list[Combine]:
     """Every distinct combination that can be laid from ``hand``: a multiset of at least two hand
     cards adding up to exactly 14 (quinze_cli/rules/quatorze.md phase 2). Canonical order. A new
-    list each call (the generation is cached by the hand's sorted cards: actions are immutable
-    values)."""
-    return list(_combinations(tuple(sorted(hand))))
+    list each call (actions are immutable values, built once)."""
+    return _combinations(_distinct(hand))
 
 
-@lru_cache(maxsize=64)  # the last few hands (module docstring, Caches)
-def _combinations(hand: tuple[int, ...]) -> tuple[Combine, ...]:
-    d = _distinct(hand)
-    out: list[Combine] = []
+def canonical_combinations(hand: Sequence[int]) -> list[Combine]:
+    """:func:`combinations` of a hand already in canonical order (:func:`sort_cards`), as a game keeps it."""
+    return _combinations(_runs(hand))
+
+
+_SHAPES: dict[tuple[tuple[int, int], ...], tuple[tuple[int, ...], ...]] = {}
+"""The combinations of a hand depend only on its shape, the (value, count) of each distinct card
+in canonical order: by shape, each combination as the places of its cards among the distinct
+cards (repeated for a card taken twice). Tuples of ints only, which the garbage collector stops
+walking. Cleared when large."""
+_COMBINES: dict[tuple[int, ...], Combine] = {}
+"""Combinations already built, by their cards. Cleared when large."""
+_CACHE_MAX = 50_000
+
+
+def _combinations(d: list[tuple[int, int]]) -> list[Combine]:
+    V = VALUES
+    shape = tuple([(V[c], n) for c, n in d])
+    places = _SHAPES.get(shape)
+    if places is None:
+        if len(_SHAPES) > _CACHE_MAX:
+            _SHAPES.clear()
+        places = _SHAPES[shape] = _shape_combinations(shape)
+    if not places:
+        return []
+    cards = [c for c, _ in d]
+    at = cards.__getitem__
+    made = _COMBINES
+    if len(made) > _CACHE_MAX:
+        made.clear()
+    out = []
+    for p in places:
+        cs = tuple(map(at, p))
+        a = made.get(cs)
+        if a is None:
+            a = made[cs] = Combine(cs)
+        out.append(a)
+    return out
+
+
+def _shape_combinations(shape: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+    """Depth-first over the distinct cards in canonical order, each taken 0..count times, the
+    combinations in the order they are completed (the order of :func:`combinations`)."""
+    out: list[tuple[int, ...]] = []
     chosen: list[int] = []
 
     def walk(i: int, rest: int) -> None:
         if rest == 0:
-            out.append(Combine(tuple(chosen)))
+            out.append(tuple(chosen))
             return
-        for j in range(i, len(d)):
-            c, n = d[j]
-            v = value(c)
+        for j in range(i, len(shape)):
+            v, n = shape[j]
             if v > rest:
-                break  # d is sorted by value: nothing further fits
+                break  # sorted by value: nothing further fits
             k = 0
             while k < n and (k + 1) * v <= rest:
                 k += 1
-                chosen.append(c)
+                chosen.append(j)
                 walk(j + 1, rest - k * v)
             del chosen[len(chosen) - k :]
 
@@ -172,94 +214,13 @@ def whole_hand_combinations(hand: Sequence[int]) -> list[Combine]:
     return out
 
 
-@lru_cache(maxsize=16)  # the last few tables (module docstring, Caches)
-def _table_index(table: tuple[tuple[int, ...], ...]) -> tuple[Any, Any, tuple[Substitute, ...]]:
-    """What substitutions need from the table alone, cached by table contents (the last few): per combination
-    its distinct pairs with their sums (only combinations of >= 3 cards), its distinct cards
-    with their values, and every substitution between combinations."""
-    pairs: list[tuple[tuple[tuple[int, int], int], ...]] = []
-    cards: list[tuple[tuple[int, int], ...]] = []
-    for comb in table:
-        comb_pairs, comb_cards = _comb_index(comb)
-        pairs.append(comb_pairs)
-        cards.append(comb_cards)
-    where: dict[int, list[tuple[int, int]]] = {}  # value -> (combination, card), in table order
-    for j, cs in enumerate(cards):
-        for c, v in cs:
-            where.setdefault(v, []).append((j, c))
-    memo = _MEMO
-    between = []
-    for i, ps in enumerate(pairs):
-        for p, s in ps:
-            for j, c in where.get(s, ()):
-                if j != i:
-                    key = ("b", i, p, j, c)
-                    a = memo.get(key)
-                    if a is None:
-                        a = memo[key] = Substitute("between", i, cards=p, other=j, card=c)
-                    between.append(a)
-    return pairs, cards, tuple(between)
-
-
-@lru_cache(maxsize=65536)
-def _comb_index(comb: tuple[int, ...]) -> tuple[tuple[tuple[tuple[int, int], int], ...], tuple[tuple[int, int], ...]]:
-    """One combination's part of :func:`_table_index`: its distinct pairs with their sums (none
-    under 3 cards) and its distinct cards with their values."""
-    V = VALUES
-    pairs = tuple((p, V[p[0]] + V[p[1]]) for p in _pairs(comb)) if len(comb) >= 3 else ()
-    return pairs, tuple((c, V[c]) for c, _ in _runs(comb))
-
-
 def substitutions(hand: Sequence[int], table: Sequence[Sequence[int]]) -> list[Substitute]:
     """Every distinct substitution possible with ``hand`` and ``table`` (quinze_cli/rules/quatorze.md phase 3):
     hand-for-two, then two-for-one, then between, each in table order. The hand and every
     combination must be in canonical order (:func:`sort_cards`), as a game keeps them. Every combination keeps
-    adding up to 14 and keeps at least two cards."""
-    pairs, cards, between = _table_index(tuple(map(tuple, table)))
-    by_value, hand_pairs = _hand_index(tuple(hand))
-    out: list[Substitute] = []
-    key: tuple[Any, ...]
-    memo = _MEMO
-    if len(memo) > _MEMO_MAX:
-        memo.clear()
-    for i, ps in enumerate(pairs):
-        for p, s in ps:
-            for h in by_value.get(s, ()):
-                key = ("h", i, h, p)
-                a = memo.get(key)
-                if a is None:
-                    a = memo[key] = Substitute("hand-for-two", i, hand=(h,), cards=p)
-                out.append(a)
-    for i, cs in enumerate(cards):
-        for c, v in cs:
-            for p in hand_pairs.get(v, ()):
-                key = ("t", i, p, c)
-                a = memo.get(key)
-                if a is None:
-                    a = memo[key] = Substitute("two-for-one", i, hand=p, card=c)
-                out.append(a)
-    out.extend(between)
-    return out
-
-
-_MEMO: dict[tuple[Any, ...], Substitute] = {}
-"""Substitutions already built, by (combination, hand card(s), table card(s)): actions are
-immutable values, so one object serves every list (a frozen dataclass is slow to build)."""
-_MEMO_MAX = 200_000
-
-
-@lru_cache(maxsize=64)  # the last few hands (module docstring, Caches)
-def _hand_index(hand: tuple[int, ...]) -> tuple[dict[int, list[int]], dict[int, list[tuple[int, int]]]]:
-    """What substitutions need from the hand alone (canonical order), cached by its cards: its
-    distinct cards by value, and its distinct pairs by sum. Read only."""
-    V = VALUES
-    by_value: dict[int, list[int]] = {}
-    for c, _ in _runs(hand):
-        by_value.setdefault(V[c], []).append(c)
-    hand_pairs: dict[int, list[tuple[int, int]]] = {}
-    for p in _pairs(hand):
-        hand_pairs.setdefault(V[p[0]] + V[p[1]], []).append(p)
-    return by_value, hand_pairs
+    adding up to 14 and keeps at least two cards. (A game keeps the table's index between
+    decisions: :mod:`quinze_protocol.games.quatorze_index`.)"""
+    return _substitutions(TableIndex(table), hand)
 
 
 # --------------------------------------------------------------------------- checks
@@ -354,27 +315,29 @@ def check_substitute(hand: Sequence[int], table: Sequence[Sequence[int]], s: Sub
 def apply_substitute(hand: list[int], table: list[list[int]], s: Substitute) -> None:
     """Carry out a checked substitution in place (hand and combinations stay canonically sorted)."""
 
-    def remove(pool: list[int], cs: Sequence[int]) -> None:
-        for c in cs:
-            pool.remove(c)
-
+    order = _order
     comb = table[s.combination]
-    if s.kind == "hand-for-two":
-        remove(hand, s.hand)
-        remove(comb, s.cards)
+    kind = s.kind
+    if kind == "hand-for-two":
+        hand.remove(s.hand[0])
+        for c in s.cards:
+            comb.remove(c)
         hand.extend(s.cards)
         comb.extend(s.hand)
-    elif s.kind == "two-for-one":
-        remove(hand, s.hand)
-        remove(comb, (s.card,))
+        hand.sort(key=order)
+    elif kind == "two-for-one":
+        for c in s.hand:
+            hand.remove(c)
+        comb.remove(s.card)
         hand.append(s.card)
         comb.extend(s.hand)
+        hand.sort(key=order)
     else:
         other = table[s.other]
-        remove(comb, s.cards)
-        remove(other, (s.card,))
+        for c in s.cards:
+            comb.remove(c)
+        other.remove(s.card)
         comb.append(s.card)
         other.extend(s.cards)
-        other[:] = sort_cards(other)
-    hand[:] = sort_cards(hand)
-    comb[:] = sort_cards(comb)
+        other.sort(key=order)
+    comb.sort(key=order)

@@ -213,7 +213,7 @@ class QuinzeGame(Game):
 
     # ------------------------------------------------------------------ automatic steps
 
-    def _start_deal(self, events: list[Event]) -> None:
+    def _start_deal(self, events: list[Event] | None) -> None:
         n = self.n
         cards = list(range(54)) * self.decks
         _shuffle(self.rng, cards)
@@ -231,15 +231,16 @@ class QuinzeGame(Game):
         self.turns = 0
         self.seat_turns = [0] * n
         self.seat = first
-        events.append(Event(
-            "deal",
-            {"deal": self.deal_no, "dealer": self.dealer, "first": first,
-             "hand_sizes": [len(h) for h in hands], "stock": len(self.stock)},
-            {s: {"hand": texts(hands[s])} for s in range(n)},
-        ))
+        if events is not None:
+            events.append(Event(
+                "deal",
+                {"deal": self.deal_no, "dealer": self.dealer, "first": first,
+                 "hand_sizes": [len(h) for h in hands], "stock": len(self.stock)},
+                {s: {"hand": texts(hands[s])} for s in range(n)},
+            ))
         self._start_turn(events)
 
-    def _start_turn(self, events: list[Event]) -> None:
+    def _start_turn(self, events: list[Event] | None) -> None:
         if self.turns >= self.max_turns:
             self._end_deal(events, "max-turns", None)
             return
@@ -251,7 +252,8 @@ class QuinzeGame(Game):
             stock = self.stock = self.discard
             self.discard = []
             _shuffle(self.rng, stock)
-            events.append(_event("reshuffle", {"stock": len(stock)}, {}))
+            if events is not None:
+                events.append(_event("reshuffle", {"stock": len(stock)}, {}))
         s = self.seat
         self.turns += 1
         self.seat_turns[s] += 1
@@ -262,15 +264,16 @@ class QuinzeGame(Game):
         c = stock.pop()
         hand = self.hands[s]
         insort(hand, c)
-        events.append(_event("draw", {"seat": s, "stock": len(stock)}, {s: {"card": _TEXT[c]}}))
+        if events is not None:
+            events.append(_event("draw", {"seat": s, "stock": len(stock)}, {s: {"card": _TEXT[c]}}))
         fif = self._fif = fifteens(hand, self.table, Fifteen)
         self.phase = "fifteen" if fif else "place"
 
-    def _next_turn(self, events: list[Event]) -> None:
+    def _next_turn(self, events: list[Event] | None) -> None:
         self.seat = (self.seat + 1) % self.n
         self._start_turn(events)
 
-    def _end_deal(self, events: list[Event], reason: str, out: int | None) -> None:
+    def _end_deal(self, events: list[Event] | None, reason: str, out: int | None) -> None:
         """Score the deal (quinze_cli/rules/quinze.md "Scoring and the match") and deal again or end the match."""
         n = self.n
         if reason == "first-turn":
@@ -283,16 +286,18 @@ class QuinzeGame(Game):
         for s in range(n):
             totals[s] += scores[s]
         self.history.append({"deal": self.deal_no, "reason": reason, "seat": out, "scores": scores, "turns": self.turns})
-        events.append(Event("deal-end", {
-            "deal": self.deal_no, "reason": reason, "seat": out, "scores": list(scores),
-            "totals": list(totals), "hands": [texts(h) for h in self.hands],
-        }))
+        if events is not None:
+            events.append(Event("deal-end", {
+                "deal": self.deal_no, "reason": reason, "seat": out, "scores": list(scores),
+                "totals": list(totals), "hands": [texts(h) for h in self.hands],
+            }))
         self._fif = []
         if max(totals) >= self.target:
             best = min(totals)
             self._result = Result.from_winners([s for s in range(n) if totals[s] == best], list(totals), "target")
             self.phase = "over"
-            events.append(Event("game-end", {"result": self._result.to_data()}))
+            if events is not None:
+                events.append(Event("game-end", {"result": self._result.to_data()}))
             return
         self.dealer = (self.dealer + 1) % n
         self.deal_no += 1
@@ -383,7 +388,7 @@ class QuinzeGame(Game):
         ``no-hand-card``, ``card-not-held``, ``card-not-on-table``, ``cannot-fifteen``,
         ``must-make-fifteen``, ``cannot-place``, ``pair-needs-three``, ``last-card``,
         ``cannot-end``."""
-        events: list[Event] = []
+        events: list[Event] | None = [] if self.record_events else None
         kind = action[0]
         s = self.seat
         hand = self.hands[s]
@@ -401,29 +406,32 @@ class QuinzeGame(Game):
             self.discard.extend(hc)
             self.discard.extend(tc)
             self.fifteens_made += 1
-            events.append(_event("fifteen", {"seat": s, "hand": [_TEXT[c] for c in hc], "table": [_TEXT[c] for c in tc]}, {}))
+            if events is not None:
+                events.append(_event("fifteen", {"seat": s, "hand": [_TEXT[c] for c in hc], "table": [_TEXT[c] for c in tc]}, {}))
             if not hand:
                 self._end_deal(events, "first-turn" if self.seat_turns[s] == 1 else "out", s)
-                return events
+                return events or []
             self.phase = "more"
             self._fif = self._after_fifteen(hc, tc, hand)
-            return events
+            return events or []
         if kind == "place":
             cards = action[1]
             for c in cards:
                 hand.remove(c)
                 insort(self.table, c)
             quick = self.phase == "more"
-            events.append(_event("place", {"seat": s, "cards": [_TEXT[c] for c in cards], "quick": quick}, {}))
+            if events is not None:
+                events.append(_event("place", {"seat": s, "cards": [_TEXT[c] for c in cards], "quick": quick}, {}))
             if quick:
                 self.phase = "placed"
                 self._fif = []
-                return events
+                return events or []
             self._next_turn(events)
-            return events
-        events.append(_event("end-turn", {"seat": s}, {}))
+            return events or []
+        if events is not None:
+            events.append(_event("end-turn", {"seat": s}, {}))
         self._next_turn(events)
-        return events
+        return events or []
 
     def _after_fifteen(self, hc: tuple[int, ...], tc: tuple[int, ...], hand: list[int]) -> list[Fifteen]:
         """The fifteens left after one was made: the old list filtered when that is exact, else

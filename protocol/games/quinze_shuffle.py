@@ -96,3 +96,75 @@ def shuffle(rng: Rng, items: list) -> None:
         j = x % n
         items[i], items[j] = items[j], items[i]
     rng.state = (s0 + k * _GAMMA) & _M64
+
+
+# --------------------------------------------------------------------------- lazy shuffles
+
+_RISK: dict[int, tuple[int, int]] = {}
+"""By number of draws k: (57 ones at the bottom of every lane, bit 57 of every lane)."""
+
+
+def _risk(k: int) -> tuple[int, int]:
+    low = sum(((1 << 57) - 1) << (128 * i) for i in range(k))
+    top = sum(1 << (57 + 128 * i) for i in range(k))
+    got = _RISK[k] = (low, top)
+    return got
+
+
+def _may_reject(z: int, k: int) -> bool:
+    """True if some of the ``k`` outputs packed in ``z`` (one per 128-bit lane) is at or above
+    ``2**64 - 128``, below every limit of ``Rng.below`` for n <= 108 (:data:`_MIN_LIMIT`): only
+    then may a draw be rejected. The 57 high bits of such an output are all ones, so adding one
+    to them carries into bit 57 of its lane (lanes never carry into each other)."""
+    ones = _PACK.get(k) or _pack(k)
+    low, top = _RISK.get(k) or _risk(k)
+    return bool((((z >> 7) & low) + ones[0]) & top)
+
+
+Pending = tuple[int, int, int]
+"""A shuffle not yet carried out to the end: (the draws' outputs, one per 128-bit lane; the
+number of draws k; the next draw to apply)."""
+
+
+def shuffle_lazy(rng: Rng, items: list) -> Pending | None:
+    """Start ``shuffle(rng, items)``: ``rng`` is left exactly as the whole shuffle leaves it,
+    but the swaps are made only when :func:`advance` asks for them. Returns what is still to
+    do, or None when the shuffle was carried out at once (fewer than two items, or a draw that
+    ``Rng.below`` might reject: then the exact draw-by-draw path runs, see the module docstring).
+
+    Fisher–Yates goes from the last position down, and a draw fixes the item at its position
+    for good: after ``d`` draws the last ``d`` items are final, which is all a deal from the
+    end of the list reads. Identical results, whatever is asked and when."""
+    k = len(items) - 1
+    if k < 1 or k >= 108 or sys.byteorder != "little":
+        shuffle(rng, items)
+        return None
+    ones, steps, lanes = _PACK.get(k) or _pack(k)
+    s0 = rng.state
+    z = (s0 * ones + steps) & lanes
+    z = ((z ^ (z >> 30)) & lanes) * _C1 & lanes
+    z = ((z ^ (z >> 27)) & lanes) * _C2 & lanes
+    z = (z ^ (z >> 31)) & lanes
+    if _may_reject(z, k):
+        shuffle(rng, items)
+        return None
+    rng.state = (s0 + k * _GAMMA) & _M64
+    return (z, k, 0)
+
+
+def advance(items: list, pending: Pending, last: int) -> Pending | None:
+    """Apply the draws of a lazy shuffle (:func:`shuffle_lazy`) until position ``last`` of the
+    original list is final (every position when ``last`` is 0); items may have been taken from
+    the end meanwhile, only final ones. Returns what is still to do, or None once done."""
+    z, k, d = pending
+    stop = k - last + 1  # draws needed: draw d fixes position k - d
+    if stop >= k:
+        rest = memoryview((z >> (128 * d)).to_bytes(16 * (k - d), "little")).cast("Q")[::2].tolist()
+        for i, j in zip(range(k - d, 0, -1), map(_mod, rest, range(k - d + 1, 1, -1))):
+            items[i], items[j] = items[j], items[i]
+        return None
+    n = stop - d
+    outs = memoryview(((z >> (128 * d)) & ((1 << (128 * n)) - 1)).to_bytes(16 * n, "little")).cast("Q")[::2].tolist()
+    for i, j in zip(range(k - d, k - stop, -1), map(_mod, outs, range(k - d + 1, k - stop + 1, -1))):
+        items[i], items[j] = items[j], items[i]
+    return (z, k, stop)

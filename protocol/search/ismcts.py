@@ -155,6 +155,7 @@ def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
             break
         n += 1
         g = det.sample(rng)
+        g.record_events = False  # the search never reads the events of its playouts: none built
         if me is None:
             me = g.to_act
         if start is _UNSET:  # every determinization shares the root's public marker

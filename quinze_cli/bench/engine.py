@@ -6,6 +6,9 @@ the same run, see ``anchor`` below):
 * ``decision_us`` — per game id: µs per decision in 2-player (minimum players) random
   self-play: ``legal_actions()`` + the random bot's choice + ``apply(checked=False)``, game
   creation and every event included; the mean over the run and the best chunk of 5 games.
+  ``quiet_us_per_decision`` (and its CPU time): the same games with ``record_events = False``
+  (:attr:`quinze_protocol.game.Game.record_events`), as a search playout or in-process
+  self-play plays them: the same legal lists and actions, no events built.
 * ``copy_us`` — per game id: µs per ``Game.copy()`` over positions of 2-player random self-play
   (best of 3 per position, mean over positions), and the same as a fraction of one decision
   (``copy_per_decision``, both timed in the same run).
@@ -50,9 +53,13 @@ def _bots(game_id: str, names: Sequence[str], seed: int) -> list[Bot]:
 
 
 def play(game_cls: type[Game], options: dict[str, Any], seed: int, bots: Sequence[Bot],
-         on_decision: Callable[[Game, list[Action]], None] | None = None) -> tuple[Game, int]:
-    """Play one game in process with built-in bots (trusted fast path); returns (game, decisions)."""
+         on_decision: Callable[[Game, list[Action]], None] | None = None,
+         record_events: bool = True) -> tuple[Game, int]:
+    """Play one game in process with built-in bots (trusted fast path); returns (game, decisions).
+    ``record_events=False``: the game builds no events after its opening ones (nobody reads them)."""
     g = game_cls.new(options, seed)
+    if not record_events:
+        g.record_events = False
     views = [b.needs_view for b in bots]
     decisions = 0
     empty: dict[str, Any] = {}
@@ -69,7 +76,7 @@ def play(game_cls: type[Game], options: dict[str, Any], seed: int, bots: Sequenc
 
 
 def decision_us(game_id: str, seconds: float = 2.0, players: int | None = None, seed: int = 1,
-                chunk: int = 5) -> dict[str, Any]:
+                chunk: int = 5, record_events: bool = True) -> dict[str, Any]:
     """µs per decision of random self-play for about ``seconds`` (at least one game).
 
     ``us_per_decision``: the mean wall-clock time over the whole run; ``cpu_us_per_decision``:
@@ -88,7 +95,7 @@ def decision_us(game_id: str, seconds: float = 2.0, players: int | None = None, 
         t0 = time.perf_counter()
         for _ in range(chunk):
             bots = _bots(game_id, ["random"] * n, seed + games)
-            _, d = play(cls, options, seed + games, bots)
+            _, d = play(cls, options, seed + games, bots, record_events=record_events)
             d_chunk += d
             games += 1
         dt = time.perf_counter() - t0
@@ -236,6 +243,9 @@ def run_engine_bench(quick: bool = False, anchor: dict[str, Any] | None = None) 
     for gid in game_ids():
         try:
             d = decision_us(gid, seconds=0.2 if quick else 2.0)
+            q = decision_us(gid, seconds=0.2 if quick else 2.0, record_events=False)
+            d["quiet_us_per_decision"] = q["us_per_decision"]
+            d["quiet_cpu_us_per_decision"] = q["cpu_us_per_decision"]
             c = copy_us(gid, games=2 if quick else 20)
             d["copy_us"] = c["us_per_copy"]
             d["copy_per_decision"] = round(c["us_per_copy"] / d["us_per_decision"], 3) if d["us_per_decision"] else None
@@ -250,6 +260,10 @@ def run_engine_bench(quick: bool = False, anchor: dict[str, Any] | None = None) 
     from quinze_cli.bench.search import mcts_rate, playout_rate
 
     out["playouts"] = [playout_rate(gid, seconds=0.2 if quick else 1.5) for gid in game_ids()]
+    for p in out["playouts"]:
+        q = playout_rate(p["game"], seconds=0.2 if quick else 1.5, record_events=False)
+        p["quiet_playouts_per_s"] = q["playouts_per_s"]
+        p["quiet_cpu_playouts_per_s"] = q["cpu_playouts_per_s"]
     out["mcts"] = [mcts_rate(gid, seconds=0.3 if quick else 2.0, iterations=20 if quick else 100) for gid in game_ids()]
     if anchor is not None:
         mark_ratios(out, anchor)
@@ -264,7 +278,8 @@ def mark_ratios(out: dict[str, Any], anchor: dict[str, Any]) -> None:
     """Put the ``anchor`` figures (``rlcard_uno_us_per_decision``,
     ``openspiel_crazy_eights_us_per_decision``, either may be None) in ``out["anchor"]`` and, next
     to each game's µs per decision, ``uno_ratio``, ``openspiel_ratio``, ``target_uno_ratio`` and
-    ``met`` (``uno_ratio <= target``). In place."""
+    ``met`` (``uno_ratio <= target``), and the same for the figure without events
+    (``quiet_uno_ratio``, ``quiet_met``). In place."""
     uno = anchor.get("rlcard_uno_us_per_decision")
     osp = anchor.get("openspiel_crazy_eights_us_per_decision")
     out["anchor"] = {"rlcard_uno_us_per_decision": uno, "openspiel_crazy_eights_us_per_decision": osp}
@@ -275,5 +290,8 @@ def mark_ratios(out: dict[str, Any], anchor: dict[str, Any]) -> None:
             d["uno_ratio"] = round(d["us_per_decision"] / uno, 3)
             d["target_uno_ratio"] = UNO_TARGET
             d["met"] = d["uno_ratio"] <= UNO_TARGET
+            if d.get("quiet_us_per_decision"):
+                d["quiet_uno_ratio"] = round(d["quiet_us_per_decision"] / uno, 3)
+                d["quiet_met"] = d["quiet_uno_ratio"] <= UNO_TARGET
         if osp:
             d["openspiel_ratio"] = round(d["us_per_decision"] / osp, 3)

@@ -371,6 +371,11 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         window = os.environ.get("QUINZE_BENCH_PROFILE_WINDOW")  # diagnosis (load_server's docstring)
         if window:
             await server.ask("profile-start")
+        spy = os.environ.get("QUINZE_BENCH_SPY")  # diagnosis: py-spy samples the server in the window
+        if spy and server.proc is not None:
+            await asyncio.create_subprocess_exec("py-spy", "record", "-p", str(server.proc.pid), "-d", str(int(duration)),
+                                                 "-r", "250", "--nonblocking", "--format", "raw", "-o", f"{spy}-{size.tables}.txt",
+                                                 stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
         start = await server.ask("stats")
         run.measuring = True
         t0, c0 = time.perf_counter(), time.process_time()
@@ -417,6 +422,7 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         "generator_cpu_share": round(client_cpu / elapsed, 2),
         "gc": end["gc"],
         "collector": end["collector"],
+        "order": end.get("order", "trio's"),
         "threshold": end["threshold"],
         "tracked_objects": objects["tracked"],
         "full_collection_ms": objects["full_ms"],

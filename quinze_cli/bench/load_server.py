@@ -13,7 +13,7 @@ line read on stdin:
 - ``stats``: ``{"cpu_s", "user_s", "sys_s", "rss_bytes", "gc": {"max_pause_ms", "max_pause_gen", "pauses",
   "total_ms", "max_pause_cpu_ms", "by_gen": {"0": {"n", "max_ms", "total_ms"}, ...}}, "threshold",
   "frozen",
-  "collector", "trims"}``; CPU is the process's user + system time in seconds, ``rss_bytes`` the resident
+  "collector", "order", "trims"}``; CPU is the process's user + system time in seconds, ``rss_bytes`` the resident
   set now (``/proc/self/statm``, else the peak from ``getrusage``); ``user_s`` and ``sys_s`` split
   the CPU time between the interpreter and the kernel (the sockets, epoll); the collector figures count
   the pauses since the previous ``stats`` (each collection is timed by a ``gc.callbacks`` hook, in
@@ -31,6 +31,10 @@ line read on stdin:
 
 The collector is tuned as ``quinze serve`` tunes it (:func:`quinze_server.collector.tune`, when the
 measured tree has it), unless ``--stock-gc``: ``collector`` says which (``"tuned"`` or ``"stock"``).
+Ready tasks run in the order they became ready, as ``quinze serve`` has them
+(:func:`quinze_server.scheduling.first_come_first_served`, when the measured tree has it), unless
+``QUINZE_BENCH_TRIO_ORDER=random`` is in the environment: ``order`` says which (``"first come"``,
+``"trio's"``).
 For experiments, ``QUINZE_BENCH_GC_THRESHOLDS=A,B,C`` in the environment tunes with those thresholds,
 and ``QUINZE_BENCH_PROFILE=FILE`` profiles the server's whole life (cProfile statistics written to
 FILE on ``quit``); ``QUINZE_BENCH_PROFILE_WINDOW=PREFIX`` in the generator's environment uses the
@@ -84,7 +88,7 @@ def _rss() -> int:
         return peak if sys.platform == "darwin" else peak * 1024
 
 
-def _stats(collector: str) -> dict[str, Any]:
+def _stats(collector: str, order: str) -> dict[str, Any]:
     times = os.times()
     by_gen = {str(g): {"n": s[0], "max_ms": round(s[1] * 1e3, 3), "total_ms": round(s[2] * 1e3, 3)} for g, s in sorted(_gens.items())}
     out = {
@@ -103,6 +107,7 @@ def _stats(collector: str) -> dict[str, Any]:
         "threshold": list(gc.get_threshold()),
         "frozen": gc.get_freeze_count(),
         "collector": collector,
+        "order": order,
         "trims": getattr(getattr(_server[0], "reclaimer", None), "trims", None) if _server else None,
     }
     _gens.clear()
@@ -150,6 +155,11 @@ def main(argv: list[str]) -> None:
             tune()
         collector = "tuned"
     gc.callbacks.append(_gc_hook)
+    order = "trio's"
+    # The measured tree's own scheduling choice (quinze_server.scheduling), unless asked not to.
+    if os.environ.get("QUINZE_BENCH_TRIO_ORDER") != "random" and os.path.isfile(os.path.join(server_dir, "scheduling.py")):
+        if importlib.import_module(f"{package}.scheduling").first_come_first_served():
+            order = "first come"
 
     async def control(nursery: trio.Nursery) -> None:
         stdin = trio.lowlevel.FdStream(os.dup(0))
@@ -165,7 +175,7 @@ def main(argv: list[str]) -> None:
                 line, buf = buf.split(b"\n", 1)
                 cmd = line.decode().strip()
                 if cmd == "stats":
-                    reply: dict[str, Any] = _stats(collector)
+                    reply: dict[str, Any] = _stats(collector, order)
                 elif cmd == "objects":
                     tracked = len(gc.get_objects())
                     t0, c0 = time.perf_counter(), time.thread_time()

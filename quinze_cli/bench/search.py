@@ -5,7 +5,8 @@ second on this machine. Figures only, never asserted.
   uniformly random playout to the end of the deal (Le Quinze: the deal; Le 14: the game, which is
   one deal; classique: the coup), repeated for about ``seconds``: playouts per second (wall
   clock, and in CPU time of this process: less sensitive to a busy machine) and decisions per
-  playout.
+  playout; ``quiet_playouts_per_s``: the same with ``record_events = False`` on the copies
+  (no events built: all a playout needs).
 * ``mcts`` — per game id: the search bot (``mcts@N``, quinze_protocol.search) deciding at positions of
   2-player random self-play where it has a choice, a new bot per position (a search bot's
   knowledge belongs to one seat of one game): iterations per second, wall clock and CPU time
@@ -54,9 +55,12 @@ def positions(game_id: str, count: int, seed: int = 5) -> list[Game]:
     return out
 
 
-def playout_rate(game_id: str, seconds: float = 1.0, seed: int = 9) -> dict[str, Any]:
-    """Playouts per second: ``copy()`` then random moves to the end of the deal (module docstring)."""
+def playout_rate(game_id: str, seconds: float = 1.0, seed: int = 9, record_events: bool = True) -> dict[str, Any]:
+    """Playouts per second: ``copy()`` then random moves to the end of the deal (module docstring);
+    ``record_events=False``: the copies build no events, as a search playout needs none."""
     starts = positions(game_id, 20, seed)
+    for g0 in starts:
+        g0.record_events = record_events
     rng = Rng(seed)
     n = decisions = 0
     t0 = time.perf_counter()

@@ -248,8 +248,10 @@ def show_load(fig: dict[str, Any], console: Console) -> None:
     """Print the load figures: one row per size, then the goals."""
     head, rows = load_rows(fig)
     load = ", ".join(f"{x:g}" for x in fig.get("loadavg", []))
-    t = Table(title=f"load ({fig['duration_s']:g} s per size; server collector {fig['sizes'][0]['collector']}; "
-                    f"{fig['cpus']} CPUs, load average {load})")
+    first = fig["sizes"][0]
+    order = first.get("order", "trio's")
+    t = Table(title=f"load ({fig['duration_s']:g} s per size; server collector {first['collector']}, ready tasks in "
+                    f"{order} order; {fig['cpus']} CPUs, load average {load})")
     for i, h in enumerate(head):
         t.add_column(h, justify="left" if i == 0 else "right")
     for row in rows:
@@ -288,6 +290,12 @@ def show(fig: dict) -> None:
             t.add_row(f"{d['game']}: µs per decision as x RLCard UNO / x OpenSpiel crazy_eights",
                       f"{d.get('uno_ratio')} / {d.get('openspiel_ratio')}",
                       f"<= {d['target_uno_ratio']} x UNO" if "target_uno_ratio" in d else "", _met(d.get("met")))
+        if "quiet_us_per_decision" in d:
+            t.add_row(f"{d['game']}: µs per decision without events (as search playouts), wall / CPU mean",
+                      f"{d['quiet_us_per_decision']} / {d['quiet_cpu_us_per_decision']}", "", "")
+        if "quiet_uno_ratio" in d:
+            t.add_row(f"{d['game']}: µs per decision without events as x RLCard UNO", f"{d['quiet_uno_ratio']}",
+                      f"<= {d['target_uno_ratio']} x UNO", _met(d.get("quiet_met")))
         if "copy_us" in d:
             t.add_row(f"{d['game']}: µs per copy() / as a share of one decision",
                       f"{d['copy_us']} / {d['copy_per_decision']}", "", "")
@@ -304,6 +312,8 @@ def show(fig: dict) -> None:
     for p in fig.get("playouts", []):
         t.add_row(f"{p['game']}: copy() + random playout to the end of the deal: playouts/s "
                   f"({p['decisions_per_playout']} decisions each)", f"{p['playouts_per_s']}", "", "")
+        if "quiet_playouts_per_s" in p:
+            t.add_row(f"{p['game']}: the same without events: playouts/s", f"{p['quiet_playouts_per_s']}", "", "")
     for m in fig.get("mcts", []):
         t.add_row(f"{m['game']}: mcts iterations/s ({m['decisions']} decisions)", f"{m['iterations_per_s']}", "", "")
     console.print(t)

@@ -17,7 +17,8 @@ on every interface for ``--host 0.0.0.0``, whose start-up lines then give the ma
 addresses to connect to (``--server ADDRESS:PORT``, where multicast is blocked).
 
 Before serving, the process's garbage collector is tuned for a long-running server
-(:func:`quinze_server.collector.tune`: start-up objects frozen, a larger young generation).
+(:func:`quinze_server.collector.tune`: start-up objects frozen, a larger young generation), and
+ready tasks run in the order they became ready (:func:`quinze_server.scheduling.first_come_first_served`).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from rich.logging import RichHandler
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
 from quinze_server.app import run_server
 from quinze_server.collector import tune as tune_collector
+from quinze_server.scheduling import first_come_first_served
 from quinze_server.config import DEFAULT_HOST, DEFAULT_PORT, ServerConfig
 from quinze_server.server import Server
 
@@ -159,6 +161,7 @@ def register(app: typer.Typer) -> None:
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
         tune_collector()  # this process is the server's: start-up is over, freeze it (server/collector.py)
+        first_come_first_served()  # and its ready tasks run in the order they became ready (server/scheduling.py)
         try:
             if no_announce:
                 announce = None
