@@ -253,6 +253,9 @@ class LoggedGame:
       :class:`Divergence`); ``lines`` ([int]): the 1-based line number of each record;
     - ``cut`` (int | None): the line of a record of this game cut short (not JSON, e.g. a crash
       while writing): the game is known only up to it.
+    - ``damaged`` (int | None): that line again when more records of the same game follow it: a
+      crash cuts a game's last record, never one in its middle, so the log was changed or
+      corrupted there (PROTOCOL.md, "Replay log").
     """
 
     header: dict[str, Any]
@@ -264,6 +267,7 @@ class LoggedGame:
     records: list[dict[str, Any]] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
     cut: int | None = None
+    damaged: int | None = None
 
     @property
     def complete(self) -> bool:
@@ -346,7 +350,9 @@ def read_log(source: str | bytes | Iterable[str]) -> LogReadResult:
 
     A line that is not JSON is a record cut short (a crash, a full disk): it is named by its
     line, its game goes to ``partial`` with ``cut`` set (known up to there; later records of that
-    game are skipped) and the games after it are read as usual. A whole record glued after the
+    game are skipped, said in one problem) and the games after it are read as usual. When more
+    records of that game follow the line, ``damaged`` is set too: a crash cuts only a game's last
+    record, so the log was changed or corrupted there. A whole record glued after the
     cut part on the same line (a writer that appended without a newline first) is recovered.
     A last line without newline is reported as truncated. Records outside a game, unknown
     record kinds and other formats are reported.
@@ -355,10 +361,26 @@ def read_log(source: str | bytes | Iterable[str]) -> LogReadResult:
     lines, cut = _split_lines(source)
     current: LoggedGame | None = None
     damaged = False
+    skipped: list[int] = []
+    """Lines of the current game's records skipped after its cut (said once, at its close)."""
+    stray: list[tuple[int, str]] = []
+    """Records outside a game since the last header (said once, e.g. after a damaged header)."""
+
+    def say_stray() -> None:
+        if len(stray) == 1:
+            out.problems.append(f"line {stray[0][0]}: {stray[0][1]} record outside a game (no header before it)")
+        elif stray:
+            out.problems.append(f"lines {stray[0][0]}-{stray[-1][0]}: {len(stray)} records outside a game "
+                                "(no header before them): skipped")
+        stray.clear()
 
     def close(reason: str | None) -> None:
         nonlocal current, damaged
         if current is not None:
+            if skipped:
+                out.problems.append(f"lines {skipped[0]}-{skipped[-1]}: {len(skipped)} record(s) of the game at line "
+                                    f"{current.lines[0]} after its damaged line {current.cut}: skipped")
+                skipped.clear()
             if reason:
                 out.problems.append(reason)
             (out.games if current.complete and not damaged else out.partial).append(current)
@@ -399,6 +421,7 @@ def read_log(source: str | bytes | Iterable[str]) -> LogReadResult:
             continue
         kind = rec["record"]
         if kind == "header":
+            say_stray()
             if current is not None:
                 close(None if current.cut is not None else
                       f"line {n}: new game starts before the previous one (line {current.lines[0]}) has its result")
@@ -412,10 +435,15 @@ def read_log(source: str | bytes | Iterable[str]) -> LogReadResult:
             current, damaged = LoggedGame(header=rec, records=[rec], lines=[n]), bool(missing)
             continue
         if current is None:
-            out.problems.append(f"line {n}: {kind} record outside a game (no header before it)")
+            stray.append((n, kind))
             continue
         if current.cut is not None:
-            out.problems.append(f"line {n}: {kind} record after the cut at line {current.cut}: skipped")
+            if current.damaged is None:  # a crash cuts a game's last record, not one with more after it
+                current.damaged = current.cut
+                out.problems.append(f"line {current.cut}: a damaged record inside the game at line {current.lines[0]}: "
+                                    f"more of its records follow it (line {n} on), so the log was changed or "
+                                    "corrupted there, not cut by a crash")
+            skipped.append(n)
             continue
         current.records.append(rec)
         current.lines.append(n)
@@ -431,6 +459,7 @@ def read_log(source: str | bytes | Iterable[str]) -> LogReadResult:
         else:
             out.problems.append(f"line {n}: bad {kind} record")
             damaged = True
+    say_stray()
     if current is not None:
         close(None if current.cut is not None else
               f"line {current.lines[-1]}: the game starting at line {current.lines[0]} has no result record")

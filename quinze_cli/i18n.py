@@ -33,7 +33,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["LANGUAGES", "Catalogue", "MissingText", "choose_language", "plural_form"]
+__all__ = ["LANGUAGES", "Catalogue", "MissingText", "Own", "YouCatalogue", "choose_language", "plural_form"]
 
 LANGUAGES = ("en", "fr")
 """Languages with a catalogue, English first (the fallback)."""
@@ -133,3 +133,38 @@ class Catalogue:
         is "0 cards" in English and "0 carte" in French. Raises :class:`MissingText` only when
         ``strict``."""
         return self(f"{key}.{plural_form(self.lang, n)}", n=n, **fields)
+
+
+class Own(str):
+    """The name of our own seat as a narrator receives it (``"Ana (you)"``): a text in its own
+    right, and the mark that makes :class:`YouCatalogue` say "you" instead."""
+
+
+class YouCatalogue:
+    """A catalogue that tells our own actions in the second person: a text whose ``name`` field is
+    :class:`Own` is taken from ``KEY.you`` when the catalogue has it ("You draw 7♥ from the
+    stock." rather than "Ana (you) draws 7♥ ..."); elsewhere our name stays ``Ana (you)``. The
+    same rule in the three games (issue 14 §2)."""
+
+    def __init__(self, cat: Catalogue) -> None:
+        self.cat = cat
+        self.lang = cat.lang
+        self.strict = cat.strict
+
+    def has(self, key: str) -> bool:
+        return self.cat.has(key)
+
+    def __call__(self, key: str, /, **fields: Any) -> str:
+        if isinstance(fields.get("name"), Own) and self.cat.has(key + ".you"):
+            return self.cat(key + ".you", **fields)
+        return self.cat(key, **fields)
+
+    def plural(self, key: str, n: Any, /, **fields: Any) -> str:
+        """:meth:`Catalogue.plural`, in the second person for our own actions: ``KEY.you.one`` /
+        ``KEY.you.other`` when the catalogue has them, else ``KEY.you``, else the plural forms."""
+        if isinstance(fields.get("name"), Own):
+            form = plural_form(self.lang, n)
+            for you in (f"{key}.you.{form}", f"{key}.you"):
+                if self.cat.has(you):
+                    return self.cat(you, n=n, **fields)
+        return self.cat.plural(key, n, **fields)

@@ -14,6 +14,7 @@ from typing import Any
 import trio
 
 from quinze_protocol.fields import MAX_MOVE_TIME
+from quinze_server.config import THINKING_LONG  # noqa: F401 - kept here too: the default of ServerConfig.thinking_long
 
 MISSED_PONGS = 3
 """A client that answers no ping for this many heartbeats is dropped."""
@@ -22,9 +23,6 @@ MISSED_PONGS = 3
 BEATS_PER_SLICE = 64
 """Connections the heartbeat handles before it lets other tasks run (pings come in bursts: every
 connection greeted in the same second is due in the same second)."""
-
-THINKING_LONG = 30.0
-"""Seconds a seat may decide before the others get ``notice{kind: "thinking"}`` (once per turn)."""
 
 
 class DecisionTimer:

@@ -22,6 +22,10 @@ MAX_ELEMENTS = 4096
 """Values one client frame may hold (arrays, maps, elements, entries): no client message needs
 more than a few dozen, and reading 4096 costs well under a millisecond (PROTOCOL.md "Framing")."""
 
+THINKING_LONG = 30.0
+"""Default seconds a seat may decide before the others get ``notice{kind: "thinking"}``
+(``ServerConfig.thinking_long``)."""
+
 
 @dataclass(frozen=True, slots=True)
 class ServerConfig:
@@ -48,6 +52,9 @@ class ServerConfig:
       ``cpu_burst`` seconds at once; a connection over its share is read again only once back
       within it (its messages wait, nothing is lost), so one flooding client cannot slow the
       other tables down.
+    - ``thinking_long``: seconds a seat may decide before the others get ``notice{kind:
+      "thinking"}`` (once per decision; PROTOCOL.md "Notices"), default
+      :data:`THINKING_LONG` (30).
     - ``builtin_bots``: every bot that connects is a built-in one run by us (``quinze play
       --local``), so bots may sit at tables without a clock.
     """
@@ -69,9 +76,10 @@ class ServerConfig:
     cpu_share: float = 0.1
     cpu_burst: float = 0.05
     builtin_bots: bool = False
+    thinking_long: float = THINKING_LONG
 
     def __post_init__(self) -> None:
-        for name in ("move_time", "heartbeat", "send_timeout"):
+        for name in ("move_time", "heartbeat", "send_timeout", "thinking_long"):
             if not 0 < getattr(self, name) < math.inf:
                 raise ValueError(f"{name} must be positive, finite seconds, got {getattr(self, name)!r}")
         if not 0 <= self.port <= 65535:

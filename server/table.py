@@ -54,7 +54,7 @@ from quinze_protocol.clocks import move_clock
 from quinze_protocol.messages import commitment
 from quinze_protocol.replaylog import iso_now, start_game
 from quinze_protocol.rng import SEED_BITS
-from quinze_server.clock import THINKING_LONG, DecisionTimer, TableClock
+from quinze_server.clock import DecisionTimer, TableClock
 from quinze_server.logs import write_game
 from quinze_server.seats import Seats
 from quinze_server.wire import Records, TableWire, joined_map, pack
@@ -210,7 +210,7 @@ class Table:
         if self.seats.has_people():  # notices are for people: none is built for bots alone
             self.seats.notice("clock", seat, clock=self._clock_state())
         self._send_request()
-        if min(p.timer.at, p.timer.started + THINKING_LONG) < self._wake_at:
+        if min(p.timer.at, p.timer.started + self.lobby.config.thinking_long) < self._wake_at:
             self._poke()  # the table task sleeps past this request's deadline or "thinking" moment
 
     def _send_request(self) -> None:
@@ -286,7 +286,7 @@ class Table:
             if p.timer.expired:
                 self.forfeit = (p.seat, FORFEIT_TIMEOUT)
                 break
-            think_at = p.timer.started + THINKING_LONG
+            think_at = p.timer.started + self.lobby.config.thinking_long
             if not p.told_thinking and trio.current_time() >= think_at:
                 p.told_thinking = True
                 self.seats.notice("thinking", p.seat, seconds=round(trio.current_time() - p.timer.started, 1),

@@ -61,7 +61,8 @@ def test_play_without_server_lists_the_servers_found_and_picks_one_by_number(tmp
             else:
                 pytest.fail("the server was never listed")
             child.sendline("7")
-            child.expect(words("Type a server's number (1 to") + GAP + r"\d+\)," + GAP + words("'l', Enter or 'q'."))
+            child.expect("(?:" + words("Type 1 for the server listed,") + "|" + words("Type a server's number (1 to") + GAP
+                         + r"\d+\),)" + GAP + words("'l', Enter or 'q'."))  # one server listed (netns), or several
             child.expect_exact("server> ")
             child.sendline("1")
             child.expect(f"Tables at {net.server_address}:{port}")

@@ -8,7 +8,7 @@
   spectator, are logged as aborted, and verify up to the abort; with many tables the shutdown
   closes every table and says ``bye`` to every client (its time goes in the report, not here).
 
-Real servers on loopback, real files, ``quinze replay`` as a subprocess.
+Real servers (on in-memory streams for the logs of played games, on loopback for the shutdowns), real files, ``quinze replay`` as a subprocess.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 
 import trio
 from netclient import NetClient
-from serverkit import TOY, autoplay, play_pair, seated_pair, serving
+from serverkit import TOY, autoplay, memory_serving, play_pair, seated_pair
 
 from quinze_protocol import game as game_registry
 from quinze_protocol.game import register_game
@@ -46,7 +46,7 @@ async def test_a_cut_log_gets_a_newline_and_the_next_game_is_kept(tmp_path: Path
     """Game 1 is on disk, its last record is then cut (a crash, a full disk); game 2 of the same
     table goes to the same file on a line of its own; verify names the cut line and verifies
     game 2 (before: glued onto the cut record, lost, and --verify said DIVERGES)."""
-    async with serving(log_dir=tmp_path) as port:
+    async with memory_serving(log_dir=tmp_path) as port:
         a, b, table, _ = await seated_pair(port, "quinze", options={"target": 1}, games=2, seed=5)
         await play_pair(a, b, table)
         await a.expect("game-start", table=table)  # game 1 is written before game 2 starts
@@ -119,7 +119,7 @@ def test_a_game_glued_onto_a_cut_record_by_an_older_writer_is_read(tmp_path: Pat
 
 
 async def _one_game_run(log_dir: Path) -> str:
-    async with serving(log_dir=log_dir) as port:
+    async with memory_serving(log_dir=log_dir) as port:
         a, b, table, _ = await seated_pair(port, "quinze", options={"target": 1}, seed=7)
         await play_pair(a, b, table)
         await a.expect("table-closed", table=table)

@@ -53,7 +53,16 @@ def test_a_time_bank_is_shown_for_everyone_and_warns_before_it_runs_out(env, siz
     assert all(len(line) <= size[1] for line in screen.splitlines())
     child.expect(r"⏱ 5 s left in your time bank!")  # the warning, then the prompt again
     child.expect(r"Your move \(\d s\)> ")
-    child.expect("Ana forfeits")  # nobody answered: the bank ran out
+    child.expect("You forfeit: the time ran out.")  # nobody answered: the bank ran out; told as our own
+    child.expect(pexpect.EOF)
+    child.close()
+
+
+def test_our_own_forfeit_is_told_in_the_second_person_in_french(env):
+    child = spawn(env, "--local", "--no-log", "--name", "Ana", "--seed", "3", "--clock", "move:2", "--lang", "fr")
+    child.expect(r"Votre coup \(\d s\)> ")
+    child.expect("Vous déclarez forfait : le temps est écoulé.")
+    assert "Ana déclare forfait" not in plain(child.before)
     child.expect(pexpect.EOF)
     child.close()
 

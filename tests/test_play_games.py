@@ -5,6 +5,7 @@ view, events in words, and the typed input readers against real legal lists."""
 from __future__ import annotations
 
 import io
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -218,6 +219,37 @@ def test_quatorze_typed_substitution():
     assert got in t.st.legal and got["kind"] == a["kind"] and got["combination"] == a["combination"]
     with pytest.raises(InputError, match="swap 9s for 6h 3d"):
         t.ui.parse(t.st, "swap 9s")
+
+
+def test_quatorze_typed_exchange_between_two_combinations():
+    """A newcomer typed 'swap as ad for 2s in 1', an exchange the list showed, and was told no such
+    substitution is legal: an exchange between two combinations takes the same words, either way
+    round, with 'in N' naming either combination; what is typed is one of the legal entries."""
+    for seed in range(5, 40):
+        t = Table("quatorze", {"players": 2}, seed=seed, bot="greedy")
+        for _ in range(300):
+            if not t.until_mine():
+                break
+            between = [a for a in t.st.legal if a["type"] == "substitute" and a["kind"] == "between"]
+            if between:
+                a = between[0]
+                two, one = " ".join(a["cards"]).lower(), a["card"].lower()
+                read = 0
+                for typed in (f"swap {two} for {one}", f"swap {one} for {two}",
+                              f"swap {two} for {one} in {a['combination']}", f"swap {one} for {two} in {a['other']}"):
+                    try:
+                        got = t.ui.parse(t.st, typed)
+                    except InputError as err:  # several exchanges fit: the message says which
+                        assert "in N" in str(err) or "'in N'" in str(err), (typed, err)
+                        continue
+                    assert got in t.st.legal and got["kind"] == "between"
+                    assert Counter(got["cards"]) == Counter(a["cards"]) and got["card"] == a["card"]
+                    assert {got["combination"], got["other"]} & {a["combination"], a["other"]}
+                    read += 1
+                assert read, "none of the typed forms was read"
+                return
+            t.play()
+    pytest.fail("no exchange between two combinations came up in 35 games")
 
 
 # ------------------------------------------------------------------ classique: screen

@@ -103,9 +103,10 @@ def _create_waiting_table(child) -> str:
 
 
 def _both_play(first, second) -> None:
-    """The game starts for both: neither was thrown out of its seat."""
+    """The game starts for both: neither was thrown out of its seat; the two seats of one name
+    are told apart by their seat wherever they are named."""
     for child in (first, second):
-        child.expect(r"Game 1 starts: Ana, Ana\.")
+        child.expect(r"Game 1 starts: Ana \(seat 0\), Ana \(seat 1\)\.")
     for child in (first, second):
         assert "You are back" not in plain(child.before)
         child.sendintr()

@@ -90,5 +90,5 @@ def test_suits_are_listed_once_values_are_typed_and_help_wraps(env, size, lang):
             break
     assert laid, "no combination came up to lay by its values"
     child.sendline("5+20")
-    child.expect(r"'20' (is not a value|n'est pas une valeur)")
+    child.expect(r"(« 20 » n'est pas une valeur|'20' is not a value)")
     child.close(force=True)

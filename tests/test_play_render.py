@@ -326,4 +326,49 @@ def test_classique_board_adds_up_what_it_shows_and_one_chip_is_singular(lang):
     assert f"{two} + {seven} = 9" in text
     assert ("(8 showing)" if lang == "en" else "(8 visibles)") in text and "= 8" not in text
     call = ui.action_text(st, {"type": "call"}).plain
-    assert call == ("call (1 chip)" if lang == "en" else "tenir (1 jeton)")
+    assert call == ("call (1 chip)" if lang == "en" else "je tiens (1 jeton)")
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_classique_header_says_how_far_the_match_is(lang):
+    """A newcomer never knew how many coups were left: the header gives the round of the deal out
+    of the ``tours`` the match lasts (quinze_cli/rules/quinze-classique.md "End of the match"), and
+    says when it is the last one."""
+    cat, style = Catalogue(lang, strict=True), CardStyle(lang, False)
+    ui = get_ui("quinze-classique", cat, style)
+    st = TableState(table="t1", game="quinze-classique", seat=0, players=["Ana", "Bob"], options={"players": 2}, number=1)
+    ui.start(st)
+
+    def header(**picture) -> str:
+        st.public.update(picture)
+        buf = io.StringIO()
+        Console(file=buf, no_color=True, width=120, force_terminal=False).print(ui.board(st))
+        return buf.getvalue().splitlines()[0]
+
+    first = header(coup=1, rounds=0, tours=4, phase="speak")
+    assert ("round 1 of 4 · " if lang == "en" else "tour 1 sur 4 · ") in first and "last" not in first
+    last = header(coup=7, rounds=3, tours=4)
+    assert ("round 4 of 4 (last round)" if lang == "en" else "tour 4 sur 4 (dernier tour)") in last
+    assert ("of 4" if lang == "en" else "sur 4") not in header(coup=0, rounds=0, tours=4)  # before the first deal
+
+
+@pytest.mark.parametrize("word", ["hit", "draw", "card", "carte", "tirer"])
+def test_classique_asks_for_a_card_in_any_of_its_words(word):
+    """A newcomer typed 'card' (the list says '(card)') and was refused: every word for a hit is read."""
+    from quinze_cli.play import input_classique
+
+    state = TableState(table="t1", game="quinze-classique", seat=0, players=["Ana", "Bob"],
+                       legal=[{"type": "stand"}, {"type": "hit"}])
+    assert input_classique.parse(Catalogue("en", strict=True), state, word) == {"type": "hit"}
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_two_seats_of_one_name_are_told_apart_by_their_seat(lang):
+    """A newcomer saw 'Game 1 starts: Eve, Eve, greedy_bot.' and 'Waiting for Eve…': a name two
+    seats share (without case) is shown with its seat; other names as they are."""
+    from quinze_cli.play.table import distinct_names
+
+    cat = Catalogue(lang, strict=True)
+    seat = "seat" if lang == "en" else "place"
+    assert distinct_names(["Eve", "eve", "greedy_bot"], cat) == [f"Eve ({seat} 0)", f"eve ({seat} 1)", "greedy_bot"]
+    assert distinct_names(["Ana", "Bob"], cat) == ["Ana", "Bob"]

@@ -89,16 +89,19 @@ def test_help_and_rules_are_followed_by_the_board(env, game, size, lang):
     quit_game(child, fr)
 
 
-@pytest.mark.parametrize("lang", [None, "fr"])
-def test_the_clock_notice_says_a_time_bank_runs_while_reading(env, lang):
+@pytest.mark.parametrize(("clock", "lang", "pattern"), [
+    ("bank:300+5", None, r"Your time bank runs while you read: \d:\d\d left\."),
+    ("bank:300+5", "fr", r"Votre réserve de temps s'écoule pendant la lecture : \d:\d\d\."),
+    ("move:600", None, r"Your clock runs while you read: \d+:\d\d left for this move\."),
+    ("move:600", "fr", r"Votre pendule tourne pendant la lecture : \d+:\d\d pour ce coup\."),
+])
+def test_the_clock_notice_says_the_clock_runs_while_reading(env, clock, lang, pattern):
     fr = lang == "fr"
-    child = local(env, "quinze", "--seed", "4", "--clock", "bank:300+5", size=(40, 120), lang=lang)
+    child = local(env, "quinze", "--seed", "4", "--clock", clock, size=(40, 120), lang=lang)
     child.expect(PROMPT)
     child.sendline("aide" if fr else "help")
     child.expect(PROMPT)
     text = text_of(child)
-    pattern = r"Votre réserve de temps s'écoule pendant la lecture : \d:\d\d\." if fr else \
-        r"Your time bank runs while you read: \d:\d\d left\."
     assert re.search(pattern, text), text
     board_in_view(text, "quinze", 40, 120)
     quit_game(child, fr)
@@ -158,3 +161,24 @@ def test_a_summary_ends_with_the_enter_prompt_alone(env, game, args, size, lang)
     child.sendline("")
     child.expect([PROMPT, ENTER])
     child.close(force=True)
+
+
+# ---------------------------------------------------------------- a resized terminal
+
+
+@pytest.mark.parametrize(("size", "new", "lang"), [((24, 80), (40, 120), None), ((40, 120), (24, 80), "fr")])
+def test_the_board_is_drawn_again_at_the_new_size_when_the_terminal_is_resized(env, size, new, lang):
+    fr = lang == "fr"
+    child = local(env, "quinze", "--seed", "4", size=size, lang=lang)
+    child.expect(PROMPT)
+    before = last_screen(child)
+    assert max(len(r) for r in before.split("\n")) <= size[1]
+    child.setwinsize(*new)  # the kernel sends SIGWINCH to the client
+    child.expect(PROMPT)
+    after = last_screen(child)
+    rows = after.split("\n")
+    assert any(r.startswith(TITLE["quinze"]) for r in rows), after
+    assert all(len(r) <= new[1] for r in rows), after
+    assert max(len(r) for r in rows) == new[1], after  # the rules span the new width
+    assert len([r for r in rows if r.strip()]) <= new[0]
+    quit_game(child, fr)

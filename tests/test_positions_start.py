@@ -1,4 +1,4 @@
-"""Games that start from a position: ``create-table.position`` over real TCP, the commitment that
+"""Games that start from a position: ``create-table.position`` through the real server (in-memory streams), the commitment that
 covers it, the replay log that holds it, and ``--positions`` of ``quinze match`` and
 ``quinze tournament`` (real processes, real files)."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import trio
 from netclient import NetClient
-from serverkit import seated_pair, serving
+from serverkit import memory_serving, seated_pair
 
 from quinze_protocol.game import get_game
 from quinze_protocol.messages import commitment
@@ -32,7 +32,7 @@ def quinze(*args, cwd, timeout=120):
 
 async def test_a_table_created_from_a_position_plays_it_and_commits_to_it() -> None:
     pos = position(3)
-    async with serving() as port:
+    async with memory_serving() as port:
         a, b, table, _ = await seated_pair(port, game="quinze", seed=77, position=pos)
         starts: dict[int, dict] = {}
         overs: list[dict] = []

@@ -83,7 +83,7 @@ def test_a_seat_never_sees_the_other_seats_private_cards(log: Path, records: lis
     assert "hand of bob" not in out
     assert "bob draws a card" in out
     assert not re.search(r"bob draws [0-9AJQKBR]", out)
-    assert re.search(r"ana \(you\) draws [0-9AJQKBR]{1,2}[SHDCJ] ", out)
+    assert re.search(r"You draw [0-9AJQKBR]{1,2}[SHDCJ] ", out)  # our own draw, in the second person
 
 
 def test_json_seat_view_is_the_events_as_that_seat_received_them(log: Path, records: list[list[dict[str, Any]]]) -> None:
@@ -186,6 +186,24 @@ def test_truncated_last_record_is_a_warning_and_the_intact_games_remain(log: Pat
     assert told.exit_code == 0
     assert "Game 1: " in told.stdout and "Game 2: " in told.stdout
     assert "No result: the game is incomplete" in told.stdout
+
+
+def test_a_damaged_line_inside_a_game_is_damage_not_a_cut(log: Path) -> None:
+    """A line that is not JSON with more of its game after it (a hand edit, a corrupted disk) is
+    told apart from a crash's cut: the game says DAMAGED, the closing line counts it so, the
+    records skipped after it make one warning (not one each), and the exit code is 1."""
+    lines = log.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines[9] = "hello world\n"  # inside game 1, many records after it
+    log.write_text("".join(lines), encoding="utf-8")
+    result = run(log, "--verify")
+    assert result.exit_code == 1, result.output
+    assert "game 1: DAMAGED at line 10" in result.stdout and "not cut by a crash" in result.stdout
+    assert "game 1: verified" not in result.stdout and "cut short" not in result.stdout
+    assert "game 2: verified (commitment ok" in result.stdout and "game 3: verified (commitment ok" in result.stdout
+    assert "3/3 verified; 1 damaged (a record inside is not JSON; checked up to it)" in result.stdout
+    assert result.stderr.count("skipped") == 1 and "more problems" not in result.stderr
+    data = json.loads(run(log, "--verify", "--json").stdout)
+    assert [g["damaged"] for g in data] == [10, None, None] and data[0]["cut"] == 10
 
 
 def test_an_unknown_event_kind_is_told_plainly(log: Path) -> None:

@@ -165,6 +165,12 @@ def test_damage_in_the_middle_and_stray_records() -> None:
     assert [g.header["seed"] for g in res.partial] == [3]
     assert res.problems[0].startswith("line 1: event record outside a game")
     assert any(p.startswith("line 7: not JSON") for p in res.problems)
+    # more records of that game follow the line: damage (a crash cuts only a game's last record)
+    (partial,) = res.partial
+    assert partial.cut == partial.damaged == 7
+    assert any(p.startswith("line 7: a damaged record inside the game at line 2") for p in res.problems)
+    assert sum("skipped" in p for p in res.problems) == 1  # the records after it: one problem
+    assert all(g.damaged is None for g in res.games)
     other = read_log(dumps_records([{**a[0], "format": 99}] + a[1:]))
     assert other.games == [] and "format 99" in other.problems[0]
 
@@ -283,6 +289,26 @@ def test_any_truncation_keeps_the_games_before_it(cut: int) -> None:
     assert [g.header["seed"] for g in res.games] == expected
     assert all(verify(g) is None for g in res.games + res.partial)
     assert res.truncated == (cut > 0 and text[cut - 1] != "\n")
+    assert all(g.damaged is None for g in res.games + res.partial)  # a cut is never damage
+
+
+@settings(max_examples=40, deadline=None)
+@given(line=st.integers(0, 10**9), garbage=st.sampled_from(["hello world", "{not json", '{"record":', "\x00\x01"]))
+def test_a_garbage_line_is_damage_exactly_when_its_game_goes_on_after_it(line: int, garbage: str) -> None:
+    first, second = two_games()
+    lines = (first + second).splitlines(keepends=True)
+    n_first = len(first.splitlines())
+    line %= len(lines)
+    lines[line] = garbage + "\n"
+    res = read_log("".join(lines))
+    (hit,) = [g for g in res.partial if g.cut == line + 1] or [None]
+    if hit is None:  # the header itself was hit: its records are outside any game, said once
+        assert line in (0, n_first)
+        assert sum("records outside a game" in p for p in res.problems) == 1
+        return
+    last_of_its_game = line in (n_first - 1, len(lines) - 1)
+    assert (hit.damaged is None) == last_of_its_game
+    assert sum("skipped" in p for p in res.problems) == (0 if last_of_its_game else 1)
 
 
 def test_logged_game_state_at() -> None:

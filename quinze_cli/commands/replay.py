@@ -2,12 +2,13 @@
 
     quinze replay logs/match-20261129T170756Z.jsonl              # every game, the whole table
     quinze replay match.jsonl --game 3 --seat 1                   # game 3 as seat 1 saw it
+    quinze replay logs/t1.jsonl --seat Ana                        # as the player Ana saw it
     quinze replay match.jsonl --verify                            # re-simulate every game
     quinze replay match.jsonl --game 2 --json                     # game 2 as JSON
 
 The log format is PROTOCOL.md "Replay log" (read with :func:`quinze_protocol.replaylog.read_log`).
 Games are numbered by their order in the file, from 1 (``--game``). Told for the whole table,
-every private part of every event is shown; with ``--seat S`` only the public parts and seat S's
+every private part of every event is shown; with ``--seat S`` (a number or a player's name) only the public parts and seat S's
 own private parts (:meth:`quinze_protocol.game.Event.for_seat`), so it shows what S knew.
 
 ``--verify`` re-simulates each game from its seed and actions (:func:`quinze_protocol.replaysim.verify`):
@@ -86,6 +87,25 @@ def seat_count(game: LoggedGame) -> int | None:
     return n if isinstance(n, int) else None
 
 
+def seat_of(text: str, number: int, game: LoggedGame) -> int:
+    """The seat ``--seat`` names in game ``number``: a number, or a player's name (as in the
+    header's ``players``). Exits with a usage error naming the seats when it names none."""
+    players = game.header.get("players")
+    names = [str(p) for p in players] if isinstance(players, list) else []
+    n = seat_count(game)
+    if text.strip().isdigit():
+        seat = int(text)
+        if n is not None and not 0 <= seat < n:
+            fail(f"--seat: game {number} has seats 0..{n - 1}, got {seat}")
+        return seat
+    if names.count(text) == 1:
+        return names.index(text)
+    known = ", ".join(f"{i} {name}" for i, name in enumerate(names)) or "none named"
+    if names.count(text) > 1:
+        fail(f"--seat: {text!r} sits in several seats of game {number} ({known}): give the number")
+    fail(f"--seat: game {number} has no player {text!r} (seats: {known})")
+
+
 def game_title(game_id: Any) -> str:
     """``"Le Quinze (quinze)"``, or the id alone for a game this program does not know."""
     try:
@@ -119,6 +139,7 @@ def verify_games(selected: list[tuple[int, LoggedGame]], as_json: bool, out: Con
                 "complete": game.complete,
                 "aborted": game.aborted,
                 "cut": game.cut,
+                "damaged": game.damaged,
                 "actions": len(game.actions),
                 "divergence": None if divergence is None else {
                     "line": divergence.line, "index": divergence.index, "what": divergence.what,
@@ -130,7 +151,12 @@ def verify_games(selected: list[tuple[int, LoggedGame]], as_json: bool, out: Con
         typer.echo(json.dumps(data, ensure_ascii=False, default=str))
     else:
         for number, game, divergence in reports:
-            if divergence is None:
+            if divergence is None and game.damaged is not None:
+                out.print(Text.assemble((f"game {number}: ", "bold"), ("DAMAGED", "bold red"),
+                                        f" at line {game.damaged}: that record is not JSON and more of the game's "
+                                        "records follow it (the log was changed or corrupted, not cut by a crash); "
+                                        f"the {len(game.actions)} actions before it verify"))
+            elif divergence is None:
                 out.print(Text.assemble((f"game {number}: ", "bold"), ("verified", "green"),
                                         f" (commitment ok, {len(game.actions)} actions{_how_far(game)})"))
             elif divergence.what == "rules-version":
@@ -157,17 +183,20 @@ def _how_far(game: LoggedGame) -> str:
 
 
 def summary_line(reports: list[tuple[int, LoggedGame, Any]]) -> str:
-    """The closing line of ``--verify``: ``"100/100 verified"``, then what diverged, was cut short,
-    aborted or incomplete, e.g. ``"9/10 verified, 1 diverges; 1 cut short (checked up to the cut)"``."""
+    """The closing line of ``--verify``: ``"100/100 verified"``, then what diverged, was damaged,
+    cut short, aborted or incomplete, e.g. ``"9/10 verified, 1 diverges; 1 cut short (checked up to the cut)"``."""
     total = len(reports)
     ok = sum(1 for _, _, d in reports if d is None)
     line = f"{ok}/{total} verified"
     if ok < total:
         line += f", {total - ok} diverge{'s' if total - ok == 1 else ''}"
     notes = []
-    cut = sum(1 for _, g, d in reports if d is None and g.cut is not None)
+    damaged = sum(1 for _, g, d in reports if d is None and g.damaged is not None)
+    cut = sum(1 for _, g, d in reports if d is None and g.cut is not None and g.damaged is None)
     aborted = sum(1 for _, g, d in reports if d is None and g.cut is None and g.aborted is not None)
     incomplete = sum(1 for _, g, d in reports if d is None and g.cut is None and not g.complete)
+    if damaged:
+        notes.append(f"{damaged} damaged (a record inside is not JSON; checked up to it)")
     if cut:
         notes.append(f"{cut} cut short (checked up to the cut)")
     if aborted:
@@ -243,7 +272,7 @@ def register(app: typer.Typer) -> None:
     def replay(
         log: Annotated[Path, typer.Argument(help="A replay log (JSON Lines, as written by quinze serve or quinze match); - for standard input.", show_default=False)],
         game: Annotated[Optional[int], typer.Option("--game", help="Only game N of the file (1 = the first).")] = None,
-        seat: Annotated[Optional[int], typer.Option("--seat", help="Tell the game as seat S saw it (its own private cards only).")] = None,
+        seat_arg: Annotated[Optional[str], typer.Option("--seat", metavar="N|NAME", help="Tell the game as seat N (or the player NAME) saw it (its own private cards only; its own actions 'You ...').")] = None,
         check: Annotated[bool, typer.Option("--verify", help="Re-simulate each game from its seed and actions; exit 1 at a divergence.")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="Print the game(s) (or with --verify the checks) as JSON.")] = False,
         position: Annotated[bool, typer.Option("--position", help="Print the position (quinze legal format) at --at K, --deal D or --coup C.")] = False,
@@ -260,11 +289,11 @@ def register(app: typer.Typer) -> None:
             if not 1 <= game <= len(games):
                 fail(f"--game: the log holds {len(games)} game(s), so N must be 1..{len(games)}, got {game}")
             selected = [selected[game - 1]]
-        if seat is not None:
-            for number, g in selected:
-                n = seat_count(g)
-                if n is not None and not 0 <= seat < n:
-                    fail(f"--seat: game {number} has seats 0..{n - 1}, got {seat}")
+        seats = {number: seat_of(seat_arg, number, g) for number, g in selected} if seat_arg is not None else {}
+        seat = next(iter(seats.values()), None)
+        if len(set(seats.values())) > 1:  # NAME sits in different seats: each game told from its own
+            if position or step or as_json:
+                fail(f"--seat: {seat_arg!r} sits in different seats in these games: give --game N")
         if position or step or at is not None or deal is not None or coup is not None:
             from quinze_cli.replay_tools import position_or_step
 
@@ -276,4 +305,4 @@ def register(app: typer.Typer) -> None:
             typer.echo(json.dumps([game_json(number, g, seat) for number, g in selected], ensure_ascii=False))
             return
         for number, g in selected:
-            tell_game(number, g, seat, out)
+            tell_game(number, g, seats.get(number), out)

@@ -41,7 +41,7 @@ from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
 from quinze_server.app import run_server
 from quinze_server.collector import tune as tune_collector
 from quinze_server.scheduling import first_come_first_served
-from quinze_server.config import DEFAULT_HOST, DEFAULT_PORT, ServerConfig
+from quinze_server.config import DEFAULT_HOST, DEFAULT_PORT, THINKING_LONG, ServerConfig
 from quinze_server.server import Server
 
 
@@ -125,6 +125,8 @@ def register(app: typer.Typer) -> None:
         log_dir: Annotated[Path, typer.Option("--log-dir", help="Append each finished game to DIR/<table>.jsonl (table ids start with the server run id).")] = Path("logs"),
         no_log: Annotated[bool, typer.Option("--no-log", help="Record no replay logs.")] = False,
         move_time: Annotated[float, typer.Option("--move-time", help="Default seconds per decision.")] = 60.0,
+        thinking_long: Annotated[float, typer.Option("--thinking-long", metavar="SECONDS",
+                                                     help="Seconds a player may think before the others are told.")] = THINKING_LONG,
         max_tables: Annotated[int, typer.Option("--max-tables", help="Tables open at once on this server.")] = 1000,
         max_tables_per_connection: Annotated[
             int, typer.Option("--max-tables-per-connection", help="Open tables one connection may create.")
@@ -147,7 +149,7 @@ def register(app: typer.Typer) -> None:
                 fail(str(e), EXIT_USAGE)
         try:
             config = ServerConfig(host=host, port=port, log_dir=logs, move_time=move_time, max_tables=max_tables,
-                                  max_tables_per_connection=max_tables_per_connection)
+                                  max_tables_per_connection=max_tables_per_connection, thinking_long=thinking_long)
         except ValueError as e:
             fail(str(e), EXIT_USAGE)
         if logs is not None:

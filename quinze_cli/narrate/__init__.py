@@ -17,9 +17,11 @@ part; ``who(seat)`` names a seat. An unknown kind, or data a narrator cannot rea
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 from quinze_protocol.game import Event
+from quinze_cli.i18n import Own
 
 __all__ = ["Names", "cards", "generic", "narrate_event", "result_lines", "seat_event", "split_event"]
 
@@ -28,7 +30,8 @@ Narrator = Callable[[dict[str, Any], dict[int, dict[str, Any]], Callable[[Any], 
 
 class Names:
     """Names the seats of one game: ``who(1) -> "bob"``; with duplicate names ``"bob#1"``; the
-    seat of the viewer gets ``" (you)"``; a seat outside the list is ``"seat N"``."""
+    seat of the viewer gets ``" (you)"`` and is an :class:`~quinze_cli.i18n.Own` (its actions are
+    then told "You draw ...", as in ``quinze play``); a seat outside the list is ``"seat N"``."""
 
     def __init__(self, players: Any, viewer: int | None = None) -> None:
         names = [str(p) for p in players] if isinstance(players, list) else []
@@ -41,7 +44,11 @@ class Names:
             name = self.names[seat]
         else:
             name = f"seat {seat}"
-        return f"{name} (you)" if seat == self.viewer and self.viewer is not None else name
+        return Own(f"{name} (you)") if self.is_viewer(seat) else name
+
+    def is_viewer(self, seat: Any) -> bool:
+        """True when ``seat`` is the seat the game is told for."""
+        return self.viewer is not None and seat == self.viewer
 
 
 def cards(texts: Any) -> str:
@@ -98,7 +105,9 @@ def narrate_event(game_id: str, full: Mapping[str, Any], who: Names, seat: int |
 
     kind, public, private = split_event(full, seat)
     side = find_side(game_id)
-    fn: Narrator | None = side.narrators.get(kind) if side is not None else None
+    fn: Narrator | None = None
+    if side is not None:
+        fn = (_second_person(game_id) if seat is not None else side.narrators).get(kind)
     section = side is not None and kind in side.sections
     if fn is not None:
         try:
@@ -108,6 +117,20 @@ def narrate_event(game_id: str, full: Mapping[str, Any], who: Names, seat: int |
     return section, generic(kind, public, private, who)
 
 
+@cache
+def _second_person(game_id: str) -> Mapping[str, Narrator]:
+    """The English narrators of ``game_id`` that tell the viewer's own actions "You ..." (the
+    ``.you`` texts, :class:`~quinze_cli.i18n.YouCatalogue`); a game narrated without a catalogue
+    says it itself (``Names.is_viewer``)."""
+    from quinze_cli.gameside import find_side
+    from quinze_cli.i18n import Catalogue, YouCatalogue
+
+    side = find_side(game_id)
+    if side is None:
+        return {}
+    return side.narrators_for(YouCatalogue(Catalogue("en", strict=True)))
+
+
 def result_lines(record: Mapping[str, Any] | None, who: Names) -> list[str]:
     """The result record in words: winners, reason, points and scores, and any forfeit."""
     if record is None:
@@ -115,9 +138,11 @@ def result_lines(record: Mapping[str, Any] | None, who: Names) -> list[str]:
     raw = record.get("result")
     result: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
     winners: Sequence[Any] = result.get("winners") or []
-    names = [who(s) for s in winners]
+    names = ["you" if who.is_viewer(s) else who(s) for s in winners]
     if not names:
         head = "Nobody wins"
+    elif names == ["you"]:
+        head = "You win"
     elif len(names) == 1:
         head = f"{names[0]} wins"
     else:

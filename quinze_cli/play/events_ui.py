@@ -24,48 +24,13 @@ from quinze_protocol.cards import parse_card
 from quinze_cli.gameside import find_side
 from quinze_cli.narrate import generic
 from quinze_cli.play.cards_ui import CardStyle
-from quinze_cli.i18n import Catalogue, plural_form
+from quinze_cli.i18n import Catalogue, Own, YouCatalogue
 from quinze_cli.play.registry import TableState
 
 __all__ = ["Own", "YouCatalogue", "style_cards", "tell"]
 
 _CARD = re.compile(r"(?<![\w♠♥♦♣])(?:10|[2-9AJQK])[SHDC](?!\w)|(?<!\w)[BR]J(?!\w)")
 _NAME = re.compile("\x00(\\d+)\x00")
-
-
-class Own(str):
-    """The name of our own seat as a narrator receives it (``"Ana (you)"``): a text in its own
-    right, and the mark that makes :class:`YouCatalogue` say "you" instead."""
-
-
-class YouCatalogue:
-    """A catalogue that tells our own actions in the second person: a text whose ``name`` field is
-    :class:`Own` is taken from ``KEY.you`` when the catalogue has it ("You draw 7♥ from the
-    stock." rather than "Ana (you) draws 7♥ ..."); elsewhere our name stays ``Ana (you)``. The
-    same rule in the three games (issue 14 §2)."""
-
-    def __init__(self, cat: Catalogue) -> None:
-        self.cat = cat
-        self.lang = cat.lang
-        self.strict = cat.strict
-
-    def has(self, key: str) -> bool:
-        return self.cat.has(key)
-
-    def __call__(self, key: str, /, **fields: Any) -> str:
-        if isinstance(fields.get("name"), Own) and self.cat.has(key + ".you"):
-            return self.cat(key + ".you", **fields)
-        return self.cat(key, **fields)
-
-    def plural(self, key: str, n: Any, /, **fields: Any) -> str:
-        """:meth:`Catalogue.plural`, in the second person for our own actions: ``KEY.you.one`` /
-        ``KEY.you.other`` when the catalogue has them, else ``KEY.you``, else the plural forms."""
-        if isinstance(fields.get("name"), Own):
-            form = plural_form(self.lang, n)
-            for you in (f"{key}.you.{form}", f"{key}.you"):
-                if self.cat.has(you):
-                    return self.cat(you, n=n, **fields)
-        return self.cat.plural(key, n, **fields)
 
 
 def style_cards(line: str, style: CardStyle) -> str:

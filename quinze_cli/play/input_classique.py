@@ -3,11 +3,16 @@
 What a player may type (besides a number from the list, handled by the generic prompt), in
 English or French:
 
-* ``pass`` (``passe``), ``stand`` (``tiens``, ``je m'y tiens``), ``hit`` (``carte``, ``tirer``),
-  ``check`` (``parole``), ``call`` (``tenir``, ``suivre``), ``fold`` (``coucher``, ``abandon``);
+* ``pass`` (``passe``), ``stand`` (``m'y tiens``, ``je m'y tiens``), ``hit`` (``carte``, ``card``, ``tirer``),
+  ``check`` (``parole``), ``call`` (``tiens``, ``je tiens``, ``tenir``, ``suivre``), ``fold``
+  (``coucher``, ``je me couche``); the French words are those of the rules text
+  (quinze_cli/rules/fr/quinze-classique.md "Un coup": « je m'y tiens », « je tiens », « parole »).
+  ``stand`` and ``call`` are never legal together, so ``tiens`` alone (the same verb) is
+  whichever of the two is legal now;
 * ``raise 5`` (``relancer 5``, ``renvi 5``): raise by 5 chips on top of the highest stake,
   checked against the legal range ``min..max`` of the request (quinze_cli/rules/quinze-classique.md step 3 [decision]);
-  ``raise`` alone, ``raise min`` and ``raise max`` take the ends of the range.
+  ``raise`` alone and ``raise min`` take the bottom of the range, ``raise max`` its top, which
+  is asked for a yes first (:func:`confirm`; the amount typed, ``raise 99``, is not asked).
 
 Nothing is sent unless it is legal now; otherwise :class:`InputError` explains why (the range
 when the amount is out of it), in the user's language.
@@ -21,18 +26,24 @@ from typing import Any
 from quinze_cli.i18n import Catalogue
 from quinze_cli.play.registry import InputError, TableState
 
-__all__ = ["WORDS", "completions", "parse"]
+__all__ = ["WORDS", "completions", "confirm", "parse"]
 
 WORDS = {
     "pass": "pass", "passe": "pass", "passer": "pass", "je passe": "pass",
-    "stand": "stand", "tiens": "stand", "je m'y tiens": "stand", "m'y tiens": "stand", "reste": "stand", "stay": "stand",
-    "hit": "hit", "carte": "hit", "tirer": "hit", "demande": "hit", "draw": "hit",
+    "stand": "stand", "je m'y tiens": "stand", "m'y tiens": "stand", "s'y tenir": "stand", "reste": "stand",
+    "stay": "stand",
+    "hit": "hit", "carte": "hit", "tirer": "hit", "demande": "hit", "draw": "hit", "card": "hit",
     "check": "check", "parole": "check",
-    "call": "call", "tenir": "call", "suivre": "call", "tenu": "call", "je tiens": "call",
-    "fold": "fold", "coucher": "fold", "abandon": "fold", "je me couche": "fold",
+    "call": "call", "tiens": "call", "je tiens": "call", "tenir": "call", "suivre": "call", "tenu": "call",
+    "fold": "fold", "coucher": "fold", "se coucher": "fold", "abandon": "fold", "je me couche": "fold",
     "raise": "raise", "relance": "raise", "relancer": "raise", "renvi": "raise", "renvier": "raise", "r": "raise",
 }
-"""Typed words (lower case) -> action type."""
+"""Typed words (lower case) -> action type (``tiens``: see :data:`EITHER`)."""
+
+EITHER = {"tiens": ("call", "stand"), "je tiens": ("call", "stand")}
+"""Words read as the first of these action types that is legal now (the rules' « je tiens » is a
+call, but a player who says « tiens » in the speaking round or the drawing turn means to stand:
+the two are never legal at the same time)."""
 
 
 def _range(state: TableState) -> tuple[int, int] | None:
@@ -65,6 +76,10 @@ def parse(cat: Catalogue, state: TableState, text: str) -> dict[str, Any]:
     if kind != "raise":
         if amount is not None:
             raise InputError(cat("classique.err.no-amount", word=word))
+        for either in EITHER.get(word, ()):
+            if any(a.get("type") == either for a in state.legal):
+                kind = either
+                break
         for a in state.legal:
             if a.get("type") == kind:
                 return {"type": kind}
@@ -84,8 +99,20 @@ def parse(cat: Catalogue, state: TableState, text: str) -> dict[str, Any]:
     return {"type": "raise", "amount": n}
 
 
+def confirm(cat: Catalogue, state: TableState, action: dict[str, Any], text: str) -> str | None:
+    """The yes/no question to ask before sending ``action``, picked by number or typed as
+    ``text``, or None: a raise to the top of the range (``raise max``, or the listed top) is
+    asked first, as it may put every chip in at once; an amount typed in figures is not."""
+    if action.get("type") != "raise" or re.search(r"\d", text.replace(" ", "")) and not text.strip().isdigit():
+        return None
+    rr = _range(state)
+    if rr is None or action.get("amount") != rr[1] or rr[1] == rr[0]:
+        return None
+    return cat("classique.confirm-max", n=rr[1])
+
+
 def completions(cat: Catalogue, state: TableState) -> list[str]:
     """The action words of the language."""
     if cat.lang == "fr":
-        return ["passe", "tiens", "carte", "parole", "tenir", "coucher", "relancer"]
+        return ["passe", "m'y", "tiens", "carte", "parole", "coucher", "relancer"]
     return ["pass", "stand", "hit", "check", "call", "fold", "raise"]

@@ -10,7 +10,8 @@ What a player may type (besides a number from the list, handled by the generic p
 * ``discard kd`` (``defausser``, ``jeter``), or one card alone: the discard that ends the turn;
 * ``swap 9s for 6h 3d`` (``echanger 9p contre 6c 3k``): a hand card for two cards of a
   combination, or ``swap 6h 3d for 9c``: two hand cards for one; ``in N`` (``dans N``) names the
-  combination when several fit. Exchanges between two combinations are picked by number.
+  combination when several fit. The same words exchange two cards of one combination for one
+  of another (``swap 6h 3d for 9c``, either way round; ``in N`` names either combination).
 
 Identical cards of the two decks are the same card (quinze_cli/rules/quatorze.md "Material"), so a typed entry is
 matched against the request's ``legal`` list as multisets of cards; nothing is sent unless it is
@@ -153,12 +154,24 @@ def _swap(cat: Catalogue, st: CardStyle, state: TableState, tokens: list[str]) -
         table = list(a.get("cards", [])) if kind == "hand-for-two" else [a.get("card")]
         if Counter(hand) == Counter(give) and Counter(table) == Counter(get):
             found.append(a)
+    if not found:  # two cards of one combination for one of another ("between"), either way round
+        found = [a for a in subs if a.get("kind") == "between" and _between_fits(a, give, get, combination)]
     if not found:
         raise InputError(cat("quatorze.err.no-such-swap"))
-    if len({a.get("combination") for a in found}) > 1:
+    if len({(a.get("combination"), a.get("other")) for a in found}) > 1:
         raise InputError(cat("quatorze.err.which-combination",
                              numbers=", ".join(str(a.get("combination")) for a in found)))
     return found[0]
+
+
+def _between_fits(a: dict[str, Any], give: list[str], get: list[str], combination: int | None) -> bool:
+    """Whether the exchange ``a`` (``cards`` of ``combination`` for ``card`` of ``other``) is the
+    one typed: its two cards and its one card, in either order, in combination ``combination``
+    (either of its two) when named."""
+    two, one = Counter(a.get("cards", [])), Counter([a.get("card")])
+    if not ((Counter(give) == two and Counter(get) == one) or (Counter(give) == one and Counter(get) == two)):
+        return False
+    return combination is None or combination in (a.get("combination"), a.get("other"))
 
 
 def _values(cat: Catalogue, st: CardStyle, state: TableState, tokens: list[str]) -> dict[str, Any]:

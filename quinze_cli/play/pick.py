@@ -65,4 +65,5 @@ async def pick_server(s: Session, *, offer_local: bool = True, exclude: tuple[st
             if not found:
                 s.say(cat("lan.bad-pick-empty" if offer_local else "lan.bad-pick-empty-after-stop"), style="red")
             else:
-                s.say(cat("lan.bad-pick-local" if offer_local else "lan.bad-pick", n=len(found)), style="red")
+                key = ("lan.bad-pick-local" if offer_local else "lan.bad-pick") + ("-one" if len(found) == 1 else "")
+                s.say(cat(key, n=len(found)), style="red")

@@ -192,6 +192,17 @@ class GameUI:
         """Words worth completing with Tab now (cards in hand, keywords)."""
         return []
 
+    def confirm(self, state: TableState, action: dict[str, Any], text: str) -> str | None:
+        """A yes/no question to ask before sending ``action`` (picked by number or typed as
+        ``text``), or None (the default) to send it at once."""
+        return None
+
+    def forced(self, state: TableState) -> tuple[dict[str, Any], str] | None:
+        """The one answer to the pending request when the rules leave nothing else to choose
+        (e.g. Le Quinze's ``end`` alone), with a line for the log saying so; the table loop then
+        sends it without asking. None (the default): the player chooses."""
+        return None
+
     def hint(self, state: TableState) -> dict[str, Any] | None:
         """What the search bot would play now (:func:`search_hint`, falling back on the game's
         ``hint_bot``), as action data, read from :meth:`hint_entries`; None when the game has no

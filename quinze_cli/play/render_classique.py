@@ -118,6 +118,19 @@ class ClassiqueUI(GameUI):
         return lines
 
     # ---------------------------------------------------------------- drawing
+    def _round(self, p: dict[str, Any]) -> tuple[Any, ...]:
+        """``"round 2 of 4 · "`` (bold ``"last round"`` in the last one): how far the match is, as the
+        rules count it (quinze_cli/rules/quinze-classique.md "End of the match": ``tours`` rounds of
+        the deal); nothing before the first deal."""
+        tours, done = p.get("tours"), p.get("rounds")
+        if not isinstance(tours, int) or not isinstance(done, int) or not p.get("coup"):
+            return ()
+        now = min(done + 1, tours)
+        text = self.cat("classique.round", n=now, tours=tours)
+        if now == tours:
+            return (text, " (", (self.cat("classique.last-round"), "bold"), ") · ")
+        return (text, " · ")
+
     def board(self, state: TableState) -> RenderableType:
         cat, st = self.cat, self.style
         p = state.public or {}
@@ -125,6 +138,7 @@ class ClassiqueUI(GameUI):
         deck = cat(f"classique.deck.{p.get('deck')}") if cat.has(f"classique.deck.{p.get('deck')}") else p.get("deck")
         line1 = Text.assemble(
             cat("classique.coup", n=p.get("coup", 0)), " · ",
+            *self._round(p),
             cat("classique.pot", n=p.get("pot", 0)), " · ",
             cat("classique.ante", n=p.get("ante", 1)), " · ",
             cat("classique.talon", n=p.get("talon", 0), deck=deck), " · ",
@@ -220,6 +234,9 @@ class ClassiqueUI(GameUI):
 
     def completions(self, state: TableState) -> list[str]:
         return input_classique.completions(self.cat, state)
+
+    def confirm(self, state: TableState, action: dict[str, Any], text: str) -> str | None:
+        return input_classique.confirm(self.cat, state, action, text)
 
     def hint_entries(self, state: TableState) -> list[dict[str, Any]]:
         """The legal list as received, raise range included (quinze_cli/rules/quinze-classique.md):

@@ -72,13 +72,52 @@ def _rank_key(action: dict[str, Any]) -> tuple:
     return tuple(sorted((k, ranks(v)) for k, v in action.items()))
 
 
-def merge_by_rank(legal: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _same_move_key(action: dict[str, Any], table: list[list[str]] | None) -> tuple:
+    """:func:`_rank_key` with each combination number replaced by the ranks of that combination
+    (when ``table`` is given): combinations belong to nobody (quinze_cli/rules/quatorze.md
+    "Combinations"), so the same swap with two combinations of the same ranks is the same move."""
+    if not table:
+        return _rank_key(action)
+    out = dict(action)
+    for field in ("combination", "other"):
+        n = action.get(field)
+        if isinstance(n, int) and 0 <= n < len(table):
+            out[field] = list(table[n])
+    return _rank_key(out)
+
+
+def undo_of(sub: dict[str, Any]) -> dict[str, Any] | None:
+    """The substitution that puts back what ``sub`` (a substitution just made, as action data)
+    changed: the same cards going the other way, on the same combinations; None for another
+    action. Making it is legal (quinze_cli/rules/quatorze.md step 3) but gets nowhere."""
+    kind = sub.get("kind")
+    if sub.get("type") != "substitute":
+        return None
+    if kind == "hand-for-two":
+        return {"type": "substitute", "kind": "two-for-one", "hand": list(sub.get("cards") or []),
+                "combination": sub.get("combination"), "card": sub.get("hand")}
+    if kind == "two-for-one":
+        return {"type": "substitute", "kind": "hand-for-two", "hand": sub.get("card"),
+                "combination": sub.get("combination"), "cards": list(sub.get("hand") or [])}
+    if kind == "between":
+        return {"type": "substitute", "kind": "between", "combination": sub.get("other"),
+                "cards": list(sub.get("cards") or []), "other": sub.get("combination"), "card": sub.get("card")}
+    return None
+
+
+def merge_by_rank(legal: list[dict[str, Any]], table: list[list[str]] | None = None,
+                  hide: list[dict[str, Any]] | None = None) -> list[dict[str, Any]]:
     """The legal entries with those that differ only by suit listed once (the first of each),
-    in the same order. Every entry kept is one of ``legal``, so a number picked is always legal."""
-    seen: set[tuple] = set()
+    in the same order; with the ``table``'s combinations, swaps on two combinations of the same
+    ranks too (:func:`_same_move_key`); without the entries of ``hide`` (by ranks: the undoing of
+    our last substitution). Every entry kept is one of ``legal``, so a number picked is always
+    legal; the hidden ones can still be typed."""
+    seen: set[tuple] = {_rank_key(h) for h in hide or []}
     out = []
     for action in legal:
-        key = _rank_key(action)
+        if _rank_key(action) in seen:
+            continue
+        key = _same_move_key(action, table)
         if key not in seen:
             seen.add(key)
             out.append(action)
@@ -110,7 +149,10 @@ class QuatorzeUI(GameUI):
         if "hand" in v:
             p["hand"] = list(v["hand"])
         p["all_legal"] = sorted(state.legal, key=_order)
-        state.legal = merge_by_rank(p["all_legal"])
+        last = p.get("last_sub")
+        undo = undo_of(last) if isinstance(last, dict) else None
+        state.legal = merge_by_rank(p["all_legal"], p.get("table"), [undo] if undo else None) or \
+            merge_by_rank(p["all_legal"])
 
     def on_event(self, state: TableState, event: dict[str, Any]) -> list[str]:
         """Track the public picture (:class:`~quinze_protocol.games.quatorze_observer.QuatorzeObserver`)
@@ -131,7 +173,10 @@ class QuatorzeUI(GameUI):
             lines = [self._substitution_line(state, seat, data)]
             if me:
                 self._own_substitution(p, data)
+            # our last action, when a substitution: its undoing is not listed (still typed)
+            p["last_sub"] = {"type": "substitute", **data} if me else None
         else:
+            p["last_sub"] = None
             lines = tell(self.game_id or "", state, event, None, self.cat("common.you"), kind=kind, style=self.style,
                          cat=self.cat)
         if kind == "setup":

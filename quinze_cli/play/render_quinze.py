@@ -49,6 +49,14 @@ class QuinzeUI(GameUI):
         if "hand" in v:
             p["hand"] = list(v["hand"])
 
+    def forced(self, state: TableState) -> tuple[dict[str, Any], str] | None:
+        """``end`` when it is the only legal entry: after a fifteen, with no other fifteen to make
+        and nothing to place, the turn can only end (quinze_cli/rules/quinze.md "A turn", step 3:
+        "If you made at least one fifteen, you end your turn"), so it ends without a question."""
+        if [a.get("type") for a in state.legal] == ["end"]:
+            return {"type": "end"}, self.cat("quinze.ev.end-forced")
+        return None
+
     def on_event(self, state: TableState, event: dict[str, Any]) -> list[str]:
         """Track the public picture (:class:`~quinze_protocol.games.quinze_observer.QuinzeObserver`)
         and our hand from one event; the event in words.

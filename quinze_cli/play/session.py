@@ -11,7 +11,10 @@ Everything the client reacts to arrives in one trio memory channel as ``(source,
 * ``("lost", text, generation, reason)``: the connection of that generation is over (``reason``:
   the server's ``bye`` reason, ``""`` when it said none);
 * ``("input", line | None)``: a typed line (None: standard input closed);
-* ``("signal", None)``: Ctrl-C.
+* ``("signal", None)``: Ctrl-C;
+* ``("resize", None)``: the terminal was resized (``SIGWINCH``): the console takes the new size
+  and :attr:`Session.on_resize` is called (the table screen is drawn again); :meth:`Session.next`
+  never returns it.
 
 A lost connection is retried with backoff (:data:`RETRY_DELAYS`, seconds); the table loop then
 takes its seat back with the seat token (PROTOCOL.md ``join`` with ``token``). A server that
@@ -23,8 +26,10 @@ for a held seat and ``bye``.
 
 from __future__ import annotations
 
+import os
 import signal
 import time
+from collections.abc import Callable
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -100,6 +105,8 @@ class Session:
         self.held: str | None = None
         """The table where we hold a seat or watch (for the goodbye ``leave``)."""
         self.nursery: trio.Nursery | None = None
+        self.on_resize: Callable[[], None] | None = None
+        """Called (from :meth:`next`) after the terminal was resized and the console took its size."""
         self.backlog: deque[tuple] = deque()
         self.prompt_open = False
         """A prompt was shown and no line answered it yet (see :meth:`next`)."""
@@ -131,11 +138,31 @@ class Session:
         self.nursery = nursery
         nursery.start_soon(self.reader.run, self.send_ch.send)
         nursery.start_soon(self._signals)
+        if self.console.is_terminal and hasattr(signal, "SIGWINCH"):
+            nursery.start_soon(self._resizes)
 
     async def _signals(self) -> None:
         with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
             async for _ in signals:
                 await self.send_ch.send(("signal", None))
+
+    async def _resizes(self) -> None:
+        with trio.open_signal_receiver(signal.SIGWINCH) as signals:
+            async for _ in signals:
+                await self.send_ch.send(("resize", None))
+
+    def _resized(self) -> None:
+        """The console takes the terminal's new size (also over ``COLUMNS``/``LINES``, which
+        describe the size at start), then :attr:`on_resize` runs."""
+        for fd in (1, 0, 2):
+            try:
+                size = os.get_terminal_size(fd)
+            except OSError:
+                continue
+            self.console.size = (size.columns, size.lines)
+            break
+        if self.on_resize is not None:
+            self.on_resize()
 
     async def _pump(self, conn: Connection, generation: int) -> None:
         try:
@@ -211,6 +238,9 @@ class Session:
                     return None
             self._check_quit(item)
             kind = item[0]
+            if kind == "resize":
+                self._resized()
+                continue
             self.item, self.step, self.settled = item, None, None
             if kind == "input":
                 if self.prompt_open and not self.reader.interactive:

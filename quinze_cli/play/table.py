@@ -10,16 +10,15 @@ prompt comes back while the deadline lasts.
 
 from __future__ import annotations
 
-import textwrap
 import time
 from typing import Any
 
-from rich.markdown import Markdown
 from rich.text import Text
 
 from quinze_cli.play.registry import GameUI, InputError, TableState, get_ui
 from quinze_cli.errors import plain_reason
-from quinze_cli.play.screen import ShownSummary, clock_time, draw, fits, legal_lines, seconds_left
+from quinze_cli.play.asides import Asides
+from quinze_cli.play.screen import ShownSummary, clock_time, draw, legal_lines, seconds_left
 from quinze_cli.play.session import Quit, Session
 from quinze_protocol.session import Step
 
@@ -32,7 +31,6 @@ QUIT_WORDS = {"quit", "quitter", "exit"}
 """Leave the table; during a game only after a yes to ``table.confirm-quit`` (a game is forfeited)."""
 SHORT_QUIT = "q"
 """Leaves at once outside a game only: during one it is the queen (``q+3``), never a quit."""
-YES_WORDS = {"y", "yes", "o", "oui"}
 LIST_WORDS = {"list", "liste", "ls"}
 COMMAND_WORDS = {"en": ["help", "hint", "rules", "list", "quit"], "fr": ["aide", "conseil", "regles", "liste", "quitter"]}
 WARN_AT = (60, 30, 10, 5)
@@ -44,6 +42,15 @@ SUMMARY_SECONDS = 6.0
 """Seconds a deal's or coup's summary stays on screen at a networked table (at a local table
 without a clock it stays until Enter)."""
 
+
+
+def distinct_names(players: list[str], cat: Any) -> list[str]:
+    """The seated names as shown: a name two seats share (compared without case) gets its seat
+    (``"Eve (seat 0)"``, ``"Eve (seat 1)"``), so that no line about them is ambiguous ("Waiting for
+    Eve…"); other names as they are."""
+    folded = [str(p).casefold() for p in players]
+    return [cat("table.same-name", name=p, seat=i) if folded.count(folded[i]) > 1 else p
+            for i, p in enumerate(players)]
 
 class TableGone(Exception):
     """We no longer sit at the table (refused join, seat lost); ``str()`` says why."""
@@ -153,7 +160,7 @@ async def spectate_table(s: Session, table: str) -> None:
     s.held = None
 
 
-class TableLoop:
+class TableLoop(Asides):
     """The loop of one table; ``seat`` None for a spectator."""
 
     def __init__(self, s: Session, table: str, seat: int | None, token: str | None = None, resuming: bool = False) -> None:
@@ -171,6 +178,10 @@ class TableLoop:
         """We took a seat back: the next ``game-start`` is a game going on, not a new one."""
         self.shown: ShownSummary | None = None
         self.hold_pending = False
+        self.holding = False
+        """A summary waits for Enter (:meth:`_hold`)."""
+        self.asking = False
+        """A yes/no question waits for its answer (:meth:`_ask`)."""
         self.aside: tuple[str, list[str]] | None = None
         """Text the player asked for (``help``) drawn in the place of the recent events, with its
         title, until our action is sent or a new request comes."""
@@ -181,6 +192,25 @@ class TableLoop:
         s.reader.set_words(self._words())
         if self.state.seat is not None:
             s.say(self.cat("table.waiting-players"))
+        s.on_resize = self._on_resize
+        try:
+            await self._loop()
+        finally:
+            s.on_resize = None
+
+    def _on_resize(self) -> None:
+        """The terminal was resized: the screen drawn again at its new size (a summary waiting
+        for Enter with its prompt; nothing while a yes/no question waits: after the answer)."""
+        if self.ui is None or self.state.number == 0 or self.asking:
+            return
+        if self.holding:
+            draw(self.s.console, self.ui, self.state, self.cat, clear=self.clear, summary=self.shown)
+            self.s.prompt(self.cat("summary.enter"))
+        else:
+            self.redraw()
+
+    async def _loop(self) -> None:
+        s = self.s
         while True:
             item = await s.next(self._wake_at())
             now = time.monotonic()
@@ -289,6 +319,7 @@ class TableLoop:
         s.prompt(self.cat("summary.enter"))
         held: list[tuple] = []
         line = ""
+        self.holding = True
         try:
             while True:
                 item = await s.next()
@@ -301,6 +332,7 @@ class TableLoop:
                 if kind == "server":
                     held.append(s.item)
         finally:
+            self.holding = False
             s.backlog.extend(held)
         self.shown = None
         self._soon()
@@ -321,7 +353,7 @@ class TableLoop:
             same = st.number == msg.get("number") and st.game == msg.get("game") and st.public
             st.game = msg.get("game", "")
             st.number = msg.get("number", 1)
-            st.players = list(msg.get("players", []))
+            st.players = distinct_names(list(msg.get("players", [])), cat)
             st.options = dict(msg.get("options", {}))
             st.seat = msg.get("seat", st.seat)
             st.result = None
@@ -368,6 +400,12 @@ class TableLoop:
             self.warned = {w for w in WARN_AT if w >= float(msg.get("deadline", 0.0))}
             self.aside = None
             self.ui.on_request(st)
+            forced = self.ui.forced(st)
+            if forced is not None and await s.answer(st.table, st.request, forced[0]):
+                # nothing to choose: answered at once, said in the log (drawn with the next events)
+                st.add_log([forced[1]], mine=True)
+                self.sent = True
+                return False
             self.s.reader.set_words(self._words())
             self.redraw()
         elif t == "notice":
@@ -392,7 +430,11 @@ class TableLoop:
             st.legal, st.deadline_at, self.sent = [], None, False
             forfeit = msg.get("forfeit")
             if forfeit:
-                st.add_log([cat("table.forfeit", name=st.name(forfeit.get("seat")), kind=forfeit.get("kind", ""))])
+                seat, kind = forfeit.get("seat"), str(forfeit.get("kind", ""))
+                why = cat(f"forfeit-kind.{kind}") if cat.has(f"forfeit-kind.{kind}") else kind  # a client may give any code
+                mine = st.seat is not None and seat == st.seat
+                st.add_log([cat("table.forfeit.you" if mine else "table.forfeit", name=st.name(seat), why=why)],
+                           mine=mine)
             if self.ui is not None:
                 self.redraw()
                 for line in self.ui.result_lines(st, st.result):
@@ -473,8 +515,7 @@ class TableLoop:
                 return
         elif low in RULES_WORDS:
             if self.ui is not None:
-                s.console.print(Markdown(self.ui.rules_text()))
-                self._board_again([cat("help.rules-above"), self._clock_note()], cat("screen.rules"))
+                self.show_rules()
                 return
         elif low in HINT_WORDS:
             if not my_turn or self.ui is None:
@@ -507,95 +548,16 @@ class TableLoop:
             return
         else:
             action = self._read_action(text)
-            if action is not None:
+            question = self.ui.confirm(st, action, text) if action is not None and self.ui is not None else None
+            if question is not None and not await self._ask(question):
+                s.say(cat("table.not-sent"))
+                action = None
+            if action is not None and st.legal and not self.sent:
                 self.aside = None
                 self.sent = await s.answer(st.table, st.request, action)
                 return
         if my_turn:
             self._prompt()
-
-    def _clock_note(self) -> str:
-        """Whether our clock runs while we read (it does at a table with a clock: reading is
-        thinking time), with the time left."""
-        st = self.state
-        kind = (st.clock or {}).get("kind", "none")
-        left = seconds_left(st)
-        if st.seat is None or st.result is not None:
-            return self.cat("help.clock-watching")
-        if kind == "none" or (st.legal and left is None):
-            return self.cat("help.clock-none")
-        if left is None:
-            return self.cat("help.clock-not-yours")
-        return self.cat("help.clock-bank" if kind == "bank" else "help.clock-move", time=clock_time(left))
-
-    def _show_help(self) -> bool:
-        """The help, in the place of the recent events when it fits beside the board, else
-        printed and the screen drawn again under it (:meth:`_board_again`). True: the prompt
-        came with it."""
-        cat = self.cat
-        lines = [cat(key) for key in ("help.1", "help.2", "help.3", "help.4", "help.5")]
-        lines += (self.ui.help_lines() if self.ui is not None else []) + [self._clock_note()]
-        if self.ui is not None and self.state.number > 0 and fits(self.s.console, self.ui, self.state, cat, lines):
-            self.aside = (cat("screen.help"), lines)
-            self.redraw()
-            return True
-        for h in lines[:-1]:
-            self._say_wrapped(h)
-        self._board_again([cat("help.help-above"), lines[-1]], cat("screen.help"))
-        return True
-
-    def _board_again(self, note: list[str], title: str = "") -> None:
-        """Draw the screen again under text just printed (the rules), without clearing it: the
-        text stays above (the terminal's scrollback), the board and the prompt come back in view,
-        with ``note`` in the place of the recent events."""
-        if self.ui is None or self.state.number == 0:
-            for line in note:
-                self._say_wrapped(line)
-            if self.state.legal and not self.sent and self.state.seat is not None:
-                self._prompt()
-            return
-        self.redraw_at = None
-        draw(self.s.console, self.ui, self.state, self.cat, clear=False, summary=self.shown,
-             aside=note, aside_title=title, recent_shown=False)
-        if self.state.legal and not self.sent and self.state.seat is not None:
-            self._prompt()
-
-    def _say_wrapped(self, line: str) -> None:
-        """One help line wrapped between words at the terminal's width, the continuation lines
-        indented under the text (never a word cut, never a line back at column 0)."""
-        indent = len(line) - len(line.lstrip(" "))
-        width = max(20, self.s.console.width - 1)
-        text = textwrap.fill(line.strip(), width=width, initial_indent=" " * indent,
-                             subsequent_indent=" " * (indent + 2), break_long_words=False, break_on_hyphens=False)
-        self.s.console.print(text, markup=False, highlight=False, soft_wrap=True)
-
-    async def _confirm_quit(self) -> bool:
-        """Ask ``table.confirm-quit`` (leaving forfeits the running game) and wait for the answer:
-        True for ``y``/``yes`` (``o``/``oui``), False for anything else (Enter: no). Server
-        messages meanwhile are kept for the table loop; a connection restored meanwhile takes the
-        seat back after the answer. Raises :class:`Quit` on Ctrl-C or end of input."""
-        s = self.s
-        s.prompt(self.cat("table.confirm-quit"))
-        kept: list[tuple] = []
-        resumed = False
-        try:
-            while True:
-                item = await s.next()
-                if item is None:  # pragma: no cover - no deadline given
-                    continue
-                kind, data = item
-                if kind == "input":
-                    answer = (data or "").strip().lower() in YES_WORDS
-                    break
-                if kind == "resumed":
-                    resumed = True
-                else:
-                    kept.append(s.item)
-        finally:
-            s.backlog.extend(kept)
-        if resumed and not answer:
-            await self._rejoin()
-        return answer
 
     def _read_action(self, text: str) -> dict[str, Any] | None:
         st, s, cat = self.state, self.s, self.cat
