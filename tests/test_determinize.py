@@ -204,3 +204,38 @@ def test_a_classique_opponent_who_stood_is_dealt_a_card_its_choices_allow() -> N
         assert sum(1 for v in values if 11 - stood <= v <= 13 - stood) < inside
         return
     raise AssertionError("no game gave the situation to check")
+
+
+def test_le_14_deals_a_seat_that_ended_its_turn_by_a_discard_a_hand_without_combination() -> None:
+    """The Le 14 opponent model (docs/bots.md): after greedy's discard, the other seat's search
+    deals greedy a hand that holds no combination, as greedy's real hand then is."""
+    from quinze_protocol.game import get_bot
+    from quinze_protocol.games.quatorze_legal import combinations
+
+    checked = 0
+    for seed in range(12):
+        g = get_game("quatorze").new({"players": 2}, seed)
+        know = [knowledge_for("quatorze", s) for s in range(2)]
+        bots = [get_bot("quatorze", "greedy", s) for s in range(2)]
+        events = list(g.opening_events)
+        while not g.is_over and checked < 30:
+            for e in events:
+                for s in range(2):
+                    know[s].observe(e.for_seat(s))
+            s = g.to_act
+            a = bots[s].choose(g.view(s), g.legal_actions())
+            events = g.apply(a)
+            if a.to_data()["type"] == "discard" and not any(e.kind == "take-up" for e in events):
+                for e in events:
+                    for t in range(2):
+                        know[t].observe(e.for_seat(t))
+                events = []
+                other = 1 - s
+                if g.is_over or g.to_act != other:
+                    continue
+                assert not combinations(g.hands[s])  # greedy laid what it could
+                det = determinizer(g.view(other), know[other])
+                for k in range(3):
+                    assert not combinations(det.sample(Rng(k)).hands[s])
+                checked += 1
+    assert checked >= 10

@@ -92,3 +92,25 @@ def test_builtin_mcts_in_a_real_match(tmp_path: Path) -> None:
     verify = subprocess.run([QUINZE, "replay", "--verify", str(logs[0])],
                             capture_output=True, text=True, timeout=120)
     assert verify.returncode == 0, verify.stdout + verify.stderr
+
+
+def test_le_14_search_with_one_iteration_plays_greedys_move() -> None:
+    """The Le 14 search's first move is greedy's (up to suits, which never matter): with one
+    iteration it plays as greedy, the prior its progressive bias builds on (docs/bots.md)."""
+    from quinze_protocol.search.models import _value_key
+
+    for seed in range(3):
+        g = get_game("quatorze").new({"players": 2}, seed)
+        mcts = [get_bot("quatorze", "mcts@1", s) for s in range(2)]
+        greedy = get_bot("quatorze", "greedy", 0)
+        for e in g.opening_events:
+            for s in range(2):
+                mcts[s].observe(e.for_seat(s))
+        while not g.is_over:
+            s = g.to_act
+            view, legal = g.view(s), g.legal_actions()
+            a = mcts[s].choose(view, legal)
+            assert _value_key(a) == _value_key(greedy.choose(view, legal))
+            for e in g.apply(a):
+                for t in range(2):
+                    mcts[t].observe(e.for_seat(t))

@@ -7,6 +7,11 @@ before taking it up, quinze_cli/rules/quatorze.md "Set-up") and to the stock, wi
 hand (taken from the discard pile, or from a combination by a substitution) until that seat plays
 them, and after a reshuffle the pile that became the stock; the deal puts the known cards back in
 their hands and takes the stock from that pile.
+
+One inference from choices (an opponent model): a seat whose turn ended with a discard, and
+that has not taken up a packet since, is dealt a hand holding no combination, as a player who
+lays what it can (``greedy``) holds then (cards swapped with the packets' until none is left,
+at most 40 swaps).
 """
 
 from __future__ import annotations
@@ -38,6 +43,9 @@ class QuatorzeKnowledge(Knowledge):
         self.known: dict[int, list[int]] = {}
         self.discard: list[int] = []
         self.pool: Counter | None = None
+        self.settled: set[int] = set()
+        """Seats whose turn ended with a discard since they last took up a packet: a player who
+        lays what it can (as ``greedy`` does) then holds no combination."""
 
     def _take(self, seat: int, cards: Any) -> None:
         self.known.setdefault(seat, []).extend(cards)
@@ -53,8 +61,14 @@ class QuatorzeKnowledge(Knowledge):
         seat: int = e.get("seat", -1)  # -1: events without a seat (setup, reshuffle) do not use it
         if kind == "setup":
             self.known, self.discard, self.pool = {}, [parse_card(e["discard"])], None
+            self.settled = set()
             self.complete = True
-        elif kind == "draw":
+            return
+        if kind == "discard":
+            self.settled.add(seat)
+        elif kind in ("draw", "take-up"):
+            self.settled.discard(seat)
+        if kind == "draw":
             if e["from"] == "discard":
                 c = parse_card(e["card"])
                 if self.discard and self.discard[-1] == c:
@@ -143,6 +157,7 @@ class QuatorzeDeterminizer(Determinizer):
                         mine.append(c)
                 self.known[s] = mine
         self.free = sorted(left.elements())
+        self.settled = sorted(s for s in followed.settled if s != seat) if followed is not None else []
         self.cls = get_game("quatorze")
         self.template: Game | None = self._load(Rng(0)) if self.to_act == seat else None
 
@@ -156,6 +171,8 @@ class QuatorzeDeterminizer(Determinizer):
                 continue
             known = self.known.get(s, [])
             need = size - len(known)
+            if s in self.settled and need > 0:
+                self._settle(known, rest, k, need, rng)
             hands.append(sorted(known + rest[k:k + need], key=_key))
             k += need
         packets: list[list[list[int]]] = []
@@ -166,6 +183,24 @@ class QuatorzeDeterminizer(Determinizer):
                 k += size
             packets.append(ps)
         return hands, packets, stock
+
+    def _settle(self, known: list[int], rest: list[int], k: int, need: int, rng: Rng) -> None:
+        """Swap the dealt part ``rest[k:k+need]`` of a settled hand with cards further on in
+        ``rest`` (later hands, packets) until the hand holds no combination (at most 40 swaps)."""
+        from quinze_protocol.games.quatorze_actions import VALUES
+
+        spare = len(rest) - (k + need)
+        for _ in range(40):
+            bits = 1
+            for c in known:
+                bits = (bits | bits << VALUES[c]) & 0x7FFF
+            for c in rest[k:k + need]:
+                bits = (bits | bits << VALUES[c]) & 0x7FFF
+            if not (bits >> 14) & 1 or spare <= 0:
+                return
+            i = k + rng.below(need)
+            j = k + need + rng.below(spare)
+            rest[i], rest[j] = rest[j], rest[i]
 
     def _load(self, rng: Rng) -> Game:
         hands, packets, stock = self._deal(rng)

@@ -20,11 +20,12 @@ What "consistent" covers, per game (each game's module says the details):
 - places known from public events: a card an opponent took from Le 14's discard pile (or from a
   combination) stays in that hand until it is played; after a reshuffle the stock holds only
   cards of the old discard pile that were not seen again;
-- not covered (a documented choice): inferences from the opponents' choices (a player who
-  placed a card in Le Quinze had no fifteen, a player who hit in classique was below some total).
-  Sampling the unseen cards uniformly over those places is the determinization of
-  information-set MCTS (Cowling, Powley & Whitehouse 2012); weighting by such inferences would
-  need an opponent model.
+- inferences from the opponents' choices, where an opponent model is assumed (each game's module
+  says which): classique bounds a hidden card by the seat's hits, stands and raises; Le 14
+  deals a seat that ended its turn by a discard a hand holding no combination (a player that
+  lays what it can). Otherwise the unseen cards are sampled uniformly over their places, the
+  determinization of information-set MCTS (Cowling, Powley & Whitehouse 2012); Le Quinze makes
+  no inference (a player who placed a card had no fifteen, not used).
 
 Use::
 

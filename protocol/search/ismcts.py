@@ -77,6 +77,8 @@ class GameModel:
 
     max_steps = 400
     """A playout stops after this many decisions (then ``rewards`` judges the state)."""
+    c = 0.7
+    """The exploration constant of UCB1 (rewards in 0..1), unless :func:`search` is given one."""
     bias = 0.0
     """Progressive bias (Chaslot et al. 2008) towards the first of :meth:`actions`, which is then
     the rule of thumb's choice: ``bias / (visits + 1)`` is added to its UCB value, and untried
@@ -126,15 +128,17 @@ def _uniform(items: Sequence[Any], rng: Rng) -> Any:
 
 
 def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
-           deadline: Callable[[], bool] | None = None, c: float = 0.7,
+           deadline: Callable[[], bool] | None = None, c: float | None = None,
            stats: dict[str, Any] | None = None) -> Action:
     """The action SO-ISMCTS chooses for the seat to act of ``det``'s view.
 
     ``iterations``: at most this many (>= 1); ``deadline``: a function called between iterations,
     True stops the search (at least one iteration is always run). ``c``: the exploration
-    constant. ``stats`` (optional) is filled with ``iterations`` and the root's
+    constant (None: the model's :attr:`GameModel.c`). ``stats`` (optional) is filled with ``iterations`` and the root's
     ``{action data text: [visits, mean]}``.
     """
+    if c is None:
+        c = model.c
     root = Node(-1)
     log, sqrt = math.log, math.sqrt
     done = model.done

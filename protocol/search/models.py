@@ -93,6 +93,35 @@ class QuinzeModel(GameModel):
         return best
 
 
+def _value_key(a: Any) -> Any:
+    """What a Le 14 move does, suits left out (suits never matter, quinze_cli/rules/quatorze.md
+    "Material and values")."""
+    from quinze_protocol.games.quatorze_actions import VALUES
+
+    name = type(a).__name__
+    if name == "Discard":
+        return (name, VALUES[a.card])
+    if name == "Combine":
+        return (name, tuple(sorted(VALUES[c] for c in a.cards)))
+    if name == "Substitute":
+        return (name, a.kind, a.combination, a.other, tuple(sorted(VALUES[c] for c in a.hand)),
+                tuple(sorted(VALUES[c] for c in a.cards)), VALUES[a.card] if a.card >= 0 else -1)
+    return a
+
+
+def _by_value(actions: list[Action]) -> list[Action]:
+    """``actions`` with one move kept (the first) of those that differ only by suits: the
+    search then spends its iterations on moves that differ."""
+    seen: set[Any] = set()
+    out = []
+    for a in actions:
+        k = _value_key(a)
+        if k not in seen:
+            seen.add(k)
+            out.append(a)
+    return out
+
+
 class QuatorzeModel(GameModel):
     """Le 14: two rounds deep, judged by cards left; a greedy playout policy; substitutions
     that do not shed a card are not searched."""
@@ -109,15 +138,20 @@ class QuatorzeModel(GameModel):
         of thumb: when a combination can be laid, those that let the most cards be laid this turn
         (as the built-in ``greedy`` counts them); else the two-for-one substitutions (one card
         fewer) and the discards of cards that belong to no combination of the hand (all
-        discards when every card belongs to one). Draws as listed. The substitutions that keep
-        or grow the hand (``between``, ``hand-for-two``) are not searched."""
+        discards when every card belongs to one). Draws: the discard pile's top first when it
+        makes 14 with the hand (``greedy`` takes it then), else the stock first; the first move is
+        then always ``greedy``'s (with one iteration the search plays as ``greedy``). Moves that
+        differ only by suits are searched once. The substitutions that keep or grow the hand
+        (``between``, ``hand-for-two``) are not searched."""
         from quinze_protocol.games.quatorze_actions import VALUES
         from quinze_protocol.games.quatorze_bots import _most_laid
         from quinze_protocol.games.quatorze_legal import combinations
 
         legal = g.legal_actions()
         if g.phase == "draw":
-            return legal
+            if len(legal) == 2 and self._wants_discard(g):
+                return [_DRAW_DISCARD, _DRAW_STOCK]
+            return sorted(legal, key=lambda a: a != _DRAW_STOCK)
         hand = g.hands[g.seat]
         combines = [a for a in legal if type(a).__name__ == "Combine"]
         if combines:
@@ -127,15 +161,18 @@ class QuatorzeModel(GameModel):
                     left.remove(c)
                 return len(a.cards) + _most_laid(tuple(sorted(VALUES[c] for c in left)))
 
-            scored = [(laid(a), a) for a in combines]
+            scored = [((laid(a), -len(a.cards)), a) for a in combines]
             top = max(k for k, _ in scored)
-            return [a for k, a in scored if k == top]
+            # greedy's choice first (the most laid, then the fewest cards), then the other
+            # combinations that let as many cards be laid
+            return _by_value([a for k, a in scored if k == top]
+                             + [a for k, a in scored if k[0] == top[0] and k != top])
         sheds = [a for a in legal if type(a).__name__ == "Substitute" and a.kind == "two-for-one"]
         discards = [a for a in legal if type(a).__name__ == "Discard"]
         useful = {c for a in combinations(hand) for c in a.cards}
         spare = [a for a in discards if a.card not in useful] or discards
         spare.sort(key=lambda a: -VALUES[a.card])
-        out = sheds + spare
+        out = _by_value(sheds + spare)
         return out or legal
 
     def start(self, g: Any) -> Any:
@@ -149,20 +186,29 @@ class QuatorzeModel(GameModel):
         pile's top when it makes 14 with some hand cards, else the stock; lay the biggest
         combination; a two-for-one substitution (one card fewer); else discard the highest card
         (never a substitution that grows the hand)."""
-        from quinze_protocol.games.quatorze_actions import VALUES
 
         if g.phase == "draw":
             if g.discard and g.stock:
-                need = 14 - VALUES[g.discard[-1]]
-                bits = 1
-                for c in g.hands[g.seat]:
-                    bits |= bits << VALUES[c]
-                return _DRAW_DISCARD if (bits >> need) & 1 else _DRAW_STOCK
+                return _DRAW_DISCARD if self._wants_discard(g) else _DRAW_STOCK
             return _DRAW_STOCK if g.stock else _DRAW_DISCARD
         legal = self.actions(g)
         if len(legal) == 1 or rng.below(10):
             return legal[0]  # the rule of thumb's first choice (see actions)
         return _uniform(legal, rng)
+
+    @staticmethod
+    def _wants_discard(g: Any) -> bool:
+        """True when the discard pile's top card makes 14 with some cards of the hand (``greedy``
+        then draws it)."""
+        from quinze_protocol.games.quatorze_actions import VALUES
+
+        if not g.discard:
+            return False
+        need = 14 - VALUES[g.discard[-1]]
+        bits = 1
+        for c in g.hands[g.seat]:
+            bits = (bits | bits << VALUES[c]) & 0x7FFF
+        return bool((bits >> need) & 1)
 
     def observation(self, g: Any, seat: int) -> Any:
         """The phase, the seat's hand, the discard pile's top, every hand's size and the
