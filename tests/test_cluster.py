@@ -318,7 +318,7 @@ def test_a_cluster_match_killed_and_resumed_equals_the_local_one(scheduler: str,
     assert untimed(a["bots"]) == untimed(b["bots"]) and a["elo"] == b["elo"] and b["complete"]
 
 
-def test_a_shard_pauses_the_worker_profiler_while_it_plays_and_restores_it(scheduler: str, tmp_path: Path) -> None:
+def test_a_shard_pauses_the_worker_samplers_while_it_plays_and_restores_them(scheduler: str, tmp_path: Path) -> None:
     from distributed import Client
 
     def probe() -> list[bool]:
@@ -328,21 +328,27 @@ def test_a_shard_pauses_the_worker_profiler_while_it_plays_and_restores_it(sched
 
         from quinze_cli.cluster import worker as shard_side
 
-        callback = distributed.get_worker().periodic_callbacks["profile"]
+        callbacks = [distributed.get_worker().periodic_callbacks[n] for n in shard_side.PAUSED_CALLBACKS]
+        heartbeat = distributed.get_worker().periodic_callbacks["heartbeat"]
 
-        def settled(running: bool) -> bool:
+        def state() -> bool | None:
+            states = {c.is_running() for c in callbacks}
+            return states.pop() if len(states) == 1 else None  # None: some paused, some not
+
+        def settled(running: bool) -> bool | None:
             deadline = time.monotonic() + 10
-            while callback.is_running() != running and time.monotonic() < deadline:
+            while state() != running and time.monotonic() < deadline:
                 time.sleep(0.01)
-            return callback.is_running()
+            return state()
 
-        seen = [callback.is_running()]
+        seen = [state()]
         first = shard_side._pause_profiler(distributed)
         second = shard_side._pause_profiler(distributed)  # two shards on one worker
         seen.append(settled(False))
+        assert heartbeat.is_running()  # the scheduler still hears from the worker
         shard_side._resume_profiler(second)
         time.sleep(0.2)
-        seen.append(callback.is_running())  # one shard still plays: still paused
+        seen.append(state())  # one shard still plays: still paused
         shard_side._resume_profiler(first)
         seen.append(settled(True))
         return seen
@@ -355,8 +361,9 @@ def test_a_shard_pauses_the_worker_profiler_while_it_plays_and_restores_it(sched
                "--log-dir", str(tmp_path))
     assert done.returncode == 0, done.stderr
     with Client(scheduler, timeout=60, set_as_default=False) as client:
-        running = client.run(lambda dask_worker: dask_worker.periodic_callbacks["profile"].is_running())
-    assert running and all(running.values())
+        running = client.run(lambda dask_worker: [dask_worker.periodic_callbacks[n].is_running()
+                                                  for n in ("profile", "tick", "ticks", "monitor")])
+    assert running and all(all(r) for r in running.values())
 
 
 def test_a_worker_sends_the_report_without_the_actions_and_the_driver_counts_it_the_same(tmp_path: Path) -> None:

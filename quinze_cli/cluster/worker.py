@@ -11,9 +11,11 @@ worker but the bots' stderr, in a temporary folder removed at the end.
 The games go back in batches: a sender task takes every game finished since its last send and puts
 them on the queue as one list, in a thread, while the next game plays (a put is a round trip to
 the scheduler; waiting for it after every game cost a few percent of a game's time). While any
-shard plays, the worker's statistical profiler is paused: it samples every thread's stack every
-10 ms, which costs a CPU-bound shard about 8% of its CPU (docs/scale.md), and the samples of a
-shard, all Trio internals, tell nothing.
+shard plays, the worker's frequent samplers are paused (:data:`PAUSED_CALLBACKS`): its
+statistical profiler samples every thread's stack every 10 ms, which cost a CPU-bound shard about
+8% of its CPU, and its event-loop tick and system monitor wake the loop 50 times a second, which
+took the GIL from the shard's thread for about 6% more (docs/scale.md); the samples of a shard,
+all Trio internals, tell nothing.
 
 The driver's stop (an SPRT decision, Ctrl-C, a failed shard) is a Dask event that the shard
 polls every half second; on it the shard's bots are killed and the task ends. The bot programs
@@ -203,37 +205,48 @@ def code_fingerprint() -> str:
     return f"quinze {quinze_protocol.__version__} {digest.hexdigest()[:12]}"
 
 
-_profiling_shards: dict[int, int] = {}
-"""Shards playing on each worker object (by id) that paused its profiler."""
-_profiling_lock = threading.Lock()
+PAUSED_CALLBACKS = ("profile", "tick", "ticks", "monitor")
+"""The worker's periodic samplers a shard pauses while it plays: the statistical profiler (every
+10 ms), the event loop's tick (every 20 ms) and its counter, the system monitor (every 0.5 s).
+Each wakes the worker's event loop, which then takes the GIL from the shard's thread: together
+about 6% of a CPU-bound shard's time (docs/scale.md). The heartbeat to the scheduler and the
+memory monitor (which guards the worker against running out of memory) keep running."""
+
+_paused_shards: dict[int, int] = {}
+"""Shards playing on each worker object (by id) that paused its samplers."""
+_paused_lock = threading.Lock()
 
 
 def _pause_profiler(distributed: Any) -> Any:
-    """Stop the worker's profile sampling while a shard plays (the first shard stops it, the
-    last one to end starts it again). Returns the worker, or None outside a worker or when its
-    profiler is off (``distributed.worker.profile.enabled: False``)."""
+    """Stop the worker's samplers (:data:`PAUSED_CALLBACKS`) while a shard plays (the first shard
+    stops them, the last one to end starts them again). Returns the worker, or None outside a
+    worker or when it has none of them running (e.g. ``distributed.worker.profile.enabled: False``
+    turns the profiler off; only the samplers running when the first shard starts are paused)."""
     try:
         worker = distributed.get_worker()
     except ValueError:
         return None
-    if "profile" not in worker.periodic_callbacks:
-        return None
-    with _profiling_lock:
-        _profiling_shards[id(worker)] = _profiling_shards.get(id(worker), 0) + 1
-        if _profiling_shards[id(worker)] == 1:
-            worker.loop.add_callback(worker.periodic_callbacks["profile"].stop)
+    with _paused_lock:
+        _paused_shards[id(worker)] = _paused_shards.get(id(worker), 0) + 1
+        if _paused_shards[id(worker)] == 1:
+            worker._quinze_paused = [n for n in PAUSED_CALLBACKS
+                                     if n in worker.periodic_callbacks and worker.periodic_callbacks[n].is_running()]
+            for name in worker._quinze_paused:
+                worker.loop.add_callback(worker.periodic_callbacks[name].stop)
     return worker
 
 
 def _resume_profiler(worker: Any) -> None:
-    """Undo :func:`_pause_profiler` (the last shard playing on ``worker`` starts it again)."""
+    """Undo :func:`_pause_profiler` (the last shard playing on ``worker`` starts them again)."""
     if worker is None:
         return
-    with _profiling_lock:
-        _profiling_shards[id(worker)] -= 1
-        if _profiling_shards[id(worker)] == 0:
-            del _profiling_shards[id(worker)]
-            worker.loop.add_callback(worker.periodic_callbacks["profile"].start)
+    with _paused_lock:
+        _paused_shards[id(worker)] -= 1
+        if _paused_shards[id(worker)] == 0:
+            del _paused_shards[id(worker)]
+            for name in getattr(worker, "_quinze_paused", ()):
+                worker.loop.add_callback(worker.periodic_callbacks[name].start)
+            worker._quinze_paused = []
 
 
 def _worker_address(distributed: Any) -> str:
