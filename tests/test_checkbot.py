@@ -29,7 +29,9 @@ def check_bot(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
 
 def checklist(*args: str, deadline: float = 5.0) -> tuple[int, dict]:
     """The ``--json`` checklist. Deadlines are generous: a loaded machine must not make a correct
-    bot late (misbehaving bots get 2 s, so the ones that never answer cost little waiting)."""
+    bot late, nor a misbehaving one late for another fault than its own (a bot that exits on a
+    ``refused`` was once seen answering the request before it 2.7 s late with four test workers on
+    two cores); only the bots that never answer in time get a short one (:data:`SILENT`)."""
     done = check_bot("--json", "--deadline", str(deadline), *args)
     assert done.stdout, done.stderr
     return done.returncode, json.loads(done.stdout)
@@ -118,7 +120,7 @@ within the 2 s grace, so its answer is still seen late)."""
 
 @pytest.mark.parametrize(("script", "check", "why"), MISBEHAVING, ids=[m[0] for m in MISBEHAVING])
 def test_each_misbehaving_bot_fails_the_check_about_its_fault(script: str, check: str, why: str) -> None:
-    deadline = 0.5 if script in SILENT else 2.0
+    deadline = 0.5 if script in SILENT else 5.0
     code, data = checklist("--game", "quinze", "--", PY, str(BOTS / script), deadline=deadline)
     assert code == 1 and not data["passed"]
     verdict = next(c for c in data["checks"] if c["check"] == check)
