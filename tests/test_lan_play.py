@@ -43,6 +43,23 @@ def close(child: pexpect.spawn) -> None:
     child.close(force=True)
 
 
+def look_until_listed(child: pexpect.spawn, searching: str, listed: str, none: str, *after: str,
+                      what: str = "the server") -> None:
+    """Wait for the search (``searching``), then for ``listed`` or ``none`` (regexes), then for the
+    ``after`` texts and the ``server> ``/``serveur> `` prompt; Enter for another look while the
+    server is not listed (a slow machine may need one), five looks at most."""
+    for _ in range(5):
+        child.expect(searching)
+        i = child.expect([listed, none])
+        for text in after:
+            child.expect(text)
+        child.expect(r"serv(?:er|eur)> ")
+        if i == 0:
+            return
+        child.sendline("")
+    pytest.fail(f"{what} was never listed")
+
+
 def test_play_without_server_lists_the_servers_found_and_picks_one_by_number(tmp_path):
     with lan() as net:
         server, port, _ = started(launch(net, "--name", "Salle A"))
@@ -50,16 +67,8 @@ def test_play_without_server_lists_the_servers_found_and_picks_one_by_number(tmp
         try:
             wait_for(net, lambda s: s["port"] == port, f"on port {port}")
             child = spawn(net, tmp_path, "--name", "Bea")
-            for _ in range(5):  # a slow machine may need a second look (Enter)
-                child.expect("Looking for Quinze servers on the local network")
-                i = child.expect([r"Salle A\s+\S+:\d+", "No Quinze server answered"])
-                child.expect(words("'l' to play on this machine against built-in bots"))
-                child.expect_exact("server> ")
-                if i == 0:
-                    break
-                child.sendline("")
-            else:
-                pytest.fail("the server was never listed")
+            look_until_listed(child, "Looking for Quinze servers on the local network", r"Salle A\s+\S+:\d+",
+                              "No Quinze server answered", words("'l' to play on this machine against built-in bots"))
             child.sendline("7")
             child.expect("(?:" + words("Type 1 for the server listed,") + "|" + words("Type a server's number (1 to") + GAP
                          + r"\d+\),)" + GAP + words("'l', Enter or 'q'."))  # one server listed (netns), or several
@@ -112,15 +121,8 @@ def test_a_server_that_stops_is_not_retried_and_another_server_is_offered(tmp_pa
             first.send_signal(signal.SIGINT)
             child.expect(words(f"The server at {net.server_address}:{port_a} stopped"))
             assert "Reconnecting" not in child.before
-            for _ in range(5):
-                child.expect("Looking for another server on the local network")
-                i = child.expect([rf"1\s+Salle B\s+\S+:{port_b}", "No Quinze server answered"])
-                child.expect_exact("server> ")
-                if i == 0:
-                    break
-                child.sendline("")
-            else:
-                pytest.fail("the other server was never listed")
+            look_until_listed(child, "Looking for another server on the local network", rf"1\s+Salle B\s+\S+:{port_b}",
+                              "No Quinze server answered", what="the other server")
             assert "Salle A" not in child.before and "Reconnecting" not in child.before
             child.sendline("1")
             child.expect(f"Tables at {net.server_address}:{port_b}")

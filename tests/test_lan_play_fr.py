@@ -13,7 +13,7 @@ import pexpect
 import pytest
 from lankit import lan
 from test_lan import launch, started, stop, wait_for
-from test_lan_play import close, spawn, words
+from test_lan_play import close, look_until_listed, spawn, words
 
 
 def test_servers_are_listed_and_picked_in_french(tmp_path):
@@ -23,16 +23,9 @@ def test_servers_are_listed_and_picked_in_french(tmp_path):
         try:
             wait_for(net, lambda s: s["port"] == port, f"on port {port}")
             child = spawn(net, tmp_path, "--name", "Bea", "--lang", "fr")
-            for _ in range(5):  # a slow machine may need a second look (Entrée)
-                child.expect(words("Recherche de serveurs Quinze sur le réseau local…"))
-                i = child.expect([r"Serveurs du réseau local :[\s\S]*?Salle A\s+\S+:\d+", "Aucun serveur Quinze n'a répondu"])
-                child.expect(words("« l » pour jouer sur cette machine contre les robots intégrés"))
-                child.expect_exact("serveur> ")
-                if i == 0:
-                    break
-                child.sendline("")
-            else:
-                pytest.fail("the server was never listed")
+            look_until_listed(child, words("Recherche de serveurs Quinze sur le réseau local…"),
+                              r"Serveurs du réseau local :[\s\S]*?Salle A\s+\S+:\d+", "Aucun serveur Quinze n'a répondu",
+                              words("« l » pour jouer sur cette machine contre les robots intégrés"))
             if net.kind == "netns":  # alone on its network: the only server listed
                 child.sendline("7")
                 child.expect(words("Tapez 1 pour le serveur affiché, « l », Entrée ou « q »."))
@@ -64,16 +57,9 @@ def test_a_server_that_stops_is_told_in_french_and_another_is_offered(tmp_path):
             child.expect_exact("salon> ")
             first.send_signal(signal.SIGINT)
             child.expect(words(f"Le serveur {net.server_address}:{port_a} s'est arrêté"))
-            for _ in range(5):
-                child.expect(words("Recherche d'un autre serveur sur le réseau local…"))
-                i = child.expect([rf"Salle B\s+\S+:{port_b}", "Aucun serveur Quinze n'a répondu"])
-                child.expect(words("Entrée pour chercher de nouveau, « q » pour quitter."))
-                child.expect_exact("serveur> ")
-                if i == 0:
-                    break
-                child.sendline("")
-            else:
-                pytest.fail("the other server was never listed")
+            look_until_listed(child, words("Recherche d'un autre serveur sur le réseau local…"), rf"Salle B\s+\S+:{port_b}",
+                              "Aucun serveur Quinze n'a répondu", words("Entrée pour chercher de nouveau, « q » pour quitter."),
+                              what="the other server")
             assert "Reconnecting" not in child.before and "Reconnexion" not in child.before
             child.sendline("l")  # no local game offered after a stop
             child.expect(r"Tapez (1 pour le serveur affiché|le numéro d'un serveur \(1 à \d+\)), Entrée ou « q »\.")
