@@ -54,9 +54,9 @@ class Server:
 
     def __init__(self, config: ServerConfig, nursery: trio.Nursery) -> None:
         self.config = config
-        self.reclaimer = Reclaimer(nursery)
-        """Gives memory back to the system after many tables or connections ended."""
-        self.lobby = Lobby(config, nursery, ended=self.reclaimer.ended)
+        self.reclaimer = Reclaimer(nursery, idle=lambda: self.lobby.open_tables == 0)
+        """Gives memory back to the system after many tables or connections ended, or the last table closed."""
+        self.lobby = Lobby(config, nursery, ended=lambda: self.reclaimer.ended(table=True))
         self.connections: set[ClientConnection] = set()
         self.batch: list[ClientConnection] | None = None
         """While a message is handled: connections with frames gathered for one write."""
