@@ -38,6 +38,8 @@ from quinze_server.clock import Heartbeats
 from quinze_server.collector import Reclaimer
 from quinze_server.config import ServerConfig
 from quinze_server.lobby import Lobby
+from quinze_server.reactor import AVAILABLE as REACTOR
+from quinze_server.reactor import SLICE, Reactor
 
 if TYPE_CHECKING:
     import trio
@@ -63,6 +65,10 @@ class Server:
         self.heartbeats = Heartbeats(config.heartbeat)
         """Every connection's heartbeat, kept by one task of the server's nursery."""
         nursery.start_soon(self.heartbeats.run)
+        self.reactor = Reactor(SLICE) if REACTOR else None
+        """Reads every socket's connection, in one task (Linux; None elsewhere: a task per connection reads)."""
+        if self.reactor is not None:
+            nursery.start_soon(self.reactor.run)
 
     @property
     def stopping(self) -> bool:
