@@ -306,7 +306,7 @@ async def server_figures(rounds: int = 2000, seed: int = 1, *, separate: bool = 
             await c.stream.aclose()
         nursery.cancel_scope.cancel()
     cycle, echo_s = statistics.median(driver.cycles), statistics.median(echo_times)
-    cpu = {"server_cpu_us": None, "echo_cpu_us": None, "cpu_ratio": None}
+    cpu: dict[str, float | None] = {"server_cpu_us": None, "echo_cpu_us": None, "cpu_ratio": None}
     if separate and echo_cpu > 0:
         cpu = {"server_cpu_us": round(server_cpu / actions * 1e6, 1), "echo_cpu_us": round(echo_cpu / echoes * 1e6, 1),
                "cpu_ratio": round(server_cpu / actions / (echo_cpu / echoes), 2)}
