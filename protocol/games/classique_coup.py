@@ -324,7 +324,7 @@ class CoupFlow:
         for s in order:
             hidden[s] = talon.pop()
         if ev is not None:
-            private = {s: {"card": _TEXT[hidden[s]]} for s in order}  # type: ignore[index]  # just dealt
+            private = {s: {"card": _TEXT[hidden[s]]} for s in order}
             ev.append(event("deal", {"coup": coup, "dealer": dealer, "order": order, "talon": len(talon)}, private))
         st.phase, st.turn = "speak", order[0]
         st.opener, st.high, st.raised, st.acted, st.round_of = None, ante, False, [], "opening"
