@@ -26,6 +26,8 @@ SEED_MAX = (1 << SEED_BITS) - 1
 seeds a server draws for a table given none). Any integer seeds an :class:`Rng`; this is the
 range the protocol carries."""
 _MASK = MASK64
+_LIMITS: dict[int, int] = {}
+"""``below``'s rejection limit by ``n`` (small ``n`` only)."""
 _T = TypeVar("_T")
 
 
@@ -59,11 +61,19 @@ class Rng:
 
     def below(self, n: int) -> int:
         """A uniform integer in ``0 .. n-1`` (``n >= 1``), without modulo bias."""
-        if n <= 0:
-            raise ValueError("below(n) needs n >= 1")
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = _LIMITS.get(n)
+        if limit is None:
+            if n <= 0:
+                raise ValueError("below(n) needs n >= 1")
+            limit = (1 << 64) - ((1 << 64) % n)
+            if n <= 4096:
+                _LIMITS[n] = limit
         while True:
-            x = self.next64()
+            # next64, inlined (the same output and state)
+            self.state = s = (self.state + GAMMA) & _MASK
+            z = ((s ^ (s >> 30)) * MIX1) & _MASK
+            z = ((z ^ (z >> 27)) * MIX2) & _MASK
+            x = z ^ (z >> 31)
             if x < limit:
                 return x % n
 

@@ -27,7 +27,7 @@ Lobby questions (``create-table``, ``list-tables``, ``join``, ``spectate``, ``le
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -72,7 +72,8 @@ from quinze_protocol.transitions import (
 )
 
 __all__ = [
-    "Ask", "ClientSession", "LocalProtocolError", "RequestId", "ServerSession", "Session", "Step", "TableTrack",
+    "Ask", "Asked", "ClientSession", "LocalProtocolError", "RequestId", "ServerSession", "Session", "Step",
+    "TableTrack",
 ]
 
 _LIGHT = frozenset({"event", "notice", "view", "action-request", "accepted"})
@@ -92,6 +93,35 @@ class RequestId(NamedTuple):
     table: str
     number: int | None
     request: int
+
+
+class Asked(NamedTuple):
+    """One ``action-request`` as this side received it: its ``id`` (:class:`RequestId`), the
+    ``seat`` asked, ``deadline`` (seconds to answer, the wire's ``action-request.deadline``: a
+    duration, PROTOCOL.md "Flow") and ``at`` (when it came, on the clock the session was given;
+    None without one). It is kept after the request closes, until the next game starts (to say
+    how late a late answer was)."""
+
+    id: RequestId
+    seat: int
+    deadline: float
+    at: float | None = None
+
+    @property
+    def deadline_at(self) -> float | None:
+        """The instant the request expires (``at + deadline``, the session's clock), or None
+        without a clock (PROTOCOL.md "Words": a deadline is a duration, its instant
+        ``deadline_at``)."""
+        return None if self.at is None else self.at + self.deadline
+
+    def waited(self, now: float) -> float:
+        """Seconds from its coming to ``now`` (the session's clock; 0.0 without one)."""
+        return 0.0 if self.at is None else now - self.at
+
+    def late(self, now: float) -> float:
+        """Seconds ``now`` is past the request's expiry (negative: the time left; without a
+        clock, minus the deadline)."""
+        return self.waited(now) - self.deadline
 
 
 class Step(NamedTuple):
@@ -142,12 +172,17 @@ class TableTrack:
     number: int | None = None
     start: GameStart | None = None
     request: RequestId | None = None
-    deadline: float | None = None
-    """Seconds the open request gave to answer (``action-request.deadline``)."""
+    asked: Asked | None = None
+    """The last ``action-request`` of the running game (open or not): what it is and when it expires."""
 
     @property
     def in_game(self) -> bool:
         return self.state in IN_GAME
+
+    @property
+    def deadline(self) -> float | None:
+        """Seconds the last request gave to answer (``action-request.deadline``), or None."""
+        return self.asked.deadline if self.asked is not None else None
 
 
 class Session:
@@ -247,10 +282,15 @@ class ClientSession(Session):
     :meth:`bye` (each checked and recorded as sent), or record a message built elsewhere with
     :meth:`sent`. Give every message received to :meth:`receive`; what it says to send back
     (``pong``) waits in :attr:`outbox`.
+
+    ``clock`` (seconds, any origin: the caller's event loop's) dates each ``action-request`` as it
+    comes, so that :attr:`Asked.deadline_at` says when it expires; without one, requests carry no
+    instant (the session itself never reads a clock).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] | None = None) -> None:
         super().__init__(CLIENT)
+        self.clock = clock
         self.tables: dict[str, TableTrack] = {}
         self.asks: deque[Ask] = deque()
         self.outbox: list[Message] = []
@@ -364,10 +404,11 @@ class ClientSession(Session):
         except ValueError:
             pass
 
-    def forfeit(self, table: str, reason: str) -> ForfeitMessage:
-        """``forfeit`` of the game that runs (or ran last) at ``table``, naming it by number."""
+    def forfeit(self, table: str, kind: str) -> ForfeitMessage:
+        """``forfeit`` of the game that runs (or ran last) at ``table``, naming it by number; the
+        forfeit ``kind`` goes in the wire's ``reason`` field (PROTOCOL.md "Words")."""
         track = self.track(table)
-        msg = ForfeitMessage(table=table, reason=reason, number=track.number)
+        msg = ForfeitMessage(table=table, reason=kind, number=track.number)
         self.sent(msg)
         return msg
 
@@ -498,10 +539,11 @@ class ClientSession(Session):
         elif t == "game-start":
             track.start = msg if isinstance(msg, GameStart) else None
             track.number = _get(msg, "number")
-            track.request = None
+            track.request = track.asked = None
         elif t == "action-request" and track.state == TO_ACT:
-            track.request = RequestId(table, _get(msg, "number"), _get(msg, "request"))
-            track.deadline = float(_get(msg, "deadline"))
+            track.request = rid = RequestId(table, _get(msg, "number"), _get(msg, "request"))
+            track.asked = Asked(rid, _get(msg, "seat"), float(_get(msg, "deadline")),
+                                self.clock() if self.clock is not None else None)
         elif t == "game-over" or key == "refused:stale" or (t == "accepted" and self.is_current(msg)):
             track.request = None
         elif t in ("left", "table-closed"):
@@ -527,6 +569,17 @@ class ClientSession(Session):
         """The open request at ``table`` (the seat is to act), or None."""
         track = self.tables.get(table)
         return track.request if track is not None and track.state in (TO_ACT, ANSWERED) else None
+
+    def to_answer(self, table: str) -> Asked | None:
+        """The request at ``table`` that waits for this side's answer (the state ``to-act``: asked,
+        or refused and open again), with its deadline; None once answered or closed."""
+        track = self.tables.get(table)
+        return track.asked if track is not None and track.state == TO_ACT and track.request is not None else None
+
+    def last_asked(self, table: str) -> Asked | None:
+        """The last request of the running (or last) game at ``table``, open or not, or None."""
+        track = self.tables.get(table)
+        return track.asked if track is not None else None
 
 
 def _get(msg: Message | Mapping[str, Any], name: str) -> Any:

@@ -167,8 +167,9 @@ class Connection:
         self._send_lock = QuickLock()
         self._closed: ConnectionClosed | None = None
         self._recv_lock = QuickLock()
-        self.session = ClientSession()
-        """The conversation (:class:`quinze_protocol.session.ClientSession`): tables, games, requests."""
+        self.session = ClientSession(clock=trio.current_time)
+        """The conversation (:class:`quinze_protocol.session.ClientSession`): tables, games, requests
+        (dated on trio's clock: :attr:`~quinze_protocol.session.Asked.deadline_at`)."""
         self._progress = trio.Event()  # set (and replaced) each time a received message was taken in
 
     # ------------------------------------------------------------------ sending

@@ -19,6 +19,11 @@ A broken bot forfeits the game at once (``forfeit {table, reason}``) with one of
   loses, as an illegal move does in engine matches) rather than letting a confused bot retry
   until its time runs out.
 
+What a request is and when it expires is the connection's session's
+(:class:`quinze_protocol.session.Asked`: id, seat, ``deadline`` in seconds as on the wire, dated
+on trio's clock as it came): the relay reads the request the bot owes from it
+(``ClientSession.to_answer``) and only times the bot against that expiry.
+
 Game boundaries (PROTOCOL.md "Game boundaries"): the relay remembers, for the bot program it
 talks to, the requests it passed on and the bot has not answered yet (the bot answers them in
 order). An answer meant for an earlier request, whether that request's game is still on or long
@@ -42,15 +47,14 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Protocol
 
 import trio
 
 from quinze_protocol.errors import ProtocolError
-from quinze_protocol.session import LocalProtocolError
-from quinze_protocol.transitions import STALE_CODES
+from quinze_protocol.session import Asked, LocalProtocolError
+from quinze_protocol.transitions import STALE_CODES, TO_ACT
 from quinze_protocol.framing import encode_frame
 from quinze_protocol.replaylog import utc_now
 from quinze_protocol.messages import (
@@ -103,30 +107,18 @@ class RelayError(Exception):
         self.code = code
 
 
-@dataclass(frozen=True, slots=True)
-class _Request:
-    """What the relay uses of an ``action-request`` (read by the connection's session:
-    ``quinze_protocol.session``): ``request``, ``seat``, ``deadline`` (s)."""
-
-    request: int
-    seat: int
-    deadline: float
-
-
 class _Game:
-    """The relay's state for the current game at its table."""
+    """The relay's state for the current game at its table: the bot's failure and its times. The
+    request the bot owes an answer to, its deadline and when it expires are the session's
+    (:meth:`SeatRelay._owed_request`)."""
 
     def __init__(self) -> None:
         self.start: GameStart | None = None
-        self.pending: _Request | None = None
-        self.deadline_at = math.inf
-        self.waiting_bot = False
         self.refusals = 0
         self.failure: Failure | None = None
         self.forfeit_sent = False
         self.bot_started = False
         self.started: datetime | None = None
-        self.asked_at = 0.0
         self.think = 0.0
         self.moves = 0
         self.max_think = 0.0
@@ -169,7 +161,7 @@ class SeatRelay:
         self._outbox: list[dict[str, Any]] = []
         self._answers = OwedAnswers()
         """The requests passed on to this bot program and not answered yet (:mod:`quinze_cli.owed`)."""
-        self._late: tuple[Failure, str, int, float] | None = None  # a timeout: failure, table, request, deadline
+        self._late: tuple[Failure, Asked] | None = None  # a timeout: its failure and the request it timed out
         self._late_seen = trio.Event()
 
     # ------------------------------------------------------------------ lobby
@@ -259,17 +251,13 @@ class SeatRelay:
                         item = ("bot-error", err)
                 self._bot_scope = None
                 if scope.cancelled_caught:
-                    pending = game.pending
-                    if game is self._game and pending is not None and game.waiting_bot and game.failure is None \
-                            and trio.current_time() >= game.deadline_at:
-                        reason = f"no answer to request {pending.request} in {pending.deadline:.1f} s"
+                    asked = self._owed_request()
+                    if game is self._game and asked is not None and asked.late(trio.current_time()) >= 0:
+                        reason = f"no answer to request {asked.id.request} in {asked.deadline:.1f} s"
                         partial = getattr(self.bot, "partial_output", lambda: "")()
                         if partial:
                             reason += f"; {partial}"
-                        self._late_seen = trio.Event()
-                        await self._fail("timeout", reason)
-                        if game.failure is not None and game.failure.kind == "timeout":
-                            self._late = (game.failure, self._table, pending.request, game.deadline_at)
+                        await self._fail("timeout", reason, late=asked)
                     continue
                 await self._handle(item[0], item[1], [], None)
                 if item[0] == "bot-error" or (item[0] == "bot-garbage" and item[1].fatal):
@@ -278,9 +266,21 @@ class SeatRelay:
             self._error = err
             done.cancel()
 
+    def _owed_request(self) -> Asked | None:
+        """The request the bot owes an answer to now: the session's request at the table that
+        waits for this seat's answer (asked, or refused and open again), unless this game's bot
+        already failed. Its deadline and expiry are the session's
+        (:meth:`quinze_protocol.session.ClientSession.to_answer`)."""
+        if self._game.failure is not None:
+            return None
+        asked = self.conn.session.to_answer(self._table)
+        return asked if asked is not None and asked.seat == self._seat else None
+
     def _answer_deadline(self) -> float:
-        game = self._game
-        return game.deadline_at if game.waiting_bot and game.failure is None else math.inf
+        """When the bot's time to answer runs out (trio's clock), inf when it owes nothing."""
+        asked = self._owed_request()
+        deadline_at = asked.deadline_at if asked is not None else None
+        return deadline_at if deadline_at is not None else math.inf
 
     def _deadline_changed(self) -> None:
         """Tell the bot side that the pending request (hence its deadline) changed."""
@@ -336,18 +336,13 @@ class SeatRelay:
                 self._to_bot(data)
             return False
         if kind == "action-request":
-            if data["seat"] == self._seat:
-                request = _Request(data["request"], data["seat"], float(data["deadline"]))
+            if data["seat"] == self._seat:  # the session now holds it, dated (its deadline, its expiry)
                 self._report_unasked()
-                game.pending = request
                 game.refusals = 0
-                game.asked_at = trio.current_time()
-                game.deadline_at = game.asked_at + request.deadline
-                game.waiting_bot = True
                 self._deadline_changed()
                 if game.failure is None:
                     self._to_bot(data)
-                    self._owe(request.request)
+                    self._owe(data["request"])
             return False
         msg = self.conn.session.message  # read whole by the session, but for the light types
         if msg is None:
@@ -368,10 +363,7 @@ class SeatRelay:
                 await self._fail("crash", self.bot_broken.reason, restart=True)
             if game.failure is not None and not game.forfeit_sent:
                 await self._send_forfeit(game.failure.kind)
-        elif isinstance(msg, Accepted):
-            if step is not None and step.expected:  # the session expects accepted only for our answer
-                game.pending = None
-                game.waiting_bot = False
+        elif isinstance(msg, Accepted):  # the session closed the request if it was our answer's
             self._to_bot(data)
         elif isinstance(msg, Refused):
             self._to_bot(data)
@@ -387,8 +379,7 @@ class SeatRelay:
                 game.refusals += 1
                 if game.refusals >= self.max_refused:
                     await self._fail("illegal", f"action refused: {msg.reason} [{msg.code}]")
-                else:
-                    game.waiting_bot = True
+                else:  # the session opened the request again: the bot owes another answer
                     self._owe(msg.request)
                     self._deadline_changed()
         elif isinstance(msg, GameOver):
@@ -405,9 +396,10 @@ class SeatRelay:
                 failure = Failure(msg.forfeit.kind, reason,
                                   self._table, self._seat, started=True, restart=msg.forfeit.kind in ("timeout", "crash"))
                 await self._report(failure)
-                if msg.forfeit.kind == "timeout" and game.pending is not None and game.waiting_bot:
-                    self._late_seen = trio.Event()  # the answer may still come: say how late
-                    self._late = (failure, self._table, game.pending.request, game.deadline_at)
+                asked = self.conn.session.last_asked(self._table)
+                if msg.forfeit.kind == "timeout" and step is not None and step.before == TO_ACT and asked is not None:
+                    self._late_seen = trio.Event()  # the bot owed the answer, which may still come: say how late
+                    self._late = (failure, asked)
             outcomes.append(GameOutcome(self._table, self._seat, game.start, msg, failure, game.started,
                                         utc_now(), game.think, game.moves, game.max_think,
                                         game.near_limit))
@@ -430,7 +422,8 @@ class SeatRelay:
                 # E.g. the other seat forfeited while our bot was thinking: the game is over and
                 # its game-over is on its way; our late answer is not our bot's failure.
                 log.info("%s: %s ignored: %s", self.conn.name, msg.code, msg.reason)
-            elif msg.ref in ("action",) and game.pending is not None and game.failure is None:
+            elif msg.ref in ("action",) and self.conn.session.open_request(self._table) is not None \
+                    and game.failure is None:
                 await self._fail("illegal", f"action rejected: {msg.reason} [{msg.code}]")
             else:
                 log.warning("%s: server error: %s [%s]", self.conn.name, msg.reason, msg.code)
@@ -459,18 +452,19 @@ class SeatRelay:
     async def _from_bot(self, data: dict[str, Any], game: _Game) -> None:
         game = self._game  # the line is read now: it is judged in the game that runs now
         late = self._late
-        if late is not None and data.get("type") == "action" and data.get("request", late[2]) == late[2] \
-                and data.get("table", late[1]) == late[1]:
+        if late is not None and data.get("type") == "action" and data.get("request", late[1].id.request) == \
+                late[1].id.request and data.get("table", late[1].id.table) == late[1].id.table:
             # the answer to the request that timed out: too late, but say by how much
-            failure, self._late = late[0], None
-            failure.reason += f"; answered {trio.current_time() - late[3]:.2f} s late"
+            (failure, asked), self._late = late, None
+            failure.reason += f"; answered {asked.late(trio.current_time()):.2f} s late"
             self._late_seen.set()
-            self._answers.forget(late[1], late[2])
-            log.info("%s: answer to request %s came after its deadline (%s)", self.bot.name, late[2], failure.reason)
+            self._answers.forget(asked.id.table, asked.id.request)
+            log.info("%s: answer to request %s came after its deadline (%s)", self.bot.name, asked.id.request,
+                     failure.reason)
             return
+        owed = self._owed_request()
         if data.get("type") == "action":
-            pending = game.pending if game.waiting_bot else None
-            where = self._answers.settle(data, self._table, pending.request if pending is not None else None)
+            where = self._answers.settle(data, self._table, owed.id.request if owed is not None else None)
             if where == "stale":
                 log.info("%s: answer to an earlier request dropped (table %s, request %s): it is not for the "
                          "running game", self.bot.name, data.get("table", self._table), data.get("request", "not quoted"))
@@ -487,8 +481,7 @@ class SeatRelay:
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             await self._fail("garbage", f"the action is not a map with a \"type\": {action!r:.200}")
             return
-        pending = game.pending
-        if pending is None or not game.waiting_bot:  # pragma: no cover - _settle said "pending"
+        if owed is None:  # pragma: no cover - settle said "pending"
             return
         # The session's answer quotes the open request in its game's scope (table, request,
         # number). A map, not an ActionMessage: the server checks the action's content, and
@@ -506,12 +499,11 @@ class SeatRelay:
             await self._fail("garbage", f"an action that cannot be sent to the server ({type(err).__name__}: {err}): "
                                         f"{action!r:.200}")
             return
-        game.waiting_bot = False
-        took = trio.current_time() - game.asked_at
+        took = owed.waited(trio.current_time())
         game.think += took
         game.moves += 1
         game.max_think = max(game.max_think, took)
-        if took > 0.9 * pending.deadline:
+        if took > 0.9 * owed.deadline:
             game.near_limit += 1
         try:
             await self.conn.send_encoded(message, frame)
@@ -532,8 +524,9 @@ class SeatRelay:
         batch, self._outbox = self._outbox, []
         if self.bot_broken is not None:
             return
-        game = self._game
-        limit = game.deadline_at if game.waiting_bot else trio.current_time() + self.write_timeout
+        owed = self._owed_request()
+        deadline_at = owed.deadline_at if owed is not None else None
+        limit = deadline_at if deadline_at is not None else trio.current_time() + self.write_timeout
         limit = max(limit, trio.current_time() + 1.0)
         with trio.move_on_at(limit) as scope:
             try:
@@ -549,8 +542,9 @@ class SeatRelay:
             self.bot_broken = stuck
             await self._fail("timeout", stuck.reason, restart=True)
 
-    async def _fail(self, kind: str, reason: str, *, restart: bool = False) -> None:
-        """Record the first failure of this game and forfeit (now, or at game-start)."""
+    async def _fail(self, kind: str, reason: str, *, restart: bool = False, late: Asked | None = None) -> None:
+        """Record the first failure of this game and forfeit (now, or at game-start). ``late``: the
+        request that timed out, whose answer may still come (to say how late it was)."""
         game = self._game
         if game.failure is not None:
             return
@@ -559,7 +553,11 @@ class SeatRelay:
             reason += f"; stderr ends with: {tail}"
         game.failure = Failure(kind, reason, self._table, self._seat, started=game.bot_started,
                                restart=restart or kind == "timeout")
-        game.waiting_bot = False
+        if late is not None:
+            # before any wait: the game-over may come meanwhile, and the server side waits for
+            # the late answer only when it knows of it
+            self._late_seen = trio.Event()
+            self._late = (game.failure, late)
         await self._report(game.failure)
         if game.start is not None:
             await self._send_forfeit(kind)

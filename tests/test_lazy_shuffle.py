@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import quinze_protocol.games.quinze_shuffle as qs
 from quinze_protocol.game import get_bot, get_game
 from quinze_protocol.games import classique_coup
-from quinze_protocol.rng import Rng
+from quinze_protocol.rng import GAMMA, MIX1, MIX2, Rng
 
 
 def _lazy_pops(seed: int, n: int, pops: int, batch: int) -> tuple[list[int], list[int], int]:
@@ -50,7 +50,7 @@ def test_lazy_shuffle_deals_what_rng_shuffle_deals(seed: int, n: int, pops: int,
 def test_a_possible_rejection_takes_the_exact_path() -> None:
     """When some output might be rejected by Rng.below, the shuffle is carried out at once by
     the exact path (here forced for every shuffle): the same results."""
-    with unittest.mock.patch.object(qs, "_may_reject", lambda z, k: True):
+    with unittest.mock.patch.object(qs, "_may_reject", lambda s0, k: True):
         for seed in range(20):
             a, b = list(range(52)), list(range(52))
             r1, r2 = Rng(seed), Rng(seed)
@@ -59,13 +59,38 @@ def test_a_possible_rejection_takes_the_exact_path() -> None:
             assert a == b and r1.state == r2.state
 
 
-def test_the_rejection_check_sees_every_lane() -> None:
-    """_may_reject flags exactly the outputs at or above 2**64 - 128, in any lane."""
+def _state_before(output: int, draw: int) -> int:
+    """The generator state from which the ``draw``-th output (1-based) is ``output``."""
+    z = output
+    for a, mul in ((31, None), (27, MIX2), (30, MIX1)):
+        if mul is not None:
+            z = z * pow(mul, -1, 2**64) % 2**64
+        v, sh = z, a
+        while sh < 64:
+            v ^= z >> sh
+            sh += a
+        z = v
+    return (z - draw * GAMMA) % 2**64
+
+
+def test_the_rejection_check_sees_every_draw() -> None:
+    """_may_reject flags exactly the shuffles of k draws one of which has an output at or above
+    2**64 - 128, whichever draw it is."""
     k = 51
-    for lane in (0, 1, 25, 50):
+    for draw in (1, 2, 26, 51, 52):
         for value, risky in ((2**64 - 128, True), (2**64 - 1, True), (2**64 - 129, False), (0, False)):
-            z = sum((12345 + i) << (128 * i) for i in range(k) if i != lane) | value << (128 * lane)
-            assert qs._may_reject(z, k) is risky
+            s0 = _state_before(value, draw)
+            r = Rng.from_state(s0)
+            outs = [r.next64() for _ in range(draw)]
+            assert outs[-1] == value
+            assert qs._may_reject(s0, k) is (risky and draw <= k or max(outs[:k]) >= 2**64 - 128)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**64 - 1), k=st.integers(min_value=1, max_value=107))
+def test_the_rejection_check_agrees_with_the_outputs(seed: int, k: int) -> None:
+    r = Rng.from_state(seed)
+    assert qs._may_reject(seed, k) is (max(r.next64() for _ in range(k)) >= 2**64 - 128)
 
 
 def _play(seed: int, players: int, eager: bool) -> list:

@@ -10,7 +10,7 @@ import pytest
 import trio
 import trio.testing
 
-from memserver import TOY, memory_server
+from memserver import TOY, autoplay, memory_server
 from quinze_cli.client import Connection, RequestRefused
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.messages import (
@@ -26,7 +26,7 @@ from quinze_protocol.messages import (
     Pong,
     Refused,
 )
-from quinze_protocol.session import ClientSession, LocalProtocolError, RequestId, ServerSession
+from quinze_protocol.session import Asked, ClientSession, LocalProtocolError, RequestId, ServerSession
 from quinze_protocol.transitions import CLIENT, SERVER, TABLE_STATES, TRANSITIONS
 
 CONNECTION_STATES = ("greeting", "welcoming", "ready", "closed")
@@ -170,6 +170,40 @@ def test_a_seat_through_two_games_with_requests_scoped_to_their_game() -> None:
     assert list(client.unexpected) == []
 
 
+def test_a_request_is_dated_on_the_clock_given_and_says_when_it_expires() -> None:
+    """The session dates each action-request on the caller's clock: what the request is (id, seat,
+    deadline in seconds as on the wire) and when it expires; the one owed an answer is the to-act
+    one, and the last one asked is kept after it closes (a late answer's lateness)."""
+    now = [100.0]
+    client, server = ClientSession(clock=lambda: now[0]), ServerSession()
+    server.receive(client.hello("ana").to_data())
+    client.receive(server.welcome("quinze test", 10.0).to_data())
+    client.join("t1", 0)
+    client.receive_data(Joined(table="t1", seat=0, token="a" * 32).to_data())
+    client.receive_data(_start("t1", 1))
+    assert client.to_answer("t1") is None and client.last_asked("t1") is None
+    client.receive_data(_request("t1", 1, 4))
+    asked = client.to_answer("t1")
+    assert asked == Asked(RequestId("t1", 1, 4), 0, 5.0, 100.0) and asked.deadline_at == 105.0
+    now[0] = 103.5
+    assert asked.waited(now[0]) == 3.5 and asked.late(now[0]) == -1.5
+    client.answer("t1", {"type": "say", "n": 1})
+    assert client.to_answer("t1") is None and client.last_asked("t1") == asked  # answered: owed no more
+    client.receive_data(Refused(table="t1", request=4, code="wrong-number", number=1).to_data())
+    assert client.to_answer("t1") == asked  # open again, the same expiry
+    client.receive(GameOver(table="t1", number=1, result={}, seed=1, salt="s").to_data())
+    assert client.to_answer("t1") is None and client.last_asked("t1") == asked
+    client.receive_data(_start("t1", 2))
+    assert client.last_asked("t1") is None  # a new game asked nothing yet
+    plain, _ = pair()  # no clock: the request carries no instant
+    plain.join("t1", 0)
+    plain.receive_data(Joined(table="t1", seat=0, token="a" * 32).to_data())
+    plain.receive_data(_start("t1", 1))
+    plain.receive_data(_request("t1", 1, 4))
+    bare = plain.to_answer("t1")
+    assert bare is not None and bare.at is None and bare.deadline_at is None and bare.deadline == 5.0
+
+
 def test_errors_settle_the_oldest_question_of_their_kind() -> None:
     client, _ = pair()
     _, first = client.join("t1")
@@ -195,16 +229,6 @@ def test_a_server_oddity_at_a_table_is_noted_never_raised() -> None:
 # --------------------------------------------------------------------------- the real server, in memory
 
 
-async def _autoplay(conn: Connection, table: str) -> GameOver:
-    """Answer every request at ``table`` with its first legal action until game-over."""
-    while True:
-        msg = await conn.receive()
-        if isinstance(msg, ActionRequest) and msg.table == table:
-            await conn.send(conn.session.answer(table, msg.legal[0]))
-        elif isinstance(msg, GameOver) and msg.table == table:
-            return msg
-
-
 async def test_create_join_play_close_in_memory() -> None:
     async with memory_server() as server:
         ana, bob = await server.connect("ana"), await server.connect("bob")
@@ -216,7 +240,7 @@ async def test_create_join_play_close_in_memory() -> None:
         overs: list[GameOver] = []
 
         async def play(conn: Connection) -> None:
-            overs.append(await _autoplay(conn, info.table))
+            overs.append(await autoplay(conn, info.table))
 
         async with trio.open_nursery() as nursery:
             nursery.start_soon(play, ana)

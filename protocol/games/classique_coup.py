@@ -58,6 +58,10 @@ def _sorted_deck(colour: str) -> tuple[int, ...]:
 
 
 _DECKS = {"black": _sorted_deck("black"), "red": _sorted_deck("red")}
+_TEXT = tuple(card_text(c) for c in range(54))
+""":func:`~quinze_protocol.cards.card_text` of every card number."""
+_TALLY_OF = {"single-opener": "single_opener", "last-in": "last_in", "showdown": "showdowns"}
+"""The tally counter of each way a pot is won."""
 
 
 def colour_deck(colour: str) -> list[int]:
@@ -154,9 +158,9 @@ class ClassiqueState:
         """Deal the bottom card of the talon (not empty)."""
         t = self.talon
         if self._pending is not None:
-            z, k, d = self._pending
-            if d <= k + 1 - len(t):  # the bottom card is not final yet: settle a few more
-                self._pending = advance(t, self._pending, max(1, len(t) - 8))
+            _, k, d = self._pending
+            if d <= k + 1 - len(t):  # the bottom card is not final yet: settle it and the next
+                self._pending = advance(t, self._pending, max(1, len(t) - 2))
         return t.pop()
 
 
@@ -254,28 +258,33 @@ class CoupFlow:
         """
         st = self.state
         ante = self.options["ante"]
-        before = [s for s in range(self.n) if st.in_match[s]]
-        for s in before:
-            if st.chips[s] < ante:
-                st.in_match[s] = False
-                st.status[s] = "out"
-                if ev is not None:
-                    ev.append(event("out", {"seat": s, "chips": st.chips[s]}))
-        players = [s for s in range(self.n) if st.in_match[s]]
+        n = self.n
+        in_match, chips, status = st.in_match, st.chips, st.status
+        before: list[int] = []  # the seats in the match before this coup's eliminations
+        players: list[int] = []
+        for s in range(n):
+            if in_match[s]:
+                before.append(s)
+                if chips[s] < ante:
+                    in_match[s] = False
+                    status[s] = "out"
+                    if ev is not None:
+                        ev.append(event("out", {"seat": s, "chips": chips[s]}))
+                else:
+                    players.append(s)
         if len(players) < 2:
             self._end_match(ev, "last-player", players or before)
             return
-        dealer_out = not st.in_match[st.dealer]
+        dealer = st.dealer
+        dealer_out = not in_match[dealer]
         passes = played or dealer_out or len(st.talon) < len(players) + 2
         if passes:
-            n = self.n
-            in_match = st.in_match
-            for nxt in self._orders[(st.dealer + 1) % n]:  # the next seat in the match
+            for nxt in self._orders[(dealer + 1) % n]:  # the next seat in the match
                 if in_match[nxt]:
                     break
-            steps = (nxt - st.dealer) % n or n
+            steps = (nxt - dealer) % n or n
             # the deal passes over the first dealer: dealer + k for some k in 1..steps
-            if ((st.first_dealer - st.dealer) % n or n) <= steps:
+            if ((st.first_dealer - dealer) % n or n) <= steps:
                 st.rounds += 1
                 if st.rounds >= self.options["tours"]:
                     self._end_match(ev, "tours", players)
@@ -283,59 +292,76 @@ class CoupFlow:
         if st.coup >= self.options["max_coups"]:
             self._end_match(ev, "max-coups", players)
             return
+        tally = st.tally
         if passes:
-            st.dealer = nxt
-            st.deck = other_colour(st.deck)
+            st.dealer = dealer = nxt
+            st.deck = deck = "red" if st.deck == "black" else "black"  # other_colour
             st.discards = []
-            st.shuffle_talon(colour_deck(st.deck))
-            reason = "dealer-out" if dealer_out else "played" if played else "talon-short"
+            st.shuffle_talon(list(_DECKS[deck]))  # colour_deck
             if ev is not None:
-                ev.append(event("deck-change", {"dealer": nxt, "deck": st.deck, "talon": 52, "reason": reason}))
-            st.tally["deck_changes"] += 1
-        st.coup += 1
-        st.tally["coups"] += 1
+                reason = "dealer-out" if dealer_out else "played" if played else "talon-short"
+                ev.append(event("deck-change", {"dealer": nxt, "deck": deck, "talon": 52, "reason": reason}))
+            tally["deck_changes"] += 1
+        st.coup = coup = st.coup + 1
+        tally["coups"] += 1
+        stakes = st.stakes
         for s in players:
-            st.chips[s] -= ante
-            st.stakes[s] = ante
-            st.pot += ante
-            st.status[s] = "waiting"
+            chips[s] -= ante
+            stakes[s] = ante
+            status[s] = "waiting"
+        st.pot += ante * len(players)
         if ev is not None:
-            ev.append(event("ante", {"coup": st.coup, "amount": ante, "seats": players, "pot": st.pot}))
-        order = self.speaking_order()
-        dealt = [st.pop_card() for _ in order]
-        for s, c in zip(order, dealt):
-            st.hidden[s] = c
+            ev.append(event("ante", {"coup": coup, "amount": ante, "seats": players, "pot": st.pot}))
+        # the speaking order (:meth:`speaking_order`): every seat still in the match, after
+        # eliminations, from the dealer's next seat
+        order = [s for s in self._orders[(dealer + 1) % n] if in_match[s]]
+        hidden = st.hidden
+        talon = st.talon
+        pending = st._pending
+        # the bottom len(order) cards must be final (as pop_card settles them, a few at once)
+        if pending is not None and pending[2] <= pending[1] - len(talon) + len(order):
+            st._pending = advance(talon, pending, max(1, len(talon) - len(order) - 1))
+        for s in order:
+            hidden[s] = talon.pop()
         if ev is not None:
-            private = {s: {"card": card_text(c)} for s, c in zip(order, dealt)}
-            ev.append(event("deal", {"coup": st.coup, "dealer": st.dealer, "order": order, "talon": len(st.talon)}, private))
+            private = {s: {"card": _TEXT[hidden[s]]} for s in order}
+            ev.append(event("deal", {"coup": coup, "dealer": dealer, "order": order, "talon": len(talon)}, private))
         st.phase, st.turn = "speak", order[0]
         st.opener, st.high, st.raised, st.acted, st.round_of = None, ante, False, [], "opening"
 
     def _finish_coup(self, ev: list[Event] | None, outcome: str) -> None:
         """Put the coup's cards aside, clear the stakes, log ``coup-end``, start the next coup."""
         st = self.state
+        hidden, face_up, stakes, status, in_match = st.hidden, st.face_up, st.stakes, st.status, st.in_match
+        discards = st.discards
         for s in range(self.n):
-            h = st.hidden[s]
+            h = hidden[s]
             if h is not None:
-                st.discards.append(h)
-            st.discards.extend(st.face_up[s])
-            st.hidden[s] = None
-            st.face_up[s] = []
-            st.stakes[s] = 0
-            st.status[s] = "waiting" if st.in_match[s] else "out"
+                discards.append(h)
+                hidden[s] = None
+            f = face_up[s]
+            if f:
+                discards.extend(f)
+                face_up[s] = []
+            stakes[s] = 0
+            status[s] = "waiting" if in_match[s] else "out"
         st.opener, st.acted, st.raised = None, [], False
         if outcome == "all-passed":
             st.tally["all_passed"] += 1
+            if ev is not None:
+                ev.append(event("coup-end", {"coup": st.coup, "outcome": outcome, "pot": st.pot, "chips": st.chips[:]}))
+            self.start_coup(ev, False)
+            return
         if ev is not None:
-            ev.append(event("coup-end", {"coup": st.coup, "outcome": outcome, "pot": st.pot, "chips": list(st.chips)}))
-        self.start_coup(ev, played=outcome != "all-passed")
+            ev.append(event("coup-end", {"coup": st.coup, "outcome": outcome, "pot": st.pot, "chips": st.chips[:]}))
+        self.start_coup(ev, True)
 
     def _award(self, seat: int, ev: list[Event] | None, reason: str) -> None:
         st = self.state
         amount = st.pot
         st.chips[seat] += amount
         st.pot = 0
-        st.tally[reason.replace("-", "_") + ("s" if reason == "showdown" else "")] += 1
+        st.tally[_TALLY_OF[reason]] += 1
         if ev is not None:
             ev.append(event("pot-won", {"seat": seat, "amount": amount, "shown": reason == "showdown", "reason": reason}))
         self._finish_coup(ev, "won")
@@ -478,7 +504,7 @@ class CoupFlow:
                 up = 0
                 for x in st.face_up[s]:
                     up += _VALUE[x]
-                ev.append(event("hit", {"seat": s, "card": card_text(c), "face_up_total": up, "talon": len(st.talon)}))
+                ev.append(event("hit", {"seat": s, "card": _TEXT[c], "face_up_total": up, "talon": len(st.talon)}))
             total = self.total(s)
             if total > BURN_LIMIT:
                 st.status[s] = "burnt"

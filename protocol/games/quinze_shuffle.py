@@ -17,6 +17,7 @@ The rules texts in quinze_cli/rules/, "Common to the three games": every shuffle
 from __future__ import annotations
 
 import sys
+from bisect import bisect_right as _bisect_right
 from operator import mod as _mod
 
 from quinze_protocol.rng import GAMMA as _GAMMA
@@ -100,71 +101,103 @@ def shuffle(rng: Rng, items: list) -> None:
 
 # --------------------------------------------------------------------------- lazy shuffles
 
-_RISK: dict[int, tuple[int, int]] = {}
-"""By number of draws k: (57 ones at the bottom of every lane, bit 57 of every lane)."""
+
+def _unxorshift(y: int, a: int) -> int:
+    """The ``v`` with ``v ^ (v >> a) == y`` (64-bit)."""
+    v = y
+    sh = a
+    while sh < 64:
+        v ^= y >> sh
+        sh += a
+    return v
 
 
-def _risk(k: int) -> tuple[int, int]:
-    low = sum(((1 << 57) - 1) << (128 * i) for i in range(k))
-    top = sum(1 << (57 + 128 * i) for i in range(k))
-    got = _RISK[k] = (low, top)
-    return got
+def _risky_marks() -> tuple[int, ...]:
+    """Sorted ``state * GAMMA**-1 mod 2**64`` of the 128 generator states whose SplitMix64
+    output is at or above ``2**64 - 128`` (:data:`_RISKY` is the smallest such output that a
+    ``Rng.below(n)`` with n <= 108 may reject: every limit is above it). The finalizer is a
+    bijection, so these are its inverse images."""
+    inv1, inv2, ginv = pow(_C1, -1, 1 << 64), pow(_C2, -1, 1 << 64), pow(_GAMMA, -1, 1 << 64)
+    marks = []
+    for x in range(_RISKY, 1 << 64):
+        z = _unxorshift(x, 31) * inv2 & _M64
+        z = _unxorshift(z, 27) * inv1 & _M64
+        st = _unxorshift(z, 30)
+        marks.append(st * ginv & _M64)
+    return tuple(sorted(marks))
 
 
-def _may_reject(z: int, k: int) -> bool:
-    """True if some of the ``k`` outputs packed in ``z`` (one per 128-bit lane) is at or above
-    ``2**64 - 128``, below every limit of ``Rng.below`` for n <= 108 (:data:`_MIN_LIMIT`): only
-    then may a draw be rejected. The 57 high bits of such an output are all ones, so adding one
-    to them carries into bit 57 of its lane (lanes never carry into each other)."""
-    ones = _PACK.get(k) or _pack(k)
-    low, top = _RISK.get(k) or _risk(k)
-    return bool((((z >> 7) & low) + ones[0]) & top)
+_RISKY = (1 << 64) - 128
+"""Outputs from here up may be rejected by some ``Rng.below(n)``, 2 <= n <= 108 (every limit
+``2**64 - 2**64 % n`` is at least this)."""
+assert _RISKY <= _MIN_LIMIT
+_MARKS = _risky_marks()
+_GINV = pow(_GAMMA, -1, 1 << 64)
+
+
+def _may_reject(s0: int, k: int) -> bool:
+    """True if one of the ``k`` draws made from generator state ``s0`` (states ``s0 + i *
+    GAMMA``, i = 1..k) gives an output at or above ``2**64 - 128``: only then may a draw be
+    rejected. Draw i has such a state exactly when ``(mark - s0 * GAMMA**-1) mod 2**64 == i`` for
+    one of :data:`_MARKS`, so the nearest mark above ``s0 * GAMMA**-1`` tells (one bisection
+    instead of computing the k outputs)."""
+    t = s0 * _GINV & _M64
+    marks = _MARKS
+    i = _bisect_right(marks, t)
+    gap = marks[i] - t if i < len(marks) else marks[0] + (1 << 64) - t
+    return gap <= k
 
 
 Pending = tuple[int, int, int]
-"""A shuffle not yet carried out to the end: (the draws' outputs, one per 128-bit lane; the
-number of draws k; the next draw to apply)."""
+"""A shuffle not yet carried out to the end: (the generator state before it; the number of
+draws k; the draws already applied)."""
 
 
 def shuffle_lazy(rng: Rng, items: list) -> Pending | None:
     """Start ``shuffle(rng, items)``: ``rng`` is left exactly as the whole shuffle leaves it,
     but the swaps are made only when :func:`advance` asks for them. Returns what is still to
     do, or None when the shuffle was carried out at once (fewer than two items, or a draw that
-    ``Rng.below`` might reject: then the exact draw-by-draw path runs, see the module docstring).
+    ``Rng.below`` might reject, :func:`_may_reject`: then the exact draw-by-draw path runs, see
+    the module docstring).
 
     Fisher–Yates goes from the last position down, and a draw fixes the item at its position
     for good: after ``d`` draws the last ``d`` items are final, which is all a deal from the
-    end of the list reads. Identical results, whatever is asked and when."""
+    end of the list reads. Each draw's output is computed only when the draw is applied (the
+    state of draw i is ``state + i * GAMMA``). Identical results, whatever is asked and when."""
     k = len(items) - 1
-    if k < 1 or k >= 108 or sys.byteorder != "little":
-        shuffle(rng, items)
-        return None
-    ones, steps, lanes = _PACK.get(k) or _pack(k)
     s0 = rng.state
-    z = (s0 * ones + steps) & lanes
-    z = ((z ^ (z >> 30)) & lanes) * _C1 & lanes
-    z = ((z ^ (z >> 27)) & lanes) * _C2 & lanes
-    z = (z ^ (z >> 31)) & lanes
-    if _may_reject(z, k):
+    if k < 1 or k >= 108 or _may_reject(s0, k):
         shuffle(rng, items)
         return None
     rng.state = (s0 + k * _GAMMA) & _M64
-    return (z, k, 0)
+    return (s0, k, 0)
 
 
 def advance(items: list, pending: Pending, last: int) -> Pending | None:
     """Apply the draws of a lazy shuffle (:func:`shuffle_lazy`) until position ``last`` of the
     original list is final (every position when ``last`` is 0); items may have been taken from
     the end meanwhile, only final ones. Returns what is still to do, or None once done."""
-    z, k, d = pending
-    stop = k - last + 1  # draws needed: draw d fixes position k - d
-    if stop >= k:
-        rest = memoryview((z >> (128 * d)).to_bytes(16 * (k - d), "little")).cast("Q")[::2].tolist()
-        for i, j in zip(range(k - d, 0, -1), map(_mod, rest, range(k - d + 1, 1, -1))):
+    s0, k, d = pending
+    stop = k - last + 1  # draws needed: draw d + 1 fixes position k - d
+    if stop > k:
+        stop = k
+    m = stop - d
+    p = k - d
+    if m > 12 and sys.byteorder == "little":  # many draws: their outputs mixed at once (see shuffle)
+        ones, steps, lanes = _PACK.get(m) or _pack(m)
+        z = (((s0 + d * _GAMMA) & _M64) * ones + steps) & lanes
+        z = ((z ^ (z >> 30)) & lanes) * _C1 & lanes
+        z = ((z ^ (z >> 27)) & lanes) * _C2 & lanes
+        z = (z ^ (z >> 31)) & lanes
+        outs = memoryview(z.to_bytes(16 * m, "little")).cast("Q")[::2].tolist()
+        for i, j in zip(range(p, p - m, -1), map(_mod, outs, range(p + 1, p + 1 - m, -1))):
             items[i], items[j] = items[j], items[i]
-        return None
-    n = stop - d
-    outs = memoryview(((z >> (128 * d)) & ((1 << (128 * n)) - 1)).to_bytes(16 * n, "little")).cast("Q")[::2].tolist()
-    for i, j in zip(range(k - d, k - stop, -1), map(_mod, outs, range(k - d + 1, k - stop + 1, -1))):
-        items[i], items[j] = items[j], items[i]
-    return (z, k, stop)
+    else:
+        s = (s0 + d * _GAMMA) & _M64
+        for i in range(p, p - m, -1):
+            s = (s + _GAMMA) & _M64
+            z = ((s ^ (s >> 30)) * _C1) & _M64
+            z = ((z ^ (z >> 27)) * _C2) & _M64
+            j = (z ^ (z >> 31)) % (i + 1)
+            items[i], items[j] = items[j], items[i]
+    return None if stop >= k else (s0, k, stop)
