@@ -6,8 +6,10 @@ input) and a one-line ``error:`` message, never a traceback nor a box.
 
 ``quinze NAME ...`` imports only the module of command ``NAME`` (:func:`main`): a command's start
 costs its own imports, not every command's (the whole CLI takes about four times as long to
-import as ``quinze legal`` needs). ``app`` (imported by tests and tools) is the whole CLI, built on
-first use.
+import as ``quinze legal`` needs), and a command module imports its heavy parts (trio, the match
+runner, Dask, rich's Markdown) where it runs, not where it is listed; ``quinze --version`` alone
+is answered before Typer is imported. ``tests/test_cli_imports.py`` checks which modules each
+start loads. ``app`` (imported by tests and tools) is the whole CLI, built on first use.
 """
 
 from __future__ import annotations
@@ -15,10 +17,10 @@ from __future__ import annotations
 import importlib
 import sys
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import typer
-import typer.main
+if TYPE_CHECKING:
+    import typer
 
 COMMANDS = {
     "rules": "rules",
@@ -37,25 +39,33 @@ COMMANDS = {
 """Each command's name and its module in :mod:`quinze_cli.commands`, in help order."""
 
 
+def version_line() -> str:
+    """What ``quinze --version`` prints: the program's and the protocol's versions."""
+    from quinze_protocol import __version__
+    from quinze_protocol.message_base import PROTOCOL_VERSION
+
+    return f"quinze {__version__} (protocol {PROTOCOL_VERSION})"
+
+
 def _version(value: bool) -> None:
     if value:
-        from quinze_protocol import __version__
-        from quinze_protocol.messages import PROTOCOL_VERSION
+        import typer
 
-        typer.echo(f"quinze {__version__} (protocol {PROTOCOL_VERSION})")
+        typer.echo(version_line())
         raise typer.Exit()
-
-
-def _main(
-    version: bool = typer.Option(False, "--version", help="Print the version and exit.", callback=_version, is_eager=True),
-) -> None:
-    """Le Quinze, Le Quinze classique and Le 14: server, bots, matches, replays."""
 
 
 def build(modules: Iterable[str] = COMMANDS.values()) -> typer.Typer:
     """A Typer app with the commands of ``modules`` (default: every command). Plain help (wrapped
     at the terminal's width, values named by :mod:`quinze_cli.helptext`) and shell completion
     (``quinze --install-completion``, ``--show-completion``)."""
+    import typer
+
+    def _main(
+        version: bool = typer.Option(False, "--version", help="Print the version and exit.", callback=_version, is_eager=True),
+    ) -> None:
+        """Le Quinze, Le Quinze classique and Le 14: server, bots, matches, replays."""
+
     cli = typer.Typer(
         name="quinze",
         help="Le Quinze, Le Quinze classique and Le 14: server, bots, matches, replays.",
@@ -81,6 +91,8 @@ def __getattr__(name: str) -> Any:
 def command(cli: typer.Typer | None = None) -> Any:
     """The click command tree of ``cli`` (default: the whole CLI), its values named for people
     (:func:`~quinze_cli.helptext.tidy`)."""
+    import typer.main
+
     from quinze_cli.helptext import tidy
 
     return tidy(typer.main.get_command(cli if cli is not None else __getattr__("app")))
@@ -88,7 +100,11 @@ def command(cli: typer.Typer | None = None) -> Any:
 
 def main() -> None:
     """Console-script entry point: only the named command's module is imported (see above); usage
-    errors are one ``error:`` line (:func:`~quinze_cli.helptext.run`)."""
+    errors are one ``error:`` line (:func:`~quinze_cli.helptext.run`). ``quinze --version`` alone
+    is printed here, without Typer (what the eager option of :func:`build` prints too)."""
+    if sys.argv[1:] == ["--version"]:
+        print(version_line())
+        sys.exit(0)
     from quinze_cli.helptext import run
 
     module = COMMANDS.get(sys.argv[1]) if len(sys.argv) > 1 else None

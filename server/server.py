@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from quinze_protocol import __version__
 from quinze_protocol.errors import ProtocolError
-from quinze_protocol.fields import INT_MAX, INT_MIN
+from quinze_protocol.fields import INT_MAX, INT_MIN, REQUEST_MAX
 from quinze_protocol.messages import (
     CLIENT_TYPES,
     ActionMessage,
@@ -38,6 +38,8 @@ from quinze_server.clock import Heartbeats
 from quinze_server.collector import Reclaimer
 from quinze_server.config import ServerConfig
 from quinze_server.lobby import Lobby
+from quinze_server.reactor import AVAILABLE as REACTOR
+from quinze_server.reactor import SLICE, Reactor
 
 if TYPE_CHECKING:
     import trio
@@ -54,15 +56,19 @@ class Server:
 
     def __init__(self, config: ServerConfig, nursery: trio.Nursery) -> None:
         self.config = config
-        self.reclaimer = Reclaimer(nursery)
-        """Gives memory back to the system after many tables or connections ended."""
-        self.lobby = Lobby(config, nursery, ended=self.reclaimer.ended)
+        self.reclaimer = Reclaimer(nursery, idle=lambda: self.lobby.open_tables == 0)
+        """Gives memory back to the system after many tables or connections ended, or the last table closed."""
+        self.lobby = Lobby(config, nursery, ended=lambda: self.reclaimer.ended(table=True))
         self.connections: set[ClientConnection] = set()
         self.batch: list[ClientConnection] | None = None
         """While a message is handled: connections with frames gathered for one write."""
         self.heartbeats = Heartbeats(config.heartbeat)
         """Every connection's heartbeat, kept by one task of the server's nursery."""
         nursery.start_soon(self.heartbeats.run)
+        self.reactor = Reactor(SLICE) if REACTOR else None
+        """Reads every socket's connection, in one task (Linux; None elsewhere: a task per connection reads)."""
+        if self.reactor is not None:
+            nursery.start_soon(self.reactor.run)
 
     @property
     def stopping(self) -> bool:
@@ -106,7 +112,7 @@ class Server:
             # The frequent message, checked by hand (same rules, no copy); anything unusual takes
             # the full path below for its precise error. The engine checks the action data itself.
             table, request, action = data.get("table"), data.get("request"), data.get("action")
-            if type(table) is str and type(request) is int and 0 <= request < 2**63 and type(action) is dict and type(action.get("type")) is str:
+            if type(table) is str and type(request) is int and 0 <= request <= REQUEST_MAX and type(action) is dict and type(action.get("type")) is str:
                 number = data.get("number")
                 if number is None or (type(number) is int and number >= 1):
                     self.lobby.table_for(conn, table, "action").handle_action(conn, request, action, number)
@@ -170,7 +176,7 @@ class Server:
 def _request(data: Mapping[str, Any]) -> int | None:
     """The request id of an ``action`` at fault, when it is readable (for ``error.request``)."""
     r = data.get("request") if isinstance(data, Mapping) and data.get("type") == "action" else None
-    return r if type(r) is int and 0 <= r < 2**63 else None
+    return r if type(r) is int and 0 <= r <= REQUEST_MAX else None
 
 
 def _ref(data: Mapping[str, Any]) -> str | None:

@@ -7,8 +7,13 @@
 
 Also: the whole suite (``python -m pytest``, no paths given) runs on pytest-xdist workers, two
 per core (four on the 2-core CI machine), when pytest-xdist is installed and no ``-n`` was given
-(``-n 0``: one process), with ``--dist worksteal``: the suite's tests last from milliseconds to
-many seconds, so a worker that runs out of tests takes some queued for another. Two per core
+(``-n 0``: one process), with a queue scheduler (:func:`pytest_xdist_make_scheduler`): each worker is handed one test at a time from
+one queue, as it frees up (it keeps two or three queued), and the known-long tests
+(:data:`LONG_FIRST`) are at the head of the queue, so that none of them starts last and makes the
+tail of the run alone. The tests of a module with a module-scoped fixture (a Dask cluster, logs
+made by a match, compiled bots) form one unit, run by one worker, so the fixture is made once.
+(``worksteal``, before, split the suite into four contiguous quarters: a quarter with the long
+tests at its end kept one worker busy past the others.) Two per core
 because most of the suite's time is spent waiting, not computing: on bots that answer late or
 never (check-bot), on deadlines, on subprocesses and servers starting; with one worker per core
 the cores sat idle about half of the run. Named test files run in one process (workers cost
@@ -26,6 +31,7 @@ the processes it starts keep the setting and read what is there.
 from __future__ import annotations
 
 import compileall
+import functools
 import os
 import subprocess
 import sys
@@ -57,8 +63,82 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
     if whole_suite and getattr(config.option, "numprocesses", 0) is None and not hasattr(config, "workerinput") \
             and not config.getoption("usepdb", False):
         config.option.numprocesses = WORKERS
-        if config.option.dist == "no":  # an idle worker takes tests queued for another one
-            config.option.dist = "worksteal"
+        if config.option.dist == "no":  # one queue, a test at a time to whichever worker is free
+            config.option.dist = "loadscope"  # with the scopes of OneQueue below
+            config.stash[ONE_QUEUE] = True
+
+
+ONE_QUEUE = pytest.StashKey[bool]()
+"""Set when this file chose the scheduler (a ``--dist`` given by hand is left as it is)."""
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | None:
+    """The whole suite's scheduler: :class:`OneQueue` (see the module docstring)."""
+    if not config.stash.get(ONE_QUEUE, False):
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class OneQueue(LoadScopeScheduling):
+        """xdist's ``loadscope`` scheduler (a worker with two tests or fewer queued is handed the
+        next unit of the one queue; units with more tests first, then in collection order) whose
+        unit is one test, or a whole module when that module has a module-scoped fixture.
+        (xdist's own ``loadgroup`` marks do not take with pytest 9, which ignores the node id
+        they rewrite.)"""
+
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if module_scoped(path) else nodeid
+
+    return OneQueue(config, log)
+
+
+@functools.cache
+def module_scoped(path: str) -> bool:
+    """Whether the test module ``path`` (relative to the root) declares a module-scoped fixture."""
+    try:
+        return 'scope="module"' in (ROOT / path).read_text(encoding="utf-8")
+    except OSError:
+        return False
+
+
+LONG_FIRST = (
+    "test_load_bench.py::test_a_tiny_load_run_plays_and_reports",
+    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[never_flush.py]",
+    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[unflushed.py]",
+    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[no_newline.py]",
+    "test_mcts_clock.py::",
+    "test_readme_lines.py::",
+    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[slow.py]",
+    "test_lan.py::",
+    "test_play_clock_pty.py::test_a_time_bank_is_shown_for_everyone_and_warns_before_it_runs_out",
+    "test_cli_engine.py::test_bench_",
+    "test_cluster.py::test_a_worker_killed_mid_match",
+    "test_lan_play_fr.py::",
+    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[wrong_request.py]",
+    "test_lan_play.py::",
+    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[needs_hello.py]",
+    "test_match_resume.py::",
+    "test_cli_help_pty.py::",
+    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[linger.py]",
+    "test_play_clock_pty.py::",
+    "test_play_events_pty.py::",
+    "test_checkbot.py::",
+    "test_play_moves_pty.py::",
+    "test_play.py::",
+)
+"""Tests that take seconds, longest first (by node id prefix under ``tests/``, from
+``--durations``): the whole suite starts them first (see the module docstring). A test missing
+here only risks starting late; keep the list short."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Known-long tests first (:data:`LONG_FIRST`), the others in their order."""
+
+    def rank(item: pytest.Item) -> int:
+        nodeid = item.nodeid.removeprefix("tests/")
+        return next((i for i, prefix in enumerate(LONG_FIRST) if nodeid.startswith(prefix)), len(LONG_FIRST))
+
+    items.sort(key=rank)
 
 
 @pytest.fixture

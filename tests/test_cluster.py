@@ -361,8 +361,15 @@ def test_a_shard_pauses_the_worker_samplers_while_it_plays_and_restores_them(sch
                "--log-dir", str(tmp_path))
     assert done.returncode == 0, done.stderr
     with Client(scheduler, timeout=60, set_as_default=False) as client:
-        running = client.run(lambda dask_worker: [dask_worker.periodic_callbacks[n].is_running()
-                                                  for n in ("profile", "tick", "ticks", "monitor")])
+        # The samplers come back when the last shard on a worker ends, which may be a shard of an
+        # earlier test's killed driver still playing out under load (a worker is not told its driver died).
+        deadline = time.monotonic() + 60
+        while True:
+            running = client.run(lambda dask_worker: [dask_worker.periodic_callbacks[n].is_running()
+                                                      for n in ("profile", "tick", "ticks", "monitor")])
+            if (running and all(all(r) for r in running.values())) or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
     assert running and all(all(r) for r in running.values())
 
 

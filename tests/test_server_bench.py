@@ -11,10 +11,14 @@ async def test_server_figures_smoke() -> None:
         assert fig["rounds"] >= 30 and fig["separate"] is separate
         assert fig["cycle_us"] > 0 and fig["echo_us"] > 0 and fig["ratio"] > 0
         assert fig["request_bytes"] > fig["action_bytes"] > 0
+        if separate:  # each server process's own CPU time, per action and per echoed frame
+            assert fig["server_cpu_us"] > 0 and fig["echo_cpu_us"] > 0 and fig["cpu_ratio"] > 0
+        else:
+            assert fig["server_cpu_us"] is fig["echo_cpu_us"] is fig["cpu_ratio"] is None
         rows = table_rows(fig)
-        assert len(rows) == 4 and all(len(r) == 4 for r in rows)
+        assert len(rows) == (5 if separate else 4) and all(len(r) == 4 for r in rows)
         assert fig["met"] is (fig["ratio"] <= fig["target_ratio"])
-        assert rows[-1][2:] == (f"<= {fig['target_ratio']:g}x", "yes" if fig["met"] else "no")
+        assert rows[3][2:] == (f"<= {fig['target_ratio']:g}x", "yes" if fig["met"] else "no")
 
 
 def test_worst_frame_figures_every_hostile_frame_is_refused() -> None:

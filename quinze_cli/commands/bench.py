@@ -33,17 +33,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from quinze_cli.bench.cluster import run_cluster_bench
-from quinze_cli.bench.cluster import table_rows as cluster_rows
-from quinze_cli.bench.engine import run_engine_bench
-from quinze_cli.bench.load import goal_rows as load_goal_rows
-from quinze_cli.bench.load import parse_sizes, run_load_bench
-from quinze_cli.bench.load import table_rows as load_rows
-from quinze_cli.bench.match import run_match_bench
-from quinze_cli.bench.match import table_rows as match_rows
-from quinze_cli.bench.server import run_server_bench
-from quinze_cli.bench.server import table_rows as server_rows
 from quinze_cli.errors import EXIT_USAGE, fail
+
+# The sections' modules (trio, the match runner, the cluster's) are imported when the command runs,
+# not when `quinze --help` lists it.
 
 SECTIONS = ("engine", "server", "match", "load", "cluster")
 DEFAULT_SECTIONS = ("engine", "server", "match")
@@ -135,6 +128,12 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Measure the engines (µs per decision, legal generation), the server (action round trip
         vs a msgpack echo) and matches (bot chain overhead, games per second)."""
+        from quinze_cli.bench.cluster import run_cluster_bench
+        from quinze_cli.bench.engine import run_engine_bench
+        from quinze_cli.bench.load import parse_sizes, run_load_bench
+        from quinze_cli.bench.match import run_match_bench
+        from quinze_cli.bench.server import run_server_bench
+
         sections = only or list(DEFAULT_SECTIONS)
         for name in sections:
             if name not in SECTIONS:
@@ -178,6 +177,10 @@ def register(app: typer.Typer) -> None:
 
 def _report(figures: dict[str, Any], as_json: bool) -> None:
     """The figures as JSON or as tables (a section that did not finish: one line saying so)."""
+    from quinze_cli.bench.cluster import table_rows as cluster_rows
+    from quinze_cli.bench.match import table_rows as match_rows
+    from quinze_cli.bench.server import table_rows as server_rows
+
     if as_json:
         typer.echo(json.dumps(figures, sort_keys=True))
         return
@@ -246,6 +249,9 @@ def run_anchor(command: str, quick: bool) -> dict[str, Any]:
 
 def show_load(fig: dict[str, Any], console: Console) -> None:
     """Print the load figures: one row per size, then the goals."""
+    from quinze_cli.bench.load import goal_rows as load_goal_rows
+    from quinze_cli.bench.load import table_rows as load_rows
+
     head, rows = load_rows(fig)
     load = ", ".join(f"{x:g}" for x in fig.get("loadavg", []))
     first = fig["sizes"][0]

@@ -11,9 +11,6 @@ from __future__ import annotations
 from typing import Annotated, Optional
 
 import typer
-from rich.console import Console
-from rich.markdown import Markdown
-
 from quinze_protocol.game import GameError, game_ids, get_game
 from quinze_cli.gameside import game_id_help
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
@@ -27,6 +24,9 @@ def register(app: typer.Typer) -> None:
         lang: Annotated[Optional[str], typer.Option("--lang", metavar="LANG", help="Language: en or fr (default: from LANG, else en).")] = None,
     ) -> None:
         """Print the rules of GAME as played here (all games when omitted)."""
+        from rich.console import Console
+        from rich.markdown import Markdown  # markdown-it and pygments: only where the rules are printed
+
         from quinze_cli.i18n import choose_language
 
         try:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
-from rich.markdown import Markdown
 
 from quinze_cli.play.screen import ShownSummary, clock_time, draw, fits, seconds_left
 
@@ -52,6 +51,8 @@ class Asides:
     def show_rules(self) -> None:
         """The rules printed, then the board again under them (:meth:`_board_again`)."""
         if self.ui is not None:
+            from rich.markdown import Markdown  # markdown-it and pygments: only when the rules are asked for
+
             self.s.console.print(Markdown(self.ui.rules_text()))
             self._board_again([self.cat("help.rules-above"), self._clock_note()], self.cat("screen.rules"))
 

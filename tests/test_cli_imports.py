@@ -1,0 +1,71 @@
+"""Which modules a ``quinze`` start loads (quinze_cli/app.py): ``quinze NAME`` imports the module of
+command NAME alone, each command module its heavy parts where it runs, and ``quinze --version`` no
+Typer at all. The suite starts ``quinze`` hundreds of times, and a user each time: what a start
+imports is its cost. Checked by the modules a real start leaves in ``sys.modules``, not by a time."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+START = """
+import atexit, json, sys
+out, sys.argv = sys.argv[1], ["quinze", *sys.argv[2:]]
+atexit.register(lambda: open(out, "w").write(json.dumps(sorted(sys.modules))))
+from quinze_cli.app import main
+main()
+"""
+"""The console script's start (``quinze_cli.app:main``) with ``sys.modules`` written to a file at exit."""
+
+HEAVY = ("dask", "distributed", "psutil", "zeroconf", "rich.markdown", "markdown_it", "pygments", "hypothesis",
+         "quinze_cli.bench.cluster", "quinze_cli.cluster.driver")
+"""What no start loads unless its command needs it: Dask and its chain, mDNS, rich's Markdown
+(markdown-it, pygments), hypothesis, the cluster parts of the CLI."""
+
+
+def loaded(tmp_path: Path, *args: str) -> tuple[set[str], subprocess.CompletedProcess[str]]:
+    """The top modules and submodules imported by ``quinze ARGS``, and its completed process."""
+    out = tmp_path / "modules.json"
+    done = subprocess.run([sys.executable, "-c", START, str(out), *args], capture_output=True, text=True, cwd=ROOT,
+                          timeout=60)
+    return set(json.loads(out.read_text())), done
+
+
+def heavy(modules: set[str], names: tuple[str, ...] = HEAVY) -> list[str]:
+    return sorted(m for m in modules if any(m == n or m.startswith(n + ".") for n in names))
+
+
+def test_version_imports_neither_typer_nor_any_command(tmp_path: Path) -> None:
+    modules, done = loaded(tmp_path, "--version")
+    assert done.returncode == 0 and done.stdout.startswith("quinze "), done
+    assert heavy(modules, (*HEAVY, "typer", "click", "pydantic", "rich", "trio", "quinze_cli.commands")) == []
+
+
+@pytest.mark.parametrize("args", [["legal", "examples/positions/quinze-table.json"], ["replay", "--help"],
+                                  ["play", "--help"], ["selfplay", "--games", "1"], ["legal", "--help"]])
+def test_a_light_command_loads_no_trio_nor_any_other_command(tmp_path: Path, args: list[str]) -> None:
+    modules, done = loaded(tmp_path, *args)
+    assert done.returncode == 0, done.stderr
+    assert heavy(modules, (*HEAVY, "trio", "quinze_server", "quinze_cli.matchrun")) == []
+    others = {m.split(".")[2] for m in modules if m.startswith("quinze_cli.commands.")}
+    assert others == {args[0]}
+
+
+def test_rules_loads_the_markdown_it_prints_but_nothing_of_the_other_commands(tmp_path: Path) -> None:
+    modules, done = loaded(tmp_path, "rules", "quinze")
+    assert done.returncode == 0 and "Le Quinze" in done.stdout, done.stderr
+    assert "rich.markdown" in modules
+    assert heavy(modules, ("dask", "distributed", "psutil", "zeroconf", "hypothesis", "trio", "quinze_server")) == []
+
+
+@pytest.mark.parametrize("args", [["--help"], ["bench", "--help"], ["match", "--help"], ["servers", "--help"]])
+def test_listing_the_commands_loads_none_of_their_heavy_parts(tmp_path: Path, args: list[str]) -> None:
+    modules, done = loaded(tmp_path, *args)
+    assert done.returncode == 0 and "Usage:" in done.stdout, done.stderr
+    assert heavy(modules) == []
