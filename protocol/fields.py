@@ -19,7 +19,7 @@ from quinze_protocol.errors import ProtocolError
 
 __all__ = [
     "CODE", "FORFEIT_KINDS", "FORFEIT_LEAVE", "FORFEIT_TIMEOUT", "GAME_ID", "INT_MAX", "INT_MIN", "MAX_DEPTH", "MAX_MOVE_TIME", "NAME", "NONCE",
-    "REASON", "RELAY_FORFEIT_KINDS", "REQUEST", "ROLES", "SALT", "SEAT", "SEED", "TABLE_ID", "TABLE_STATES", "TOKEN",
+    "REASON", "RELAY_FORFEIT_KINDS", "REQUEST", "REQUEST_MAX", "ROLES", "SALT", "SEAT", "SEED", "TABLE_ID", "TABLE_STATES", "TOKEN",
     "Check", "Record", "Value", "bad", "bool_field", "check_data", "hex64_field", "int_field", "list_field",
     "map_field", "move_time_field", "nullable", "record_field", "seconds_field", "str_field", "to_plain",
     "type_name", "typed_map_field",
@@ -212,7 +212,9 @@ GAME_ID = str_field(1, 64, plain=True)
 NAME = str_field(1, 32, plain=True)
 REASON = str_field(0, 2000)
 CODE = str_field(1, 64, plain=True)
-REQUEST = int_field(0)
+REQUEST_MAX = INT_MAX
+"""The largest request id a message may carry (``action.request``, ``error.request`` ...)."""
+REQUEST = int_field(0, REQUEST_MAX)
 NONCE = int_field()
 SEED = int_field()
 SALT = str_field(1, 128, plain=True, ascii_=True)

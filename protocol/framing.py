@@ -32,6 +32,7 @@ from typing import Any
 import msgpack
 
 from quinze_protocol.errors import ProtocolError
+from quinze_protocol.fields import REQUEST_MAX
 from quinze_protocol.messages import Message, parse_message
 
 __all__ = [
@@ -134,7 +135,7 @@ def _key_problem(body: bytes, max_frame: int, max_elements: int) -> ProtocolErro
     t = data.get("type") if isinstance(data, dict) else None
     ref = t[:64] if isinstance(t, str) else None
     request = data.get("request") if isinstance(data, dict) else None
-    request = request if type(request) is int and 0 <= request < 2**63 else None
+    request = request if type(request) is int and 0 <= request <= REQUEST_MAX else None
     where = _bad_key(data, ref or "message")
     if where is None:  # pragma: no cover - the strict unpacker found one
         return ProtocolError("not-a-map", "map keys must be text", ref=ref, request=request)

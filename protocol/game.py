@@ -550,7 +550,7 @@ def get_bot(game_id: str, name: str, seed: int = 0) -> Bot:
     try:
         factory = _BOTS[game_id][name]
     except KeyError:
-        known = ", ".join(sorted(_BOTS.get(game_id, {})))
+        known = ", ".join(bot_names(game_id))
         raise UnknownGame(f"no built-in bot {name!r} for {game_id} (known: {known})", code="unknown-bot", field="bot") from None
     return factory(seed)
 

@@ -6,7 +6,8 @@ naming it (``"hands.1[2]"``, ``"options.target"``) and a reason for people.
 - :func:`whole` / :func:`whole_at` — an int, never a bool, within ``lo .. hi``;
 - :func:`entries` — a list, of ``n`` entries (one per seat) when ``n`` is given;
 - :func:`card` / :func:`cards` — canonical card text (``"7H"``, ``"BJ"``), jokers refused when
-  the game is played without them.
+  the game is played without them;
+- :func:`rng_state` — the generator's state (``rng``), a whole number in ``0 .. 2**64-1``.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from typing import Any
 
 from quinze_protocol.cards import CardError, is_joker, parse_card
 from quinze_protocol.game import PositionError
+from quinze_protocol.rng import MASK64, Rng
 
-__all__ = ["card", "cards", "entries", "need", "whole", "whole_at"]
+__all__ = ["card", "cards", "entries", "need", "rng_state", "whole", "whole_at"]
 
 
 def need(data: Mapping[str, Any], key: str, *, where: str = "") -> Any:
@@ -44,6 +46,12 @@ def whole(v: Any, field: str, lo: int | None = None, hi: int | None = None, *, n
 def whole_at(data: Mapping[str, Any], key: str, lo: int | None = None, hi: int | None = None, *, where: str = "") -> int:
     """:func:`whole` of ``data[key]`` (:func:`need` first); the field is ``where + key``."""
     return whole(need(data, key, where=where), where + key, lo, hi)
+
+
+def rng_state(data: Mapping[str, Any]) -> Rng:
+    """The generator of a position, from its state ``data["rng"]`` (a whole number in
+    ``0 .. 2**64-1``, :attr:`quinze_protocol.rng.Rng.state`); raises ``PositionError`` on ``rng``."""
+    return Rng.from_state(whole_at(data, "rng", 0, MASK64))
 
 
 def entries(v: Any, field: str, n: int | None = None) -> list[Any]:

@@ -108,9 +108,10 @@ class Asked(NamedTuple):
     at: float | None = None
 
     @property
-    def expires(self) -> float | None:
+    def deadline_at(self) -> float | None:
         """The instant the request expires (``at + deadline``, the session's clock), or None
-        without a clock."""
+        without a clock (PROTOCOL.md "Words": a deadline is a duration, its instant
+        ``deadline_at``)."""
         return None if self.at is None else self.at + self.deadline
 
     def waited(self, now: float) -> float:
@@ -283,7 +284,7 @@ class ClientSession(Session):
     (``pong``) waits in :attr:`outbox`.
 
     ``clock`` (seconds, any origin: the caller's event loop's) dates each ``action-request`` as it
-    comes, so that :attr:`Asked.expires` says when it expires; without one, requests carry no
+    comes, so that :attr:`Asked.deadline_at` says when it expires; without one, requests carry no
     instant (the session itself never reads a clock).
     """
 
@@ -403,10 +404,11 @@ class ClientSession(Session):
         except ValueError:
             pass
 
-    def forfeit(self, table: str, reason: str) -> ForfeitMessage:
-        """``forfeit`` of the game that runs (or ran last) at ``table``, naming it by number."""
+    def forfeit(self, table: str, kind: str) -> ForfeitMessage:
+        """``forfeit`` of the game that runs (or ran last) at ``table``, naming it by number; the
+        forfeit ``kind`` goes in the wire's ``reason`` field (PROTOCOL.md "Words")."""
         track = self.track(table)
-        msg = ForfeitMessage(table=table, reason=reason, number=track.number)
+        msg = ForfeitMessage(table=table, reason=kind, number=track.number)
         self.sent(msg)
         return msg
 

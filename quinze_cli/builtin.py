@@ -17,7 +17,7 @@ from typing import Any
 
 import trio
 
-from quinze_protocol.game import Bot, Game, GameError, bot_names, get_bot, get_game, is_bot_name
+from quinze_protocol.game import Bot, Game, GameError, get_bot, get_game
 from quinze_cli.botproc import BotExited
 
 __all__ = ["BUILTIN_PREFIX", "BuiltinBot", "builtin_name", "builtin_problem"]
@@ -31,12 +31,16 @@ def builtin_name(spec: str) -> str | None:
 
 
 def builtin_problem(game: str, name: str) -> str | None:
-    """Why ``name`` is no built-in bot of ``game`` (naming the known ones), or None when it is one.
-    Raises :class:`~quinze_protocol.game.GameError` ``unknown-game`` for an unknown ``game``."""
-    known = bot_names(game)
-    if name in known or is_bot_name(game, name):
-        return None
-    return f"no built-in bot {name!r} for {game} (known: {', '.join(known)})"
+    """Why ``name`` is no built-in bot of ``game`` (the reason of
+    :func:`quinze_protocol.game.get_bot`'s error: naming the known ones, or what is wrong with a
+    budget such as ``mcts@0``), or None when it is one. Raises
+    :class:`~quinze_protocol.game.GameError` ``unknown-game`` for an unknown ``game``."""
+    get_game(game)  # an unknown game is the caller's error, not the bot's
+    try:
+        get_bot(game, name, 0)
+    except GameError as err:
+        return err.reason
+    return None
 
 
 class BuiltinBot:

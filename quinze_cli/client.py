@@ -169,7 +169,7 @@ class Connection:
         self._recv_lock = QuickLock()
         self.session = ClientSession(clock=trio.current_time)
         """The conversation (:class:`quinze_protocol.session.ClientSession`): tables, games, requests
-        (dated on trio's clock: :attr:`~quinze_protocol.session.Asked.expires`)."""
+        (dated on trio's clock: :attr:`~quinze_protocol.session.Asked.deadline_at`)."""
         self._progress = trio.Event()  # set (and replaced) each time a received message was taken in
 
     # ------------------------------------------------------------------ sending

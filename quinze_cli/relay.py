@@ -279,8 +279,8 @@ class SeatRelay:
     def _answer_deadline(self) -> float:
         """When the bot's time to answer runs out (trio's clock), inf when it owes nothing."""
         asked = self._owed_request()
-        expires = asked.expires if asked is not None else None
-        return expires if expires is not None else math.inf
+        deadline_at = asked.deadline_at if asked is not None else None
+        return deadline_at if deadline_at is not None else math.inf
 
     def _deadline_changed(self) -> None:
         """Tell the bot side that the pending request (hence its deadline) changed."""
@@ -525,8 +525,8 @@ class SeatRelay:
         if self.bot_broken is not None:
             return
         owed = self._owed_request()
-        expires = owed.expires if owed is not None else None
-        limit = expires if expires is not None else trio.current_time() + self.write_timeout
+        deadline_at = owed.deadline_at if owed is not None else None
+        limit = deadline_at if deadline_at is not None else trio.current_time() + self.write_timeout
         limit = max(limit, trio.current_time() + 1.0)
         with trio.move_on_at(limit) as scope:
             try:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from quinze_protocol import __version__
 from quinze_protocol.errors import ProtocolError
-from quinze_protocol.fields import INT_MAX, INT_MIN
+from quinze_protocol.fields import INT_MAX, INT_MIN, REQUEST_MAX
 from quinze_protocol.messages import (
     CLIENT_TYPES,
     ActionMessage,
@@ -106,7 +106,7 @@ class Server:
             # The frequent message, checked by hand (same rules, no copy); anything unusual takes
             # the full path below for its precise error. The engine checks the action data itself.
             table, request, action = data.get("table"), data.get("request"), data.get("action")
-            if type(table) is str and type(request) is int and 0 <= request < 2**63 and type(action) is dict and type(action.get("type")) is str:
+            if type(table) is str and type(request) is int and 0 <= request <= REQUEST_MAX and type(action) is dict and type(action.get("type")) is str:
                 number = data.get("number")
                 if number is None or (type(number) is int and number >= 1):
                     self.lobby.table_for(conn, table, "action").handle_action(conn, request, action, number)
@@ -170,7 +170,7 @@ class Server:
 def _request(data: Mapping[str, Any]) -> int | None:
     """The request id of an ``action`` at fault, when it is readable (for ``error.request``)."""
     r = data.get("request") if isinstance(data, Mapping) and data.get("type") == "action" else None
-    return r if type(r) is int and 0 <= r < 2**63 else None
+    return r if type(r) is int and 0 <= r <= REQUEST_MAX else None
 
 
 def _ref(data: Mapping[str, Any]) -> str | None:

@@ -23,6 +23,7 @@ from toygame import FirstToThree
 from quinze_cli.client import Connection, greet
 from quinze_protocol import game as game_registry
 from quinze_protocol.game import register_game
+from quinze_protocol.messages import ActionRequest, GameOver
 from quinze_server.app import run_server
 from quinze_server.config import ServerConfig
 
@@ -56,6 +57,17 @@ class MemoryListener(trio.abc.Listener[trio.abc.Stream]):
         conn = await greet(await self.stream(), name, role, where="the in-memory server")
         self.clients.append(conn)
         return conn
+
+
+async def autoplay(conn: Connection, table: str) -> GameOver:
+    """Answer every request at ``table`` with its first legal action (the answer built by the
+    connection's session) until ``game-over``, returned."""
+    while True:
+        msg = await conn.receive()
+        if isinstance(msg, ActionRequest) and msg.table == table:
+            await conn.send(conn.session.answer(table, msg.legal[0]))
+        elif isinstance(msg, GameOver) and msg.table == table:
+            return msg
 
 
 @asynccontextmanager

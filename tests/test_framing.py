@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quinze_protocol.errors import ProtocolError
+from quinze_protocol.fields import REQUEST_MAX
 from quinze_protocol.framing import (
     DEFAULT_MAX_FRAME,
     FrameDecoder,
@@ -139,6 +140,14 @@ def test_bad_frames(body: bytes, code: str, fatal: bool) -> None:
     else:  # the stream goes on with the next frame
         assert dec.next_message() == Ping(nonce=9)
         assert dec.next_message() is None
+
+
+@pytest.mark.parametrize("rid", [0, 2**63 + 1, REQUEST_MAX])
+def test_a_map_with_a_bad_key_still_names_its_request_up_to_the_largest_id(rid: int) -> None:
+    body = msgpack.packb({"type": "action", "request": rid, 1: "x"}, use_bin_type=True)
+    with pytest.raises(ProtocolError) as err:
+        unpack_body(body)
+    assert err.value.code == "not-a-map" and err.value.request == rid  # error.request: REQUEST, 0 .. REQUEST_MAX
 
 
 def test_wrong_field_type_names_the_field() -> None:

@@ -11,7 +11,7 @@ from importlib import resources
 import pytest
 from rich.console import Console
 
-from quinze_cli.i18n import LANGUAGES, Catalogue, plural_form
+from quinze_cli.i18n import LANGUAGES, Catalogue, Own, YouCatalogue, plural_form
 from quinze_cli.narrate import Names
 from quinze_cli.narrate import classique as narrate_classique
 from quinze_cli.narrate import quatorze as narrate_quatorze
@@ -77,6 +77,9 @@ def test_chip_counts(n, fr, en):
     assert Catalogue("en", strict=True).plural("classique.chips", n) == en
     line = narrate_classique.out({"seat": 0, "chips": n}, {}, Names(["Ana", "Bob"]), Catalogue("fr", strict=True))
     assert f"({fr})" in line[0]
+    for lang, text in (("fr", fr), ("en", en)):  # and about oneself, in the second person
+        you = YouCatalogue(Catalogue(lang, strict=True)).plural("classique.ev.out", n, name=Own("Ana (you)"), chips=n)
+        assert f"({text})" in you and "Ana" not in you, you
 
 
 @pytest.mark.parametrize(("n", "fr"), [(1, "talon de 1 carte."), (2, "talon de 2 cartes.")])

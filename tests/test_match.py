@@ -195,6 +195,9 @@ def test_bot_specs_and_options():
         parse_bot_spec("builtin:nope", "quinze")
     with pytest.raises(ValueError, match="empty"):
         parse_bot_spec("  ", "quinze")
+    with pytest.raises(ValueError, match="iterations"):  # a budget's own reason, as get_bot gives it
+        parse_bot_spec("builtin:mcts@0", "quinze")
+    assert parse_bot_spec("builtin:mcts@400", "quinze").builtin == "mcts@400"
     assert validate_options("quinze", {"target": "50"}, None, 2)["target"] == 50
     with pytest.raises(ValueError, match="disagree"):
         validate_options("quinze", {"players": "3"}, 4, 2)

@@ -10,7 +10,7 @@ import io
 from typing import Any
 
 import trio
-from memserver import TOY, memory_server
+from memserver import TOY, autoplay, memory_server
 from rich.console import Console
 
 from quinze_cli.client import Connection
@@ -19,7 +19,6 @@ from quinze_cli.play.cards_ui import CardStyle
 from quinze_cli.play.session import PlayOptions, Session
 from quinze_cli.play.table import TableLoop, ask_server
 from quinze_cli.play.terminal import LineReader
-from quinze_protocol.messages import ActionRequest, GameOver
 
 
 def _play_session(conn: Connection) -> tuple[Session, io.StringIO]:
@@ -29,16 +28,6 @@ def _play_session(conn: Connection) -> tuple[Session, io.StringIO]:
                 LineReader())
     s.conn = conn
     return s, buf
-
-
-async def _answer_all(conn: Connection, table: str) -> None:
-    """The other seat: the first legal action to each of its requests, until game-over."""
-    while True:
-        msg = await conn.receive()
-        if isinstance(msg, ActionRequest) and msg.table == table:
-            await conn.send(conn.session.answer(table, msg.legal[0]))
-        elif isinstance(msg, GameOver) and msg.table == table:
-            return
 
 
 async def _until(s: Session, loop: TableLoop, type_: str) -> dict[str, Any]:
@@ -68,7 +57,7 @@ async def test_play_asks_answers_and_reads_refusals_through_the_session() -> Non
             joined = await ask_server(s, {"type": "join", "table": table, "seat": 0})
             assert joined["type"] == "joined" and joined["seat"] == 0
             await bob.join(table, 1)
-            nursery.start_soon(_answer_all, bob, table)
+            nursery.start_soon(autoplay, bob, table)  # the other seat
 
             loop = TableLoop(s, table, 0, joined["token"])
             request = await _until(s, loop, "action-request")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from quinze_protocol.game import PositionError
-from quinze_protocol.positions import card, cards, entries, need, whole, whole_at
+from quinze_protocol.positions import card, cards, entries, need, rng_state, whole, whole_at
+from quinze_protocol.rng import MASK64
 
 
 def _fails(fn, *args, **kwargs) -> PositionError:
@@ -34,6 +35,13 @@ def test_whole_accepts_bounds_and_none_when_asked():
     assert whole(None, "x", 0, 3, none=True) is None
     assert whole_at({"dealer": 2}, "dealer", 0, 3) == 2
     assert _fails(whole_at, {"dealer": 4}, "dealer", 0, 3, where="p.").field == "p.dealer"
+
+
+def test_rng_state_is_a_generator_state_of_64_bits():
+    assert rng_state({"rng": MASK64}).state == MASK64 and rng_state({"rng": 0}).state == 0
+    for bad in (-1, MASK64 + 1, "7", True):
+        assert _fails(rng_state, {"rng": bad}).field == "rng"
+    assert _fails(rng_state, {}).field == "rng"
 
 
 def test_entries_checks_the_list_and_its_length():

@@ -10,7 +10,7 @@ import pytest
 import trio
 import trio.testing
 
-from memserver import TOY, memory_server
+from memserver import TOY, autoplay, memory_server
 from quinze_cli.client import Connection, RequestRefused
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.messages import (
@@ -184,7 +184,7 @@ def test_a_request_is_dated_on_the_clock_given_and_says_when_it_expires() -> Non
     assert client.to_answer("t1") is None and client.last_asked("t1") is None
     client.receive_data(_request("t1", 1, 4))
     asked = client.to_answer("t1")
-    assert asked == Asked(RequestId("t1", 1, 4), 0, 5.0, 100.0) and asked.expires == 105.0
+    assert asked == Asked(RequestId("t1", 1, 4), 0, 5.0, 100.0) and asked.deadline_at == 105.0
     now[0] = 103.5
     assert asked.waited(now[0]) == 3.5 and asked.late(now[0]) == -1.5
     client.answer("t1", {"type": "say", "n": 1})
@@ -201,7 +201,7 @@ def test_a_request_is_dated_on_the_clock_given_and_says_when_it_expires() -> Non
     plain.receive_data(_start("t1", 1))
     plain.receive_data(_request("t1", 1, 4))
     bare = plain.to_answer("t1")
-    assert bare is not None and bare.at is None and bare.expires is None and bare.deadline == 5.0
+    assert bare is not None and bare.at is None and bare.deadline_at is None and bare.deadline == 5.0
 
 
 def test_errors_settle_the_oldest_question_of_their_kind() -> None:
@@ -229,16 +229,6 @@ def test_a_server_oddity_at_a_table_is_noted_never_raised() -> None:
 # --------------------------------------------------------------------------- the real server, in memory
 
 
-async def _autoplay(conn: Connection, table: str) -> GameOver:
-    """Answer every request at ``table`` with its first legal action until game-over."""
-    while True:
-        msg = await conn.receive()
-        if isinstance(msg, ActionRequest) and msg.table == table:
-            await conn.send(conn.session.answer(table, msg.legal[0]))
-        elif isinstance(msg, GameOver) and msg.table == table:
-            return msg
-
-
 async def test_create_join_play_close_in_memory() -> None:
     async with memory_server() as server:
         ana, bob = await server.connect("ana"), await server.connect("bob")
@@ -250,7 +240,7 @@ async def test_create_join_play_close_in_memory() -> None:
         overs: list[GameOver] = []
 
         async def play(conn: Connection) -> None:
-            overs.append(await _autoplay(conn, info.table))
+            overs.append(await autoplay(conn, info.table))
 
         async with trio.open_nursery() as nursery:
             nursery.start_soon(play, ana)

@@ -28,8 +28,7 @@ from typing import Any
 
 from quinze_protocol.cards import card_text
 from quinze_protocol.game import GameError, PositionError
-from quinze_protocol.positions import card, entries, need, whole
-from quinze_protocol.rng import Rng
+from quinze_protocol.positions import card, entries, need, rng_state, whole
 
 __all__ = ["dump", "load"]
 
@@ -97,7 +96,7 @@ def load(cls, data: Mapping[str, Any]):
     n = opts["players"]
     g = cls.__new__(cls)
     g._blank(opts, [1] * n)
-    g.rng = Rng.from_state(whole(need(data, "rng"), "rng", 0, (1 << 64) - 1))
+    g.rng = rng_state(data)
     g.caves = [whole(v, f"caves[{i}]", 1) for i, v in enumerate(entries(need(data, "caves"), "caves", n))]
     g.chips = [whole(v, f"chips[{i}]", 0) for i, v in enumerate(entries(need(data, "chips"), "chips", n))]
     g.stakes = [whole(v, f"stakes[{i}]", 0) for i, v in enumerate(entries(need(data, "stakes"), "stakes", n))]

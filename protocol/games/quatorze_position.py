@@ -31,8 +31,7 @@ from quinze_protocol.cards import card_text, cards_text
 from quinze_protocol.game import GameError, PositionError
 from quinze_protocol.games.quatorze_actions import sort_cards, value
 from quinze_protocol.games.quatorze_legal import can_lay_whole_hand
-from quinze_protocol.positions import cards, entries, need, whole_at
-from quinze_protocol.rng import Rng
+from quinze_protocol.positions import cards, entries, need, rng_state, whole_at
 
 if TYPE_CHECKING:
     from quinze_protocol.games.quatorze import QuatorzeGame
@@ -89,7 +88,7 @@ def load(cls: "type[QuatorzeGame]", data: Mapping[str, Any]) -> "QuatorzeGame":
     except GameError as err:
         raise PositionError(err.reason, field=f"options.{err.field}") from None
     n = options["players"]
-    rng = whole_at(data, "rng", 0, (1 << 64) - 1)
+    rng = rng_state(data)
     phase = need(data, "phase")
     if phase not in _PHASES:
         raise PositionError(f"expects one of {', '.join(_PHASES)}, got {phase!r}", field="phase")
@@ -174,7 +173,7 @@ def load(cls: "type[QuatorzeGame]", data: Mapping[str, Any]) -> "QuatorzeGame":
 
     g = cls()
     g.options = options
-    g.rng = Rng.from_state(rng)
+    g.rng = rng
     g.seat = seat
     g.phase = phase
     g.no_draw = no_draw if phase != "over" else None

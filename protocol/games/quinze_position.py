@@ -43,8 +43,7 @@ from quinze_protocol.cards import card_text
 from quinze_protocol.game import GameError, PositionError, Result
 from quinze_protocol.games.quinze_actions import Fifteen, parse_quinze_action
 from quinze_protocol.games.quinze_legal import fifteens
-from quinze_protocol.positions import cards, whole_at
-from quinze_protocol.rng import Rng
+from quinze_protocol.positions import cards, rng_state, whole_at
 
 __all__ = ["dump", "load"]
 
@@ -103,8 +102,7 @@ def load(cls: Any, data: Mapping[str, Any]) -> Any:
     g = cls()
     g._set_options(options)
     n = g.n
-    rng = whole_at(data, "rng", 0, (1 << 64) - 1)
-    g.rng = Rng.from_state(rng)
+    g.rng = rng_state(data)
     g.deal_no = whole_at(data, "deal", 1)
     g.dealer = whole_at(data, "dealer", 0, n - 1)
 
