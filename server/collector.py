@@ -11,17 +11,22 @@ see docs/server.md):
   objects of a message in flight, or a coroutine waiting for the next frame, are often alive at
   a young collection and climb to the old generation, where they count towards the next full
   collection although they die moments later. A larger first threshold lets them die young;
-- nothing old walked again and again: :func:`tune` freezes what exists after start-up (modules,
-  classes, functions: tens of thousands of objects that live as long as the process) with
-  :func:`gc.freeze`, so that no collection walks them any more.
+- nothing old walked again and again: :func:`tune` loads the games (their modules would
+  otherwise be imported by the first ``create-table``) and freezes what exists after start-up
+  (modules, classes, functions: tens of thousands of objects that live as long as the process)
+  with :func:`gc.freeze`, so that no collection walks them any more.
 
 The collector stays on: cycles (a dropped connection's tasks, a closed table) are still found.
 
 Memory given back: what the objects of closed tables and ended connections used is free inside
 the process at once (nothing keeps them), but CPython's small-object allocator returns a 1 MiB
 arena to the system only once every object in it is gone, and the C allocator keeps its free pages
-unless asked. :class:`Reclaimer` (every server) asks it after many tables or connections ended
-(:func:`trim`, glibc); the arenas still held by a few live objects are reused by the next tables.
+unless asked. :class:`Reclaimer` (every server) asks it after many tables or connections ended,
+or once the last open table closed (:func:`trim`, glibc); the arenas still held by a few live
+objects are reused by the next tables. What holds an arena is any object that lives on and was
+allocated while tables played: the games' modules (about 1 MiB, else imported by the first
+``create-table``) are therefore loaded at start-up, by :func:`tune`; the waits of the
+connections that stay (renewed each time they wake) and the games' caches are still among them.
 :func:`tune` changes the whole process, so it is called by the program that owns the process
 (``quinze serve``, the load bench's server), never by :func:`quinze_server.app.run_server`, which other
 programs and the tests embed.
@@ -31,9 +36,12 @@ from __future__ import annotations
 
 import ctypes
 import gc
+from collections.abc import Callable
 from typing import Any
 
 import trio
+
+from quinze_protocol.game import game_ids
 
 THRESHOLDS = (20_000, 20, 10)
 """Allocations (net) before a young collection; young collections before a middle one; middle
@@ -41,8 +49,10 @@ ones before a full one is considered (CPython's stock values are 700, 10, 10).""
 
 
 def tune(thresholds: tuple[int, int, int] = THRESHOLDS) -> None:
-    """Collect once, freeze every object alive now (they are never walked again), and set the
-    collector's ``thresholds``. Call it once, after start-up, before serving."""
+    """Load every registered game (:func:`quinze_protocol.game.game_ids`), collect once, freeze
+    every object alive now (they are never walked again), and set the collector's
+    ``thresholds``. Call it once, after start-up, before serving."""
+    game_ids()  # the games' modules: alive as long as the process, out of the tables' arenas
     gc.collect()
     gc.freeze()
     gc.set_threshold(*thresholds)
@@ -77,25 +87,29 @@ def trim() -> bool:
 
 class Reclaimer:
     """Trims the process's memory (:func:`trim`) once :data:`TRIM_AFTER` tables or connections
-    ended, :data:`TRIM_QUIET` seconds after the last of them: one trim after a burst of closes
-    (the end of a tournament round, a LAN party going home), never one per close. Call
-    :meth:`ended` for each; the trim runs in a task of ``nursery``."""
+    ended, or a table closed and ``idle()`` says no table is open any more, :data:`TRIM_QUIET`
+    seconds after the last of them: one trim after a burst of closes (the end of a tournament
+    round, a LAN party going home), never one per close. Call :meth:`ended` for each; the trim
+    runs in a task of ``nursery``."""
 
-    def __init__(self, nursery: trio.Nursery, after: int = TRIM_AFTER, quiet: float = TRIM_QUIET) -> None:
+    def __init__(self, nursery: trio.Nursery, after: int = TRIM_AFTER, quiet: float = TRIM_QUIET,
+                 idle: Callable[[], bool] | None = None) -> None:
         self.nursery = nursery
         self.after = after
         self.quiet = quiet
+        self.idle = idle
         self.trims = 0
         """Trims done so far."""
         self._ended = 0
         self._due = 0.0
         self._pending = False
 
-    def ended(self) -> None:
-        """A table closed or a connection ended."""
+    def ended(self, table: bool = False) -> None:
+        """A table closed (``table``) or a connection ended."""
         self._ended += 1
         self._due = trio.current_time() + self.quiet
-        if self._ended >= self.after and not self._pending:
+        last = table and self.idle is not None and self.idle()  # the last open table closed
+        if (self._ended >= self.after or last) and not self._pending:
             self._pending = True
             self.nursery.start_soon(self._trim_when_quiet)
 

@@ -2,9 +2,11 @@
 and its entry in the server's heartbeat (:class:`quinze_server.clock.Heartbeats`; PROTOCOL.md
 "Framing").
 
-- The reader waits for the socket to be readable and reads it itself (one read per wake-up,
-  no stream wrappers; POSIX, as the direct writes below; another stream is read through its
-  ``receive_some``), and feeds the bytes to :class:`quinze_protocol.framing.FrameDecoder` and hands each map
+- On Linux the server's one reader (:class:`quinze_server.reactor.Reactor`) reads the socket
+  when bytes arrive (:meth:`ClientConnection.serve`: one read, no stream wrappers, no task of
+  its own waiting); elsewhere the connection's task waits for the socket to be readable and reads
+  it itself (POSIX, as the direct writes below; another stream is read through its
+  ``receive_some``). Either feeds the bytes to :class:`quinze_protocol.framing.FrameDecoder` and hands each map
   to the server's handler. A fatal framing error (``frame-too-large``, ``not-msgpack``) gets
   ``error`` then ``bye`` and the connection is closed; a well-framed bad message (``not-a-map``,
   ``bad-utf8``) gets ``error`` and the connection stays.
@@ -46,6 +48,7 @@ from quinze_protocol.errors import ProtocolError
 from quinze_protocol.framing import FrameDecoder
 from quinze_protocol.session import ServerSession
 from quinze_server.clock import Heartbeat
+from quinze_server.reactor import MORE, SLICE, STOP
 
 if TYPE_CHECKING:
     from quinze_server.server import Server
@@ -58,8 +61,6 @@ DIRECT_WRITES = sys.platform != "win32"
 """Write replies straight to the (non-blocking) socket when the writer task is idle (POSIX)."""
 LINGER = 1.0
 """Seconds a closing connection waits for the client's end of stream after ``bye``."""
-SLICE = 0.0005
-"""Seconds of handling after which a reader lets the other tasks run before its next message."""
 
 
 class ClientConnection:
@@ -78,8 +79,13 @@ class ClientConnection:
         except OSError:
             self.peer = "?"
         self._direct_ok = DIRECT_WRITES and sock is not None
-        self._fd = sock.fileno() if sock is not None and self._direct_ok else -1
+        self.fd = sock.fileno() if sock is not None and self._direct_ok else -1
         """The socket's descriptor, read and written directly (-1: through the stream's methods)."""
+        config = self.config
+        self._dec = FrameDecoder(config.max_frame, max_elements=config.max_elements)
+        self._budget = config.cpu_burst  # seconds of handling this connection may still use now
+        self._refilled = trio.current_time()
+        self._buffered = False  # frames read and not yet handled (serve stopped after SLICE)
         self.name: str | None = None
         self.role: str | None = None
         self.session = ServerSession()
@@ -145,7 +151,7 @@ class ClientConnection:
             return
         data = frames[0] if len(frames) == 1 else b"".join(frames)
         try:
-            n = os.write(self._fd, data)
+            n = os.write(self.fd, data)
         except BlockingIOError:
             n = 0
         except OSError as e:
@@ -237,11 +243,22 @@ class ClientConnection:
                 if self._queue or self._eof:
                     self._start_writer()
                 self.server.heartbeats.add(self)
-                await self._reader()
+                reactor = self.server.reactor if self.fd >= 0 else None
+                if reactor is not None:
+                    try:
+                        reactor.add(self)
+                    except OSError as e:
+                        self._lost(e)
+                    else:
+                        await trio.sleep_forever()  # the reactor reads; abort() or close() end this
+                else:
+                    await self._reader()
         except Exception:
             log.exception("%r failed", self)
         finally:
             self.closing = True
+            if self.server.reactor is not None:
+                self.server.reactor.remove(self)
             self.server.heartbeats.remove(self)
             try:
                 self.server.dropped(self)
@@ -287,13 +304,80 @@ class ClientConnection:
         assert self._scope is not None
         self._scope.cancel()
 
+    def serve(self) -> float:
+        """For the reactor, when the socket has bytes (or frames are left from the last call):
+        read once, unless frames are left, and handle the frames, for at most about :data:`SLICE`
+        seconds. Returns :data:`quinze_server.reactor.MORE` if there is more to read or handle,
+        the seconds to wait before reading again if the connection used more than its share,
+        else 0 (wait for the next bytes); :data:`quinze_server.reactor.STOP` once it is closing
+        (the socket is read no more; what a closing connection still reads is its own task's)."""
+        if self.closing:
+            return STOP
+        clock = time.perf_counter
+        start = clock()
+        dec = self._dec
+        again = self._buffered  # nothing read now: read at the next call
+        if not again:
+            try:
+                data = os.read(self.fd, RECEIVE_SIZE)
+            except BlockingIOError:
+                return 0.0
+            except OSError as e:
+                self._lost(e)
+                return STOP
+            if not data:
+                why = f" mid-frame ({dec.buffered} bytes pending)" if dec.buffered else ""
+                self.abort(f"the client closed the connection{why}")
+                return STOP
+            self.heartbeat.pong()
+            again = len(data) == RECEIVE_SIZE  # a full read: more may wait, with no event to come for it
+            try:
+                dec.feed(data)
+            except ProtocolError as e:
+                self._fatal(e)
+                return STOP
+        spent = 0.0  # time charged to this connection: everything but the moves it played
+        left = False
+        while not self.closing:
+            t0, moves = clock(), self.moves
+            try:
+                item = dec.next_data()
+            except ProtocolError as e:
+                if e.fatal:
+                    self._fatal(e)
+                    return STOP
+                self.error(e.code, e.message_text(), e.ref, e.request)
+                item = {}  # nothing to handle: the frame was refused
+            if item is None:
+                break
+            if item:
+                self.server.handle(self, item)
+            t1 = clock()
+            if self.moves == moves:
+                spent += t1 - t0
+            if t1 - start > SLICE:  # let the other connections and tables run
+                left = True
+                break
+        self._buffered = left
+        if self.closing:
+            return STOP
+        share = self.config.cpu_share
+        now = trio.current_time()
+        self._budget = min(self.config.cpu_burst, self._budget + (now - self._refilled) * share) - spent
+        self._refilled = now
+        if self._budget < 0:  # over its share: read on once back within it
+            return -self._budget / share
+        # Frames left, or only buffered frames handled now, or a full read: the socket is read at
+        # the next call (bytes that arrived meanwhile had their one event while nothing was read).
+        return MORE if left or again else 0.0
+
     async def _reader(self) -> None:
         config = self.config
-        dec = FrameDecoder(config.max_frame, max_elements=config.max_elements)
+        dec = self._dec
         share, burst = config.cpu_share, config.cpu_burst
         budget, refilled = burst, trio.current_time()
         clock = time.perf_counter
-        fd, wait_readable, read = self._fd, trio.lowlevel.wait_readable, os.read
+        fd, wait_readable, read = self.fd, trio.lowlevel.wait_readable, os.read
         try:
             while not self.closing:
                 if fd >= 0:

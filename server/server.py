@@ -38,6 +38,8 @@ from quinze_server.clock import Heartbeats
 from quinze_server.collector import Reclaimer
 from quinze_server.config import ServerConfig
 from quinze_server.lobby import Lobby
+from quinze_server.reactor import AVAILABLE as REACTOR
+from quinze_server.reactor import SLICE, Reactor
 
 if TYPE_CHECKING:
     import trio
@@ -54,15 +56,19 @@ class Server:
 
     def __init__(self, config: ServerConfig, nursery: trio.Nursery) -> None:
         self.config = config
-        self.reclaimer = Reclaimer(nursery)
-        """Gives memory back to the system after many tables or connections ended."""
-        self.lobby = Lobby(config, nursery, ended=self.reclaimer.ended)
+        self.reclaimer = Reclaimer(nursery, idle=lambda: self.lobby.open_tables == 0)
+        """Gives memory back to the system after many tables or connections ended, or the last table closed."""
+        self.lobby = Lobby(config, nursery, ended=lambda: self.reclaimer.ended(table=True))
         self.connections: set[ClientConnection] = set()
         self.batch: list[ClientConnection] | None = None
         """While a message is handled: connections with frames gathered for one write."""
         self.heartbeats = Heartbeats(config.heartbeat)
         """Every connection's heartbeat, kept by one task of the server's nursery."""
         nursery.start_soon(self.heartbeats.run)
+        self.reactor = Reactor(SLICE) if REACTOR else None
+        """Reads every socket's connection, in one task (Linux; None elsewhere: a task per connection reads)."""
+        if self.reactor is not None:
+            nursery.start_soon(self.reactor.run)
 
     @property
     def stopping(self) -> bool:

@@ -1,6 +1,7 @@
 """Bad input never hurts the server: after each case a fresh table still plays to the end
 (PROTOCOL.md "Framing", "Error codes"). The real server on in-memory streams, but for a client
-that stops reading, which needs a real socket's buffers (loopback TCP)."""
+that stops reading, which needs a real socket's buffers, and bursts of frames read by the
+server's one reader of sockets (loopback TCP)."""
 
 from __future__ import annotations
 
@@ -161,4 +162,35 @@ async def test_a_client_that_stops_reading_is_dropped_others_play_on() -> None:
                 await trio.sleep(0.05)
         await stuck.aclose()
         await maker.aclose()
+        await second_table_plays(port)
+
+
+async def test_bursts_of_frames_on_loopback_are_all_answered() -> None:
+    """Loopback TCP (where the server's one reader serves every socket, quinze_server.reactor):
+    thousands of frames in one write take longer than a reader's slice, and a client over its
+    share of the server's time (costly refused frames) is held a while; what it sent meanwhile,
+    and after, is still all read and answered, in order, and a table still plays (a small burst
+    allowance: both bursts go over it)."""
+    async with serving(cpu_burst=0.005) as port:
+        c = await NetClient.connect(port, "burst")
+        await c.send_raw(b"".join(frame(msgpack.packb({"type": "ping", "nonce": i})) for i in range(3000)))
+        await c.send_raw(b"".join(frame(msgpack.packb({"type": "ping", "nonce": i})) for i in range(3000, 4000)))
+        nonces = []
+        while len(nonces) < 4000:
+            msg = await c.recv(30.0)
+            if msg["type"] == "pong":
+                nonces.append(msg["nonce"])
+        assert nonces == list(range(4000))
+        costly = frame(msgpack.packb({"type": "ping", "nonce": 1, "x": [[]] * 20_000}))  # too-many-elements
+        for _ in range(4):
+            await c.send_raw(costly * 50)
+        await c.send({"type": "ping", "nonce": 4000})
+        codes = []
+        while True:
+            msg = await c.recv(30.0)
+            if msg["type"] == "pong":
+                break
+            codes.append(msg.get("code"))
+        assert codes == ["too-many-elements"] * 200 and msg["nonce"] == 4000
+        await c.aclose()
         await second_table_plays(port)

@@ -1,6 +1,7 @@
 """quinze_server.collector: tune (the collector stays on, start-up objects are frozen, thresholds
 set; in a child process: the collector's settings belong to the whole process), and the
-Reclaimer's trims after many tables or connections ended."""
+Reclaimer's trims after many tables or connections ended, or the last open table closed; tune
+loads the games before it freezes."""
 
 from __future__ import annotations
 
@@ -16,6 +17,10 @@ import trio
 from quinze_server.app import run_server
 from quinze_server.collector import THRESHOLDS, TRIM_AFTER, Reclaimer, trim
 from quinze_server.config import ServerConfig
+from quinze_protocol import game as game_registry
+from quinze_protocol.game import register_game
+from serverkit import TOY, play_pair, seated_pair
+from toygame import FirstToThree
 
 
 def test_tune_freezes_start_up_and_keeps_collecting() -> None:
@@ -27,6 +32,20 @@ def test_tune_freezes_start_up_and_keeps_collecting() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     enabled, frozen, threshold, found = json.loads(out.stdout)
     assert enabled is True and frozen > 1000 and tuple(threshold) == THRESHOLDS and found >= 1
+
+
+def test_tune_loads_the_games_before_freezing() -> None:
+    """The games' modules are imported by tune, not by the first create-table: they live as long
+    as the process, and are frozen with the rest of start-up."""
+    code = (
+        "import gc, json, sys; import quinze_server.app; before = 'quinze_protocol.games' in sys.modules;"
+        "from quinze_server.collector import tune; tune(); import quinze_protocol.games.quinze as q;"
+        "print(json.dumps([before, any(o is q.__dict__ for o in gc.get_objects())]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    before, walked = json.loads(out.stdout)
+    assert before is False  # what the test is about: the server alone does not import them
+    assert walked is False  # frozen: the collector no longer sees the game module's namespace
 
 
 async def test_the_reclaimer_trims_once_after_a_burst_of_ends(autojump_clock: Any) -> None:
@@ -49,6 +68,26 @@ async def test_the_reclaimer_trims_once_after_a_burst_of_ends(autojump_clock: An
         nursery.cancel_scope.cancel()
 
 
+async def test_the_reclaimer_trims_when_the_last_table_closed(autojump_clock: Any) -> None:
+    glibc = trim()
+    open_tables = [2]
+    async with trio.open_nursery() as nursery:
+        reclaimer = Reclaimer(nursery, after=100, quiet=0.5, idle=lambda: open_tables[0] == 0)
+        open_tables[0] = 1
+        reclaimer.ended(table=True)
+        reclaimer.ended()  # a connection: tables are still open
+        await trio.sleep(5)
+        assert reclaimer.trims == 0
+        open_tables[0] = 0
+        reclaimer.ended()  # a connection ends on a server without tables: not a reason to trim
+        await trio.sleep(5)
+        assert reclaimer.trims == 0
+        reclaimer.ended(table=True)  # the last open table closed
+        await trio.sleep(1)
+        assert reclaimer.trims == (1 if glibc else 0)
+        nursery.cancel_scope.cancel()
+
+
 async def test_a_server_trims_after_many_connections_ended() -> None:
     if not trim():
         pytest.skip("no malloc_trim in this C library")
@@ -63,3 +102,27 @@ async def test_a_server_trims_after_many_connections_ended() -> None:
             while servers[0].reclaimer.trims == 0:
                 await trio.sleep(0.05)
         nursery.cancel_scope.cancel()
+
+
+async def test_a_server_trims_once_its_last_table_closed() -> None:
+    """One table, far fewer ends than TRIM_AFTER: the trim comes when it closes (a real server)."""
+    if not trim():
+        pytest.skip("no malloc_trim in this C library")
+    servers: list[Any] = []
+    game_registry.get_game("quinze")
+    register_game(FirstToThree)
+    try:
+        async with trio.open_nursery() as nursery:
+            serve = functools.partial(run_server, on_server=servers.append)
+            port = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, shutdown_grace=0.3))
+            a, b, table, _ = await seated_pair(port, games=1)
+            await play_pair(a, b, table)
+            await a.expect("table-closed", table=table)
+            with trio.fail_after(30):  # a guard, not a measure
+                while servers[0].reclaimer.trims == 0:
+                    await trio.sleep(0.05)
+            await a.aclose()
+            await b.aclose()
+            nursery.cancel_scope.cancel()
+    finally:
+        game_registry._GAMES.pop(TOY, None)
