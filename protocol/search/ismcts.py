@@ -104,6 +104,10 @@ class GameModel:
     def rollout(self, g: Game, rng: Rng) -> Action:
         return _uniform(self.actions(g), rng)
 
+    flat = False
+    """True: the bot searches by :func:`quinze_protocol.search.flat.flat_search` (every action
+    compared on the same deals and draws) instead of the tree of :func:`search`."""
+
     observation: Callable[[Game, int], Any] | None = None
     """``observation(g, seat)``: a hashable summary of what ``seat`` sees at ``g`` (its cards,
     the public cards and counts), or None. Given, the searching seat's next decision after one of
