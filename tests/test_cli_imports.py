@@ -1,6 +1,6 @@
 """Which modules a ``quinze`` start loads (quinze_cli/app.py): ``quinze NAME`` imports the module of
-command NAME alone, each command module its heavy parts where it runs, and ``quinze --version`` no
-Typer at all. The suite starts ``quinze`` hundreds of times, and a user each time: what a start
+command NAME alone, each command module its heavy parts where it runs, Typer's options no Pydantic,
+and ``quinze --version`` no Typer at all. The suite starts ``quinze`` hundreds of times, and a user each time: what a start
 imports is its cost. Checked by the modules a real start leaves in ``sys.modules``, not by a time."""
 
 from __future__ import annotations
@@ -9,8 +9,10 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Annotated, Optional
 
 import pytest
+import typer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,7 +54,7 @@ def test_version_imports_neither_typer_nor_any_command(tmp_path: Path) -> None:
 def test_a_light_command_loads_no_trio_nor_any_other_command(tmp_path: Path, args: list[str]) -> None:
     modules, done = loaded(tmp_path, *args)
     assert done.returncode == 0, done.stderr
-    assert heavy(modules, (*HEAVY, "trio", "quinze_server", "quinze_cli.matchrun")) == []
+    assert heavy(modules, (*HEAVY, "trio", "quinze_server", "quinze_cli.matchrun", "pydantic")) == []
     others = {m.split(".")[2] for m in modules if m.startswith("quinze_cli.commands.")}
     assert others == {args[0]}
 
@@ -68,4 +70,47 @@ def test_rules_loads_the_markdown_it_prints_but_nothing_of_the_other_commands(tm
 def test_listing_the_commands_loads_none_of_their_heavy_parts(tmp_path: Path, args: list[str]) -> None:
     modules, done = loaded(tmp_path, *args)
     assert done.returncode == 0 and "Usage:" in done.stdout, done.stderr
-    assert heavy(modules) == []
+    assert heavy(modules, (*HEAVY, "pydantic")) == []
+
+
+def test_a_match_parses_its_options_without_pydantic(tmp_path: Path) -> None:
+    """Typer's own coercion builds a Pydantic adapter per parameter; plain words, numbers and paths
+    are converted without it (quinze_cli.helptext.plain_coercion), here for a whole real match."""
+    modules, done = loaded(tmp_path, "match", "builtin:random", "builtin:greedy", "--games", "2", "--seed", "3",
+                           "--move-time", "5", "--option", "target=30", "--log-dir", str(tmp_path / "logs"))
+    assert done.returncode == 0, done.stderr
+    assert "trio" in modules and heavy(modules, (*HEAVY, "pydantic")) == []
+    assert len(list((tmp_path / "logs").glob("*.jsonl"))) == 1
+
+
+@pytest.mark.parametrize("value", ["5", "-3", "007", " 5", "1_0", "1.5", "-0.25", "1e3", "nan", "inf", "x", "", "0x10",
+                                   "9" * 40, 7, 2.5, True, None, "/tmp", ".", ("a", "b"), ["1", "2"]])
+def test_the_plain_coercion_gives_what_typers_own_gives(value: object) -> None:
+    """Every kind of parameter the plain coercion takes over, given words, numbers and paths: the
+    same value back, or the same error, as Typer's own (Pydantic) coercion."""
+    import typer.main
+    from typer._coercion import build_runtime_param
+
+    from quinze_cli.helptext import plain_coercion
+
+    cli = typer.Typer()
+
+    @cli.command()
+    def cmd(a: Annotated[Optional[str], typer.Option()] = None, b: Annotated[Optional[int], typer.Option()] = None,
+            c: Annotated[Optional[float], typer.Option()] = None, d: Annotated[Optional[Path], typer.Option()] = None,
+            e: Annotated[int, typer.Option(min=1)] = 1, f: Annotated[Optional[list[str]], typer.Option()] = None,
+            g: Annotated[Optional[list[int]], typer.Option()] = None) -> None:
+        pass
+
+    click_cmd = typer.main.get_command(cli)
+    plain_coercion(click_cmd)
+    ctx = click_cmd.make_context("cmd", [], resilient_parsing=True)
+    for param in click_cmd.params:
+        def outcome(runtime: object) -> tuple[str, object]:
+            try:
+                return "value", runtime.coerce(value, param=param, ctx=ctx)  # type: ignore[attr-defined]
+            except Exception as err:  # noqa: BLE001 - the error itself is compared
+                return type(err).__name__, str(err)
+
+        mine, typers = outcome(param._runtime_param), outcome(build_runtime_param(param.type_descriptor))
+        assert repr(mine) == repr(typers) and type(mine[1]) is type(typers[1]), (param.name, value)  # repr: nan
