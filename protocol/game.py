@@ -30,8 +30,9 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 if TYPE_CHECKING:
     from quinze_protocol.observer import Observer
@@ -136,18 +137,26 @@ class Action:
         raise NotImplementedError
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+_NO_PRIVATE: Mapping[int, Mapping[str, Any]] = MappingProxyType({})
+"""``Event.private`` of an event made without private fields (read only: shared)."""
+
+
+class Event(NamedTuple):
     """Something that happened, as the game tells it.
 
     - ``kind``: e.g. ``"deal"``, ``"draw"``, ``"fifteen"``, ``"deal-end"`` (the game's module lists them).
     - ``public``: what everybody may see (JSON-compatible dict, without ``kind``).
     - ``private``: per seat, what only that seat may also see (e.g. the card it drew).
+
+    An immutable value, equal to another event with the same fields. A named tuple: the engines
+    make several per decision, and a tuple is built by one call (``tuple.__new__(Event, (kind,
+    public, private))``, :func:`quinze_protocol.games.events.event`), where a frozen dataclass
+    set each field through ``object.__setattr__``.
     """
 
     kind: str
     public: Mapping[str, Any]
-    private: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    private: Mapping[int, Mapping[str, Any]] = _NO_PRIVATE
 
     def for_seat(self, seat: int | None) -> dict[str, Any]:
         """The event as ``seat`` sees it (``None``: a spectator): ``{"kind": ..., **public, **private[seat]}``."""

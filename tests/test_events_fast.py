@@ -13,3 +13,16 @@ def test_event_equals_the_dataclass() -> None:
     assert a.for_seat(1) == b.for_seat(1) and a.full() == b.full()
     assert event("end-turn", {"seat": 0}) == Event("end-turn", {"seat": 0})
     assert event("end-turn", {"seat": 0}).private == {}
+
+
+def test_an_event_is_an_immutable_value_that_pickles() -> None:
+    import pickle
+
+    import pytest
+
+    e = Event("draw", {"seat": 1, "stock": 40}, {1: {"card": "7H"}})
+    assert pickle.loads(pickle.dumps(e)) == e
+    with pytest.raises(AttributeError):
+        e.kind = "deal"  # type: ignore[misc]
+    assert Event("end-turn", {"seat": 0}).private == {} and not Event("end-turn", {"seat": 0}).full().get("private")
+    assert repr(Event("end-turn", {"seat": 0}, {})) == "Event(kind='end-turn', public={'seat': 0}, private={})"

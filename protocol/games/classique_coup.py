@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from quinze_protocol.cards import card_text, rank
 from quinze_protocol.game import ActionError, Event, Result
-from quinze_protocol.games.events import event
 from quinze_protocol.games.classique_actions import Check, Fold, Hit, Pass, Raise, Stand
 from quinze_protocol.games.quinze_shuffle import Pending, advance, shuffle_lazy
 from quinze_protocol.rng import Rng
@@ -60,6 +59,10 @@ def _sorted_deck(colour: str) -> tuple[int, ...]:
 _DECKS = {"black": _sorted_deck("black"), "red": _sorted_deck("red")}
 _TEXT = tuple(card_text(c) for c in range(54))
 """:func:`~quinze_protocol.cards.card_text` of every card number."""
+_tnew = tuple.__new__
+_NOPRIV = Event._field_defaults["private"]
+"""Events are built as ``_tnew(Event, (kind, public, private))``, the value of ``Event(kind,
+public, private)`` in one call (:mod:`quinze_protocol.games.events`); ``_NOPRIV``: no private field."""
 _TALLY_OF = {"single-opener": "single_opener", "last-in": "last_in", "showdown": "showdowns"}
 """The tally counter of each way a pot is won."""
 
@@ -269,7 +272,7 @@ class CoupFlow:
                     in_match[s] = False
                     status[s] = "out"
                     if ev is not None:
-                        ev.append(event("out", {"seat": s, "chips": chips[s]}))
+                        ev.append(_tnew(Event, ("out", {"seat": s, "chips": chips[s]}, _NOPRIV)))
                 else:
                     players.append(s)
         if len(players) < 2:
@@ -300,7 +303,7 @@ class CoupFlow:
             st.shuffle_talon(list(_DECKS[deck]))  # colour_deck
             if ev is not None:
                 reason = "dealer-out" if dealer_out else "played" if played else "talon-short"
-                ev.append(event("deck-change", {"dealer": nxt, "deck": deck, "talon": 52, "reason": reason}))
+                ev.append(_tnew(Event, ("deck-change", {"dealer": nxt, "deck": deck, "talon": 52, "reason": reason}, _NOPRIV)))
             tally["deck_changes"] += 1
         st.coup = coup = st.coup + 1
         tally["coups"] += 1
@@ -311,7 +314,7 @@ class CoupFlow:
             status[s] = "waiting"
         st.pot += ante * len(players)
         if ev is not None:
-            ev.append(event("ante", {"coup": coup, "amount": ante, "seats": players, "pot": st.pot}))
+            ev.append(_tnew(Event, ("ante", {"coup": coup, "amount": ante, "seats": players, "pot": st.pot}, _NOPRIV)))
         # the speaking order (:meth:`speaking_order`): every seat still in the match, after
         # eliminations, from the dealer's next seat
         order = [s for s in self._orders[(dealer + 1) % n] if in_match[s]]
@@ -325,7 +328,7 @@ class CoupFlow:
             hidden[s] = talon.pop()
         if ev is not None:
             private = {s: {"card": _TEXT[hidden[s]]} for s in order}
-            ev.append(event("deal", {"coup": coup, "dealer": dealer, "order": order, "talon": len(talon)}, private))
+            ev.append(_tnew(Event, ("deal", {"coup": coup, "dealer": dealer, "order": order, "talon": len(talon)}, private)))
         st.phase, st.turn = "speak", order[0]
         st.opener, st.high, st.raised, st.acted, st.round_of = None, ante, False, [], "opening"
 
@@ -349,11 +352,11 @@ class CoupFlow:
         if outcome == "all-passed":
             st.tally["all_passed"] += 1
             if ev is not None:
-                ev.append(event("coup-end", {"coup": st.coup, "outcome": outcome, "pot": st.pot, "chips": st.chips[:]}))
+                ev.append(_tnew(Event, ("coup-end", {"coup": st.coup, "outcome": outcome, "pot": st.pot, "chips": st.chips[:]}, _NOPRIV)))
             self.start_coup(ev, False)
             return
         if ev is not None:
-            ev.append(event("coup-end", {"coup": st.coup, "outcome": outcome, "pot": st.pot, "chips": st.chips[:]}))
+            ev.append(_tnew(Event, ("coup-end", {"coup": st.coup, "outcome": outcome, "pot": st.pot, "chips": st.chips[:]}, _NOPRIV)))
         self.start_coup(ev, True)
 
     def _award(self, seat: int, ev: list[Event] | None, reason: str) -> None:
@@ -363,7 +366,7 @@ class CoupFlow:
         st.pot = 0
         st.tally[_TALLY_OF[reason]] += 1
         if ev is not None:
-            ev.append(event("pot-won", {"seat": seat, "amount": amount, "shown": reason == "showdown", "reason": reason}))
+            ev.append(_tnew(Event, ("pot-won", {"seat": seat, "amount": amount, "shown": reason == "showdown", "reason": reason}, _NOPRIV)))
         self._finish_coup(ev, "won")
 
     def _end_match(self, ev: list[Event] | None, reason: str, sharers: list[int]) -> None:
@@ -383,10 +386,10 @@ class CoupFlow:
         st.phase, st.turn, st.end_reason = "over", None, reason
         if ev is not None:
             data = [{"seat": s, "amount": shares[s]} for s in range(self.n) if shares[s]]
-            ev.append(event("match-end", {"reason": reason, "shares": data, "chips": list(st.chips),
-                                          "coups": st.coup, "rounds": st.rounds}))
+            ev.append(_tnew(Event, ("match-end", {"reason": reason, "shares": data, "chips": list(st.chips),
+                                          "coups": st.coup, "rounds": st.rounds}, _NOPRIV)))
         if ev is not None:
-            ev.append(event("game-end", {"result": match_result(self.options, st).to_data()}))
+            ev.append(_tnew(Event, ("game-end", {"result": match_result(self.options, st).to_data()}, _NOPRIV)))
 
     # ------------------------------------------------------------------ steps
 
@@ -397,7 +400,7 @@ class CoupFlow:
         if say != "pass" and st.opener is None:
             st.opener = s
         if ev is not None:
-            ev.append(event("speak", {"seat": s, "say": say}))
+            ev.append(_tnew(Event, ("speak", {"seat": s, "say": say}, _NOPRIV)))
         status, in_match = st.status, st.in_match
         for p in self._orders[(st.dealer + 1) % self.n]:  # the next seat still to speak, in speaking order
             if in_match[p] and status[p] == "waiting":
@@ -428,7 +431,7 @@ class CoupFlow:
         st.raised, st.acted = True, [s]
         st.tally["raises"] += 1
         if ev is not None:
-            ev.append(event("raise", {"seat": s, "amount": amount, "paid": paid, "stake": st.stakes[s], "pot": st.pot}))
+            ev.append(_tnew(Event, ("raise", {"seat": s, "amount": amount, "paid": paid, "stake": st.stakes[s], "pot": st.pot}, _NOPRIV)))
 
     def answer(self, s: int, action, ev: list[Event] | None) -> None:
         """Raising round (renvi), quinze_cli/rules/quinze-classique.md step 3."""
@@ -438,7 +441,7 @@ class CoupFlow:
         elif isinstance(action, Fold):
             st.status[s] = "folded"
             if ev is not None:
-                ev.append(event("fold", {"seat": s, "stake": st.stakes[s], "pot": st.pot}))
+                ev.append(_tnew(Event, ("fold", {"seat": s, "stake": st.stakes[s], "pot": st.pot}, _NOPRIV)))
         else:
             kind = "check" if isinstance(action, Check) else "call"
             paid = self._pay(s, st.high) if kind == "call" else 0
@@ -447,7 +450,7 @@ class CoupFlow:
                 data = {"seat": s, "stake": st.stakes[s], "pot": st.pot}
                 if kind == "call":
                     data["amount"] = paid
-                ev.append(event(kind, data))
+                ev.append(_tnew(Event, (kind, data, _NOPRIV)))
         self._continue_round(s, ev)
 
     def _continue_round(self, s: int, ev: list[Event] | None) -> None:
@@ -478,7 +481,7 @@ class CoupFlow:
             for p in drawers:
                 st.status[p] = "stand"
                 if ev is not None:
-                    ev.append(event("stand", {"seat": p, "forced": True}))
+                    ev.append(_tnew(Event, ("stand", {"seat": p, "forced": True}, _NOPRIV)))
             drawers = []
         if drawers:
             st.phase, st.turn = "draw", drawers[0]
@@ -496,7 +499,7 @@ class CoupFlow:
         if isinstance(action, Stand):
             st.status[s] = "stand"
             if ev is not None:
-                ev.append(event("stand", {"seat": s, "forced": False}))
+                ev.append(_tnew(Event, ("stand", {"seat": s, "forced": False}, _NOPRIV)))
         else:
             c = st.pop_card()
             st.face_up[s].append(c)
@@ -504,13 +507,13 @@ class CoupFlow:
                 up = 0
                 for x in st.face_up[s]:
                     up += _VALUE[x]
-                ev.append(event("hit", {"seat": s, "card": _TEXT[c], "face_up_total": up, "talon": len(st.talon)}))
+                ev.append(_tnew(Event, ("hit", {"seat": s, "card": _TEXT[c], "face_up_total": up, "talon": len(st.talon)}, _NOPRIV)))
             total = self.total(s)
             if total > BURN_LIMIT:
                 st.status[s] = "burnt"
                 st.tally["burns"] += 1
                 if ev is not None:
-                    ev.append(event("burnt", {"seat": s, "hidden": card_text(self.hidden_card(s)), "total": total}))
+                    ev.append(_tnew(Event, ("burnt", {"seat": s, "hidden": card_text(self.hidden_card(s)), "total": total}, _NOPRIV)))
                 players = self.in_coup()
                 if len(players) == 1:
                     self._award(players[0], ev, "last-in")
@@ -528,7 +531,7 @@ class CoupFlow:
                  "total": self.total(p)}
                 for p in players
             ]
-            ev.append(event("showdown", {"hands": hands}))
+            ev.append(_tnew(Event, ("showdown", {"hands": hands}, _NOPRIV)))
         best = max(self.total(p) for p in players)
         winner = next(p for p in players if self.total(p) == best)
         self._award(winner, ev, "showdown")

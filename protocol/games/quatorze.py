@@ -73,7 +73,6 @@ from typing import Any
 from quinze_protocol.cards import card_text, cards_text, deck
 from quinze_protocol.game import Action, Event, Game, IllegalAction, Option, Result, register_game
 from quinze_protocol.games import quatorze_position
-from quinze_protocol.games.events import event
 from quinze_protocol.games.quatorze_actions import ORDER as _ORDER
 from quinze_protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, parse_action, sort_cards
 from quinze_protocol.games.quatorze_legal import (
@@ -95,6 +94,10 @@ PACKET_SIZES = (5, 4, 3, 2)
 """Sizes of each seat's packets in the order they are taken up (quinze_cli/rules/quatorze.md "Set-up")."""
 
 PHASES = ("draw", "combine", "substitute", "over")
+_tnew = tuple.__new__
+_NOPRIV = Event._field_defaults["private"]
+"""Events are built as ``_tnew(Event, (kind, public, private))``, the value of ``Event(kind,
+public, private)`` in one call (:mod:`quinze_protocol.games.events`); ``_NOPRIV``: no private field."""
 _DRAW_STOCK, _DRAW_DISCARD = Draw("stock"), Draw("discard")
 _DISCARDS = tuple(Discard(c) for c in range(54))
 """Actions are immutable values: the legal lists reuse these instead of building new ones."""
@@ -169,7 +172,7 @@ class QuatorzeGame(Game):
         g.hands = [p.pop(0) for p in g.packets]
         first = g.rng.below(n)
         events = [
-            event(
+            _tnew(Event, (
                 "setup",
                 {
                     "players": n,
@@ -179,7 +182,7 @@ class QuatorzeGame(Game):
                     "discard": card_text(g.discard[-1]),
                 },
                 {s: {"hand": cards_text(g.hands[s])} for s in range(n)},
-            )
+            ))
         ]
         g._start_turn(first, events)
         g.opening_events = events
@@ -344,17 +347,17 @@ class QuatorzeGame(Game):
                 self.stock, self.discard = self.discard, [top]
                 _shuffle(self.rng, self.stock)
                 if events is not None:
-                    events.append(event("reshuffle", {"stock": len(self.stock), "discard": card_text(top)}))
+                    events.append(_tnew(Event, ("reshuffle", {"stock": len(self.stock), "discard": card_text(top)}, _NOPRIV)))
             c = (self.stock if a.from_ == "stock" else self.discard).pop()
             insort(hand, c, key=_ORDER.__getitem__)  # the hand stays in canonical order
             if a.from_ == "stock":
                 if events is not None:
                     events.append(
-                        event("draw", {"seat": seat, "from": "stock", "stock": len(self.stock)}, {seat: {"card": card_text(c)}})
+                        _tnew(Event, ("draw", {"seat": seat, "from": "stock", "stock": len(self.stock)}, {seat: {"card": card_text(c)}}))
                     )
             else:
                 if events is not None:
-                    events.append(event("draw", {"seat": seat, "from": "discard", "card": card_text(c), "stock": len(self.stock)}))
+                    events.append(_tnew(Event, ("draw", {"seat": seat, "from": "discard", "card": card_text(c), "stock": len(self.stock)}, _NOPRIV)))
             self.phase = "combine"
         elif isinstance(a, Combine):
             for c in a.cards:
@@ -362,7 +365,7 @@ class QuatorzeGame(Game):
             self.table.append(list(a.cards))
             self._tix = None
             if events is not None:
-                events.append(event("combine", {"seat": seat, "cards": cards_text(a.cards), "combination": len(self.table) - 1}))
+                events.append(_tnew(Event, ("combine", {"seat": seat, "cards": cards_text(a.cards), "combination": len(self.table) - 1}, _NOPRIV)))
             if not hand:  # quinze_cli/rules/quatorze.md [decision]: the turn ends at once, no substitution, no discard
                 if not self._hand_emptied(seat, events):
                     self._end_turn(events)
@@ -373,14 +376,14 @@ class QuatorzeGame(Game):
             if events is not None:
                 data = a.to_data()
                 del data["type"]
-                events.append(event("substitute", {"seat": seat, "substitution": data.pop("kind"), **data}))
+                events.append(_tnew(Event, ("substitute", {"seat": seat, "substitution": data.pop("kind"), **data}, _NOPRIV)))
             self.phase = "substitute"
         else:
             assert isinstance(a, Discard)
             hand.remove(a.card)
             self.discard.append(a.card)
             if events is not None:
-                events.append(event("discard", {"seat": seat, "card": card_text(a.card)}))
+                events.append(_tnew(Event, ("discard", {"seat": seat, "card": card_text(a.card)}, _NOPRIV)))
             if hand or not self._hand_emptied(seat, events):  # quinze_cli/rules/quatorze.md: take up the next packet, or win
                 self._end_turn(events)
         return events or []
@@ -395,7 +398,7 @@ class QuatorzeGame(Game):
         self.hands[seat] = list(cards)
         if events is not None:
             events.append(
-                event("take-up", {"seat": seat, "size": len(cards), "packets_left": len(ps)}, {seat: {"cards": cards_text(cards)}})
+                _tnew(Event, ("take-up", {"seat": seat, "size": len(cards), "packets_left": len(ps)}, {seat: {"cards": cards_text(cards)}}))
             )
         return False
 
@@ -422,12 +425,12 @@ class QuatorzeGame(Game):
         if can_lay_whole_hand(self.hands[seat]):
             self.phase, self.no_draw = "combine", "whole-hand"
             if events is not None:
-                events.append(event("no-draw", {"seat": seat, "reason": "whole-hand"}))
+                events.append(_tnew(Event, ("no-draw", {"seat": seat, "reason": "whole-hand"}, _NOPRIV)))
             return
         if not self.stock and not self.discard:
             self.phase, self.no_draw = "combine", "nothing-to-draw"
             if events is not None:
-                events.append(event("no-draw", {"seat": seat, "reason": "nothing-to-draw"}))
+                events.append(_tnew(Event, ("no-draw", {"seat": seat, "reason": "nothing-to-draw"}, _NOPRIV)))
             return
         self.phase = "draw"
 
@@ -441,10 +444,11 @@ class QuatorzeGame(Game):
             res = self.result()
             assert res is not None
             events.append(
-                event(
+                _tnew(Event, (
                     "game-end",
                     {"reason": reason, "winners": list(self.winners), "cards_left": self.cards_left(), "result": res.to_data()},
-                )
+                    _NOPRIV,
+                ))
             )
 
     # ------------------------------------------------------------------ views

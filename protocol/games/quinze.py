@@ -64,7 +64,6 @@ from quinze_protocol.game import (
     Result,
     register_game,
 )
-from quinze_protocol.games.events import event
 from quinze_protocol.games.quinze_actions import END, End, Fifteen, Place, parse_quinze_action
 from quinze_protocol.games.quinze_legal import (
     CARD_POINTS,
@@ -90,8 +89,8 @@ VIEW_SORT = tuple((CARD_RANK[c] or 14) * 8 + (c // 13 if c < 52 else c - 52) for
 
 
 _object_new = object.__new__
-_event = event
-"""``Event(kind, public, private)`` built through its slots (:mod:`quinze_protocol.games.events`)."""
+# events in the hot paths: ``_tnew(Event, (kind, public, private))``, the value of
+# ``Event(kind, public, private)`` built by one call (:mod:`quinze_protocol.games.events`)
 
 
 def decks_for(players: int) -> int:
@@ -253,7 +252,7 @@ class QuinzeGame(Game):
             self.discard = []
             _shuffle(self.rng, stock)
             if events is not None:
-                events.append(_event("reshuffle", {"stock": len(stock)}, {}))
+                events.append(_tnew(Event, ("reshuffle", {"stock": len(stock)}, {})))
         s = self.seat
         self.turns += 1
         self.seat_turns[s] += 1
@@ -265,7 +264,7 @@ class QuinzeGame(Game):
         hand = self.hands[s]
         insort(hand, c)
         if events is not None:
-            events.append(_event("draw", {"seat": s, "stock": len(stock)}, {s: {"card": _TEXT[c]}}))
+            events.append(_tnew(Event, ("draw", {"seat": s, "stock": len(stock)}, {s: {"card": _TEXT[c]}})))
         fif = self._fif = fifteens(hand, self.table, Fifteen)
         self.phase = "fifteen" if fif else "place"
 
@@ -407,7 +406,7 @@ class QuinzeGame(Game):
             self.discard.extend(tc)
             self.fifteens_made += 1
             if events is not None:
-                events.append(_event("fifteen", {"seat": s, "hand": [_TEXT[c] for c in hc], "table": [_TEXT[c] for c in tc]}, {}))
+                events.append(_tnew(Event, ("fifteen", {"seat": s, "hand": [_TEXT[c] for c in hc], "table": [_TEXT[c] for c in tc]}, {})))
             if not hand:
                 self._end_deal(events, "first-turn" if self.seat_turns[s] == 1 else "out", s)
                 return events or []
@@ -421,7 +420,7 @@ class QuinzeGame(Game):
                 insort(self.table, c)
             quick = self.phase == "more"
             if events is not None:
-                events.append(_event("place", {"seat": s, "cards": [_TEXT[c] for c in cards], "quick": quick}, {}))
+                events.append(_tnew(Event, ("place", {"seat": s, "cards": [_TEXT[c] for c in cards], "quick": quick}, {})))
             if quick:
                 self.phase = "placed"
                 self._fif = []
@@ -429,7 +428,7 @@ class QuinzeGame(Game):
             self._next_turn(events)
             return events or []
         if events is not None:
-            events.append(_event("end-turn", {"seat": s}, {}))
+            events.append(_tnew(Event, ("end-turn", {"seat": s}, {})))
         self._next_turn(events)
         return events or []
 
@@ -441,7 +440,7 @@ class QuinzeGame(Game):
         a removed card's rank remains in the same place, so that no fifteen changes the cards it
         names: the search tree of the new cards is the old one with branches cut, walked in the
         same order, and the ace/joker choices are joined in increasing order of the sum they need
-        (checked against a fresh search at every decision by tests/test_quinze_properties.py).
+        (checked against a fresh search at every decision by tests/test_quinze_after_fifteen.py).
         """
         rank = CARD_RANK
         hr = [rank[d] for d in hand]
