@@ -135,8 +135,8 @@ class QuatorzeModel(GameModel):
     bias_large = 5.0
     """The bias at three seats and more, where the search left greedy's move on differences
     smaller than the noise of two hidden hands and lost to it (docs/bots.md, "Le 14 at three
-    seats": 0.233 with 0.5, 0.317 with 5, on the same 20 duplicate deals at 100 iterations; at
-    400 iterations no gain on the first 10 deals, 0.267 both). It does not beat greedy there."""
+    seats": 0.233 with 0.5, 0.317 with 5, on the same 20 duplicate deals at 100 iterations; 0.267
+    with 0.5, 0.317 with 5 at 400 iterations). It does not beat greedy there."""
 
     def bias_at(self, g: Any) -> float:
         return self.bias if g.players <= 2 else self.bias_large
