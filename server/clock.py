@@ -144,7 +144,8 @@ class Heartbeats:
         self.interval = interval
         self._due: list[tuple[float, int, int, Heartbeat]] = []  # heap of (due, order, generation, heartbeat)
         self._order = 0
-        self._void = 0  # entries made void by remove() since the schedule was last compacted
+        self._void = 0  # connections removed since the schedule was last compacted
+        self._live = 0  # connections added and not removed
         self._wake = trio.Event()
 
     def __len__(self) -> int:
@@ -158,6 +159,8 @@ class Heartbeats:
     def add(self, conn: Any) -> None:
         """A new connection: it has :data:`MISSED_PONGS` intervals to say hello."""
         beat = conn.heartbeat
+        if beat.conn is None:
+            self._live += 1
         beat.conn = conn
         beat.last_pong = trio.current_time()
         self._schedule(beat, trio.current_time() + MISSED_PONGS * self.interval)
@@ -165,10 +168,15 @@ class Heartbeats:
     def remove(self, conn: Any) -> None:
         """``conn`` ended: no more pings, and no reference to it is kept."""
         beat = conn.heartbeat
+        if beat.conn is None:  # never added, or removed already
+            return
         beat.conn = None
         beat.generation += 1
+        self._live -= 1
         self._void += 1
-        if self._void > 64 and 4 * self._void > len(self._due):  # many ended at once: drop their entries now
+        # Many ended at once (a quarter as many as are left): drop their entries now, each
+        # connection having one or two (its hello deadline, its next ping).
+        if self._void > 64 and 4 * self._void > self._live:
             self._due = [e for e in self._due if e[3].conn is not None and e[2] == e[3].generation]
             heapq.heapify(self._due)
             self._void = 0

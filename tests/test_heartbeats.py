@@ -158,3 +158,21 @@ async def test_many_removed_at_once_leave_the_schedule_at_once(autojump_clock: A
         assert all(not p.pings for p in peers[:250])
         assert len(beats) == 50
         nursery.cancel_scope.cancel()
+
+
+async def test_half_of_the_connections_ending_leave_the_schedule_at_once(autojump_clock: Any) -> None:
+    """Two entries per connection (its hello deadline, its first ping), and half of them end (the
+    players of a load's tables, the idle connections staying): their entries go at once, not in
+    30 s (those entries held their Heartbeat, allocated among the tables' objects)."""
+    beats = Heartbeats(10.0)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(beats.run)
+        peers = [Peer() for _ in range(400)]
+        for peer in peers:
+            beats.add(peer)
+            beats.greeted(peer)
+        assert len(beats) == 800
+        for peer in peers[200:]:
+            beats.remove(peer)
+        assert len(beats) < 600  # before: 800 until they were due (removing half never reached a quarter of the entries)
+        nursery.cancel_scope.cancel()

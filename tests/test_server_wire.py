@@ -1,6 +1,7 @@
 """Frames the server assembles from encoded parts (server/wire.py) are the bytes of the plain
 encoding, and the lobby listing it keeps encoded follows every change of the tables, and
-a table closed with none kept (``closed_tables_kept=0``) is kept nowhere once it closed."""
+a table closed with none kept (``closed_tables_kept=0``) is kept nowhere once it closed; on Linux
+the server's one reader holds every client socket while it lives."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import weakref
 from typing import Any
 
 import msgpack
+import pytest
 import trio
 from hypothesis import given
 from hypothesis import strategies as st
@@ -19,6 +21,7 @@ from quinze_protocol import game as game_registry
 from quinze_protocol.game import register_game
 from quinze_server.app import run_server
 from quinze_server.config import ServerConfig
+from quinze_server.reactor import AVAILABLE as REACTOR
 from quinze_server.table import Table
 from quinze_server.wire import Records, TableWire, joined_map
 from toygame import FirstToThree
@@ -152,3 +155,26 @@ async def test_tables_closed_with_none_kept_are_kept_nowhere() -> None:
             nursery.cancel_scope.cancel()
     finally:
         game_registry._GAMES.pop(TOY, None)
+
+
+async def test_sockets_are_read_by_the_servers_one_reader() -> None:
+    """On Linux every client socket is read by the server's reactor (quinze_server.reactor), from
+    its hello to its end, not by a reader task of its own; an ended connection leaves it."""
+    if not REACTOR:
+        pytest.skip("no epoll here: each connection reads its own socket")
+    servers: list[Any] = []
+    async with trio.open_nursery() as nursery:
+        serve = functools.partial(run_server, on_server=servers.append)
+        port = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, shutdown_grace=0.3))
+        reactor = servers[0].reactor
+        clients = [await NetClient.connect(port, name) for name in ("ana", "bob", "cy")]
+        assert len(reactor) == 3
+        for c in clients:
+            assert (await c.request({"type": "list-tables"}, "tables"))["tables"] == []
+        await clients[0].aclose()
+        with trio.fail_after(10):  # a guard, not a measure
+            while len(reactor) != 2:
+                await trio.sleep(0.02)
+        for c in clients[1:]:
+            await c.aclose()
+        nursery.cancel_scope.cancel()

@@ -15,9 +15,12 @@ from typing import Any
 
 from quinze_protocol.game import Action, Bot, register_bot
 from quinze_protocol.games.classique_actions import Call, Check, Fold, Hit, Pass, Raise, Stand
-from quinze_protocol.rng import Rng
+from quinze_protocol.rng import GAMMA, MASK64, MIX1, MIX2, Rng
 
 __all__ = ["RandomBot", "ThresholdBot"]
+
+_LIMITS: dict[int, int] = {}
+"""``Rng.below``'s rejection limit by list length."""
 
 
 class RandomBot(Bot):
@@ -29,7 +32,20 @@ class RandomBot(Bot):
         self.rng = Rng(seed)
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        a = legal[self.rng.below(len(legal))]  # Rng.choice, without copying the list
+        # Rng.choice, without copying the list: Rng.below(len(legal)) inlined (the same numbers
+        # and the same state, rejections included)
+        n = len(legal)
+        limit = _LIMITS.get(n)
+        if limit is None:
+            limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
+        rng = self.rng
+        rng.state = z = (rng.state + GAMMA) & MASK64
+        z = ((z ^ (z >> 30)) * MIX1) & MASK64
+        z = ((z ^ (z >> 27)) * MIX2) & MASK64
+        x = z ^ (z >> 31)
+        while x >= limit:
+            x = rng.next64()
+        a = legal[x % n]
         if isinstance(a, Raise) and a.amount is None and a.min is not None and a.max is not None:
             return Raise(amount=a.min + self.rng.below(a.max - a.min + 1))
         return a

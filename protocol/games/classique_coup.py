@@ -180,13 +180,17 @@ class CoupFlow:
     """The course of a coup, over an explicit :class:`ClassiqueState`: ``CoupFlow(options, state)``
     moves ``state`` on; it holds nothing else (the options are the game's, never changed)."""
 
-    __slots__ = ("options", "state", "n", "_orders")
+    __slots__ = ("options", "state", "n", "_orders", "_ante", "_tours", "_max_coups")
 
     def __init__(self, options: dict, state: ClassiqueState) -> None:
         self.options = options
         self.state = state
         self.n = options["players"]
         self._orders = _orders(self.n)
+        # read once (the options never change; an observer's may lack some: then 0)
+        self._ante: int = options.get("ante", 0)
+        self._tours: int = options.get("tours", 0)
+        self._max_coups: int = options.get("max_coups", 0)
 
     # ------------------------------------------------------------------ seats and orders
 
@@ -241,7 +245,7 @@ class CoupFlow:
         if not other:
             return None
         top -= st.high
-        low = self.options["ante"]
+        low = self._ante
         return (low, top) if top >= low else None
 
 
@@ -260,7 +264,7 @@ class CoupFlow:
         ``max-coups`` (quinze_cli/rules/quinze-classique.md "End of the match", safety).
         """
         st = self.state
-        ante = self.options["ante"]
+        ante = self._ante
         n = self.n
         in_match, chips, status = st.in_match, st.chips, st.status
         before: list[int] = []  # the seats in the match before this coup's eliminations
@@ -289,10 +293,10 @@ class CoupFlow:
             # the deal passes over the first dealer: dealer + k for some k in 1..steps
             if ((st.first_dealer - dealer) % n or n) <= steps:
                 st.rounds += 1
-                if st.rounds >= self.options["tours"]:
+                if st.rounds >= self._tours:
                     self._end_match(ev, "tours", players)
                     return
-        if st.coup >= self.options["max_coups"]:
+        if st.coup >= self._max_coups:
             self._end_match(ev, "max-coups", players)
             return
         tally = st.tally

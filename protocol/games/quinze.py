@@ -440,7 +440,7 @@ class QuinzeGame(Game):
         a removed card's rank remains in the same place, so that no fifteen changes the cards it
         names: the search tree of the new cards is the old one with branches cut, walked in the
         same order, and the ace/joker choices are joined in increasing order of the sum they need
-        (checked against a fresh search at every decision by tests/test_quinze_properties.py).
+        (checked against a fresh search at every decision by tests/test_quinze_after_fifteen.py).
         """
         rank = CARD_RANK
         hr = [rank[d] for d in hand]

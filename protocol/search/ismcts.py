@@ -134,8 +134,8 @@ def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
 
     ``iterations``: at most this many (>= 1); ``deadline``: a function called between iterations,
     True stops the search (at least one iteration is always run). ``c``: the exploration
-    constant (None: the model's :attr:`GameModel.c`). ``stats`` (optional) is filled with ``iterations`` and the root's
-    ``{action data text: [visits, mean]}``.
+    constant (None: the model's :attr:`GameModel.c`). ``stats`` (optional) is filled with ``iterations``,
+    the root's ``{action data text: [visits, mean]}`` (``root``) and ``{action: visits}`` (``visits``).
     """
     if c is None:
         c = model.c
@@ -223,6 +223,7 @@ def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
             best_a, best_n = a, ch.visits
     if stats is not None:
         stats["iterations"] = n
+        stats["visits"] = {a: ch.visits for a, ch in root.children.items()}
         stats["root"] = {str(a.to_data()): [ch.visits, ch.reward / ch.visits if ch.visits else 0.0]
                          for a, ch in root.children.items()}
     assert best_a is not None

@@ -36,6 +36,7 @@ import asyncio
 import json
 import os
 import resource
+import signal
 import sys
 import time
 from collections.abc import Awaitable
@@ -376,6 +377,11 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
             await asyncio.create_subprocess_exec("py-spy", "record", "-p", str(server.proc.pid), "-d", str(int(duration)),
                                                  "-r", "250", "--nonblocking", "--format", "raw", "-o", f"{spy}-{size.tables}.txt",
                                                  stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        attach = os.environ.get("QUINZE_BENCH_ATTACH")  # diagnosis: a command run on the server in the window
+        attached = None
+        if attach and server.proc is not None:
+            words = [w.format(pid=server.proc.pid, tables=size.tables, seconds=int(duration)) for w in attach.split()]
+            attached = await asyncio.create_subprocess_exec(*words, stdout=asyncio.subprocess.DEVNULL)
         start = await server.ask("stats")
         run.measuring = True
         t0, c0 = time.perf_counter(), time.process_time()
@@ -383,6 +389,16 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         run.measuring = False
         elapsed, client_cpu = time.perf_counter() - t0, time.process_time() - c0
         end = await server.ask("stats")
+        if attached is not None:  # a command still running 2 s after the window is interrupted (strace -c: its summary)
+            try:
+                await asyncio.wait_for(asyncio.shield(attached.wait()), 2)
+            except asyncio.TimeoutError:
+                attached.send_signal(signal.SIGINT)
+                try:
+                    await asyncio.wait_for(attached.wait(), 10)
+                except asyncio.TimeoutError:
+                    attached.kill()
+                    await attached.wait()
         if window:
             await server.ask(f"profile-stop {window}-{size.tables}.prof")
         objects = await server.ask("objects")
