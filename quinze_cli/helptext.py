@@ -48,6 +48,7 @@ METAVARS = {
     "create": "GAME",
     "spectate": "TABLE",
     "json_file": "FILE",
+    "grace": "SECONDS",
 }
 """Parameter name -> metavar, where the name says more than the type."""
 

@@ -103,32 +103,34 @@ def module_scoped(path: str) -> bool:
 
 LONG_FIRST = (
     "test_load_bench.py::test_a_tiny_load_run_plays_and_reports",
+    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[slow.py]",
+    "test_mcts_clock.py::test_time_budgeted_mcts",
     "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[never_flush.py]",
-    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[unflushed.py]",
+    "test_readme_lines.py::",
     "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[no_newline.py]",
     "test_mcts_clock.py::",
-    "test_readme_lines.py::",
-    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[slow.py]",
     "test_lan.py::",
-    "test_play_clock_pty.py::test_a_time_bank_is_shown_for_everyone_and_warns_before_it_runs_out",
+    "test_cli_engine.py::test_bench_anchor",
+    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[unflushed.py]",
     "test_cli_engine.py::test_bench_",
-    "test_cluster.py::test_a_worker_killed_mid_match",
-    "test_lan_play_fr.py::",
+    "test_play_clock_pty.py::test_a_time_bank_is_shown_for_everyone_and_warns_before_it_runs_out",
     "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[wrong_request.py]",
-    "test_lan_play.py::",
-    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[needs_hello.py]",
+    "test_lan_play_fr.py::",
     "test_match_resume.py::",
+    "test_lan_play.py::",
+    "test_checkbot.py::",
     "test_cli_help_pty.py::",
-    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[linger.py]",
     "test_play_clock_pty.py::",
     "test_play_events_pty.py::",
-    "test_checkbot.py::",
     "test_play_moves_pty.py::",
     "test_play.py::",
 )
 """Tests that take seconds, longest first (by node id prefix under ``tests/``, from
-``--durations``): the whole suite starts them first (see the module docstring). A test missing
-here only risks starting late; keep the list short."""
+``--durations``): the whole suite starts them first (see the module docstring). Those that
+mostly wait (check-bot's silent bots, LAN look-ups, time banks) alternate with those that
+compute (benches, searches, the README's matches), so that the two cores stay busy while the
+waiting ones sit. A test missing here only risks starting late; keep the list short.
+(The modules made one unit, such as test_cluster.py, are handed out before any of these.)"""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -72,6 +72,7 @@ def register(app: typer.Typer) -> None:
         game: Annotated[str, typer.Option("--game", help="Game to check: an id, or all.")] = "all",
         wire: Annotated[str, typer.Option(help="json (lines) or msgpack (frames) on the bot's stdin/stdout.")] = "json",
         deadline: Annotated[float, typer.Option("--deadline", help="Seconds the bot gets for each request.")] = 5.0,
+        grace: Annotated[float, typer.Option("--grace", help="Seconds a late answer is looked for past the deadline.")] = 2.0,
         as_json: Annotated[bool, typer.Option("--json", help="Print the checklist as JSON.")] = False,
         seed: Annotated[int, typer.Option(help="Seed of the scripted games.")] = 1,
     ) -> None:
@@ -83,6 +84,8 @@ def register(app: typer.Typer) -> None:
             fail(f"--wire must be json or msgpack, got {wire!r}", EXIT_USAGE)
         if not 0.1 <= deadline <= 600:
             fail(f"--deadline must be 0.1 .. 600 seconds, got {deadline:g}", EXIT_USAGE)
+        if not 0.1 <= grace <= 600:
+            fail(f"--grace must be 0.1 .. 600 seconds, got {grace:g}", EXIT_USAGE)
         if len(command) == 1 and " " in command[0]:
             command = shlex.split(command[0])
         if shutil.which(command[0]) is None:
@@ -90,7 +93,7 @@ def register(app: typer.Typer) -> None:
         games = known if game == "all" else [game]
         # Le Quinze first: the single-game scenarios use the first game.
         games = sorted(games, key=lambda g: (g != "quinze", g))
-        settings = Settings(argv=command, wire=wire, games=games, deadline=deadline, seed=seed)
+        settings = Settings(argv=command, wire=wire, games=games, deadline=deadline, grace=grace, seed=seed)
         checks = run_checks(settings)
         if as_json:
             typer.echo(json.dumps({"command": command, "wire": wire, "games": games, "deadline": deadline,
