@@ -114,3 +114,16 @@ def test_le_14_search_with_one_iteration_plays_greedys_move() -> None:
             for e in g.apply(a):
                 for t in range(2):
                     mcts[t].observe(e.for_seat(t))
+
+
+def test_le_14_search_keeps_closer_to_greedy_at_larger_tables() -> None:
+    """At three seats and more the Le 14 search's progressive bias is larger (docs/bots.md, "Le
+    14 at three seats"); other games and two seats keep the model's bias."""
+    from quinze_protocol.search.models import model_for
+
+    m = model_for("quatorze")
+    two, three = (get_game("quatorze").new({"players": n}, 1) for n in (2, 3))
+    assert m.bias_at(two) == m.bias == 0.5
+    assert m.bias_at(three) == m.bias_large > m.bias
+    q = model_for("quinze")
+    assert q.bias_at(get_game("quinze").new({"players": 4}, 1)) == q.bias

@@ -83,3 +83,18 @@ def test_duels_are_reproducible_and_play_every_rotation() -> None:
     points = play_game("quatorze", ["oracle@5", "greedy", "random"], 4, {})
     assert len(points) == 3 and sum(points) == pytest.approx(1.0)
     assert isinstance(PimcBot("quatorze", 0, 5, deals=2), PimcBot)
+
+
+def test_a_duel_can_change_the_search_model_of_the_first_bot_only() -> None:
+    from quinze_cli.bench.duel import make_bot
+    from quinze_protocol.search.models import model_for
+
+    bot = make_bot("quatorze", "mcts@5", 1, {"bias": 5.0, "rounds": 2})
+    assert (bot.model.bias, bot.model.rounds) == (5.0, 2)
+    assert model_for("quatorze").bias == 0.5  # the shared model is untouched
+    with pytest.raises(ValueError, match="no 'nope'"):
+        make_bot("quatorze", "mcts@5", 1, {"nope": 1})
+    with pytest.raises(ValueError, match="has none"):
+        make_bot("quatorze", "greedy", 1, {"bias": 1.0})
+    out = duel("quatorze", "mcts@3", "greedy", seed=5, deals=1, model={"bias": 5.0})
+    assert out["model"] == {"bias": 5.0} and out["games"] == 2

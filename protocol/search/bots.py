@@ -25,6 +25,7 @@ from typing import Any
 from quinze_protocol.game import Action, Bot, GameError, register_bot, register_budgeted_bot
 from quinze_protocol.rng import Rng
 from quinze_protocol.search.determinize import Knowledge, determinizer, knowledge_for
+from quinze_protocol.search.flat import flat_search
 from quinze_protocol.search.ismcts import search
 
 __all__ = ["LEVELS", "MctsBot", "parse_budget"]
@@ -101,7 +102,8 @@ class MctsBot(Bot):
             end = time.perf_counter() + self.seconds
             deadline = lambda: time.perf_counter() >= end  # noqa: E731
         stats: dict[str, Any] = {}
-        a = search(det, self.model, self.rng, iterations=self.iterations, deadline=deadline, stats=stats)
+        run = flat_search if self.model.flat else search
+        a = run(det, self.model, self.rng, iterations=self.iterations, deadline=deadline, stats=stats)
         self.last_stats = stats
         return a
 

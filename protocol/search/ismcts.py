@@ -82,7 +82,8 @@ class GameModel:
     bias = 0.0
     """Progressive bias (Chaslot et al. 2008) towards the first of :meth:`actions`, which is then
     the rule of thumb's choice: ``bias / (visits + 1)`` is added to its UCB value, and untried
-    actions are expanded in order. 0: none (untried actions in random order)."""
+    actions are expanded in order. 0: none (untried actions in random order). A game may use
+    another value by table size: :meth:`bias_at`."""
     opponents_in_tree = False
     """False: the other seats' moves are played by :meth:`rollout` (which sees their cards in the
     determinization) and the tree holds only the searching seat's decisions. True: they are tree
@@ -95,6 +96,10 @@ class GameModel:
     def start(self, g: Game) -> Any:
         return None
 
+    def bias_at(self, g: Game) -> float:
+        """The progressive bias of a search from ``g`` (default: :attr:`bias`)."""
+        return self.bias
+
     def done(self, g: Game, start: Any, steps: int) -> bool:
         return g.is_over or steps >= self.max_steps
 
@@ -103,6 +108,10 @@ class GameModel:
 
     def rollout(self, g: Game, rng: Rng) -> Action:
         return _uniform(self.actions(g), rng)
+
+    flat = False
+    """True: the bot searches by :func:`quinze_protocol.search.flat.flat_search` (every action
+    compared on the same deals and draws) instead of the tree of :func:`search`."""
 
     observation: Callable[[Game, int], Any] | None = None
     """``observation(g, seat)``: a hashable summary of what ``seat`` sees at ``g`` (its cards,
@@ -158,6 +167,7 @@ def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
         g.record_events = False  # the search never reads the events of its playouts: none built
         if me is None:
             me = g.to_act
+            bias = model.bias_at(g)
         if start is _UNSET:  # every determinization shares the root's public marker
             start = model.start(g)
         node = root

@@ -132,6 +132,13 @@ class QuatorzeModel(GameModel):
     """Le 14's rule of thumb is hard to better one round deep: the search leaves it only when
     another move is clearly better (0.1 scored 0.43 against greedy, 0.5 scored 0.57, on the same
     30 duplicate deals at 100 iterations; docs/bots.md)."""
+    bias_large = 5.0
+    """The bias at three seats and more, where the search left greedy's move on differences
+    smaller than the noise of two hidden hands and lost to it (docs/bots.md, "Le 14 at three
+    seats": 0.233 with 0.5, 0.317 with 5, on the same 20 duplicate deals at 100 iterations)."""
+
+    def bias_at(self, g: Any) -> float:
+        return self.bias if g.players <= 2 else self.bias_large
 
     def actions(self, g: Any) -> list[Action]:
         """The moves worth searching, a subset of the legal ones, ordered best first by the rule
