@@ -25,8 +25,12 @@ unless asked. :class:`Reclaimer` (every server) asks it after many tables or con
 or once the last open table closed (:func:`trim`, glibc); the arenas still held by a few live
 objects are reused by the next tables. What holds an arena is any object that lives on and was
 allocated while tables played: the games' modules (about 1 MiB, else imported by the first
-``create-table``) are therefore loaded at start-up, by :func:`tune`; the waits of the
-connections that stay (renewed each time they wake) and the games' caches are still among them.
+``create-table``) and the ctypes lookup of ``malloc_trim`` are therefore made at start-up, by
+:func:`tune`; what the tables leave behind (the games' caches, trio's stale deadlines, the
+heartbeat entries of ended connections, cycles and free lists) is let go of once the last table
+closed (:func:`release`); the state the connections that stay renew each time they wake, the
+closed tables kept for the listing, and the long-lived tasks' current objects still hold some
+(docs/server.md, "Memory returned").
 :func:`tune` changes the whole process, so it is called by the program that owns the process
 (``quinze serve``, the load bench's server), never by :func:`quinze_server.app.run_server`, which other
 programs and the tests embed.

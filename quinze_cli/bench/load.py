@@ -18,7 +18,8 @@ process of its own (:mod:`quinze_cli.bench.load_server`). For each size ``TABLES
 4. memory (the server's resident set): per idle connection (growth when the idle connections
    arrived / their number), per table (growth when the tables started, playing, minus two
    connections' worth / tables), and after every table closed (players ``leave``, then
-   disconnect): what was returned of the tables' growth; then a second wave of as many tables
+   disconnect): what was returned of the tables' growth (and the longest collector pause while
+   they closed: the server's full collection once the last one closed); then a second wave of as many tables
    plays for the warm-up time: what it adds tells how much of the memory kept was reused;
 5. what one full collection costs at that size (forced after the window, not counted in it);
 6. for comparison, before the server starts: the game work alone over as many live games, one
@@ -465,6 +466,7 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
             "second_wave_growth_mib": round((second["rss_bytes"] - closed["rss_bytes"]) / 2**20, 1),
             "reused_share": round(1 - (second["rss_bytes"] - closed["rss_bytes"]) / grown, 2) if grown > 0 else None,
             "connections_after_close": closed.get("connections"),
+            "longest_pause_closing_ms": closed["gc"]["max_pause_ms"],
             "open_tables_after_close": closed.get("open_tables"),
             "trims_after_close": closed["trims"] - playing["trims"] if closed.get("trims") is not None else None,
         },
