@@ -177,9 +177,15 @@ class Heartbeats:
         # Many ended at once (a quarter as many as are left): drop their entries now, each
         # connection having one or two (its hello deadline, its next ping).
         if self._void > 64 and 4 * self._void > self._live:
-            self._due = [e for e in self._due if e[3].conn is not None and e[2] == e[3].generation]
-            heapq.heapify(self._due)
-            self._void = 0
+            self.compact()
+
+    def compact(self) -> int:
+        """Drop the entries of ended connections now (instead of at their due time); how many."""
+        before = len(self._due)
+        self._due = [e for e in self._due if e[3].conn is not None and e[2] == e[3].generation]
+        heapq.heapify(self._due)
+        self._void = 0
+        return before - len(self._due)
 
     def greeted(self, conn: Any) -> None:
         """``conn`` said hello: its pings start, the first one an interval from now."""

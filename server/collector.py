@@ -25,8 +25,12 @@ unless asked. :class:`Reclaimer` (every server) asks it after many tables or con
 or once the last open table closed (:func:`trim`, glibc); the arenas still held by a few live
 objects are reused by the next tables. What holds an arena is any object that lives on and was
 allocated while tables played: the games' modules (about 1 MiB, else imported by the first
-``create-table``) are therefore loaded at start-up, by :func:`tune`; the waits of the
-connections that stay (renewed each time they wake) and the games' caches are still among them.
+``create-table``) and the ctypes lookup of ``malloc_trim`` are therefore made at start-up, by
+:func:`tune`; what the tables leave behind (the games' caches, trio's stale deadlines, the
+heartbeat entries of ended connections, cycles and free lists) is let go of once the last table
+closed (:func:`release`); the state the connections that stay renew each time they wake, the
+closed tables kept for the listing, and the long-lived tasks' current objects still hold some
+(docs/server.md, "Memory returned").
 :func:`tune` changes the whole process, so it is called by the program that owns the process
 (``quinze serve``, the load bench's server), never by :func:`quinze_server.app.run_server`, which other
 programs and the tests embed.
@@ -41,7 +45,9 @@ from typing import Any
 
 import trio
 
+from quinze_protocol import caches
 from quinze_protocol.game import game_ids
+from quinze_server.scheduling import prune_deadlines
 
 THRESHOLDS = (20_000, 20, 10)
 """Allocations (net) before a young collection; young collections before a middle one; middle
@@ -53,9 +59,21 @@ def tune(thresholds: tuple[int, int, int] = THRESHOLDS) -> None:
     every object alive now (they are never walked again), and set the collector's
     ``thresholds``. Call it once, after start-up, before serving."""
     game_ids()  # the games' modules: alive as long as the process, out of the tables' arenas
+    _trim_function()  # its ctypes objects too (else made at the first trim, after tables played)
     gc.collect()
     gc.freeze()
     gc.set_threshold(*thresholds)
+
+
+def release() -> int:
+    """What a server lets go once no table is open (:class:`Reclaimer`'s ``release``): the games'
+    caches (:func:`quinze_protocol.caches.clear_all`) and the stale entries of trio's deadline heap
+    (:func:`quinze_server.scheduling.prune_deadlines`). Both were filled while the tables played,
+    small objects spread over the memory the tables used: each would keep a 1 MiB arena of
+    CPython's allocator from going back to the system. The entries dropped."""
+    dropped = caches.clear_all() + prune_deadlines()
+    gc.collect()  # the closed tables' cycles, and the free lists of tuples, floats... (only a full collection empties those)
+    return dropped
 
 
 TRIM_AFTER = 64
@@ -72,6 +90,15 @@ def trim() -> bool:
     CPython's own allocator keeps small objects in 1 MiB arenas that it returns by itself once
     empty; this is for the rest (dict and list tables, buffers, bytes over 512 bytes). About a
     millisecond at 50 MiB."""
+    function = _trim_function()
+    if function is False:
+        return False
+    function(0)
+    return True
+
+
+def _trim_function() -> Any:
+    """glibc's ``malloc_trim`` through ctypes (looked up once), or False."""
     global _malloc_trim
     if _malloc_trim is None:
         try:
@@ -79,10 +106,7 @@ def trim() -> bool:
             _malloc_trim.argtypes = [ctypes.c_size_t]
         except (OSError, AttributeError):
             _malloc_trim = False
-    if _malloc_trim is False:
-        return False
-    _malloc_trim(0)
-    return True
+    return _malloc_trim
 
 
 class Reclaimer:
@@ -90,11 +114,18 @@ class Reclaimer:
     ended, or a table closed and ``idle()`` says no table is open any more, :data:`TRIM_QUIET`
     seconds after the last of them: one trim after a burst of closes (the end of a tournament
     round, a LAN party going home), never one per close. Call :meth:`ended` for each; the trim
-    runs in a task of ``nursery``."""
+    runs in a task of ``nursery``. When no table is open at the trim, ``release()`` runs first
+    (the server empties the games' caches there: their entries, made while tables played, would
+    each keep a piece of the tables' memory)."""
 
     def __init__(self, nursery: trio.Nursery, after: int = TRIM_AFTER, quiet: float = TRIM_QUIET,
-                 idle: Callable[[], bool] | None = None) -> None:
+                 idle: Callable[[], bool] | None = None, release: Callable[[], int] | None = None) -> None:
         self.nursery = nursery
+        self.release = release
+        """Called before a trim when ``idle()`` says no table is open (the games' caches:
+        :func:`quinze_protocol.caches.clear_all`); returns the entries it dropped."""
+        self.released = 0
+        """Entries dropped by ``release`` so far."""
         self.after = after
         self.quiet = quiet
         self.idle = idle
@@ -118,6 +149,8 @@ class Reclaimer:
             while trio.current_time() < self._due:
                 await trio.sleep_until(self._due)
             self._ended = 0
+            if self.release is not None and self.idle is not None and self.idle():
+                self.released += self.release()
             if trim():
                 self.trims += 1
         finally:

@@ -89,14 +89,22 @@ class Reactor:
         ep, conns, ready, held, holding = self._ep, self._conns, self._ready, self._held, self._holding
         clock = time.perf_counter
         try:
+            busy = False  # the last round served more than one connection
             while True:
-                events = ep.poll(0, len(conns) + 1)
+                # Under load the next events are usually there already: look first (no sleep, no
+                # re-registration in trio's epoll). After a round of one connection, the machine
+                # is quiet: sleeping at once spares the look (a system call per move).
+                events = ep.poll(0, len(conns) + 1) if busy or ready else []
                 if not events and not ready and not (held and held[0][0] <= trio.current_time()):
-                    # Nothing to do: sleep in trio's epoll until this one has events (under load the
-                    # next events are usually there already: no sleep, no re-registration, then).
-                    with trio.move_on_at(held[0][0] if held else float("inf")):
+                    # Nothing to do: sleep in trio's epoll until this one has events.
+                    if held:
+                        with trio.move_on_at(held[0][0]):
+                            await trio.lowlevel.wait_readable(ep.fileno())
+                    else:
                         await trio.lowlevel.wait_readable(ep.fileno())
                     events = ep.poll(0, len(conns) + 1)
+                else:
+                    await trio.lowlevel.checkpoint()  # the other tasks run (tables, writers, heartbeat)
                 for fd, _ in events:
                     if fd in conns and fd not in holding:
                         ready[fd] = None
@@ -108,12 +116,14 @@ class Reactor:
                             del holding[fd]
                             ready[fd] = None
                 start = clock()
+                served = 0
                 while ready:
                     fd = next(iter(ready))
                     del ready[fd]
                     conn = conns.get(fd)
                     if conn is None:
                         continue
+                    served += 1
                     try:
                         after = conn.serve()
                     except Exception:  # a bug must not stop every other connection's reading
@@ -131,6 +141,6 @@ class Reactor:
                         heapq.heappush(held, (due, fd))
                     if clock() - start > self.slice:
                         break
-                await trio.lowlevel.checkpoint()  # the other tasks run (tables, writers, heartbeat)
+                busy = served > 1
         finally:
             ep.close()

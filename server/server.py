@@ -35,7 +35,7 @@ from quinze_protocol.messages import (
     parse_message,
 )
 from quinze_server.clock import Heartbeats
-from quinze_server.collector import Reclaimer
+from quinze_server.collector import Reclaimer, release
 from quinze_server.config import ServerConfig
 from quinze_server.lobby import Lobby
 from quinze_server.reactor import AVAILABLE as REACTOR
@@ -56,7 +56,7 @@ class Server:
 
     def __init__(self, config: ServerConfig, nursery: trio.Nursery) -> None:
         self.config = config
-        self.reclaimer = Reclaimer(nursery, idle=lambda: self.lobby.open_tables == 0)
+        self.reclaimer = Reclaimer(nursery, idle=lambda: self.lobby.open_tables == 0, release=self._release)
         """Gives memory back to the system after many tables or connections ended, or the last table closed."""
         self.lobby = Lobby(config, nursery, ended=lambda: self.reclaimer.ended(table=True))
         self.connections: set[ClientConnection] = set()
@@ -82,6 +82,12 @@ class Server:
     def encode(self, msg: dict[str, Any]) -> bytes | None:
         """``msg`` as one frame (see :meth:`Lobby.encode`)."""
         return self.lobby.encode(msg)
+
+    def _release(self) -> int:
+        """No table is open any more: let go of what the tables left behind (the games' caches,
+        trio's stale deadlines: :func:`quinze_server.collector.release`; the heartbeat entries of
+        ended connections), before the trim. The entries dropped."""
+        return release() + self.heartbeats.compact()
 
     def dropped(self, conn: ClientConnection) -> None:
         """``conn`` ended: it leaves the lobby's tables (seats kept for reconnecting during a game)."""

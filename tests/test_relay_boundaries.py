@@ -184,7 +184,10 @@ async def test_a_relay_stalled_past_the_deadline_does_not_forfeit_the_game_that_
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:
             await bob.expect("game-start", number=1, timeout=20)  # seat 0 acts first: its bot thinks 2.5 s
-            await trio.sleep(0.2)
+            # Stopped halfway to the 2 s deadline: by then the relay has passed the request on (after
+            # only 0.2 s, on a loaded machine, it sometimes had not: the bot got game 1's request after
+            # the stop, thought its 2.5 s in game 2 and timed out there).
+            await trio.sleep(1.0)
             relay.send_signal(signal.SIGSTOP)
             over1 = await bob.expect("game-over", number=1, timeout=10)
             assert over1["forfeit"] == {"seat": 0, "kind": "timeout"}

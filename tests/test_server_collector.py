@@ -126,3 +126,13 @@ async def test_a_server_trims_once_its_last_table_closed() -> None:
             nursery.cancel_scope.cancel()
     finally:
         game_registry._GAMES.pop(TOY, None)
+
+
+def test_tune_looks_up_malloc_trim_at_start_up() -> None:
+    """Its ctypes objects belong to start-up (frozen), not to the first trim after tables played."""
+    code = (
+        "import json; import quinze_server.collector as c; before = c._malloc_trim; c.tune();"
+        "print(json.dumps([before is None, c._malloc_trim is not None]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(out.stdout) == [True, True]

@@ -65,6 +65,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from quinze_protocol import caches as _caches
 from quinze_protocol.cards import card_text, rank
 from quinze_protocol.game import ActionError, Event, Game, IllegalAction, Option, OptionError, Result, register_game
 from quinze_protocol.games.classique_actions import Call, Check, Fold, Hit, Pass, Raise, Stand, parse_action_data
@@ -398,3 +399,5 @@ ClassiqueGame.talon = property(  # type: ignore[attr-defined]
     doc="``state.talon`` in its exact order (:meth:`ClassiqueState.settled_talon`), read and written through the game")
 
 from quinze_protocol.games import classique_bots  # noqa: E402,F401  (registers the bots)
+
+_caches.register_dict("classique._RAISES", _RAISES)

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
+from quinze_protocol import caches as _caches
 from quinze_protocol.cards import parse_card
 from quinze_protocol.game import Action, Bot, register_bot
 from quinze_protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, value
@@ -120,3 +121,5 @@ def _random(seed: int) -> Bot:
 @register_bot("quatorze", "greedy")
 def _greedy(seed: int) -> Bot:
     return GreedyBot(seed)
+
+_caches.register_lru("quatorze_bots._most_laid", _most_laid)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from quinze_protocol import caches as _caches
 from quinze_protocol.games.quatorze_actions import VALUES, Substitute
 
 __all__ = ["TableIndex", "substitutions"]
@@ -203,3 +204,6 @@ def substitutions(index: TableIndex, hand: Sequence[int]) -> list[Substitute]:
                                 out.append(a)
     out.extend(index.between)
     return out
+
+_caches.register_dict("quatorze_index._MEMO", _MEMO)
+_caches.register_dict("quatorze_index._INFO", _INFO)

@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
+from quinze_protocol import caches as _caches
 from quinze_protocol.cards import card_text
 from quinze_protocol.game import IllegalAction
 from quinze_protocol.games.quatorze_actions import ORDER, VALUES, Combine, Substitute, value
@@ -341,3 +342,7 @@ def apply_substitute(hand: list[int], table: list[list[int]], s: Substitute) -> 
         other.extend(s.cards)
         other.sort(key=order)
     comb.sort(key=order)
+
+_caches.register_dict("quatorze_legal._SHAPES", _SHAPES)
+_caches.register_dict("quatorze_legal._COMBINES", _COMBINES)
+_caches.register_lru("quatorze_legal._partitions", _partitions)

@@ -30,6 +30,7 @@ from gc import isenabled as _gc_enabled
 from itertools import repeat
 from operator import add
 from typing import Any
+from quinze_protocol import caches as _caches
 
 __all__ = [
     "CARD_POINTS",
@@ -417,3 +418,6 @@ def _search15(L: int, reach: list[int], opts: list[list[Any]], make: type | None
     dfs(0, 15, _EMPTY, _EMPTY, 0)
     del dfs  # no reference cycle left behind
     return out
+
+_caches.register_dict("quinze_legal._RANK_CACHE", _RANK_CACHE)
+_caches.register_dict("quinze_legal._FLEX_CACHE", _FLEX_CACHE)

@@ -18,7 +18,8 @@ process of its own (:mod:`quinze_cli.bench.load_server`). For each size ``TABLES
 4. memory (the server's resident set): per idle connection (growth when the idle connections
    arrived / their number), per table (growth when the tables started, playing, minus two
    connections' worth / tables), and after every table closed (players ``leave``, then
-   disconnect): what was returned of the tables' growth; then a second wave of as many tables
+   disconnect): what was returned of the tables' growth (and the longest collector pause while
+   they closed: the server's full collection once the last one closed); then a second wave of as many tables
    plays for the warm-up time: what it adds tells how much of the memory kept was reused;
 5. what one full collection costs at that size (forced after the window, not counted in it);
 6. for comparison, before the server starts: the game work alone over as many live games, one
@@ -274,11 +275,11 @@ class _ServerProcess:
         self.port = int(line)
         return self
 
-    async def ask(self, cmd: str) -> dict[str, Any]:
+    async def ask(self, cmd: str, timeout: float = 60) -> dict[str, Any]:
         assert self.proc is not None and self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.write(cmd.encode() + b"\n")
         await self.proc.stdin.drain()
-        return json.loads(await asyncio.wait_for(self.proc.stdout.readline(), 60))
+        return json.loads(await asyncio.wait_for(self.proc.stdout.readline(), timeout))
 
     async def __aexit__(self, *exc: Any) -> None:
         proc = self.proc
@@ -366,6 +367,9 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
             c.start_listing(run.rng.below(10_000) / 1000.0)
         await asyncio.sleep(0.5)
         lobby = await server.ask("stats")
+        traced = os.environ.get("QUINZE_BENCH_TRACEMALLOC")  # diagnosis: what outlives the tables (load_survivors)
+        if traced:
+            await server.ask("trace-start")
         players = await asyncio.wait_for(_connect(server, run, [f"p{i}" for i in range(2 * size.tables)]), SETUP_TIMEOUT)
         await asyncio.wait_for(asyncio.gather(*(_seat(players[2 * i], players[2 * i + 1]) for i in range(size.tables))), SETUP_TIMEOUT)
         await asyncio.sleep(warmup)
@@ -403,8 +407,16 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
             await server.ask(f"profile-stop {window}-{size.tables}.prof")
         objects = await server.ask("objects")
         playing = await server.ask("stats")
+        arenas = os.environ.get("QUINZE_BENCH_ARENAS")  # diagnosis: pymalloc's summary, playing and after close
+        if arenas:
+            playing["arenas"] = (await server.ask("arenas"))["lines"]
         await _close_tables(run, players)
         closed = await server.ask("stats")
+        if arenas:
+            closed["arenas"] = (await server.ask("arenas"))["lines"]
+            with open(f"{arenas}-{size.tables}.txt", "w") as f:
+                f.write("\n".join(["playing"] + playing["arenas"] + ["after close"] + closed["arenas"]) + "\n")
+        survivors = await server.ask(f"survivors {traced}-{size.tables}.txt {size.idle}", 900) if traced else None
         # A second wave of as many tables: how much of the memory kept by the process is reused.
         again = await asyncio.wait_for(_connect(server, run, [f"q{i}" for i in range(2 * size.tables)]), SETUP_TIMEOUT)
         await asyncio.wait_for(asyncio.gather(*(_seat(again[2 * i], again[2 * i + 1]) for i in range(size.tables))), SETUP_TIMEOUT)
@@ -453,8 +465,12 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
             "returned_share": round(returned / grown, 2) if grown > 0 else None,
             "second_wave_growth_mib": round((second["rss_bytes"] - closed["rss_bytes"]) / 2**20, 1),
             "reused_share": round(1 - (second["rss_bytes"] - closed["rss_bytes"]) / grown, 2) if grown > 0 else None,
+            "connections_after_close": closed.get("connections"),
+            "longest_pause_closing_ms": closed["gc"]["max_pause_ms"],
+            "open_tables_after_close": closed.get("open_tables"),
             "trims_after_close": closed["trims"] - playing["trims"] if closed.get("trims") is not None else None,
         },
+        **({"survivors": survivors} if survivors is not None else {}),
         "pings": run.pings,
         "errors": run.error_count,
         "first_errors": run.errors,

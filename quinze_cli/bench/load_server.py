@@ -19,10 +19,14 @@ line read on stdin:
   the pauses since the previous ``stats`` (each collection is timed by a ``gc.callbacks`` hook, in
   wall-clock time, what clients wait, and in the thread's CPU time, ``max_pause_cpu_ms``, what the
   collector itself costs when the machine is shared); ``trims``: how many times the server gave
-  memory back to the system so far (``quinze_server.collector.Reclaimer``; None for a tree without).
+  memory back to the system so far (``quinze_server.collector.Reclaimer``; None for a tree without);
+  ``connections``, ``open_tables``: what the server holds now (None if the tree does not tell).
 - ``objects``: ``{"tracked": n, "full_ms", "full_cpu_ms"}``: the objects the cyclic collector
   tracks now, and the time (wall, CPU) of one full collection run then (a forced ``gc.collect()``,
   not counted in the pauses of the next ``stats``).
+- ``arenas``: the summary lines of ``sys._debugmallocstats()`` (CPython's arenas and blocks), for
+  diagnosis (``QUINZE_BENCH_ARENAS=PREFIX`` in the generator's environment writes them, playing and
+  after the tables closed, to ``PREFIX-TABLES.txt``).
 - ``types``: the 25 most numerous types among them (``{name: count}``), for diagnosis.
 - ``profile-start`` / ``profile-stop FILE`` (diagnosis, ``{}``): profile the server with cProfile
   between the two, timed by the thread's CPU time (a wall clock would count the moments the
@@ -36,9 +40,14 @@ Ready tasks run in the order they became ready, as ``quinze serve`` has them
 ``QUINZE_BENCH_TRIO_ORDER=random`` is in the environment: ``order`` says which (``"first come"``,
 ``"trio's"``).
 For experiments, ``QUINZE_BENCH_GC_THRESHOLDS=A,B,C`` in the environment tunes with those thresholds,
+``QUINZE_BENCH_CLOSED_KEPT=N`` serves with ``closed_tables_kept`` N,
 and ``QUINZE_BENCH_PROFILE=FILE`` profiles the server's whole life (cProfile statistics written to
 FILE on ``quit``); ``QUINZE_BENCH_PROFILE_WINDOW=PREFIX`` in the generator's environment uses the
 profiling commands above instead, for the measured window of each size only (``PREFIX-TABLES.prof``).
+``QUINZE_BENCH_TRACEMALLOC=PREFIX`` (in the generator's environment) adds ``trace-start`` (tracemalloc
+from then on, sent once the idle connections are in the lobby) and ``survivors FILE IDLE`` (once the server holds IDLE connections, after the
+tables closed: the live blocks allocated since, grouped by traceback, with the arenas each group
+keeps, written to ``PREFIX-TABLES.txt``; :mod:`quinze_cli.bench.load_survivors`).
 """
 
 from __future__ import annotations
@@ -60,6 +69,7 @@ _start = [0.0, 0.0]
 _gens: dict[int, list[float]] = {}
 _max = [0.0, -1, 0.0]
 _profile: Any = None
+_survivors: Any = None  # quinze_cli/bench/load_survivors.py, loaded by path when QUINZE_BENCH_TRACEMALLOC is set
 _server: list[Any] = []  # the running Server, when the measured tree tells it (run_server's on_server)
 
 
@@ -108,7 +118,10 @@ def _stats(collector: str, order: str) -> dict[str, Any]:
         "frozen": gc.get_freeze_count(),
         "collector": collector,
         "order": order,
+        "connections": len(getattr(_server[0], "connections", ())) if _server else None,
+        "open_tables": getattr(getattr(_server[0], "lobby", None), "open_tables", None) if _server else None,
         "trims": getattr(getattr(_server[0], "reclaimer", None), "trims", None) if _server else None,
+        "released": getattr(getattr(_server[0], "reclaimer", None), "released", None) if _server else None,
     }
     _gens.clear()
     _max[0], _max[1], _max[2] = 0.0, -1, 0.0
@@ -191,6 +204,7 @@ def main(argv: list[str]) -> None:
                     ctypes.CDLL("libc.so.6").malloc_trim(0)
                     reply = {"rss_bytes": _rss(), "ms": round((time.perf_counter() - t0) * 1e3, 2)}
                 elif cmd == "arenas":  # a diagnosis: CPython's small-object allocator, its summary lines
+                    import ctypes
                     import tempfile
 
                     with tempfile.TemporaryFile("w+") as f:
@@ -198,12 +212,23 @@ def main(argv: list[str]) -> None:
                         os.dup2(f.fileno(), 2)
                         try:
                             sys._debugmallocstats()
+                            ctypes.CDLL(None).fflush(None)  # C's stderr buffer, into the file
                         finally:
                             os.dup2(saved, 2)
                             os.close(saved)
                         f.seek(0)
                         lines = f.read().splitlines()
                     reply = {"lines": [x for x in lines if "arena" in x or "bytes in" in x or "Total" in x]}
+                elif cmd == "trace-start" and _survivors is not None:  # diagnosis: QUINZE_BENCH_TRACEMALLOC
+                    _survivors.start()
+                    reply = {}
+                elif cmd.startswith("survivors ") and _survivors is not None:
+                    _, path, left = cmd.split(" ")
+                    with trio.move_on_after(60):  # traced, the server is slow: its players' ends first
+                        while _server and (len(_server[0].connections) > int(left) or _server[0].lobby.open_tables):
+                            await trio.sleep(0.2)
+                    await trio.sleep(1.0)  # and the trim after them (quinze_server.collector.Reclaimer)
+                    reply = _survivors.report(path)
                 elif cmd == "types":  # a diagnosis: the most numerous tracked types
                     import collections
 
@@ -231,7 +256,10 @@ def main(argv: list[str]) -> None:
                 sys.stdout.flush()
 
     async def serve() -> None:
-        config = ServerConfig(port=0, log_dir=None, shutdown_grace=0.2)
+        extra: dict[str, Any] = {}
+        if os.environ.get("QUINZE_BENCH_CLOSED_KEPT"):  # experiments: closed tables kept for the listing
+            extra["closed_tables_kept"] = int(os.environ["QUINZE_BENCH_CLOSED_KEPT"])
+        config = ServerConfig(port=0, log_dir=None, shutdown_grace=0.2, **extra)
         serve_it = run_server
         if "on_server" in inspect.signature(run_server).parameters:  # (an older tree's server may not say)
             serve_it = functools.partial(run_server, on_server=lambda server: _server.append(server))
@@ -240,7 +268,12 @@ def main(argv: list[str]) -> None:
             print(port, flush=True)
             nursery.start_soon(control, nursery)
 
-    global _profile
+    global _profile, _survivors
+    if os.environ.get("QUINZE_BENCH_TRACEMALLOC"):  # diagnosis: what outlives the tables (load_survivors)
+        spec = importlib.util.spec_from_file_location("load_survivors", Path(__file__).with_name("load_survivors.py"))
+        assert spec is not None and spec.loader is not None
+        _survivors = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(_survivors)
     if os.environ.get("QUINZE_BENCH_PROFILE"):  # diagnosis: cProfile the server, stats written on quit
         import cProfile
 

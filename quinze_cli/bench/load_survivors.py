@@ -1,0 +1,208 @@
+"""Diagnosis for the load bench's server: which objects allocated while the tables played are
+still alive after they closed, and which of CPython's 1 MiB arenas they keep (docs/server.md,
+"Memory returned").
+
+Loaded by :mod:`quinze_cli.bench.load_server` by path (it imports only the standard library) when
+``QUINZE_BENCH_TRACEMALLOC=PREFIX`` is in the environment: :func:`start` begins tracing (25
+frames) once the idle connections are in the lobby, so that every block traced was allocated
+while the tables were set up or played; :func:`report`, after the tables closed, collects, takes
+a snapshot, groups the live blocks by traceback, and finds for each group the arenas its blocks sit
+in. An arena is found exactly: a small block (512 bytes at most) lies in a 16 KiB pool whose header
+(at the pool's aligned start) names its arena's index. The blocks are found by walking every object
+reachable from the collector's objects and the modules (:func:`gc.get_referents`), with the
+buffers of lists and dicts (their item arrays and key tables, blocks of their own); the share of
+the traced bytes so found is reported. CPython 3.11 on 64 bits (pool of 16 KiB, arena of 1 MiB),
+Linux (``/proc/self/maps`` tells which addresses are mapped before a pool header is read).
+"""
+
+from __future__ import annotations
+
+import bisect
+import collections
+import ctypes
+import gc
+import os
+import sys
+import time
+import tracemalloc
+from typing import Any
+
+FRAMES = 25
+POOL = 1 << 14
+_raw_traceback: Any = None
+
+
+def start(frames: int = FRAMES) -> None:
+    """Trace every block allocated from now on (with ``frames`` frames of traceback each)."""
+    tracemalloc.start(frames)
+
+
+def _mapped() -> tuple[list[int], list[int]]:
+    starts, ends = [], []
+    with open("/proc/self/maps") as f:
+        for line in f:
+            lo, hi = line.split(None, 1)[0].split("-")
+            starts.append(int(lo, 16))
+            ends.append(int(hi, 16))
+    return starts, ends
+
+
+def _arena(addr: int, maps: tuple[list[int], list[int]]) -> int | None:
+    """The pymalloc arena index of the block at ``addr``, or None if it is not in a pool."""
+    pool = addr & ~(POOL - 1)
+    i = bisect.bisect_right(maps[0], pool) - 1
+    if i < 0 or pool + 48 > maps[1][i]:
+        return None
+    arena = ctypes.c_uint.from_address(pool + 32).value
+    szidx = ctypes.c_uint.from_address(pool + 36).value
+    nextoffset = ctypes.c_uint.from_address(pool + 40).value
+    maxnext = ctypes.c_uint.from_address(pool + 44).value
+    if szidx >= 32 or arena >= 1 << 20 or nextoffset > POOL or maxnext > POOL:
+        return None
+    return arena
+
+
+def _buffers(o: object) -> list[int]:
+    """Addresses of the separate blocks a list or dict holds (item array; keys and values)."""
+    out = []
+    if type(o) is list:
+        p = ctypes.c_void_p.from_address(id(o) + 24).value
+        if p:
+            out.append(p)
+    elif isinstance(o, dict):
+        for off in (32, 40):
+            p = ctypes.c_void_p.from_address(id(o) + off).value
+            if p:
+                out.append(p)
+    return out
+
+
+def _block_traceback(addr: int) -> tracemalloc.Traceback | None:
+    global _raw_traceback
+    if _raw_traceback is None:
+        _raw_traceback = ctypes.pythonapi._PyTraceMalloc_GetTraceback
+        _raw_traceback.restype = ctypes.py_object
+        _raw_traceback.argtypes = [ctypes.c_uint, ctypes.c_size_t]
+    frames = _raw_traceback(0, addr)
+    return tracemalloc.Traceback(frames) if frames else None
+
+
+def _mallocstats() -> list[str]:
+    import tempfile
+
+    with tempfile.TemporaryFile("w+") as f:
+        saved = os.dup(2)
+        os.dup2(f.fileno(), 2)
+        try:
+            sys._debugmallocstats()
+            ctypes.CDLL(None).fflush(None)  # C's stderr buffer, into the file
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        f.seek(0)
+        return [x for x in f.read().splitlines() if "arena" in x or "bytes in" in x]
+
+
+def _site(tb: tracemalloc.Traceback) -> str:
+    """The innermost frame of ``tb`` in the project's server or protocol (else the innermost)."""
+    for f in reversed(tb):
+        if "/server/" in f.filename or "/protocol/" in f.filename:
+            return f"{f.filename.rsplit('/', 2)[-2]}/{f.filename.rsplit('/', 1)[-1]}:{f.lineno}"
+    return str(tb[-1])
+
+
+def report(path: str, top: int = 40) -> dict[str, Any]:
+    """Collect, then write to ``path`` the groups of live traced blocks (by traceback), the most
+    spread over arenas first; returns a summary (``groups``, ``blocks``, ``bytes``, ``arenas``,
+    ``found_share``, ``top``: the first groups as ``{"arenas", "count", "kib", "where"}``)."""
+    if not tracemalloc.is_tracing():
+        return {"error": "not tracing"}
+    t0 = time.perf_counter()
+    gc.collect()
+    snapshot = tracemalloc.take_snapshot()
+    here = __file__
+    snapshot = snapshot.filter_traces([tracemalloc.Filter(False, tracemalloc.__file__), tracemalloc.Filter(False, here)])
+    stats = {s.traceback: s for s in snapshot.statistics("traceback")}
+    phases = [("snapshot", time.perf_counter() - t0)]
+    maps = _mapped()
+    arenas: dict[tracemalloc.Traceback, set[int]] = collections.defaultdict(set)
+    found: collections.Counter[tracemalloc.Traceback] = collections.Counter()
+    by_arena: dict[int, collections.Counter[tracemalloc.Traceback]] = collections.defaultdict(collections.Counter)
+    seen: set[int] = set()  # the traced untracked objects already counted
+    blocks: list[tuple[int, tracemalloc.Traceback | None]] = []
+    kinds: dict[tracemalloc.Traceback, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    gc.unfreeze()  # the objects frozen at start-up are walked too (what they refer to may be newer)
+    gc.disable()
+    # Every tracked object is in gc.get_objects(); the untracked ones (strings, numbers, tuples
+    # and dicts of those) are found among the referents of tracked ones, then of untracked
+    # containers. Few allocations per object: the walk's own blocks are traced too (slowly).
+    for o in gc.get_objects() + [sys.modules]:
+        tb = tracemalloc.get_object_traceback(o)
+        if tb is not None:
+            blocks.append((id(o), tb))
+            kinds[tb][type(o).__name__] += 1
+        if type(o) is list or isinstance(o, dict):
+            for p in _buffers(o):
+                blocks.append((p, _block_traceback(p)))
+        todo = gc.get_referents(o)
+        while todo:
+            r = todo.pop()
+            if gc.is_tracked(r):
+                continue
+            tb = tracemalloc.get_object_traceback(r)
+            if tb is not None and id(r) not in seen:
+                seen.add(id(r))
+                blocks.append((id(r), tb))
+                kinds[tb][type(r).__name__] += 1
+                if isinstance(r, dict):
+                    for p in _buffers(r):
+                        blocks.append((p, _block_traceback(p)))
+            if type(r) is tuple or isinstance(r, dict):
+                todo.extend(gc.get_referents(r))
+    gc.enable()
+    phases.append(("walk", time.perf_counter() - t0))
+    for addr, tb in blocks:
+        if tb is None or tb not in stats:
+            continue
+        a = _arena(addr, maps)
+        found[tb] += 1
+        if a is not None:
+            arenas[tb].add(a)
+            by_arena[a][tb] += 1
+    total = sum(s.size for s in stats.values())
+    found_bytes = sum(stats[tb].size / stats[tb].count * n for tb, n in found.items())
+    order = sorted(stats, key=lambda tb: (-len(arenas.get(tb, ())), -stats[tb].size))
+    lines = [f"live traced blocks allocated since tracing started: {sum(s.count for s in stats.values())} "
+             f"in {len(stats)} tracebacks, {total / 1024:.0f} KiB; found by the walk: "
+             f"{sum(found.values())} blocks, {found_bytes / max(total, 1):.0%} of the bytes; "
+             f"arenas holding them: {len(by_arena)}"]
+    lines.append("seconds: " + ", ".join(f"{k} {v:.1f}" for k, v in phases))
+    lines += _mallocstats()
+    lines.append("")
+    lines.append("per arena: blocks found, the three groups with most blocks in it (innermost frame)")
+    for a, c in sorted(by_arena.items(), key=lambda kv: -sum(kv[1].values())):
+        lines.append(f"arena {a}: {sum(c.values())} blocks; " + "; ".join(f"{n} {tb[-1]}" for tb, n in c.most_common(3)))
+    lines.append("")
+    lines.append("by the innermost frame of the project (server/, protocol/): arenas, blocks live, KiB")
+    sites: dict[str, list[Any]] = collections.defaultdict(lambda: [set(), 0, 0])
+    for tb, st in stats.items():
+        site = _site(tb)
+        sites[site][0] |= arenas.get(tb, set())
+        sites[site][1] += st.count
+        sites[site][2] += st.size
+    for site, (ar, n, size) in sorted(sites.items(), key=lambda kv: (-len(kv[1][0]), -kv[1][2])):
+        lines.append(f"{len(ar):3d} arenas {n:6d} blocks {size / 1024:8.1f} KiB  {site}")
+    lines.append("")
+    summary = []
+    for tb in order[:top]:
+        s = stats[tb]
+        what = ", ".join(f"{n} {k}" for k, n in kinds[tb].most_common(4)) if tb in kinds else "buffers"
+        lines.append(f"== {len(arenas.get(tb, ()))} arenas, {s.count} blocks live ({found[tb]} found: {what}), {s.size / 1024:.1f} KiB")
+        lines.extend("   " + x for x in tb.format(most_recent_first=True))
+        where = _site(tb)
+        summary.append({"arenas": len(arenas.get(tb, ())), "count": s.count, "kib": round(s.size / 1024, 1), "where": where,
+                        "innermost": str(tb[-1])})
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return {"seconds": round(time.perf_counter() - t0, 1), "groups": len(stats), "blocks": sum(s.count for s in stats.values()), "bytes": total,
+            "arenas": len(by_arena), "found_share": round(found_bytes / max(total, 1), 2), "top": summary[:10]}
