@@ -70,6 +70,17 @@ _gens: dict[int, list[float]] = {}
 _max = [0.0, -1, 0.0]
 _profile: Any = None
 _survivors: Any = None  # quinze_cli/bench/load_survivors.py, loaded by path when QUINZE_BENCH_TRACEMALLOC is set
+
+
+def _load_survivors() -> Any:
+    """quinze_cli/bench/load_survivors.py, loaded by its path (this file imports no package of
+    the tree it measures but its server and protocol), once."""
+    spec = importlib.util.spec_from_file_location("load_survivors", Path(__file__).with_name("load_survivors.py"))
+    assert spec is not None and spec.loader is not None
+    module = sys.modules.setdefault("load_survivors", importlib.util.module_from_spec(spec))
+    if not hasattr(module, "mallocstats"):
+        spec.loader.exec_module(module)
+    return module
 _server: list[Any] = []  # the running Server, when the measured tree tells it (run_server's on_server)
 
 
@@ -204,21 +215,7 @@ def main(argv: list[str]) -> None:
                     ctypes.CDLL("libc.so.6").malloc_trim(0)
                     reply = {"rss_bytes": _rss(), "ms": round((time.perf_counter() - t0) * 1e3, 2)}
                 elif cmd == "arenas":  # a diagnosis: CPython's small-object allocator, its summary lines
-                    import ctypes
-                    import tempfile
-
-                    with tempfile.TemporaryFile("w+") as f:
-                        saved = os.dup(2)
-                        os.dup2(f.fileno(), 2)
-                        try:
-                            sys._debugmallocstats()
-                            ctypes.CDLL(None).fflush(None)  # C's stderr buffer, into the file
-                        finally:
-                            os.dup2(saved, 2)
-                            os.close(saved)
-                        f.seek(0)
-                        lines = f.read().splitlines()
-                    reply = {"lines": [x for x in lines if "arena" in x or "bytes in" in x or "Total" in x]}
+                    reply = {"lines": _load_survivors().mallocstats(also=("Total",))}
                 elif cmd == "trace-start" and _survivors is not None:  # diagnosis: QUINZE_BENCH_TRACEMALLOC
                     _survivors.start()
                     reply = {}
@@ -270,10 +267,7 @@ def main(argv: list[str]) -> None:
 
     global _profile, _survivors
     if os.environ.get("QUINZE_BENCH_TRACEMALLOC"):  # diagnosis: what outlives the tables (load_survivors)
-        spec = importlib.util.spec_from_file_location("load_survivors", Path(__file__).with_name("load_survivors.py"))
-        assert spec is not None and spec.loader is not None
-        _survivors = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(_survivors)
+        _survivors = _load_survivors()
     if os.environ.get("QUINZE_BENCH_PROFILE"):  # diagnosis: cProfile the server, stats written on quit
         import cProfile
 

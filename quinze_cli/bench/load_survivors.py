@@ -87,7 +87,9 @@ def _block_traceback(addr: int) -> tracemalloc.Traceback | None:
     return tracemalloc.Traceback(frames) if frames else None
 
 
-def _mallocstats() -> list[str]:
+def mallocstats(also: tuple[str, ...] = ()) -> list[str]:
+    """CPython's small-object allocator summary (``sys._debugmallocstats``, written on C's
+    stderr): its lines about arenas and bytes in use, and those holding any of ``also``."""
     import tempfile
 
     with tempfile.TemporaryFile("w+") as f:
@@ -100,7 +102,7 @@ def _mallocstats() -> list[str]:
             os.dup2(saved, 2)
             os.close(saved)
         f.seek(0)
-        return [x for x in f.read().splitlines() if "arena" in x or "bytes in" in x]
+        return [x for x in f.read().splitlines() if "arena" in x or "bytes in" in x or any(a in x for a in also)]
 
 
 def _site(tb: tracemalloc.Traceback) -> str:
@@ -177,7 +179,7 @@ def report(path: str, top: int = 40) -> dict[str, Any]:
              f"{sum(found.values())} blocks, {found_bytes / max(total, 1):.0%} of the bytes; "
              f"arenas holding them: {len(by_arena)}"]
     lines.append("seconds: " + ", ".join(f"{k} {v:.1f}" for k, v in phases))
-    lines += _mallocstats()
+    lines += mallocstats()
     lines.append("")
     lines.append("per arena: blocks found, the three groups with most blocks in it (innermost frame)")
     for a, c in sorted(by_arena.items(), key=lambda kv: -sum(kv[1].values())):
