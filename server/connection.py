@@ -336,28 +336,7 @@ class ClientConnection:
             except ProtocolError as e:
                 self._fatal(e)
                 return STOP
-        spent = 0.0  # time charged to this connection: everything but the moves it played
-        left = False
-        while not self.closing:
-            t0, moves = clock(), self.moves
-            try:
-                item = dec.next_data()
-            except ProtocolError as e:
-                if e.fatal:
-                    self._fatal(e)
-                    return STOP
-                self.error(e.code, e.message_text(), e.ref, e.request)
-                item = {}  # nothing to handle: the frame was refused
-            if item is None:
-                break
-            if item:
-                self.server.handle(self, item)
-            t1 = clock()
-            if self.moves == moves:
-                spent += t1 - t0
-            if t1 - start > SLICE:  # let the other connections and tables run
-                left = True
-                break
+        spent, left = self._handle_frames(start)
         self._buffered = left
         if self.closing:
             return STOP
@@ -403,26 +382,15 @@ class ClientConnection:
                 except ProtocolError as e:
                     self._fatal(e)
                     return
-                while not self.closing:
-                    t0, moves = clock(), self.moves
-                    try:
-                        item = dec.next_data()
-                    except ProtocolError as e:
-                        if e.fatal:
-                            self._fatal(e)
-                            return
-                        self.error(e.code, e.message_text(), e.ref, e.request)
-                        item = {}  # nothing to handle: the frame was refused
-                    if item is None:
+                while True:
+                    used, left = self._handle_frames(start)
+                    spent += used
+                    if self.closing:
+                        return
+                    if not left:
                         break
-                    if item:
-                        self.server.handle(self, item)
-                    t1 = clock()
-                    if self.moves == moves:
-                        spent += t1 - t0
-                    if t1 - start > SLICE:  # let the other connections and tables run
-                        await trio.lowlevel.checkpoint()
-                        start = clock()
+                    await trio.lowlevel.checkpoint()  # let the other connections and tables run
+                    start = clock()
                 now = trio.current_time()
                 budget = min(burst, budget + (now - refilled) * share) - spent
                 refilled = now
@@ -430,6 +398,36 @@ class ClientConnection:
                     await trio.sleep(-budget / share)
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
             self._lost(e)
+
+    def _handle_frames(self, start: float) -> tuple[float, bool]:
+        """Handle the frames decoded so far, until none is left or :data:`SLICE` seconds have
+        passed since ``start`` (a ``time.perf_counter`` reading), for the reactor's ``serve``
+        and the connection's own reader alike. Returns ``(seconds, left)``: the seconds charged
+        to this connection (all its handling but the moves it played, counted against
+        ``ServerConfig.cpu_share``) and whether frames are left for later. A fatal frame closes the connection
+        (``closing`` is then true); a refused one is answered with its ``error`` and skipped."""
+        clock, dec = time.perf_counter, self._dec
+        spent = 0.0
+        while not self.closing:
+            t0, moves = clock(), self.moves
+            try:
+                item = dec.next_data()
+            except ProtocolError as e:
+                if e.fatal:
+                    self._fatal(e)
+                    break
+                self.error(e.code, e.message_text(), e.ref, e.request)
+                item = {}  # nothing to handle: the frame was refused
+            if item is None:
+                break
+            if item:
+                self.server.handle(self, item)
+            t1 = clock()
+            if self.moves == moves:
+                spent += t1 - t0
+            if t1 - start > SLICE:  # let the other connections and tables run
+                return spent, True
+        return spent, False
 
     def _fatal(self, e: ProtocolError) -> None:
         self.error(e.code, e.message_text(), e.ref)
