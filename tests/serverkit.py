@@ -4,6 +4,7 @@ Every helper takes either (``port``: what the server context yields)."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -23,15 +24,17 @@ TOY = "first-to-three"
 
 
 @asynccontextmanager
-async def serving(**config: Any) -> AsyncIterator[int]:
+async def serving(servers: list[Any] | None = None, **config: Any) -> AsyncIterator[int]:
     """A real server on 127.0.0.1, any free port; yields the port; stopped (cleanly) on exit.
-    The toy game ``first-to-three`` is registered meanwhile, and only meanwhile."""
+    The toy game ``first-to-three`` is registered meanwhile, and only meanwhile. ``servers``, if
+    given, receives the server object (``quinze_server.server.Server``) once it runs."""
     config.setdefault("shutdown_grace", 0.3)
     game_registry.get_game("quinze")  # the real games are loaded first
     register_game(FirstToThree)
+    serve = run_server if servers is None else functools.partial(run_server, on_server=servers.append)
     try:
         async with trio.open_nursery() as nursery:
-            port = await nursery.start(run_server, ServerConfig(host="127.0.0.1", port=0, **config))
+            port = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, **config))
             try:
                 yield port
             finally:  # the clients a test left open are closed before the server stops

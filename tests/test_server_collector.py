@@ -17,10 +17,7 @@ import trio
 from quinze_server.app import run_server
 from quinze_server.collector import THRESHOLDS, TRIM_AFTER, Reclaimer, trim
 from quinze_server.config import ServerConfig
-from quinze_protocol import game as game_registry
-from quinze_protocol.game import register_game
-from serverkit import TOY, play_pair, seated_pair
-from toygame import FirstToThree
+from serverkit import play_pair, seated_pair, serving
 
 
 def test_tune_freezes_start_up_and_keeps_collecting() -> None:
@@ -109,23 +106,15 @@ async def test_a_server_trims_once_its_last_table_closed() -> None:
     if not trim():
         pytest.skip("no malloc_trim in this C library")
     servers: list[Any] = []
-    game_registry.get_game("quinze")
-    register_game(FirstToThree)
-    try:
-        async with trio.open_nursery() as nursery:
-            serve = functools.partial(run_server, on_server=servers.append)
-            port = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, shutdown_grace=0.3))
-            a, b, table, _ = await seated_pair(port, games=1)
-            await play_pair(a, b, table)
-            await a.expect("table-closed", table=table)
-            with trio.fail_after(30):  # a guard, not a measure
-                while servers[0].reclaimer.trims == 0:
-                    await trio.sleep(0.05)
-            await a.aclose()
-            await b.aclose()
-            nursery.cancel_scope.cancel()
-    finally:
-        game_registry._GAMES.pop(TOY, None)
+    async with serving(servers) as port:
+        a, b, table, _ = await seated_pair(port, games=1)
+        await play_pair(a, b, table)
+        await a.expect("table-closed", table=table)
+        with trio.fail_after(30):  # a guard, not a measure
+            while servers[0].reclaimer.trims == 0:
+                await trio.sleep(0.05)
+        await a.aclose()
+        await b.aclose()
 
 
 def test_tune_looks_up_malloc_trim_at_start_up() -> None:

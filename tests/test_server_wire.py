@@ -17,16 +17,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from quinze_protocol.framing import encode_frame
-from quinze_protocol import game as game_registry
-from quinze_protocol.game import register_game
 from quinze_server.app import run_server
 from quinze_server.config import ServerConfig
 from quinze_server.reactor import AVAILABLE as REACTOR
 from quinze_server.table import Table
 from quinze_server.wire import Records, TableWire, joined_map
-from toygame import FirstToThree
 from netclient import NetClient
-from serverkit import TOY, create, play_pair, seated_pair, memory_serving
+from serverkit import TOY, create, play_pair, seated_pair, memory_serving, serving
 
 _values = st.recursive(
     st.none() | st.booleans() | st.integers(-(2**63), 2**63 - 1) | st.text(max_size=20) | st.floats(allow_nan=False),
@@ -129,32 +126,24 @@ async def test_tables_closed_with_none_kept_are_kept_nowhere() -> None:
     them meanwhile), no Table object is alive any more, neither in the lobby's structures nor
     anywhere else the collector can see (weak references to them are dead after a collection)."""
     servers: list[Any] = []
-    game_registry.get_game("quinze")
-    register_game(FirstToThree)
-    try:
-        async with trio.open_nursery() as nursery:
-            serve = functools.partial(run_server, on_server=servers.append)
-            port = await nursery.start(serve, ServerConfig(host="127.0.0.1", port=0, shutdown_grace=0.3, closed_tables_kept=0))
-            lobby = servers[0].lobby
-            watcher = await NetClient.connect(port, "eve")
-            await watcher.request({"type": "list-tables"}, "tables")  # the listing is kept encoded from now on
-            refs = []
-            for names in (("ana", "bob"), ("cy", "di"), ("ed", "flo")):
-                a, b, table, _ = await seated_pair(port, names=names, games=1)
-                refs.append(weakref.ref(lobby.tables[table]))
-                await play_pair(a, b, table)
-                await a.expect("table-closed", table=table)
-                await a.aclose()
-                await b.aclose()
-            gc.collect()
-            assert [r() for r in refs] == [None, None, None]
-            assert (lobby.tables, lobby._bodies, lobby._dirty, lobby.open_tables) == ({}, {}, {}, 0)
-            assert [o for o in gc.get_objects() if isinstance(o, Table) and o.lobby is lobby] == []
-            assert (await watcher.request({"type": "list-tables"}, "tables"))["tables"] == []
-            await watcher.aclose()
-            nursery.cancel_scope.cancel()
-    finally:
-        game_registry._GAMES.pop(TOY, None)
+    async with serving(servers, closed_tables_kept=0) as port:
+        lobby = servers[0].lobby
+        watcher = await NetClient.connect(port, "eve")
+        await watcher.request({"type": "list-tables"}, "tables")  # the listing is kept encoded from now on
+        refs = []
+        for names in (("ana", "bob"), ("cy", "di"), ("ed", "flo")):
+            a, b, table, _ = await seated_pair(port, names=names, games=1)
+            refs.append(weakref.ref(lobby.tables[table]))
+            await play_pair(a, b, table)
+            await a.expect("table-closed", table=table)
+            await a.aclose()
+            await b.aclose()
+        gc.collect()
+        assert [r() for r in refs] == [None, None, None]
+        assert (lobby.tables, lobby._bodies, lobby._dirty, lobby.open_tables) == ({}, {}, {}, 0)
+        assert [o for o in gc.get_objects() if isinstance(o, Table) and o.lobby is lobby] == []
+        assert (await watcher.request({"type": "list-tables"}, "tables"))["tables"] == []
+        await watcher.aclose()
 
 
 async def test_sockets_are_read_by_the_servers_one_reader() -> None:
