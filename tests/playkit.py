@@ -1,5 +1,6 @@
-"""What the ``quinze play`` tests share: paths, the pexpect timeout, ANSI stripping, starting
-``quinze play`` in a terminal of a given size and leaving a game. Their fixtures ``env`` and
+"""What the ``quinze play`` tests share: paths, the pexpect timeout, ANSI stripping, the
+prompts they wait for, the last screen drawn, starting ``quinze play`` (or a local table) in a
+terminal of a given size and leaving a game. Their fixtures ``env`` and
 ``host`` are in ``conftest.py``."""
 
 from __future__ import annotations
@@ -20,6 +21,24 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 def plain(text: str) -> str:
     """``text`` without ANSI escapes."""
     return ANSI.sub("", text)
+
+
+PROMPT = r"(Your move|Votre coup)(?: \(\d+ s\))?> "
+"""The move prompt, English or French, with or without the seconds left."""
+ENTER = r"(Press Enter to go on|Appuyez sur Entrée pour continuer)> "
+"""The prompt of a deal's summary at a local table."""
+CLOSED = r"(Table|La table) [a-z2-9]{4}-t\d+ (is closed|est fermée)"
+"""The line that tells the table closed."""
+
+
+def last_screen(child: pexpect.spawn) -> str:
+    """The last screen drawn (after the last clear), without escapes."""
+    return plain((child.before or "").rsplit("\x1b[2J", 1)[-1]).replace("\r\n", "\n")
+
+
+def spawn_local(env, game: str, *args: str, size=(24, 80), lang: str | None = None) -> pexpect.spawn:
+    """``quinze play --local --no-log --name Ana --game GAME ARGS`` in a terminal of ``size``."""
+    return spawn_play(env, "--local", "--no-log", "--name", "Ana", "--game", game, *args, size=size, lang=lang)
 
 
 def spawn_play(env, *args: str, size=(24, 80), lang: str | None = None) -> pexpect.spawn:

@@ -15,24 +15,11 @@ import signal
 
 import pexpect
 import pytest
-from playkit import plain, quit_game, spawn_play as spawn
+from playkit import CLOSED, ENTER, PROMPT, last_screen as screen, plain, quit_game, spawn_local as local, spawn_play as spawn
 
 SIZES = [(24, 80), (40, 120)]
-PROMPT = r"(Your move|Votre coup)(?: \(\d+ s\))?> "
-ENTER = r"(Press Enter to go on|Appuyez sur Entrée pour continuer)> "
-CLOSED = r"(Table|La table) [a-z2-9]{4}-t\d+ (is closed|est fermée)"
 OLD_STYLE = re.compile(r"Ana \((you|vous)\) (draws|makes|made|places|placed|discards|lays|passes|stands|raises|calls|"
                        r"checks|folds|is burnt|pioche|fait|pose|passe|relance|tient|se brûle)|Ana (made|placed)|: swap ")
-
-
-def local(env, game: str, *args: str, size=(24, 80), lang: str | None = None) -> pexpect.spawn:
-    return spawn(env, "--local", "--no-log", "--name", "Ana", "--game", game, *args, size=size, lang=lang)
-
-
-def screen(child: pexpect.spawn) -> str:
-    """The last screen drawn (after the last clear), without escapes."""
-    raw = child.before or ""
-    return plain(raw.rsplit("\x1b[2J", 1)[-1]).replace("\r\n", "\n")
 
 
 def panel(text: str, title: str = "recent") -> list[str]:

@@ -15,25 +15,14 @@ import subprocess
 
 import pexpect
 import pytest
-from playkit import QUINZE, TIMEOUT, plain, quit_game, spawn_play as spawn
+from playkit import CLOSED, ENTER, PROMPT, QUINZE, TIMEOUT, last_screen, quit_game, spawn_local as local, spawn_play as spawn
 
-PROMPT = r"(Your move|Votre coup)(?: \(\d+ s\))?> "
-ENTER = r"(Press Enter to go on|Appuyez sur Entrée pour continuer)> "
-CLOSED = r"(Table|La table) [a-z2-9]{4}-t\d+ (is closed|est fermée)"
 LISTED = re.compile(r"^\s+(\d+)\) (.+?)\s*$", re.M)
 
 
 def words(text: str) -> str:
     """A pattern for ``text`` however the terminal wrapped it."""
     return r"\s+".join(re.escape(w) for w in text.split())
-
-
-def local(env, game: str, *args: str, size=(24, 80), lang: str | None = None) -> pexpect.spawn:
-    return spawn(env, "--local", "--no-log", "--name", "Ana", "--game", game, *args, size=size, lang=lang)
-
-
-def last_screen(child: pexpect.spawn) -> str:
-    return plain((child.before or "").rsplit("\x1b[2J", 1)[-1]).replace("\r\n", "\n")
 
 
 def listed(child: pexpect.spawn) -> list[tuple[str, str]]:

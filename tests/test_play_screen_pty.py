@@ -13,28 +13,14 @@ import re
 
 import pexpect
 import pytest
-from playkit import QUINZE, TIMEOUT, plain, quit_game
+from playkit import CLOSED, ENTER, PROMPT, last_screen, plain, quit_game, spawn_local as local
 
 SIZES = [(24, 80), (40, 120)]
-PROMPT = r"(Your move|Votre coup)(?: \(\d+ s\))?> "
-ENTER = r"(Press Enter to go on|Appuyez sur Entrée pour continuer)> "
-CLOSED = r"(Table|La table) [a-z2-9]{4}-t\d+ (is closed|est fermée)"
 TITLE = {"quinze": "Le Quinze — ", "quatorze": "Le 14 — ", "quinze-classique": "Le Quinze classique — "}
-
-
-def local(env, game: str, *args: str, size=(24, 80), lang: str | None = None) -> pexpect.spawn:
-    env = dict(env, LINES=str(size[0]), COLUMNS=str(size[1]))
-    extra = ["--lang", lang] if lang else []
-    return pexpect.spawn(QUINZE, ["play", "--local", "--no-log", "--name", "Ana", "--game", game, *args, *extra],
-                         env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=size)
 
 
 def text_of(child: pexpect.spawn) -> str:
     return plain(child.before or "").replace("\r\n", "\n")
-
-
-def last_screen(child: pexpect.spawn) -> str:
-    return plain((child.before or "").rsplit("\x1b[2J", 1)[-1]).replace("\r\n", "\n")
 
 
 def board_in_view(text: str, game: str, height: int, width: int) -> list[str]:
