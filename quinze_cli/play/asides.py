@@ -123,25 +123,12 @@ class Asides:
         input."""
         s = self.s
         s.prompt(question)
-        kept: list[tuple] = []
-        resumed = False
         self.asking = True
         try:
-            while True:
-                item = await s.next()
-                if item is None:  # pragma: no cover - no deadline given
-                    continue
-                kind, data = item
-                if kind == "input":
-                    answer = (data or "").strip().lower() in YES_WORDS
-                    break
-                if kind == "resumed":
-                    resumed = True
-                else:
-                    kept.append(s.item)
+            line, resumed = await s.next_line()
         finally:
             self.asking = False
-            s.backlog.extend(kept)
+        answer = line.strip().lower() in YES_WORDS
         if resumed and (rejoin_on_yes or not answer):
             await self._rejoin()
             return False if rejoin_on_yes else answer

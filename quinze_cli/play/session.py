@@ -220,6 +220,28 @@ class Session:
         if item[0] == "input" and item[1] is None:
             raise Quit("eof")
 
+    async def next_line(self) -> tuple[str, bool]:
+        """Wait for the next typed line, keeping what the server sends meanwhile, in order, for
+        after it (back in :attr:`backlog`, also when this raises). Returns ``(line, resumed)``:
+        ``resumed`` when a lost connection was restored meanwhile (:meth:`next`). Raises
+        :class:`Quit` for Ctrl-C and end of input, :class:`Stopped` when the server stopped."""
+        kept: list[tuple] = []
+        resumed = False
+        try:
+            while True:
+                item = await self.next()
+                if item is None:  # pragma: no cover - no deadline given
+                    continue
+                kind, data = item
+                if kind == "input":
+                    return data or "", resumed
+                if kind == "resumed":
+                    resumed = True
+                else:
+                    kept.append(self.item)
+        finally:
+            self.backlog.extend(kept)
+
     async def next(self, until: float | None = None) -> tuple[str, Any] | None:
         """The next ``("server", map)`` or ``("input", line)``; None at ``until`` (a
         ``time.monotonic()`` time) if nothing came. A lost connection is restored here (then

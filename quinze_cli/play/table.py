@@ -317,23 +317,11 @@ class TableLoop(Asides):
         self.redraw_at = None
         draw(s.console, self.ui, self.state, self.cat, clear=self.clear, summary=self.shown)  # type: ignore[arg-type]
         s.prompt(self.cat("summary.enter"))
-        held: list[tuple] = []
-        line = ""
         self.holding = True
         try:
-            while True:
-                item = await s.next()
-                if item is None:  # pragma: no cover - no deadline given
-                    continue
-                kind, data = item
-                if kind == "input":
-                    line = (data or "").strip()
-                    break
-                if kind == "server":
-                    held.append(s.item)
+            line = (await s.next_line())[0].strip()
         finally:
             self.holding = False
-            s.backlog.extend(held)
         self.shown = None
         self._soon()
         if line:
