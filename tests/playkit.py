@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pexpect
@@ -34,6 +35,19 @@ CLOSED = r"(Table|La table) [a-z2-9]{4}-t\d+ (is closed|est fermée)"
 def last_screen(child: pexpect.spawn) -> str:
     """The last screen drawn (after the last clear), without escapes."""
     return plain((child.before or "").rsplit("\x1b[2J", 1)[-1]).replace("\r\n", "\n")
+
+
+def move_prompts(child: pexpect.spawn, limit: int) -> Iterator[None]:
+    """Wait for the next prompt, at most ``limit`` times: Enter at a deal's summary, a yield at
+    each move prompt (the caller answers it), the end once the table closed."""
+    for _ in range(limit):
+        k = child.expect([PROMPT, ENTER, CLOSED])
+        if k == 2:
+            return
+        if k == 1:
+            child.sendline("")
+            continue
+        yield
 
 
 def spawn_local(env, game: str, *args: str, size=(24, 80), lang: str | None = None) -> pexpect.spawn:

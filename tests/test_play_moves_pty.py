@@ -15,7 +15,7 @@ import subprocess
 
 import pexpect
 import pytest
-from playkit import CLOSED, ENTER, PROMPT, QUINZE, TIMEOUT, last_screen, quit_game, spawn_local as local, spawn_play as spawn
+from playkit import CLOSED, ENTER, PROMPT, QUINZE, TIMEOUT, last_screen, move_prompts, quit_game, spawn_local as local, spawn_play as spawn
 
 LISTED = re.compile(r"^\s+(\d+)\) (.+?)\s*$", re.M)
 
@@ -39,13 +39,7 @@ def test_le_quinze_ends_the_turn_itself_when_nothing_else_is_possible(env, size,
     fr = lang == "fr"
     child = local(env, "quinze", "--seed", "4", "--opponents", "builtin:greedy", size=size, lang=lang)
     ended = False
-    for _ in range(200):
-        k = child.expect([PROMPT, ENTER, CLOSED])
-        if k == 2:
-            break
-        if k == 1:
-            child.sendline("")
-            continue
+    for _ in move_prompts(child, 200):
         entries = listed(child)
         assert [e for _, e in entries] != ["end the turn"] and [e for _, e in entries] != ["finir le tour"], entries
         if "Plus rien à faire : votre tour se termine." in last_screen(child) or \
@@ -79,13 +73,7 @@ def test_le_14_does_not_list_the_undoing_of_the_swap_just_made(env, size, lang):
     swapped = None
     for seed in range(1, 30):
         child = local(env, "quatorze", "--seed", str(seed), "--opponents", "builtin:greedy", size=size, lang=lang)
-        for _ in range(40):
-            k = child.expect([PROMPT, ENTER, CLOSED])
-            if k == 2:
-                break
-            if k == 1:
-                child.sendline("")
-                continue
+        for _ in move_prompts(child, 40):
             entries = listed(child)
             rows = last_screen(child).split("\n")
             assert len([r for r in rows if r.strip()]) <= size[0] and all(len(r) <= size[1] for r in rows)
