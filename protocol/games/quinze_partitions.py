@@ -10,10 +10,12 @@ The idea: the positive part (ranks 2..K) of a fifteen is a multiset of ranks add
 leaves (``quinze_legal._flex``). The multisets of ranks 2..13 adding up to a given ``T`` are few
 (40 for 15, 98 for 19) and are listed once (:func:`_partitions`). A place's candidates are
 those whose ranks are all present, and present at least twice where a rank is taken twice or
-more: a table lookup by ``(T, ranks present, ranks present twice)`` (:data:`_CANDIDATES`), so a
-search walks only multisets that the cards can make, nearly always one to four. Each candidate
-is then split between hand and table in every way the counts allow, naming the lowest-numbered
-cards of each rank in each place (as the depth-first search does).
+more. Per sum, each candidate is one bit, and four lookups by the absent ranks and by the ranks
+present less than twice (2..7 and 8..13, 6 bits each) give the bits of the candidates these cards rule
+out (:func:`_tables`): a search walks only multisets that the cards can make, nearly always one
+to four, with no cache that grows with the places seen. Each candidate is then split between
+hand and table in every way the counts allow, naming the lowest-numbered cards of each rank in
+each place (as the depth-first search does).
 
 Order: the depth-first search lists a fifteen's positive part by its sequence of choices over
 the ranks, K first, each choice a (count, hand count) pair in increasing order, and two positive
@@ -27,8 +29,6 @@ increasing ``T``, then by the flexible choice in ``_flex``'s order, then by that
 from __future__ import annotations
 
 from typing import Any
-
-from quinze_protocol import caches as _caches
 
 __all__ = ["SMALL", "search"]
 
@@ -73,23 +73,35 @@ def _candidate(parts: tuple[tuple[int, int], ...]) -> Candidate:
             sum(1 << r for r, _ in parts))
 
 
-_BY_SUM: dict[int, list[tuple[Candidate, int, int]]] = {}
-"""By sum T: every candidate with its mask of ranks (bit r - 2) and of ranks taken twice or more."""
-_CANDIDATES: dict[int, tuple[Candidate, ...]] = {}
-"""By ``T << 24 | ranks present twice << 12 | ranks present`` (bits r - 2): the candidates that
-these cards can make, as far as presence tells."""
+_Tables = tuple[list[Candidate], int, list[int], list[int], list[int], list[int]]
+_TABLES: dict[int, _Tables] = {}
+"""By sum T: (its candidates; a bit per candidate; by the absent ranks 2..7 and 8..13 (6 bits
+each), the candidates that need one of them; by the ranks 2..7 and 8..13 present less than
+twice, the candidates that take one of them twice or more)."""
 
 
-def _candidates(key: int) -> tuple[Candidate, ...]:
-    t = key >> 24
-    present = key & 4095
-    twice = (key >> 12) & 4095
-    every = _BY_SUM.get(t)
-    if every is None:
-        every = _BY_SUM[t] = [
-            (_candidate(p), sum(1 << (r - 2) for r, _ in p), sum(1 << (r - 2) for r, k in p if k >= 2))
-            for p in _partitions(t)]
-    got = _CANDIDATES[key] = tuple(c for c, need, need2 in every if not need & ~present and not need2 & ~twice)
+def _tables(t: int) -> _Tables:
+    cands = [_candidate(p) for p in _partitions(t)]
+    uses = [0] * 14
+    twice = [0] * 14
+    for i, (ranks, _, _, _) in enumerate(cands):
+        for r, k, _, _ in ranks:
+            uses[r] |= 1 << i
+            if k >= 2:
+                twice[r] |= 1 << i
+
+    def by_half(per_rank: list[int], first: int) -> list[int]:
+        out = []
+        for m in range(64):
+            u = 0
+            for b in range(6):
+                if m >> b & 1:
+                    u |= per_rank[first + b]
+            out.append(u)
+        return out
+
+    got = _TABLES[t] = (cands, (1 << len(cands)) - 1, by_half(uses, 2), by_half(uses, 8),
+                        by_half(twice, 2), by_half(twice, 8))
     return got
 
 
@@ -98,16 +110,27 @@ def _positive(t: int, masks: int, hb: dict[int, list[int]], tb: dict[int, list[i
     """The positive parts adding up to ``t``: ``[(key, hand cards, table cards, hand count,
     count)]`` sorted by key. ``hand_ranks``: bits of the ranks held; a candidate with none of
     them is skipped (-1: keep all)."""
-    key = (t << 24) | masks
-    cands = _CANDIDATES.get(key)
-    if cands is None:
-        cands = _candidates(key)
+    tables = _TABLES.get(t)
+    if tables is None:
+        tables = _tables(t)
+    cands, full, lo1, hi1, lo2, hi2 = tables
+    absent = ~masks
+    once = absent >> 12
+    bits = full & ~(lo1[absent & 63] | hi1[(absent >> 6) & 63] | lo2[once & 63] | hi2[(once >> 6) & 63])
     res = []
-    for ranks, big, n, bits in cands:
-        if not bits & hand_ranks:
+    while bits:
+        low = bits & -bits
+        bits ^= low
+        ranks, big, n, rbits = cands[low.bit_length() - 1]
+        if not rbits & hand_ranks:
             continue
         if big:  # a rank taken three times or more: are there enough?
-            if any(len(hb.get(r, _EMPTY)) + len(tb.get(r, _EMPTY)) < k for r, k in big):
+            enough = True
+            for r, k in big:
+                if len(hb.get(r, _EMPTY)) + len(tb.get(r, _EMPTY)) < k:
+                    enough = False
+                    break
+            if not enough:
                 continue
         key = 0
         ht = tt = _EMPTY
@@ -198,4 +221,3 @@ def search(hb: dict[int, list[int]], tb: dict[int, list[int]], masks: int, hand_
     return out
 
 
-_caches.register_dict("quinze_partitions._CANDIDATES", _CANDIDATES)
