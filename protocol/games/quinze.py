@@ -401,22 +401,14 @@ class QuinzeGame(Game):
         ``no-hand-card``, ``card-not-held``, ``card-not-on-table``, ``cannot-fifteen``,
         ``must-make-fifteen``, ``cannot-place``, ``pair-needs-three``, ``last-card``,
         ``cannot-end``."""
-        return self.apply(action, checked=False)
-
-    def apply(self, action: Any, *, checked: bool = True) -> list[Event]:
-        """:meth:`quinze_protocol.game.Game.apply` (an :class:`Action` or its data), with the play
-        itself here: a trusted action (``checked=False``, taken from :meth:`legal_actions`) is
-        played without a further call."""
-        if checked or not isinstance(action, Action):
-            return Game.apply(self, action, checked=checked)
         events: list[Event] | None = [] if self.record_events else None
-        kind = action[0]  # type: ignore[index]  # our actions are tuples
+        kind = action[0]
         s = self.seat
         hand = self.hands[s]
         self.turn_actions.append(action)
         if kind == "fifteen":
-            hc = action[1] + action[3]  # type: ignore[index]  # our actions are tuples
-            tc = action[2] + action[4]  # type: ignore[index]  # our actions are tuples
+            hc = action[1] + action[3]
+            tc = action[2] + action[4]
             for c in hc:
                 hand.remove(c)
             if tc:
@@ -436,7 +428,7 @@ class QuinzeGame(Game):
             self._fif = self._after_fifteen(hc, tc, hand)
             return events or []
         if kind == "place":
-            cards = action[1]  # type: ignore[index]  # our actions are tuples
+            cards = action[1]
             for c in cards:
                 hand.remove(c)
                 insort(self.table, c)
