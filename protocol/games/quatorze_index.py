@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from quinze_protocol import caches as _caches
-from quinze_protocol.games.quatorze_actions import VALUES, Substitute
+from quinze_protocol.games.quatorze_actions import VALUES, Substitute, make_substitute
 
 __all__ = ["TableIndex", "substitutions"]
 
@@ -117,7 +117,7 @@ class TableIndex:
                                     key = base | j << 18 | pk << 6 | c
                                     a = memo.get(key)
                                     if a is None:
-                                        a = memo[key] = Substitute("between", i, cards=pair, other=j, card=c)
+                                        a = memo[key] = make_substitute("between", i, (), pair, j, c)
                                     between.append(a)
         self.infos = infos
         self.sources = sources
@@ -164,7 +164,7 @@ def substitutions(index: TableIndex, hand: Sequence[int]) -> list[Substitute]:
                             key = base | pk << 6 | h
                             a = memo.get(key)
                             if a is None:
-                                a = memo[key] = Substitute("hand-for-two", i, hand=(h,), cards=p)
+                                a = memo[key] = make_substitute("hand-for-two", i, (h,), p, -1, -1)
                             out.append(a)
     vm = index.vmask
     if len(cards) >= 2 or twice:  # two-for-one: a pair of hand cards worth one card of a combination
@@ -200,7 +200,7 @@ def substitutions(index: TableIndex, hand: Sequence[int]) -> list[Substitute]:
                                 key = base | pk << 6 | c
                                 a = memo.get(key)
                                 if a is None:
-                                    a = memo[key] = Substitute("two-for-one", i, hand=p, card=c)
+                                    a = memo[key] = make_substitute("two-for-one", i, p, (), -1, c)
                                 out.append(a)
     out.extend(index.between)
     return out
