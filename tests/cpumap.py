@@ -5,13 +5,15 @@ Set ``QUINZE_CPU_MAP`` to a file name and run the suite as usual; each process r
 
     QUINZE_CPU_MAP=/tmp/cpu.csv python -m pytest -q -p no:cacheprovider
     python tests/cpumap.py /tmp/cpu.csv     # the sums by file and the top tests
+    python tests/cpumap.py --tail /tmp/cpu.csv 15   # what runs in the last 15 s, per worker
 
 A row: node id, wall seconds, the worker's own CPU seconds (``time.process_time``, every thread
 of it), its children's CPU seconds (``RUSAGE_CHILDREN``: the processes it started and waited for
 during the test, with whatever those waited for in turn), how many processes the test started
 itself by kind (``quinze`` commands, Python bots, play hosts, Dask processes, builds, other, the others
 named in the last column),
-how many pty sessions, and how many hypothesis examples ran (calls of the inner test). Setup
+how many pty sessions, how many hypothesis examples ran (calls of the inner test), and when the
+test began (seconds since the epoch: :func:`tail` lists the tests still running at the end). Setup
 and teardown are counted with the test, so a fixture shared by a module falls on the test that
 made it or closed it.
 
@@ -125,11 +127,12 @@ class CpuMap:
                 return inner(*a, **kw)
 
             handle.inner_test = counted
+        began = time.time()
         wall, own, children = time.perf_counter(), time.process_time(), _children()
         yield
         row = [item.nodeid, time.perf_counter() - wall, time.process_time() - own, _children() - children]
         self.out.writerow([row[0], *(f"{x:.3f}" for x in row[1:]), *(_counts[k] for k in KINDS), examples[0],
-                           "; ".join(f"{n} {name}" for name, n in _others.most_common())])
+                           "; ".join(f"{n} {name}" for name, n in _others.most_common()), f"{began:.3f}"])
         self.file.flush()
         if handle is not None:
             handle.inner_test = inner
@@ -179,5 +182,26 @@ def summary(path: str, top: int = 30) -> str:
     return "\n".join(lines)
 
 
+def tail(path: str, seconds: float = 15.0) -> str:
+    """The tests still running in the last ``seconds`` of the run recorded under ``path``, by worker."""
+    rows = []
+    for part in sorted(Path(path).parent.glob(Path(path).name + ".*")):
+        with open(part, encoding="utf-8") as f:
+            rows += [(part.suffix[1:], r[0], float(r[-1]), float(r[1])) for r in csv.reader(f)]
+    start = min(r[2] for r in rows)
+    end = max(r[2] + r[3] for r in rows)
+    lines = [f"run: {end - start:.1f} s from the first test's start to the last test's end"]
+    for worker in sorted({r[0] for r in rows}):
+        mine = [r for r in rows if r[0] == worker]
+        lines.append(f"{worker}: {len(mine)} tests, ends at {max(r[2] + r[3] for r in mine) - start:.1f} s")
+        for _, node, began, wall in sorted(mine, key=lambda r: r[2]):
+            if began + wall > end - seconds:
+                lines.append(f"    {began - start:6.1f} +{wall:5.1f} s  {node}")
+    return "\n".join(lines)
+
+
 if __name__ == "__main__":
-    print(summary(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 30))
+    if sys.argv[1] == "--tail":
+        print(tail(sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else 15.0))
+    else:
+        print(summary(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 30))

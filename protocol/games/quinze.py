@@ -80,10 +80,16 @@ __all__ = ["QuinzeGame", "deal_size", "decks_for", "fifteen_problem"]
 _TEXT = tuple(card_text(c) for c in range(54))
 _tnew = tuple.__new__
 _FACE = (11, 12, 13)
+_RBIT = tuple(1 << CARD_RANK[c] for c in range(54))
+_FACE_BITS = (1 << 11) | (1 << 12) | (1 << 13)
 _SINGLE = tuple(_tnew(Place, ("place", (c,))) for c in range(54))
 """The placement of each single card (actions are immutable values: built once)."""
 PHASES = ("fifteen", "place", "more", "placed", "over")
 """The phases of a turn (see the module docstring); ``over`` once the match has ended."""
+_NO_PRIVATE: Any = Event._field_defaults["private"]
+"""The empty private part every public-only event shares (events are immutable values)."""
+_DRAWN = tuple(tuple({s: {"card": _TEXT[c]}} for c in range(54)) for s in range(8))
+"""The private part of a ``draw`` event, by seat and card: built once, shared by the events."""
 VIEW_SORT = tuple((CARD_RANK[c] or 14) * 8 + (c // 13 if c < 52 else c - 52) for c in range(54))
 """Display order of cards in views: A 2 .. K then jokers, suits S H D C within a rank."""
 
@@ -252,7 +258,7 @@ class QuinzeGame(Game):
             self.discard = []
             _shuffle(self.rng, stock)
             if events is not None:
-                events.append(_tnew(Event, ("reshuffle", {"stock": len(stock)}, {})))
+                events.append(_tnew(Event, ("reshuffle", {"stock": len(stock)}, _NO_PRIVATE)))
         s = self.seat
         self.turns += 1
         self.seat_turns[s] += 1
@@ -264,7 +270,7 @@ class QuinzeGame(Game):
         hand = self.hands[s]
         insort(hand, c)
         if events is not None:
-            events.append(_tnew(Event, ("draw", {"seat": s, "stock": len(stock)}, {s: {"card": _TEXT[c]}})))
+            events.append(_tnew(Event, ("draw", {"seat": s, "stock": len(stock)}, _DRAWN[s][c])))
         fif = self._fif = fifteens(hand, self.table, Fifteen)
         self.phase = "fifteen" if fif else "place"
 
@@ -333,8 +339,16 @@ class QuinzeGame(Game):
             return out
         if phase == "place":
             hand = self.hands[self.seat]
-            out = self._singles(hand)
-            if len(hand) >= 3:
+            out = []
+            held = dup = 0
+            for c in hand:
+                bit = _RBIT[c]
+                if held & bit:
+                    dup |= bit
+                else:
+                    held |= bit
+                    out.append(_SINGLE[c])
+            if dup & _FACE_BITS and len(hand) >= 3:  # a J, Q or K pair held
                 seen = set()
                 for c in hand:
                     r = CARD_RANK[c]
@@ -370,7 +384,7 @@ class QuinzeGame(Game):
         out: list[Action] = []
         seen = 0
         for c in hand:
-            bit = 1 << CARD_RANK[c]
+            bit = _RBIT[c]
             if not seen & bit:
                 seen |= bit
                 out.append(_SINGLE[c])
@@ -406,7 +420,7 @@ class QuinzeGame(Game):
             self.discard.extend(tc)
             self.fifteens_made += 1
             if events is not None:
-                events.append(_tnew(Event, ("fifteen", {"seat": s, "hand": [_TEXT[c] for c in hc], "table": [_TEXT[c] for c in tc]}, {})))
+                events.append(_tnew(Event, ("fifteen", {"seat": s, "hand": [_TEXT[c] for c in hc], "table": [_TEXT[c] for c in tc]}, _NO_PRIVATE)))
             if not hand:
                 self._end_deal(events, "first-turn" if self.seat_turns[s] == 1 else "out", s)
                 return events or []
@@ -420,7 +434,7 @@ class QuinzeGame(Game):
                 insort(self.table, c)
             quick = self.phase == "more"
             if events is not None:
-                events.append(_tnew(Event, ("place", {"seat": s, "cards": [_TEXT[c] for c in cards], "quick": quick}, {})))
+                events.append(_tnew(Event, ("place", {"seat": s, "cards": [_TEXT[c] for c in cards], "quick": quick}, _NO_PRIVATE)))
             if quick:
                 self.phase = "placed"
                 self._fif = []
@@ -428,7 +442,7 @@ class QuinzeGame(Game):
             self._next_turn(events)
             return events or []
         if events is not None:
-            events.append(_tnew(Event, ("end-turn", {"seat": s}, {})))
+            events.append(_tnew(Event, ("end-turn", {"seat": s}, _NO_PRIVATE)))
         self._next_turn(events)
         return events or []
 
@@ -447,6 +461,11 @@ class QuinzeGame(Game):
         for c in hc:
             if rank[c] in hr:
                 return fifteens(hand, self.table, Fifteen)
+        if len(self._fif) == 1:
+            # the only fifteen listed was made (or an equivalent one) and no card of its hand
+            # ranks is left in hand: it cannot be made again, and a fifteen of fewer cards would
+            # have been listed before, so none is left
+            return []
         if tc:
             tr = [rank[d] for d in self.table]
             for c in tc:
