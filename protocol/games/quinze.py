@@ -225,17 +225,20 @@ class QuinzeGame(Game):
         self.stock = cards
         hands: list[list[int]] = [[] for _ in range(n)]
         first = (self.dealer + 1) % n
-        for _ in range(self.hand_size):
-            for k in range(n):
-                hands[(first + k) % n].append(cards.pop())
-        for h in hands:
-            h.sort()
+        # one card at a time from the top (the end of the list), seat ``first`` first: seat
+        # first + k gets the cards at top - k, top - k - n, ... (each hand is then sorted)
+        size = self.hand_size
+        end = len(cards) - size * n
+        for k in range(n):
+            hands[(first + k) % n] = sorted(cards[end + n - 1 - k::n])
+        del cards[end:]
         self.hands = hands
         self.table = []
         self.discard = []
         self.turns = 0
         self.seat_turns = [0] * n
-        self.seat = first
+        self.seat = self.to_act = first
+        self.is_over = False
         if events is not None:
             events.append(Event(
                 "deal",
@@ -275,7 +278,7 @@ class QuinzeGame(Game):
         self.phase = "fifteen" if fif else "place"
 
     def _next_turn(self, events: list[Event] | None) -> None:
-        self.seat = (self.seat + 1) % self.n
+        self.seat = self.to_act = (self.seat + 1) % self.n
         self._start_turn(events)
 
     def _end_deal(self, events: list[Event] | None, reason: str, out: int | None) -> None:
@@ -301,6 +304,8 @@ class QuinzeGame(Game):
             best = min(totals)
             self._result = Result.from_winners([s for s in range(n) if totals[s] == best], list(totals), "target")
             self.phase = "over"
+            self.to_act = None
+            self.is_over = True
             if events is not None:
                 events.append(Event("game-end", {"result": self._result.to_data()}))
             return
@@ -310,13 +315,10 @@ class QuinzeGame(Game):
 
     # ------------------------------------------------------------------ play
 
-    @property
-    def to_act(self) -> int | None:
-        return None if self.phase == "over" else self.seat
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
+    # ``to_act`` and ``is_over`` (Game's properties) are plain attributes here, set wherever the
+    # seat to act or the phase "over" changes: they are read before every decision.
+    to_act: int | None = None
+    is_over: bool = True
 
     def result(self) -> Result | None:
         return self._result
@@ -420,7 +422,7 @@ class QuinzeGame(Game):
             self.discard.extend(tc)
             self.fifteens_made += 1
             if events is not None:
-                events.append(_tnew(Event, ("fifteen", {"seat": s, "hand": [_TEXT[c] for c in hc], "table": [_TEXT[c] for c in tc]}, _NO_PRIVATE)))
+                events.append(_tnew(Event, ("fifteen", {"seat": s, "hand": [_TEXT[c] for c in hc], "table": [_TEXT[c] for c in tc] if tc else []}, _NO_PRIVATE)))
             if not hand:
                 self._end_deal(events, "first-turn" if self.seat_turns[s] == 1 else "out", s)
                 return events or []
@@ -434,16 +436,18 @@ class QuinzeGame(Game):
                 insort(self.table, c)
             quick = self.phase == "more"
             if events is not None:
-                events.append(_tnew(Event, ("place", {"seat": s, "cards": [_TEXT[c] for c in cards], "quick": quick}, _NO_PRIVATE)))
+                events.append(_tnew(Event, ("place", {"seat": s, "cards": [_TEXT[cards[0]]] if len(cards) == 1 else [_TEXT[c] for c in cards], "quick": quick}, _NO_PRIVATE)))
             if quick:
                 self.phase = "placed"
                 self._fif = []
                 return events or []
-            self._next_turn(events)
+            self.seat = self.to_act = (s + 1) % self.n  # the next turn (_next_turn, inlined)
+            self._start_turn(events)
             return events or []
         if events is not None:
             events.append(_tnew(Event, ("end-turn", {"seat": s}, _NO_PRIVATE)))
-        self._next_turn(events)
+        self.seat = self.to_act = (s + 1) % self.n  # the next turn (_next_turn, inlined)
+        self._start_turn(events)
         return events or []
 
     def _after_fifteen(self, hc: tuple[int, ...], tc: tuple[int, ...], hand: list[int]) -> list[Fifteen]:

@@ -44,10 +44,11 @@ _SLOTS = 7
 ranks (2 + 3 + ... + 7 = 27), and a small place's ``T`` is at most 15 + 16 jokers."""
 _ONE: tuple[tuple[int, ...], ...] = tuple((c,) for c in range(54))
 
-Candidate = tuple[tuple[tuple[int, int, int, int], ...], tuple[tuple[int, int], ...], int, int]
+Candidate = tuple[tuple[tuple[int, int, int, int], ...], tuple[tuple[int, int], ...], int, int, int]
 """One multiset of ranks: ((rank, count, key code at its slot, one hand card at its slot) for
 each rank, highest first; (rank, count) of the ranks taken three times or more, whose counts
-the lookup key does not check; total count; bit ``1 << rank`` of each rank)."""
+the lookup key does not check; total count; bit ``1 << rank`` of each rank; the key when every
+card comes from the hand)."""
 
 
 def _partitions(total: int) -> list[tuple[tuple[int, int], ...]]:
@@ -72,7 +73,7 @@ def _candidate(parts: tuple[tuple[int, int], ...]) -> Candidate:
         sh = 12 * (_SLOTS - 1 - i)
         ranks.append((r, k, (((13 - r) << 8) | (k << 4)) << sh, 1 << sh))
     return (tuple(ranks), tuple((r, k) for r, k in parts if k >= 3), sum(k for _, k in parts),
-            sum(1 << r for r, _ in parts))
+            sum(1 << r for r, _ in parts), sum(code + k * unit for _, k, code, unit in ranks))
 
 
 _Tables = tuple[list[Candidate], int, list[int], list[int], list[int], list[int]]
@@ -87,7 +88,7 @@ def _tables(t: int) -> _Tables:
     cands = [_candidate(p) for p in _partitions(t)]
     uses = [0] * 14
     twice = [0] * 14
-    for i, (ranks, _, _, _) in enumerate(cands):
+    for i, (ranks, _, _, _, _) in enumerate(cands):
         for r, k, _, _ in ranks:
             uses[r] |= 1 << i
             if k >= 2:
@@ -121,10 +122,30 @@ def _positive(t: int, masks: int, hb: dict[int, list[int]], tb: dict[int, list[i
     once = absent >> 12
     bits = full & ~(lo1[absent & 63] | hi1[(absent >> 6) & 63] | lo2[once & 63] | hi2[(once >> 6) & 63])
     res = []
+    if not tb:  # every card from the hand (a deal's first turn): one split, its key known
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            ranks, big, n, _, hkey = cands[low.bit_length() - 1]
+            if big:
+                enough = True
+                for r, k in big:
+                    if len(hb[r]) < k:
+                        enough = False
+                        break
+                if not enough:
+                    continue
+            ht = _EMPTY
+            for r, k, _, _ in ranks:
+                ht += _ONE[hb[r][0]] if k == 1 else tuple(hb[r][:k])
+            res.append((hkey, ht, _EMPTY, n, n))
+        if len(res) > 1:
+            res.sort()
+        return res
     while bits:
         low = bits & -bits
         bits ^= low
-        ranks, big, n, rbits = cands[low.bit_length() - 1]
+        ranks, big, n, rbits, _ = cands[low.bit_length() - 1]
         if not rbits & hand_ranks:
             continue
         if big:  # a rank taken three times or more: are there enough?
