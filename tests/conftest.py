@@ -36,6 +36,7 @@ import os
 import subprocess
 import sys
 
+import cpumap
 import pytest
 from playkit import ROOT, TIMEOUT
 
@@ -50,7 +51,9 @@ sys.dont_write_bytecode = False  # this process's own imports from here on (test
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Compile :data:`COMPILED` once, in the main process (the xdist workers start after it)."""
+    """Compile :data:`COMPILED` once, in the main process (the xdist workers start after it); the
+    CPU map of ``tests/cpumap.py`` when ``QUINZE_CPU_MAP`` is set."""
+    cpumap.register(config)
     if not hasattr(config, "workerinput"):
         for folder in COMPILED:
             compileall.compile_dir(ROOT / folder, quiet=2, workers=1)  # quiet: a read-only tree only costs the speed

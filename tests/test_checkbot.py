@@ -1,6 +1,7 @@
 """``quinze check-bot``: every example bot passes every check; each misbehaving bot of tests/bots
-fails the check about its fault. Real subprocesses through the ``quinze`` executable (the
-server check plays on a real embedded server)."""
+fails the check about its fault. The bots are real subprocesses (the server check plays on a
+real embedded server); check-bot itself runs in this process (tests/clikit.py: the console
+script's entry point, whose report and exit code are the subject)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from clikit import quinze
 from test_native_bots import CARGO, GCC, build_c, build_rust
 
 from quinze_cli.checkbot.report import CHECKS
@@ -19,12 +21,11 @@ ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "bots"
 BOTS = ROOT / "tests" / "bots"
 PY = sys.executable
-QUINZE = str(Path(PY).parent / "quinze")
 NODE = shutil.which("node")
 
 
-def check_bot(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([QUINZE, "check-bot", *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+def check_bot(*args: str) -> subprocess.CompletedProcess:
+    return quinze("check-bot", *args, cwd=ROOT)
 
 
 def checklist(*args: str, deadline: float = 5.0, grace: float = 2.0) -> tuple[int, dict]:
@@ -169,5 +170,5 @@ def test_the_checklist_prints_one_line_per_check_with_reason_and_fix() -> None:
     ],
 )
 def test_bad_usage_is_refused_before_anything_runs(args: list[str], code: int, message: str) -> None:
-    done = check_bot(*args, timeout=60)
+    done = check_bot(*args)
     assert done.returncode == code and message in done.stderr, done.stderr

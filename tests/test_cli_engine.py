@@ -111,7 +111,20 @@ def test_selfplay_bad_input(args, code, needle):
     assert needle in out.output and "Traceback" not in out.output
 
 
-def test_bench_quick_json():
+@pytest.fixture
+def tenth_budgets(monkeypatch):
+    """The timed engine figures of ``bench --quick`` at a tenth of their seconds (0.02 s per
+    self-play figure, 0.03 s per search figure, each still at least one whole game or decision):
+    these tests check the figures' shape and the table, not their size, and the four runs of
+    the engine section cost about 13 s of CPU at --quick's own budgets."""
+    from quinze_cli.bench import engine, search
+
+    for module, name in ((engine, "decision_us"), (search, "playout_rate"), (search, "mcts_rate")):
+        timed = getattr(module, name)
+        monkeypatch.setattr(module, name, lambda *a, seconds, _timed=timed, **kw: _timed(*a, seconds=seconds / 10, **kw))
+
+
+def test_bench_quick_json(tenth_budgets):
     out = runner.invoke(app, ["bench", "--quick", "--json"])
     assert out.exit_code == 0, out.output
     fig = json.loads(out.stdout)["engine"]  # stderr carries the how-long note
@@ -130,7 +143,7 @@ def test_bench_quick_json():
     assert {m["game"] for m in fig["mcts"]} == games and all(m["iterations_per_s"] > 0 for m in fig["mcts"])
 
 
-def test_bench_anchor_gives_ratios_measured_in_the_same_run(tmp_path):
+def test_bench_anchor_gives_ratios_measured_in_the_same_run(tmp_path, tenth_budgets):
     """--anchor runs a reference program (here a stand-in printing fixed figures, so no test
     depends on the real anchor) and each game's µs per decision becomes a ratio to it."""
     fake = tmp_path / "anchor.py"
@@ -151,7 +164,7 @@ def test_bench_anchor_gives_ratios_measured_in_the_same_run(tmp_path):
     assert bad.exit_code == 2 and "--anchor" in bad.output
 
 
-def test_bench_tables_have_a_met_column():
+def test_bench_tables_have_a_met_column(tenth_budgets):
     out = runner.invoke(app, ["bench", "--quick", "--only", "engine"])
     assert out.exit_code == 0, out.output
     header = next(line for line in out.stdout.splitlines() if "figure" in line)

@@ -1,7 +1,9 @@
 """The CLI as a new user meets it: bad values refused up front with the option that was wrong,
 ``-`` for standard output (or input), one seed rule for every command, no empty files left
-behind, a bot program started only once seated. Every command runs as a real subprocess (real
-server, real bot programs, real files); ``quinze play`` in a pseudo-terminal.
+behind, a bot program started only once seated. Real server, real bot programs, real files;
+``quinze play`` in a pseudo-terminal and ``quinze bot`` as real subprocesses; the commands whose
+refusals, output and files are the subject run in this process (tests/clikit.py: the console
+script's own entry point, same exit codes and messages).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 import pexpect
 import pytest
 import trio
+from clikit import quinze as quinze_here
 from playkit import plain
 from serverkit import serving
 
@@ -26,8 +29,7 @@ TIMEOUT = 120
 
 
 def quinze(*args: str, cwd: Path | None = None, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([QUINZE, *args], capture_output=True, text=True, timeout=TIMEOUT, cwd=cwd,
-                          input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL)
+    return quinze_here(*args, cwd=cwd, input=stdin)
 
 
 def usage_error(proc: subprocess.CompletedProcess[str], *words: str) -> None:

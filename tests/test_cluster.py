@@ -1,5 +1,7 @@
 """``quinze match --cluster``: real Dask scheduler and worker processes on 127.0.0.1, the real
-``quinze`` command, real bot programs, real log files (quinze_cli/cluster, docs/scale.md)."""
+``quinze`` command (the console script's entry point in this process, tests/clikit.py; the
+``quinze`` executable where the driver is killed), real bot programs, real log files
+(quinze_cli/cluster, docs/scale.md)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import clikit
 import pytest
 
 pytestmark = pytest.mark.skipif(importlib.util.find_spec("distributed") is None, reason="needs distributed")
@@ -57,8 +60,11 @@ def scheduler(cluster_address: str) -> Iterator[str]:
         yield cluster_address
 
 
-def run(*args: str, timeout: float = 240, **kw: Any) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([QUINZE, *args], capture_output=True, text=True, timeout=timeout, cwd=ROOT, **kw)
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    """``quinze ARGS`` from the repository root, in this process (tests/clikit.py: the console
+    script's own entry point; the results and logs are the subject). The tests that kill the
+    driver start the executable instead."""
+    return clikit.quinze(*args, cwd=ROOT)
 
 
 def games_by_deal(log_dir: Path) -> dict[tuple[int, tuple[str, ...]], list[dict[str, Any]]]:

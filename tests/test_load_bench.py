@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from quinze_cli.bench.load import Size, goal_rows, parse_sizes, run_load_bench, table_rows
 
 
 def test_a_tiny_load_run_plays_and_reports() -> None:
-    fig = run_load_bench(sizes=(Size(2, 6), Size(3, 6), Size(2, 4, 5.0)), duration=0.4)
+    # quick: the --quick warm-up (0.5 s, not 2 s) before each of the three timed stretches of a
+    # size (its window, the second wave of tables, the reference server's window); the sizes and
+    # the window are this test's own.
+    fig = run_load_bench(quick=True, sizes=(Size(2, 6), Size(3, 6), Size(2, 4, 5.0)), duration=0.4)
     assert [s["tables"] for s in fig["sizes"]] == [2, 3, 2]
     for s in fig["sizes"]:
         assert s["actions"] > 0 and s["actions_per_s"] > 0
@@ -23,14 +28,34 @@ def test_a_tiny_load_run_plays_and_reports() -> None:
         assert s["forfeits"] == {}  # no game lost on time: the generator keeps up
         assert (s["engine_us_per_action"] is None) == bool(s["think_ms"])
         assert s["engine_us_per_action"] is None or s["engine_us_per_action"] > 0
+        # The bare reference server ran the same size, answering with the real server's count of
+        # frames per action and (within a few bytes: its ids are its own) their sizes.
+        ref, wire = s["reference"], s["wire"]
+        assert ref["actions_per_s"] > 0 and ref["errors"] == 0, ref["first_errors"]
+        assert 0 <= ref["server_sys_us_per_action"] <= ref["server_cpu_us_per_action"]
+        assert abs(ref["wire"]["other_frames_per_action"] - wire["other_frames_per_action"]) < 0.05
+        for key in ("accepted_bytes", "request_bytes", "other_bytes", "action_bytes"):
+            assert abs(ref["wire"][key] - wire[key]) <= 8, (key, ref["wire"], wire)
     assert fig["sizes"][0]["idle"] == 2 and fig["sizes"][1]["idle"] == 0
     assert fig["sizes"][0]["memory"]["idle_connection_kib"] is not None
     assert fig["fd_limit"] >= 2 * 6
     assert set(fig["goals"]) >= {"throughput_share", "p99_largest_ms", "cpu_per_action_growth", "gc_pause_largest_ms",
-                                 "p99_thinking_ms", "memory_returned_share", "full_collection_largest_ms"}
+                                 "p99_thinking_ms", "memory_returned_share", "full_collection_largest_ms",
+                                 "reference_cpu_growth", "reference_throughput_share", "cpu_growth_over_reference",
+                                 "throughput_share_over_reference"}
+    assert fig["pinned"] is None
     head, rows = table_rows(fig)
     assert len(head) == 4 and all(len(r) == 4 for r in rows)
     assert all(met in ("yes", "no") for *_, met in goal_rows(fig))
+
+
+@pytest.mark.skipif(not hasattr(os, "sched_getaffinity") or len(os.sched_getaffinity(0)) < 2, reason="needs two processors")
+def test_pinned_the_generator_and_the_server_run_on_two_processors_and_the_generator_gets_its_own_back() -> None:
+    mine = os.sched_getaffinity(0)
+    fig = run_load_bench(sizes=(Size(2, 4),), duration=0.3, reference=False, pin=True)
+    assert fig["pinned"] == {"generator": min(mine), "server": max(mine)}
+    assert fig["sizes"][0]["actions"] > 0 and fig["sizes"][0]["reference"] is None
+    assert os.sched_getaffinity(0) == mine
 
 
 def test_sizes_are_read_and_bad_ones_named() -> None:

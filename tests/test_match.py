@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import clikit
 import pytest
 import trio
 
@@ -221,8 +222,9 @@ def test_elo_from_points():
 # ---------------------------------------------------------------------------- the command line
 
 
-def quinze(*args, cwd, timeout=60):
-    return subprocess.run([QUINZE, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+def quinze(*args, cwd):
+    """``quinze ARGS`` run in this process (tests/clikit.py), as the executable would from ``cwd``."""
+    return clikit.quinze(*args, cwd=cwd)
 
 
 def test_cli_match_writes_json_and_log(tmp_path):
@@ -457,7 +459,7 @@ def test_kill_9_of_quinze_match_leaves_no_orphan_bot(tmp_path):
 
 def test_cli_sprt_stops_early_with_a_complete_log(tmp_path):
     done = quinze("match", "builtin:greedy", "builtin:random", "--sprt", "elo0=0,elo1=100", "--seed", "1",
-                  "--concurrency", "2", "--json", "out.json", cwd=tmp_path, timeout=120)
+                  "--concurrency", "2", "--json", "out.json", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     data = json.loads((tmp_path / "out.json").read_text())
     sprt = data["sprt"]

@@ -1,6 +1,7 @@
 """``quinze replay LOG --game N --position`` (--at K, --deal D, --coup C; --seat S): the position
 printed is accepted by ``quinze legal`` and gives the engine's legal actions at that moment.
-Real logs written by ``quinze match``; every command through the ``quinze`` executable."""
+Real logs written by ``quinze match`` (the executable); the replays and ``quinze legal`` run in
+this process (tests/clikit.py: the same entry point, their output and exit codes are the subject)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from clikit import quinze as quinze_here
 
 from quinze_protocol.game import get_game
 from quinze_protocol.replaylog import read_log
@@ -20,7 +22,7 @@ BUILTINS = {"quinze": "builtin:greedy", "quatorze": "builtin:greedy", "quinze-cl
 
 
 def quinze(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([QUINZE, *args], cwd=cwd, capture_output=True, text=True, input=stdin, timeout=120)
+    return quinze_here(*args, cwd=cwd, input=stdin)
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +31,8 @@ def logs(tmp_path_factory) -> dict[str, Path]:
     out = {}
     for game_id, bot in BUILTINS.items():
         where = tmp_path_factory.mktemp(game_id)
-        done = quinze("match", bot, "builtin:random", "--game", game_id, "--games", "2", "--seed", "4",
-                      "--log-dir", "logs", cwd=where)
+        done = subprocess.run([QUINZE, "match", bot, "builtin:random", "--game", game_id, "--games", "2", "--seed", "4",
+                               "--log-dir", "logs"], cwd=where, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         out[game_id] = next((where / "logs").glob("match-*.jsonl"))
     return out

@@ -1,5 +1,6 @@
 """``quinze tournament``: schedules, bot entries and TOML, the real command (embedded server, built-in
-bots, real files), and resume after ``kill -9`` compared with an uninterrupted run."""
+bots, real files; run in this process by tests/clikit.py, the console script's own entry point),
+and resume after ``kill -9`` of the executable compared with an uninterrupted run."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import clikit
 import pytest
 
 from quinze_protocol.replaylog import read_log
@@ -26,8 +28,9 @@ THREE = ["builtin:greedy", "builtin:random", "name=random5 cmd=builtin:random se
 FAST = ["--option", "target=1"]  # one deal per game
 
 
-def quinze(*args, cwd, timeout=120):
-    return subprocess.run([QUINZE, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+def quinze(*args, cwd):
+    """``quinze ARGS`` run in this process (tests/clikit.py), as the executable would from ``cwd``."""
+    return clikit.quinze(*args, cwd=cwd)
 
 
 # ---------------------------------------------------------------------------- schedules

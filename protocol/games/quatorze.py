@@ -70,6 +70,7 @@ from bisect import insort
 from collections.abc import Mapping
 from typing import Any
 
+from quinze_protocol import caches as _caches
 from quinze_protocol.cards import card_text, cards_text, deck
 from quinze_protocol.game import Action, Event, Game, IllegalAction, Option, Result, register_game
 from quinze_protocol.games import quatorze_position
@@ -83,7 +84,7 @@ from quinze_protocol.games.quatorze_legal import (
     check_substitute,
     whole_hand_combinations,
 )
-from quinze_protocol.games.quatorze_index import TableIndex, substitutions
+from quinze_protocol.games.quatorze_index import Info, TableIndex, info, substitutions
 from quinze_protocol.games.quatorze_observer import QuatorzeObserver
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from quinze_protocol.rng import Rng
@@ -99,6 +100,12 @@ _NOPRIV = Event._field_defaults["private"]
 """Events are built as ``_tnew(Event, (kind, public, private))``, the value of ``Event(kind,
 public, private)`` in one call (:mod:`quinze_protocol.games.events`); ``_NOPRIV``: no private field."""
 _DRAW_STOCK, _DRAW_DISCARD = Draw("stock"), Draw("discard")
+_TEXT = tuple(card_text(c) for c in range(54))
+"""``_TEXT[c]`` is ``card_text(c)``."""
+_EVENTS: dict[int, Event] = {}
+"""The draw and discard events, by a number naming each (:meth:`QuatorzeGame._play`; its low two
+bits: 0 discard, 1 draw from the stock, 2 draw from the discard pile): they hold
+only numbers and text and are never changed, so one value serves every game (as the actions do)."""
 _DISCARDS = tuple(Discard(c) for c in range(54))
 """Actions are immutable values: the legal lists reuse these instead of building new ones."""
 
@@ -150,6 +157,7 @@ class QuatorzeGame(Game):
         self.winners: tuple[int, ...] = ()
         self.end_reason: str | None = None
         self._tix: TableIndex | None = None  # the index of the table; None when it changed (built when needed)
+        self._infos: list[Info] | None = None  # per combination of the table, its quatorze_index.info (None: not made yet)
 
     # ------------------------------------------------------------------ creation
 
@@ -199,8 +207,8 @@ class QuatorzeGame(Game):
 
     def copy(self) -> "QuatorzeGame":
         """An independent copy (see :meth:`quinze_protocol.game.Game.copy`): hands, packets, the
-        table's combinations, the piles and the generator are copied; options and events are
-        shared (never changed in place)."""
+        table's combinations (and the list of their infos), the piles and the generator are
+        copied; options, events and the table's index are shared (never changed in place)."""
         g = object.__new__(type(self))
         d = g.__dict__
         d.update(self.__dict__)
@@ -208,6 +216,8 @@ class QuatorzeGame(Game):
         d["hands"] = [h[:] for h in self.hands]
         d["packets"] = [ps[:] for ps in self.packets]  # a packet is replaced whole, never changed
         d["table"] = [c[:] for c in self.table]
+        if self._infos is not None:
+            d["_infos"] = self._infos[:]
         d["discard"] = self.discard[:]
         d["stock"] = self.stock[:]
         return g
@@ -250,12 +260,21 @@ class QuatorzeGame(Game):
         hand = self.hands[seat]
         if self.no_draw == "whole-hand":
             return list(whole_hand_combinations(hand))
-        acts: list[Any] = canonical_combinations(hand) if self.phase == "combine" else []
         if self.substitutions < self.options["max_substitutions"]:
             tix = self._tix
             if tix is None:
-                tix = self._tix = TableIndex(self.table)
-            acts.extend(substitutions(tix, hand))
+                infos = self._infos
+                if infos is None:
+                    infos = self._infos = [info(tuple(c)) for c in self.table]
+                tix = self._tix = TableIndex(infos=infos)
+            acts: list[Any] = substitutions(tix, hand)  # a new list
+            if self.phase == "combine":
+                combos: list[Any] = canonical_combinations(hand)  # a new list
+                if combos:
+                    combos += acts
+                    acts = combos
+        else:
+            acts = canonical_combinations(hand) if self.phase == "combine" else []
         acts.extend(map(_DISCARDS.__getitem__, dict.fromkeys(hand)))  # the hand is kept in canonical order
         return acts
 
@@ -341,51 +360,87 @@ class QuatorzeGame(Game):
         assert seat is not None
         hand = self.hands[seat]
         events: list[Event] | None = [] if self.record_events else None
-        if isinstance(a, Draw):
-            if a.from_ == "stock" and not self.stock:  # the discard pile but its top card, shuffled
-                top = self.discard.pop()
-                self.stock, self.discard = self.discard, [top]
-                _shuffle(self.rng, self.stock)
-                if events is not None:
-                    events.append(_tnew(Event, ("reshuffle", {"stock": len(self.stock), "discard": card_text(top)}, _NOPRIV)))
-            c = (self.stock if a.from_ == "stock" else self.discard).pop()
-            insort(hand, c, key=_ORDER.__getitem__)  # the hand stays in canonical order
+        if type(a) is Substitute:
+            table = self.table
+            apply_substitute(hand, table, a)
+            self._tix = None
+            infos = self._infos
+            if infos is not None:
+                i = a.combination
+                infos[i] = info(tuple(table[i]))
+                i = a.other
+                if i >= 0:
+                    infos[i] = info(tuple(table[i]))
+            self.substitutions += 1
+            if events is not None:
+                kind = a.kind
+                if kind == "between":
+                    pub = {"seat": seat, "substitution": kind, "combination": a.combination,
+                           "cards": [_TEXT[a.cards[0]], _TEXT[a.cards[1]]], "other": a.other, "card": _TEXT[a.card]}
+                elif kind == "hand-for-two":
+                    pub = {"seat": seat, "substitution": kind, "hand": _TEXT[a.hand[0]], "combination": a.combination,
+                           "cards": [_TEXT[a.cards[0]], _TEXT[a.cards[1]]]}
+                else:
+                    pub = {"seat": seat, "substitution": kind, "hand": [_TEXT[a.hand[0]], _TEXT[a.hand[1]]],
+                           "combination": a.combination, "card": _TEXT[a.card]}
+                events.append(_tnew(Event, ("substitute", pub, _NOPRIV)))  # a.to_data()'s fields, in its order
+            self.phase = "substitute"
+        elif type(a) is Discard:
+            c = a.card
+            hand.remove(c)
+            self.discard.append(c)
+            if events is not None:
+                key = (seat << 6 | c) << 2
+                ev = _EVENTS.get(key)
+                if ev is None:
+                    ev = _EVENTS[key] = _tnew(Event, ("discard", {"seat": seat, "card": _TEXT[c]}, _NOPRIV))
+                events.append(ev)
+            if hand or not self._hand_emptied(seat, events):  # quinze_cli/rules/quatorze.md: take up the next packet, or win
+                self._end_turn(events)
+        elif type(a) is Draw:
+            stock = self.stock
             if a.from_ == "stock":
+                if not stock:  # the discard pile but its top card, shuffled
+                    top = self.discard.pop()
+                    stock = self.discard
+                    self.stock, self.discard = stock, [top]
+                    _shuffle(self.rng, stock)
+                    if events is not None:
+                        events.append(_tnew(Event, ("reshuffle", {"stock": len(stock), "discard": _TEXT[top]}, _NOPRIV)))
+                c = stock.pop()
                 if events is not None:
-                    events.append(
-                        _tnew(Event, ("draw", {"seat": seat, "from": "stock", "stock": len(self.stock)}, {seat: {"card": card_text(c)}}))
-                    )
+                    key = ((len(stock) << 6 | c) << 3 | seat) << 2 | 1
+                    ev = _EVENTS.get(key)
+                    if ev is None:
+                        ev = _EVENTS[key] = _tnew(
+                            Event, ("draw", {"seat": seat, "from": "stock", "stock": len(stock)}, {seat: {"card": _TEXT[c]}})
+                        )
+                    events.append(ev)
             else:
+                c = self.discard.pop()
                 if events is not None:
-                    events.append(_tnew(Event, ("draw", {"seat": seat, "from": "discard", "card": card_text(c), "stock": len(self.stock)}, _NOPRIV)))
+                    key = ((len(stock) << 6 | c) << 3 | seat) << 2 | 2
+                    ev = _EVENTS.get(key)
+                    if ev is None:
+                        ev = _EVENTS[key] = _tnew(
+                            Event, ("draw", {"seat": seat, "from": "discard", "card": _TEXT[c], "stock": len(stock)}, _NOPRIV)
+                        )
+                    events.append(ev)
+            insort(hand, c, key=_ORDER.__getitem__)  # the hand stays in canonical order
             self.phase = "combine"
-        elif isinstance(a, Combine):
+        else:
+            assert isinstance(a, Combine)
             for c in a.cards:
                 hand.remove(c)
             self.table.append(list(a.cards))
             self._tix = None
+            if self._infos is not None:
+                self._infos.append(info(a.cards))
             if events is not None:
                 events.append(_tnew(Event, ("combine", {"seat": seat, "cards": cards_text(a.cards), "combination": len(self.table) - 1}, _NOPRIV)))
             if not hand:  # quinze_cli/rules/quatorze.md [decision]: the turn ends at once, no substitution, no discard
                 if not self._hand_emptied(seat, events):
                     self._end_turn(events)
-        elif isinstance(a, Substitute):
-            apply_substitute(hand, self.table, a)
-            self._tix = None
-            self.substitutions += 1
-            if events is not None:
-                data = a.to_data()
-                del data["type"]
-                events.append(_tnew(Event, ("substitute", {"seat": seat, "substitution": data.pop("kind"), **data}, _NOPRIV)))
-            self.phase = "substitute"
-        else:
-            assert isinstance(a, Discard)
-            hand.remove(a.card)
-            self.discard.append(a.card)
-            if events is not None:
-                events.append(_tnew(Event, ("discard", {"seat": seat, "card": card_text(a.card)}, _NOPRIV)))
-            if hand or not self._hand_emptied(seat, events):  # quinze_cli/rules/quatorze.md: take up the next packet, or win
-                self._end_turn(events)
         return events or []
 
     def _hand_emptied(self, seat: int, events: list[Event] | None) -> bool:
@@ -490,5 +545,7 @@ class QuatorzeGame(Game):
         )
         return v
 
+
+_caches.register_dict("quatorze._EVENTS", _EVENTS)
 
 from quinze_protocol.games import quatorze_bots  # noqa: E402,F401  (registers the built-in bots)

@@ -21,7 +21,7 @@ from quinze_protocol.cards import parse_card
 from quinze_protocol.game import Action, Bot, register_bot
 from quinze_protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, value
 from quinze_protocol.games.quatorze_legal import combinations
-from quinze_protocol.rng import Rng
+from quinze_protocol.rng import GAMMA, MASK64, MIX1, MIX2, Rng
 
 __all__ = ["GreedyBot", "RandomBot"]
 
@@ -35,8 +35,25 @@ class RandomBot(Bot):
         self.rng = Rng(seed)
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        """One of ``legal``, uniformly."""
-        return legal[self.rng.below(len(legal))]
+        """One of ``legal``, uniformly: ``legal[rng.below(len(legal))]``, with
+        :meth:`~quinze_protocol.rng.Rng.below` inlined (the same numbers and the same state,
+        rejections included)."""
+        n = len(legal)
+        limit = _LIMITS.get(n)
+        if limit is None:
+            limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
+        rng = self.rng
+        rng.state = z = (rng.state + GAMMA) & MASK64
+        z = ((z ^ (z >> 30)) * MIX1) & MASK64
+        z = ((z ^ (z >> 27)) * MIX2) & MASK64
+        x = z ^ (z >> 31)
+        while x >= limit:
+            x = rng.next64()
+        return legal[x % n]
+
+
+_LIMITS: dict[int, int] = {}
+"""By list length n: the largest multiple of n below 2**64 (:meth:`Rng.below`'s rejection bound)."""
 
 
 @lru_cache(maxsize=65536)

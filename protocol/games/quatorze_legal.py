@@ -23,7 +23,7 @@ from functools import lru_cache
 from quinze_protocol import caches as _caches
 from quinze_protocol.cards import card_text
 from quinze_protocol.game import IllegalAction
-from quinze_protocol.games.quatorze_actions import ORDER, VALUES, Combine, Substitute, value
+from quinze_protocol.games.quatorze_actions import ORDER, VALUES, Combine, Substitute, make_combine, value
 from quinze_protocol.games.quatorze_index import TableIndex
 from quinze_protocol.games.quatorze_index import substitutions as _substitutions
 
@@ -125,7 +125,7 @@ def _combinations(d: list[tuple[int, int]]) -> list[Combine]:
         cs = tuple(map(at, p))
         a = made.get(cs)
         if a is None:
-            a = made[cs] = Combine(cs)
+            a = made[cs] = make_combine(cs)
         out.append(a)
     return out
 
@@ -195,9 +195,12 @@ def can_lay_whole_hand(hand: Sequence[int]) -> bool:
     An empty hand gives False (there is nothing to lay)."""
     if not hand:
         return False
+    V = VALUES
+    if sum(map(V.__getitem__, hand)) % FOURTEEN:  # each combination adds up to 14, so must the hand
+        return False
     counts = [0] * 14
     for c in hand:
-        counts[value(c)] += 1
+        counts[V[c]] += 1
     return _partitions(tuple(counts))
 
 

@@ -5,7 +5,9 @@
 without it the first three run. ``load`` (:mod:`quinze_cli.bench.load`: many tables and
 connections against a server process) runs only when asked, as it takes minutes: ``--load-sizes``
 and ``--load-duration`` shape it, ``--load-tree`` measures the server of another checkout,
-``--load-stock-gc`` leaves that server's collector untuned. ``--quick`` shrinks every budget
+``--load-stock-gc`` leaves that server's collector untuned, ``--load-no-reference`` skips the bare
+reference server timed after each size, ``--load-pin`` pins the generator and the server to two
+processors. ``--quick`` shrinks every budget
 (seconds instead of minutes); ``--json`` prints the figures as one JSON object
 ``{"engine": {...}, "server": {...}, "match": {...}, "load": {...}}``. Figures are measured on
 this machine and never asserted; each target is shown with whether it is met (a "met" column
@@ -120,6 +122,13 @@ def register(app: typer.Typer) -> None:
         load_stock_gc: Annotated[
             bool, typer.Option("--load-stock-gc", help="Leave the measured server's garbage collector untuned.")
         ] = False,
+        load_reference: Annotated[
+            bool, typer.Option("--load-reference/--load-no-reference",
+                               help="After each load size, run it against a bare reference server too (default on).")
+        ] = True,
+        load_pin: Annotated[
+            bool, typer.Option("--load-pin", help="Pin the load generator and the server to two different processors.")
+        ] = False,
         anchor: Annotated[
             Optional[str], typer.Option("--anchor", help="A reference engine program to run first (e.g. "
                                         "../shared/anchors/engine-anchor): each game's µs per decision is then "
@@ -147,7 +156,8 @@ def register(app: typer.Typer) -> None:
         if load_tree is not None and not (load_tree / "server" / "app.py").is_file():
             fail(f"--load-tree: {load_tree} holds no server/app.py", EXIT_USAGE)
         run_load = functools.partial(run_load_bench, duration=load_duration, sizes=sizes,
-                                     tree=load_tree.resolve() if load_tree else None, stock_gc=load_stock_gc)
+                                     tree=load_tree.resolve() if load_tree else None, stock_gc=load_stock_gc,
+                                     reference=load_reference, pin=load_pin)
         err = Console(stderr=True, highlight=False)
         err.print("quinze bench: a few seconds with --quick" if quick else
                   "quinze bench: the full run takes about a minute (--quick: a few seconds)"
@@ -256,8 +266,10 @@ def show_load(fig: dict[str, Any], console: Console) -> None:
     load = ", ".join(f"{x:g}" for x in fig.get("loadavg", []))
     first = fig["sizes"][0]
     order = first.get("order", "trio's")
+    pinned = fig.get("pinned")
+    pins = f"; generator on CPU {pinned['generator']}, server on CPU {pinned['server']}" if pinned else ""
     t = Table(title=f"load ({fig['duration_s']:g} s per size; server collector {first['collector']}, ready tasks in "
-                    f"{order} order; {fig['cpus']} CPUs, load average {load})")
+                    f"{order} order; {fig['cpus']} CPUs, load average {load}{pins})")
     for i, h in enumerate(head):
         t.add_column(h, justify="left" if i == 0 else "right")
     for row in rows:
