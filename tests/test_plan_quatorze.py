@@ -114,7 +114,7 @@ def test_le_14_search_with_one_iteration_plays_the_planners_move(players: int) -
     planner's (docs/bots.md)."""
     for seed in range(2):
         g = get_game("quatorze").new({"players": players}, seed)
-        mcts = [make_bot("quatorze", "mcts@1", s, {"prior": "planner"}) for s in range(players)]
+        mcts = [get_bot("quatorze", "mcts@1", s) for s in range(players)]
         planner = PlannerBot(0)
         for e in g.opening_events:
             for s in range(players):
