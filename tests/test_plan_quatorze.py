@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from quinze_cli.bench.duel import duel, make_bot
+from quinze_cli.bench.duel import duel
 from quinze_protocol.game import get_bot, get_game
 from quinze_protocol.games.quatorze_actions import sort_cards
 from quinze_protocol.rng import Rng
