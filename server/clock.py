@@ -7,8 +7,9 @@ and real runs behave alike. Never wall-clock time.
 
 from __future__ import annotations
 
-import heapq
 import math
+from array import array
+from collections import deque
 from typing import Any
 
 import trio
@@ -104,21 +105,39 @@ class TableClock:
 class Heartbeat:
     """One connection's heartbeat state, kept by the server's :class:`Heartbeats`: when it last
     heard from the client and the last ping's nonce. Anything received counts (:meth:`pong`), a
-    ``pong`` of any nonce too (a slow client may answer an older ping)."""
+    ``pong`` of any nonce too (a slow client may answer an older ping).
 
-    __slots__ = ("last_pong", "nonce", "generation", "conn")
+    Its times and nonce are kept in one array made with it, written in place: a connection that
+    stays (an idle one in the lobby) renews no object while tables play, so none of its state
+    lands among the tables' objects, where it would keep their memory (an allocator arena) from
+    going back to the system once they close (docs/server.md, "Memory returned")."""
+
+    __slots__ = ("_t", "generation", "conn")
 
     def __init__(self) -> None:
-        self.last_pong = trio.current_time()
-        self.nonce = 0
+        self._t = array("d", (trio.current_time(), 0.0, 0.0, 0.0))  # last pong, hello due, ping due, nonce
         self.generation = 0
-        """Bumped when the connection is scheduled anew or removed: older entries of the schedule are void."""
+        """Bumped when the connection is greeted or removed: older entries of the schedule are void."""
         self.conn: Any = None
         """The connection, while :class:`Heartbeats` keeps it (the schedule holds this object, not the connection)."""
 
+    @property
+    def last_pong(self) -> float:
+        """When the client was last heard from (trio clock)."""
+        return self._t[0]
+
+    @last_pong.setter
+    def last_pong(self, when: float) -> None:
+        self._t[0] = when
+
+    @property
+    def nonce(self) -> int:
+        """The last ping's nonce (0 before the first)."""
+        return int(self._t[3])
+
     def pong(self, nonce: int = 0) -> None:
         """Record a ``pong`` (or any message) from the client."""
-        self.last_pong = trio.current_time()
+        self._t[0] = trio.current_time()
 
 
 class Heartbeats:
@@ -136,25 +155,26 @@ class Heartbeats:
     due time, or at once when many connections ended together); one that is closing and not
     removed is forgotten at its next due time.
 
+    The schedule is two queues of :class:`Heartbeat` objects, the hello deadlines and the pings:
+    every entry of a queue is due a fixed time after it was queued (``MISSED_PONGS`` intervals, one
+    interval), so each queue is in the order of its due times, and an entry's due time is kept in
+    its heartbeat's own array. Scheduling a ping makes no new object (no heap entry, no time):
+    nothing of an idle connection's heartbeat is allocated while the tables play.
+
     The connections only need ``heartbeat`` (a :class:`Heartbeat`), ``closing``, ``send(msg)``,
     ``close(reason)`` and ``awaiting_move()``.
     """
 
     def __init__(self, interval: float) -> None:
         self.interval = interval
-        self._due: list[tuple[float, int, int, Heartbeat]] = []  # heap of (due, order, generation, heartbeat)
-        self._order = 0
+        self._hello: deque[Heartbeat] = deque()  # added, due to have said hello by their _t[1]
+        self._pings: deque[Heartbeat] = deque()  # greeted, due to be pinged at their _t[2]
         self._void = 0  # connections removed since the schedule was last compacted
         self._live = 0  # connections added and not removed
         self._wake = trio.Event()
 
     def __len__(self) -> int:
-        return len(self._due)
-
-    def _schedule(self, beat: Heartbeat, due: float) -> None:
-        self._order += 1
-        heapq.heappush(self._due, (due, self._order, beat.generation, beat))
-        self._wake.set()
+        return len(self._hello) + len(self._pings)
 
     def add(self, conn: Any) -> None:
         """A new connection: it has :data:`MISSED_PONGS` intervals to say hello."""
@@ -162,8 +182,12 @@ class Heartbeats:
         if beat.conn is None:
             self._live += 1
         beat.conn = conn
-        beat.last_pong = trio.current_time()
-        self._schedule(beat, trio.current_time() + MISSED_PONGS * self.interval)
+        t = beat._t
+        t[0] = trio.current_time()
+        t[1] = t[0] + MISSED_PONGS * self.interval
+        self._hello.append(beat)
+        if len(self._hello) == 1:  # due after every entry queued before it: only a first one changes the wait
+            self._wake.set()
 
     def remove(self, conn: Any) -> None:
         """``conn`` ended: no more pings, and no reference to it is kept."""
@@ -181,47 +205,74 @@ class Heartbeats:
 
     def compact(self) -> int:
         """Drop the entries of ended connections now (instead of at their due time); how many."""
-        before = len(self._due)
-        self._due = [e for e in self._due if e[3].conn is not None and e[2] == e[3].generation]
-        heapq.heapify(self._due)
+        before = len(self)
+        self._hello = deque(b for b in self._hello if b.conn is not None and b.generation == 0)
+        self._pings = deque(b for b in self._pings if b.conn is not None)
         self._void = 0
-        return before - len(self._due)
+        return before - len(self)
 
     def greeted(self, conn: Any) -> None:
         """``conn`` said hello: its pings start, the first one an interval from now."""
         beat = conn.heartbeat
-        if beat.conn is not conn:  # removed already (or never added)
+        if beat.conn is not conn or beat.generation:  # removed already (or never added), or greeted
             return
-        beat.generation += 1
-        beat.last_pong = trio.current_time()
-        self._schedule(beat, beat.last_pong + self.interval)
+        beat.generation = 1
+        t = beat._t
+        t[0] = trio.current_time()
+        t[2] = t[0] + self.interval
+        self._pings.append(beat)
+        if len(self._pings) == 1:
+            self._wake.set()
+
+    def _next_due(self) -> float:
+        hello, pings = self._hello, self._pings
+        first = hello[0]._t[1] if hello else math.inf
+        return min(first, pings[0]._t[2]) if pings else first
 
     async def run(self) -> None:
         """Ping and drop, until cancelled."""
+        hello_wait = MISSED_PONGS * self.interval
         while True:
-            self._wake = trio.Event()  # set by every new entry: it may be due before the first one
-            if self._due:
-                with trio.move_on_at(self._due[0][0]):
+            self._wake = trio.Event()  # set by a first entry of a queue: it may be due before the other queue's first
+            due = self._next_due()
+            if due < math.inf:
+                with trio.move_on_at(due):
                     await self._wake.wait()
             else:
                 await self._wake.wait()
             now = trio.current_time()
             beats = 0
-            while self._due and self._due[0][0] <= now:
+            hello = self._hello
+            while hello and hello[0]._t[1] <= now:
                 beats += 1
                 if beats % BEATS_PER_SLICE == 0:  # thousands due at once: let the tables run between
                     await trio.lowlevel.checkpoint()
-                _, _, generation, beat = heapq.heappop(self._due)
+                    hello = self._hello  # (compacted meanwhile)
+                    if not hello or hello[0]._t[1] > now:
+                        break
+                beat = hello.popleft()
                 conn = beat.conn
-                if conn is None or conn.closing or generation != beat.generation:
+                if conn is None or conn.closing or beat.generation:  # gone, or greeted in time
                     continue
-                if generation == 0:  # not greeted in time
-                    conn.close(f"no hello within {MISSED_PONGS * self.interval:g} s")
+                conn.close(f"no hello within {hello_wait:g} s")
+            pings = self._pings
+            while pings and pings[0]._t[2] <= now:
+                beats += 1
+                if beats % BEATS_PER_SLICE == 0:
+                    await trio.lowlevel.checkpoint()
+                    pings = self._pings
+                    if not pings or pings[0]._t[2] > now:
+                        break
+                beat = pings.popleft()
+                conn = beat.conn
+                if conn is None or conn.closing:
                     continue
-                silent = now - beat.last_pong
-                if silent >= MISSED_PONGS * self.interval and not conn.awaiting_move():
+                t = beat._t
+                silent = now - t[0]
+                if silent >= hello_wait and not conn.awaiting_move():
                     conn.close(f"no pong for {silent:.1f} s")
                     continue
-                beat.nonce += 1
-                conn.send({"type": "ping", "nonce": beat.nonce})
-                self._schedule(beat, now + self.interval)
+                t[3] += 1.0
+                conn.send({"type": "ping", "nonce": int(t[3])})
+                t[2] = trio.current_time() + self.interval  # (not `now`: the queue stays in order across the slices)
+                pings.append(beat)

@@ -40,6 +40,7 @@ import logging
 import os
 import sys
 import time
+from array import array
 from typing import TYPE_CHECKING, Any
 
 import trio
@@ -83,8 +84,10 @@ class ClientConnection:
         """The socket's descriptor, read and written directly (-1: through the stream's methods)."""
         config = self.config
         self._dec = FrameDecoder(config.max_frame, max_elements=config.max_elements)
-        self._budget = config.cpu_burst  # seconds of handling this connection may still use now
-        self._refilled = trio.current_time()
+        # Seconds of handling this connection may still use now, and when that was reckoned
+        # (trio clock): written in place, so that a connection that stays renews no object
+        # (see quinze_server.clock.Heartbeat).
+        self._share = array("d", (config.cpu_burst, trio.current_time()))
         self._buffered = False  # frames read and not yet handled (serve stopped after SLICE)
         self.name: str | None = None
         self.role: str | None = None
@@ -342,10 +345,11 @@ class ClientConnection:
             return STOP
         share = self.config.cpu_share
         now = trio.current_time()
-        self._budget = min(self.config.cpu_burst, self._budget + (now - self._refilled) * share) - spent
-        self._refilled = now
-        if self._budget < 0:  # over its share: read on once back within it
-            return -self._budget / share
+        acct = self._share
+        budget = acct[0] = min(self.config.cpu_burst, acct[0] + (now - acct[1]) * share) - spent
+        acct[1] = now
+        if budget < 0:  # over its share: read on once back within it
+            return -budget / share
         # Frames left, or only buffered frames handled now, or a full read: the socket is read at
         # the next call (bytes that arrived meanwhile had their one event while nothing was read).
         return MORE if left or again else 0.0

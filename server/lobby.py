@@ -16,7 +16,6 @@ never be taken for an answer to the running one (PROTOCOL.md "Game boundaries").
 from __future__ import annotations
 
 import logging
-from collections import deque
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -25,6 +24,7 @@ import trio
 from quinze_protocol.errors import ProtocolError
 from quinze_server import wire
 from quinze_protocol.game import GameError, get_game
+from quinze_server.closed import ClosedTable, ClosedTables
 from quinze_server.config import ServerConfig
 from quinze_server.logs import new_run_id
 from quinze_server.table import Table
@@ -39,6 +39,11 @@ _TABLES_HEAD = wire.map_header(4) + wire.pack("type") + wire.pack("tables") + wi
 """The start of a ``tables`` frame: ``{"type": "tables", "tables": [...], "total": n, "offset": k}``."""
 
 
+def _creation(table_id: str) -> int:
+    """The creation number of a table id (``RUN-tN``: N)."""
+    return int(table_id.rsplit("-t", 1)[1])
+
+
 class Lobby:
     """Every table of one server. ``nursery`` runs the table tasks; ``ended`` (if given) is
     called each time a table closes."""
@@ -48,7 +53,7 @@ class Lobby:
         self.nursery = nursery
         self._ended = ended
         self.tables: dict[str, Table] = {}
-        self._closed: deque[str] = deque()
+        self._closed = ClosedTables(config.closed_tables_kept)  # kept as bytes, the Table let go
         self._next = 1
         self._request = 0
         self.open_tables = 0
@@ -104,15 +109,21 @@ class Lobby:
                     if t.id in bodies:
                         bodies[t.id] = t.info_body()
                 self._dirty.clear()
-                listed = [tid for tid in bodies if self.tables[tid].state != "closed"]
-                self._listing = self._page([bodies[tid] for tid in listed[:size]], len(listed), 0)
+                listed = list(bodies)[:size]
+                self._listing = self._page([bodies[tid] for tid in listed], len(bodies), 0)
             return self._listing
         if table is not None:
             found = self.tables.get(table)
-            chosen = [found] if found is not None and (closed or found.state != "closed") else []
+            kept = self._closed.get(table) if found is None and closed else None
+            chosen = [found.info_body()] if found is not None else [kept[1]] if kept is not None else []
+        elif closed:  # open and closed tables, in order of creation
+            every = [(_creation(t.id), t.info_body()) for t in self.tables.values()]
+            every.extend((seq, info) for seq, _, info in self._closed)
+            every.sort(key=lambda e: e[0])
+            chosen = [info for _, info in every]
         else:
-            chosen = [t for t in self.tables.values() if closed or t.state != "closed"]
-        return self._page([t.info_body() for t in chosen[offset : offset + size]], len(chosen), offset)
+            chosen = [t.info_body() for t in self.tables.values()]
+        return self._page(chosen[offset : offset + size], len(chosen), offset)
 
     def _page(self, bodies: list[bytes], total: int, offset: int) -> bytes | None:
         """The ``tables`` frame of these encoded TableInfo, halved until it fits in a frame."""
@@ -124,10 +135,13 @@ class Lobby:
             bodies = bodies[: len(bodies) // 2]  # too large for one frame: a shorter page (total says the rest)
         return wire.frame(body, self.config.max_frame, "tables")
 
-    def table_for(self, conn: ClientConnection, table_id: str, ref: str) -> Table:
-        """The table ``table_id``. Raises ``ProtocolError("unknown-table")``."""
+    def table_for(self, conn: ClientConnection, table_id: str, ref: str) -> Table | ClosedTable:
+        """The table ``table_id`` (a closed one still kept: its :class:`ClosedTable`, made for
+        this message). Raises ``ProtocolError("unknown-table")``."""
         table = self.tables.get(table_id)
         if table is None:
+            if table_id in self._closed:
+                return ClosedTable(table_id)
             raise ProtocolError("unknown-table", f"no table {table_id!r}", f"{ref}.table", ref=ref)
         return table
 
@@ -197,22 +211,19 @@ class Lobby:
         return table
 
     def table_closed(self, table: Table) -> None:
-        """Keep the closed table listed, forgetting the oldest closed ones beyond the limit."""
+        """Keep the closed table listed (as bytes, :class:`ClosedTables`: the Table itself is let
+        go), forgetting the oldest closed ones beyond the limit."""
         self.open_tables -= 1
         left = self._created.get(table.creator, 0) - 1
         if left > 0:
             self._created[table.creator] = left
         else:
             self._created.pop(table.creator, None)
-        self._closed.append(table.id)
-        while len(self._closed) > self.config.closed_tables_kept:
-            gone = self._closed.popleft()
-            forgotten = self.tables.pop(gone, None)
-            self._bodies.pop(gone, None)
-            if forgotten is not None:
-                self._dirty.pop(forgotten, None)
-        # (a table forgotten at once, with closed_tables_kept 0, is not kept for the next listing)
-        self.listing_changed(table if table.id in self.tables else None)
+        self._closed.add(_creation(table.id), table.id, table.info_body())
+        self.tables.pop(table.id, None)
+        self._bodies.pop(table.id, None)
+        self._dirty.pop(table, None)
+        self.listing_changed()
         if self._ended is not None:
             self._ended()
 

@@ -30,7 +30,7 @@ def test_clear_all_empties_every_cache_a_game_filled() -> None:
             legal = game.legal_actions()
             game.apply(legal[rng.below(len(legal))])
     filled = caches.sizes()
-    assert filled["quinze_legal._RANK_CACHE"] > 0 and filled["quatorze_legal._SHAPES"] > 0
+    assert filled["quinze_legal._FLEX_CACHE"] > 0 and filled["quatorze_legal._SHAPES"] > 0
     assert caches.clear_all() == sum(filled.values())
     assert set(caches.sizes().values()) == {0}
 

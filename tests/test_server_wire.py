@@ -167,3 +167,45 @@ async def test_sockets_are_read_by_the_servers_one_reader() -> None:
         for c in clients[1:]:
             await c.aclose()
         nursery.cancel_scope.cancel()
+
+
+async def test_closed_tables_are_kept_as_bytes_and_answer_as_closed_tables() -> None:
+    """A real server keeping its closed tables (closed_tables_kept 3): the closed Table objects
+    are let go (quinze_server.closed keeps their TableInfo as bytes), yet the closed listing
+    shows them in order of creation among the open ones, a lookup by id finds them, and every
+    message naming one gets a closed table's answer."""
+    servers: list[Any] = []
+    async with serving(servers, closed_tables_kept=3) as port:
+        lobby = servers[0].lobby
+        watcher = await NetClient.connect(port, "eve")
+        a, b, t1, _ = await seated_pair(port, games=1)
+        t2 = await create(watcher, TOY)
+        c, d, t3, _ = await seated_pair(port, names=("cy", "di"), games=1)
+        refs = [weakref.ref(lobby.tables[t1]), weakref.ref(lobby.tables[t3])]
+        for x, y, table in ((a, b, t1), (c, d, t3)):
+            await play_pair(x, y, table)
+            await x.expect("table-closed", table=table)
+        gc.collect()
+        assert [r() for r in refs] == [None, None]
+        assert [t["table"] for t in await _listed(watcher)] == [t2]
+        every = await _listed_all(watcher)
+        assert [(t["table"], t["state"]) for t in every] == [(t1, "closed"), (t2, "waiting"), (t3, "closed")]
+        assert [s["name"] for s in every[0]["seats"]] == ["ana", "bob"] and every[0]["number"] == 1
+        assert not any(s["connected"] for s in every[0]["seats"])
+        assert (await watcher.request({"type": "list-tables", "table": t1}, "tables"))["tables"] == []
+        assert (await watcher.request({"type": "list-tables", "table": t1, "closed": True}, "tables"))["tables"] == [every[0]]
+        for msg, code, says in (
+            ({"type": "join", "table": t1}, "game-not-running", f"table {t1} is closed"),
+            ({"type": "spectate", "table": t1}, "game-not-running", f"table {t1} is closed"),
+            ({"type": "leave", "table": t1}, "not-seated", f"you neither hold a seat at nor watch {t1}"),
+            ({"type": "action", "table": t1, "request": 1, "action": {"type": "pass"}}, "not-seated", f"table {t1} is closed"),
+            ({"type": "forfeit", "table": t1, "reason": "bored"}, "not-seated", f"you hold no seat at {t1}"),
+        ):
+            await a.send(msg)
+            err = await a.expect("error")
+            assert err["code"] == code, (msg, err)
+            assert err["reason"].startswith(says), err
+        await a.send({"type": "join", "table": "nope-t99"})
+        await a.expect("error", code="unknown-table")
+        for client in (a, b, c, d, watcher):
+            await client.aclose()

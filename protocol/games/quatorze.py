@@ -84,7 +84,7 @@ from quinze_protocol.games.quatorze_legal import (
     check_substitute,
     whole_hand_combinations,
 )
-from quinze_protocol.games.quatorze_index import TableIndex, substitutions
+from quinze_protocol.games.quatorze_index import Info, TableIndex, info, substitutions
 from quinze_protocol.games.quatorze_observer import QuatorzeObserver
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from quinze_protocol.rng import Rng
@@ -157,6 +157,7 @@ class QuatorzeGame(Game):
         self.winners: tuple[int, ...] = ()
         self.end_reason: str | None = None
         self._tix: TableIndex | None = None  # the index of the table; None when it changed (built when needed)
+        self._infos: list[Info] | None = None  # per combination of the table, its quatorze_index.info (None: not made yet)
 
     # ------------------------------------------------------------------ creation
 
@@ -206,8 +207,8 @@ class QuatorzeGame(Game):
 
     def copy(self) -> "QuatorzeGame":
         """An independent copy (see :meth:`quinze_protocol.game.Game.copy`): hands, packets, the
-        table's combinations, the piles and the generator are copied; options and events are
-        shared (never changed in place)."""
+        table's combinations (and the list of their infos), the piles and the generator are
+        copied; options, events and the table's index are shared (never changed in place)."""
         g = object.__new__(type(self))
         d = g.__dict__
         d.update(self.__dict__)
@@ -215,6 +216,8 @@ class QuatorzeGame(Game):
         d["hands"] = [h[:] for h in self.hands]
         d["packets"] = [ps[:] for ps in self.packets]  # a packet is replaced whole, never changed
         d["table"] = [c[:] for c in self.table]
+        if self._infos is not None:
+            d["_infos"] = self._infos[:]
         d["discard"] = self.discard[:]
         d["stock"] = self.stock[:]
         return g
@@ -257,12 +260,21 @@ class QuatorzeGame(Game):
         hand = self.hands[seat]
         if self.no_draw == "whole-hand":
             return list(whole_hand_combinations(hand))
-        acts: list[Any] = canonical_combinations(hand) if self.phase == "combine" else []
         if self.substitutions < self.options["max_substitutions"]:
             tix = self._tix
             if tix is None:
-                tix = self._tix = TableIndex(self.table)
-            acts.extend(substitutions(tix, hand))
+                infos = self._infos
+                if infos is None:
+                    infos = self._infos = [info(tuple(c)) for c in self.table]
+                tix = self._tix = TableIndex(infos=infos)
+            acts: list[Any] = substitutions(tix, hand)  # a new list
+            if self.phase == "combine":
+                combos: list[Any] = canonical_combinations(hand)  # a new list
+                if combos:
+                    combos += acts
+                    acts = combos
+        else:
+            acts = canonical_combinations(hand) if self.phase == "combine" else []
         acts.extend(map(_DISCARDS.__getitem__, dict.fromkeys(hand)))  # the hand is kept in canonical order
         return acts
 
@@ -349,8 +361,16 @@ class QuatorzeGame(Game):
         hand = self.hands[seat]
         events: list[Event] | None = [] if self.record_events else None
         if type(a) is Substitute:
-            apply_substitute(hand, self.table, a)
+            table = self.table
+            apply_substitute(hand, table, a)
             self._tix = None
+            infos = self._infos
+            if infos is not None:
+                i = a.combination
+                infos[i] = info(tuple(table[i]))
+                i = a.other
+                if i >= 0:
+                    infos[i] = info(tuple(table[i]))
             self.substitutions += 1
             if events is not None:
                 kind = a.kind
@@ -414,6 +434,8 @@ class QuatorzeGame(Game):
                 hand.remove(c)
             self.table.append(list(a.cards))
             self._tix = None
+            if self._infos is not None:
+                self._infos.append(info(a.cards))
             if events is not None:
                 events.append(_tnew(Event, ("combine", {"seat": seat, "cards": cards_text(a.cards), "combination": len(self.table) - 1}, _NOPRIV)))
             if not hand:  # quinze_cli/rules/quatorze.md [decision]: the turn ends at once, no substitution, no discard

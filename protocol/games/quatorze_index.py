@@ -26,11 +26,12 @@ from typing import Any
 from quinze_protocol import caches as _caches
 from quinze_protocol.games.quatorze_actions import VALUES, Substitute, make_substitute
 
-__all__ = ["TableIndex", "substitutions"]
+__all__ = ["Info", "TableIndex", "info", "substitutions"]
 
 _Pairs = tuple[tuple[tuple[int, int], int, int], ...]
 _Cards = tuple[tuple[int, int], ...]
 _Info = tuple[_Pairs, _Cards, int, int]
+Info = _Info
 """One combination: distinct pairs ``(pair, sum, pair number)`` (none under 3 cards), distinct
 cards ``(card, value)``, the mask of the pair sums and the mask of the card values."""
 
@@ -45,6 +46,7 @@ _HF2, _TF1, _BETWEEN = 1 << 40, 2 << 40, 3 << 40
 
 
 def _info(comb: tuple[int, ...]) -> _Info:
+    """The :data:`Info` of a combination (its cards in canonical order, a tuple), cached."""
     got = _INFO.get(comb)
     if got is not None:
         return got
@@ -76,17 +78,24 @@ def _info(comb: tuple[int, ...]) -> _Info:
     return got
 
 
+info = _info
+
+
 class TableIndex:
     """What the substitutions need from the table alone (module docstring). Read only.
 
-    ``infos``: per combination, :data:`_Info`; ``sources``: ``(combination, pairs, mask of
+    Made from the table's combinations, or from their :func:`info` when the caller keeps them
+    (``infos``, in table order: the engine keeps one per combination and makes a new one only
+    for a combination that changed, which spares a tuple and a look-up per combination).
+
+    ``infos``: per combination, :data:`Info`; ``sources``: ``(combination, pairs, mask of
     sums)`` of the combinations with pairs; ``between``: the substitutions between
     combinations, in order; ``pmask``, ``vmask``: all pair sums, all card values."""
 
     __slots__ = ("infos", "sources", "between", "pmask", "vmask")
 
-    def __init__(self, table: Sequence[Sequence[int]] = ()) -> None:
-        infos = tuple([_info(tuple(c)) for c in table])
+    def __init__(self, table: Sequence[Sequence[int]] = (), infos: Sequence[_Info] | None = None) -> None:
+        infos = tuple([_info(tuple(c)) for c in table]) if infos is None else tuple(infos)
         pm = vm = 0
         sources = []
         for i, inf in enumerate(infos):

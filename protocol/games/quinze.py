@@ -80,10 +80,16 @@ __all__ = ["QuinzeGame", "deal_size", "decks_for", "fifteen_problem"]
 _TEXT = tuple(card_text(c) for c in range(54))
 _tnew = tuple.__new__
 _FACE = (11, 12, 13)
+_RBIT = tuple(1 << CARD_RANK[c] for c in range(54))
+_FACE_BITS = (1 << 11) | (1 << 12) | (1 << 13)
 _SINGLE = tuple(_tnew(Place, ("place", (c,))) for c in range(54))
 """The placement of each single card (actions are immutable values: built once)."""
 PHASES = ("fifteen", "place", "more", "placed", "over")
 """The phases of a turn (see the module docstring); ``over`` once the match has ended."""
+_NO_PRIVATE: Any = Event._field_defaults["private"]
+"""The empty private part every public-only event shares (events are immutable values)."""
+_DRAWN = tuple(tuple({s: {"card": _TEXT[c]}} for c in range(54)) for s in range(8))
+"""The private part of a ``draw`` event, by seat and card: built once, shared by the events."""
 VIEW_SORT = tuple((CARD_RANK[c] or 14) * 8 + (c // 13 if c < 52 else c - 52) for c in range(54))
 """Display order of cards in views: A 2 .. K then jokers, suits S H D C within a rank."""
 
@@ -219,17 +225,20 @@ class QuinzeGame(Game):
         self.stock = cards
         hands: list[list[int]] = [[] for _ in range(n)]
         first = (self.dealer + 1) % n
-        for _ in range(self.hand_size):
-            for k in range(n):
-                hands[(first + k) % n].append(cards.pop())
-        for h in hands:
-            h.sort()
+        # one card at a time from the top (the end of the list), seat ``first`` first: seat
+        # first + k gets the cards at top - k, top - k - n, ... (each hand is then sorted)
+        size = self.hand_size
+        end = len(cards) - size * n
+        for k in range(n):
+            hands[(first + k) % n] = sorted(cards[end + n - 1 - k::n])
+        del cards[end:]
         self.hands = hands
         self.table = []
         self.discard = []
         self.turns = 0
         self.seat_turns = [0] * n
-        self.seat = first
+        self.seat = self.to_act = first
+        self.is_over = False
         if events is not None:
             events.append(Event(
                 "deal",
@@ -252,7 +261,7 @@ class QuinzeGame(Game):
             self.discard = []
             _shuffle(self.rng, stock)
             if events is not None:
-                events.append(_tnew(Event, ("reshuffle", {"stock": len(stock)}, {})))
+                events.append(_tnew(Event, ("reshuffle", {"stock": len(stock)}, _NO_PRIVATE)))
         s = self.seat
         self.turns += 1
         self.seat_turns[s] += 1
@@ -264,12 +273,12 @@ class QuinzeGame(Game):
         hand = self.hands[s]
         insort(hand, c)
         if events is not None:
-            events.append(_tnew(Event, ("draw", {"seat": s, "stock": len(stock)}, {s: {"card": _TEXT[c]}})))
+            events.append(_tnew(Event, ("draw", {"seat": s, "stock": len(stock)}, _DRAWN[s][c])))
         fif = self._fif = fifteens(hand, self.table, Fifteen)
         self.phase = "fifteen" if fif else "place"
 
     def _next_turn(self, events: list[Event] | None) -> None:
-        self.seat = (self.seat + 1) % self.n
+        self.seat = self.to_act = (self.seat + 1) % self.n
         self._start_turn(events)
 
     def _end_deal(self, events: list[Event] | None, reason: str, out: int | None) -> None:
@@ -295,6 +304,8 @@ class QuinzeGame(Game):
             best = min(totals)
             self._result = Result.from_winners([s for s in range(n) if totals[s] == best], list(totals), "target")
             self.phase = "over"
+            self.to_act = None
+            self.is_over = True
             if events is not None:
                 events.append(Event("game-end", {"result": self._result.to_data()}))
             return
@@ -304,13 +315,10 @@ class QuinzeGame(Game):
 
     # ------------------------------------------------------------------ play
 
-    @property
-    def to_act(self) -> int | None:
-        return None if self.phase == "over" else self.seat
-
-    @property
-    def is_over(self) -> bool:
-        return self.phase == "over"
+    # ``to_act`` and ``is_over`` (Game's properties) are plain attributes here, set wherever the
+    # seat to act or the phase "over" changes: they are read before every decision.
+    to_act: int | None = None
+    is_over: bool = True
 
     def result(self) -> Result | None:
         return self._result
@@ -333,8 +341,16 @@ class QuinzeGame(Game):
             return out
         if phase == "place":
             hand = self.hands[self.seat]
-            out = self._singles(hand)
-            if len(hand) >= 3:
+            out = []
+            held = dup = 0
+            for c in hand:
+                bit = _RBIT[c]
+                if held & bit:
+                    dup |= bit
+                else:
+                    held |= bit
+                    out.append(_SINGLE[c])
+            if dup & _FACE_BITS and len(hand) >= 3:  # a J, Q or K pair held
                 seen = set()
                 for c in hand:
                     r = CARD_RANK[c]
@@ -370,7 +386,7 @@ class QuinzeGame(Game):
         out: list[Action] = []
         seen = 0
         for c in hand:
-            bit = 1 << CARD_RANK[c]
+            bit = _RBIT[c]
             if not seen & bit:
                 seen |= bit
                 out.append(_SINGLE[c])
@@ -406,7 +422,7 @@ class QuinzeGame(Game):
             self.discard.extend(tc)
             self.fifteens_made += 1
             if events is not None:
-                events.append(_tnew(Event, ("fifteen", {"seat": s, "hand": [_TEXT[c] for c in hc], "table": [_TEXT[c] for c in tc]}, {})))
+                events.append(_tnew(Event, ("fifteen", {"seat": s, "hand": [_TEXT[c] for c in hc], "table": [_TEXT[c] for c in tc] if tc else []}, _NO_PRIVATE)))
             if not hand:
                 self._end_deal(events, "first-turn" if self.seat_turns[s] == 1 else "out", s)
                 return events or []
@@ -420,16 +436,18 @@ class QuinzeGame(Game):
                 insort(self.table, c)
             quick = self.phase == "more"
             if events is not None:
-                events.append(_tnew(Event, ("place", {"seat": s, "cards": [_TEXT[c] for c in cards], "quick": quick}, {})))
+                events.append(_tnew(Event, ("place", {"seat": s, "cards": [_TEXT[cards[0]]] if len(cards) == 1 else [_TEXT[c] for c in cards], "quick": quick}, _NO_PRIVATE)))
             if quick:
                 self.phase = "placed"
                 self._fif = []
                 return events or []
-            self._next_turn(events)
+            self.seat = self.to_act = (s + 1) % self.n  # the next turn (_next_turn, inlined)
+            self._start_turn(events)
             return events or []
         if events is not None:
-            events.append(_tnew(Event, ("end-turn", {"seat": s}, {})))
-        self._next_turn(events)
+            events.append(_tnew(Event, ("end-turn", {"seat": s}, _NO_PRIVATE)))
+        self.seat = self.to_act = (s + 1) % self.n  # the next turn (_next_turn, inlined)
+        self._start_turn(events)
         return events or []
 
     def _after_fifteen(self, hc: tuple[int, ...], tc: tuple[int, ...], hand: list[int]) -> list[Fifteen]:
@@ -447,6 +465,11 @@ class QuinzeGame(Game):
         for c in hc:
             if rank[c] in hr:
                 return fifteens(hand, self.table, Fifteen)
+        if len(self._fif) == 1:
+            # the only fifteen listed was made (or an equivalent one) and no card of its hand
+            # ranks is left in hand: it cannot be made again, and a fifteen of fewer cards would
+            # have been listed before, so none is left
+            return []
         if tc:
             tr = [rank[d] for d in self.table]
             for c in tc:

@@ -19,6 +19,9 @@ first as a small table ``needed positive sum -> choices``, and the *positive* ra
 enumerated once by a depth-first search over per-rank (hand count, table count) choices that
 is pruned exactly by subset-sum bitsets of the remaining ranks (a branch is entered only if
 some needed sum is still reachable), then joined. Ranks present once use precomputed options.
+The places of a normal game (up to ``quinze_partitions.SMALL`` cards) take a faster way to the
+same list, in the same order: the multisets of ranks adding up to each needed sum, listed once
+(:mod:`quinze_protocol.games.quinze_partitions`); the depth-first search keeps the large places.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from itertools import repeat
 from operator import add
 from typing import Any
 from quinze_protocol import caches as _caches
+from quinze_protocol.games import quinze_partitions as _partitions
 
 __all__ = [
     "CARD_POINTS",
@@ -168,7 +172,7 @@ def _flex(ah_: tuple[int, ...], at_: tuple[int, ...], jh_: tuple[int, ...], jt_:
     return dict(sorted(flex.items())), need, max(flex)
 
 
-def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None) -> list[Any]:
+def fifteens(hand: Sequence[int], table: Sequence[int], make: type | None = None) -> list[Any]:
     """Every fifteen the holder of ``hand`` can make with ``table``, once per equivalence class.
 
     Returns ``[(hand_cards, table_cards)]`` (with ``make``, a tuple subclass such as the
@@ -213,21 +217,27 @@ def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None
     rank = CARD_RANK
     hb: dict[int, list[int]] = {}
     tb: dict[int, list[int]] = {}
-    m = 0  # bit r set when rank r is present
+    hm = 0  # bit r set when rank r is held
+    m = 0  # bit r set when rank r is on the table (then: present)
+    m2 = 0  # bit r set when rank r is present twice or more
     for c in hand:
         r = rank[c]
         if r in hb:
             hb[r].append(c)
+            m2 |= _BIT[r]
         else:
             hb[r] = [c]
-            m |= _BIT[r]
+            hm |= _BIT[r]
     for c in table:
         r = rank[c]
         if r in tb:
             tb[r].append(c)
+            m2 |= _BIT[r]
         else:
             tb[r] = [c]
             m |= _BIT[r]
+    m2 |= m & hm
+    m |= hm
 
     # ---- flexible part: needed positive sum T -> [(hand cards, table cards, hand count, count)]
     if m & 3:
@@ -240,6 +250,8 @@ def fifteens(hand: Iterable[int], table: Iterable[int], make: type | None = None
         flex = _FLEX_NONE
         need = 1 << 15
         top = 15
+    if len(hand) + len(table) <= _partitions.SMALL:  # a normal place: the partitions (same list)
+        return _partitions.search(hb, tb, (m2 >> 2) << 12 | m >> 2, hm, None if flex is _FLEX_NONE else flex, make)
 
     # ---- positive ranks, descending, with exact subset-sum pruning
     ranks = _DESC[m >> 2]

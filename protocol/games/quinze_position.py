@@ -204,5 +204,7 @@ def load(cls: Any, data: Mapping[str, Any]) -> Any:
         if phase == "placed" and not (g.quick_place and g.used_table):
             raise PositionError("'placed' needs the quick_place option and a fifteen that used a table card", field="phase")
     g.phase = phase
+    g.to_act = g.seat
+    g.is_over = False
     g._fif = fif if phase in ("fifteen", "more") else []
     return g
