@@ -31,6 +31,7 @@ def test_clear_all_empties_every_cache_a_game_filled() -> None:
             game.apply(legal[rng.below(len(legal))])
     filled = caches.sizes()
     assert filled["quinze_legal._FLEX_CACHE"] > 0 and filled["quatorze_legal._SHAPES"] > 0
+    assert filled["quinze_partitions._TABLES"] > 0  # (registered: it was not when it came, and kept its entries after the close)
     assert caches.clear_all() == sum(filled.values())
     assert set(caches.sizes().values()) == {0}
 

@@ -30,6 +30,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from quinze_protocol import caches as _caches
+
 __all__ = ["SMALL", "search"]
 
 SMALL = 16
@@ -79,6 +81,7 @@ _TABLES: dict[int, _Tables] = {}
 """By sum T: (its candidates; a bit per candidate; by the absent ranks 2..7 and 8..13 (6 bits
 each), the candidates that need one of them; by the ranks 2..7 and 8..13 present less than
 twice, the candidates that take one of them twice or more)."""
+_caches.register_dict("quinze_partitions._TABLES", _TABLES)  # filled while tables play: emptied when none is open
 
 
 def _tables(t: int) -> _Tables:

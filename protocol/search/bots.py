@@ -96,6 +96,9 @@ class MctsBot(Bot):
         actions = list(legal)
         if len(actions) == 1 and actions[0].to_data().get("type") != "raise":
             return actions[0]
+        direct = self.model.direct(view, actions)
+        if direct is not None:
+            return direct
         det = determinizer(view, know)
         deadline = None
         if self.seconds is not None:

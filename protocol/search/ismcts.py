@@ -93,6 +93,10 @@ class GameModel:
     def actions(self, g: Game) -> list[Action]:
         return g.legal_actions()
 
+    def direct(self, view: Any, legal: Sequence[Action]) -> Action | None:
+        """A move the bot plays without searching (None: search). Default: always search."""
+        return None
+
     def start(self, g: Game) -> Any:
         return None
 
@@ -108,6 +112,11 @@ class GameModel:
 
     def rollout(self, g: Game, rng: Rng) -> Action:
         return _uniform(self.actions(g), rng)
+
+    def policy(self, root: Game, start: Any) -> Callable[[Game, Rng], Action]:
+        """The playout policy of a search from ``root`` (a determinization of the root decision;
+        ``start`` its marker): a function ``(g, rng) -> action``. Default: :meth:`rollout`."""
+        return self.rollout
 
     flat = False
     """True: the bot searches by :func:`quinze_protocol.search.flat.flat_search` (every action
@@ -152,7 +161,7 @@ def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
     log, sqrt = math.log, math.sqrt
     done = model.done
     act = model.actions
-    roll = model.rollout
+    roll: Callable[[Game, Rng], Action] = model.rollout
     n = 0
     me: int | None = None
     in_tree = model.opponents_in_tree
@@ -170,6 +179,7 @@ def search(det: Determinizer, model: GameModel, rng: Rng, *, iterations: int,
             bias = model.bias_at(g)
         if start is _UNSET:  # every determinization shares the root's public marker
             start = model.start(g)
+            roll = model.policy(g, start)
         node = root
         path = [root]
         steps = 0

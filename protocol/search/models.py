@@ -141,7 +141,37 @@ class QuatorzeModel(GameModel):
     def bias_at(self, g: Any) -> float:
         return self.bias if g.players <= 2 else self.bias_large
 
+    prior = "greedy"
+    """The first searched move (which the progressive bias favours, and which ``mcts@1`` plays):
+    ``"planner"``, the move of :mod:`quinze_protocol.search.plan_quatorze`; ``"greedy"``, the
+    built-in ``greedy``'s."""
+
+    searched = "all"
+    """Which decisions the bot searches: ``"all"``; ``"draw"``, only the choice of pile (the
+    planner plays the rest of the turn: it sees all that decides it)."""
+
+    def direct(self, view: Any, legal: Sequence[Action]) -> Action | None:
+        """The planner's move when :attr:`searched` leaves this decision to it."""
+        if self.searched == "all" or view.get("phase") == "draw":
+            return None
+        from quinze_protocol.search.plan_quatorze import planned_action
+
+        return planned_action(view, legal)
+
     def actions(self, g: Any) -> list[Action]:
+        """:meth:`greedy_actions`, with the planner's move first (:attr:`prior`)."""
+        out = self.greedy_actions(g)
+        if self.prior != "planner":
+            return out
+        from quinze_protocol.search.plan_quatorze import game_plan
+
+        a = game_plan(g)
+        if a is None:
+            return out
+        k = _value_key(a)
+        return [a] + [b for b in out if _value_key(b) != k]
+
+    def greedy_actions(self, g: Any) -> list[Action]:
         """The moves worth searching, a subset of the legal ones, ordered best first by the rule
         of thumb: when a combination can be laid, those that let the most cards be laid this turn
         (as the built-in ``greedy`` counts them); else the two-for-one substitutions (one card
@@ -189,6 +219,28 @@ class QuatorzeModel(GameModel):
     def done(self, g: Any, start: Any, steps: int) -> bool:
         return g.phase == "over" or g.turns >= start or steps >= self.max_steps
 
+    planned_turn = False
+    """The playouts finish the searching seat's current turn by the planner
+    (:mod:`quinze_protocol.search.plan_quatorze`), which is cached by hand and table: that turn
+    shares its hand and table in every determinization, up to the card drawn. The other turns
+    are played by :meth:`rollout`."""
+
+    def policy(self, root: Any, start: Any) -> Any:
+        if not self.planned_turn:
+            return self.rollout
+        from quinze_protocol.search.plan_quatorze import game_plan
+
+        me, turn, roll = root.seat, root.turns, self.rollout
+
+        def play(g: Any, rng: Rng) -> Action:
+            if g.turns == turn and g.seat == me:
+                a = game_plan(g)
+                if a is not None:
+                    return a
+            return roll(g, rng)
+
+        return play
+
     def rollout(self, g: Any, rng: Rng) -> Action:
         """Like the built-in ``greedy``, nine times in ten (else uniform): draw the discard
         pile's top when it makes 14 with some hand cards, else the stock; lay the biggest
@@ -199,7 +251,7 @@ class QuatorzeModel(GameModel):
             if g.discard and g.stock:
                 return _DRAW_DISCARD if self._wants_discard(g) else _DRAW_STOCK
             return _DRAW_STOCK if g.stock else _DRAW_DISCARD
-        legal = self.actions(g)
+        legal = self.greedy_actions(g)
         if len(legal) == 1 or rng.below(10):
             return legal[0]  # the rule of thumb's first choice (see actions)
         return _uniform(legal, rng)

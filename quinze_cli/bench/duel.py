@@ -9,7 +9,9 @@ the yardsticks of :mod:`quinze_protocol.search.oracle`, which ``quinze tournamen
 (they are shown the real game): ``oracle@N`` (the search with perfect information, ``N``
 iterations), ``oracle-PLACES@N`` (``PLACES``: ``+``-joined among ``hands``, ``packets``,
 ``stock``: those are dealt again at random, the rest is seen: ``oracle-packets+stock@100`` sees
-the other hands) and the honest ``pimc-K@N`` (``K`` determinizations, ``N`` iterations each). ``--set KEY=VALUE``
+the other hands) and the honest ``pimc-K@N`` (``K`` determinizations, ``N`` iterations each) and ``planner`` (the
+turn planner of :mod:`quinze_protocol.search.plan_quatorze` alone, the first move of Le 14's
+search). ``--set KEY=VALUE``
 changes an attribute of the first bot's search model (a copy of the game's
 :class:`~quinze_protocol.search.ismcts.GameModel`: ``bias``, ``c``, ``rounds``, ``max_steps``...),
 to measure a variant before changing the bot.
@@ -36,6 +38,7 @@ from typing import Any
 from quinze_protocol.game import Bot, get_bot, get_game
 from quinze_protocol.search.bots import MctsBot
 from quinze_protocol.search.oracle import OracleBot, PimcBot
+from quinze_protocol.search.plan_quatorze import PlannerBot
 
 __all__ = ["duel", "make_bot", "play_game"]
 
@@ -63,6 +66,8 @@ def _make(game_id: str, name: str, seed: int) -> Bot:
         return OracleBot(game_id, seed, int(arg), hide=base[len("oracle-"):].split("+"))
     if at and base.startswith("pimc-"):
         return PimcBot(game_id, seed, int(arg), deals=int(base[len("pimc-"):]))
+    if name == "planner" and game_id == "quatorze":
+        return PlannerBot(seed)
     return get_bot(game_id, name, seed)
 
 
