@@ -89,9 +89,9 @@ def test_a_duel_can_change_the_search_model_of_the_first_bot_only() -> None:
     from quinze_cli.bench.duel import make_bot
     from quinze_protocol.search.models import model_for
 
-    bot = make_bot("quatorze", "mcts@5", 1, {"bias": 5.0, "rounds": 2})
-    assert (bot.model.bias, bot.model.rounds) == (5.0, 2)
-    assert model_for("quatorze").bias == 0.5  # the shared model is untouched
+    bot = make_bot("quatorze", "mcts@5", 1, {"bias": 0.5, "rounds": 2})
+    assert (bot.model.bias, bot.model.rounds) == (0.5, 2)
+    assert model_for("quatorze").bias == 5.0  # the shared model is untouched
     with pytest.raises(ValueError, match="no 'nope'"):
         make_bot("quatorze", "mcts@5", 1, {"nope": 1})
     with pytest.raises(ValueError, match="has none"):

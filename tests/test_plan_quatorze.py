@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from quinze_cli.bench.duel import duel, make_bot
+from quinze_cli.bench.duel import duel
 from quinze_protocol.game import get_bot, get_game
 from quinze_protocol.games.quatorze_actions import sort_cards
 from quinze_protocol.rng import Rng
@@ -114,7 +114,7 @@ def test_le_14_search_with_one_iteration_plays_the_planners_move(players: int) -
     planner's (docs/bots.md)."""
     for seed in range(2):
         g = get_game("quatorze").new({"players": players}, seed)
-        mcts = [make_bot("quatorze", "mcts@1", s, {"prior": "planner"}) for s in range(players)]
+        mcts = [get_bot("quatorze", "mcts@1", s) for s in range(players)]
         planner = PlannerBot(0)
         for e in g.opening_events:
             for s in range(players):

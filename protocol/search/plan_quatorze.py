@@ -143,6 +143,12 @@ def _discard(hand: Values) -> tuple[float, Plan]:
 
 
 @lru_cache(maxsize=65536)
+def _flat(table: Table) -> Values:
+    """Every value on the table, sorted."""
+    return tuple(sorted(v for comb in table for v in comb))
+
+
+@lru_cache(maxsize=65536)
 def _sheds(hand: Values, tvals: Values) -> tuple[float, Plan]:
     """The best end of a turn made of two-for-one substitutions and the discard, on the table's
     values only (``tvals``, sorted): each two-for-one sheds one card, so no line repeats."""
@@ -177,7 +183,7 @@ class _Planner:
         if self.nodes >= NODES:
             ns = 0
         if ns <= 0 and not combine:
-            return _sheds(hand, tuple(sorted(v for comb in table for v in comb)))
+            return _sheds(hand, _flat(table))
         key = (combine, hand, table, ns)
         got = self.memo.get(key)
         if got is not None:
@@ -370,6 +376,7 @@ class PlannerBot(Bot):
 for _name, _f in (("plan_quatorze._combos", _combos), ("plan_quatorze._pairs", _pairs),
                   ("plan_quatorze.most_laid", most_laid), ("plan_quatorze._sheds", _sheds)):
     _caches.register_lru(_name, _f)
+_caches.register_lru("plan_quatorze._flat", _flat)
 
 
 @lru_cache(maxsize=16384)
@@ -382,11 +389,31 @@ def _cached_draw(hand: Values, table: Table, top: int, unseen: tuple[tuple[int, 
     return draw_choice(hand, table, top, dict(unseen))
 
 
+_PLANNED: dict[tuple[Any, ...], Action | None] = {}
+""":func:`game_plan` by what decides it (the seat's cards, the table, the phase...): the search
+asks it again at every iteration, with the same hand and table at the root."""
+_PLANNED_MAX = 20_000
+
+
 def game_plan(g: Any) -> Action | None:
     """The planner's action for the seat to act of the Le 14 game ``g``, from what that seat
     sees only (its hand, the table, the discard pile; used by the search on its
     determinizations, :class:`quinze_protocol.search.models.QuatorzeModel`); None when it has
     none to give (a decision with one legal action, or a hand that must be laid whole)."""
+    phase = g.phase
+    key = (tuple(g.hands[g.seat]), tuple(map(tuple, g.table)), phase, g.substitutions, g.no_draw,
+           (tuple(g.discard), bool(g.stock)) if phase == "draw" else None, g.options["max_substitutions"])
+    try:
+        return _PLANNED[key]
+    except KeyError:
+        pass
+    if len(_PLANNED) >= _PLANNED_MAX:
+        _PLANNED.clear()
+    a = _PLANNED[key] = _game_plan(g)
+    return a
+
+
+def _game_plan(g: Any) -> Action | None:
     from quinze_protocol.games.quatorze_actions import VALUES, Draw
 
     seat = g.seat
@@ -421,3 +448,4 @@ def game_plan(g: Any) -> Action | None:
 
 _caches.register_lru("plan_quatorze._cached_plan", _cached_plan)
 _caches.register_lru("plan_quatorze._cached_draw", _cached_draw)
+_caches.register_dict("plan_quatorze._PLANNED", _PLANNED)
