@@ -95,3 +95,10 @@ def test_match_refuses_a_program_that_cannot_start(kind: str, tmp_path: Path) ->
     proc = quinze("match", "builtin:greedy", _cmd(argv), "--games", "1", "--log-dir", str(logs), cwd=tmp_path)
     _refused(proc, 1, "BOT ", word)
     assert not logs.exists()  # nothing played, nothing made
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_bench_anchor_refuses_a_program_that_cannot_start(kind: str, tmp_path: Path) -> None:
+    argv, word = _bad(tmp_path, kind)
+    proc = quinze("bench", "--only", "engine", "--quick", "--anchor", _cmd(argv), cwd=tmp_path)
+    _refused(proc, 2, "--anchor", word)
