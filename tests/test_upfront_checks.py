@@ -98,6 +98,18 @@ def test_match_refuses_a_program_that_cannot_start(kind: str, tmp_path: Path) ->
 
 
 @pytest.mark.parametrize("kind", KINDS)
+def test_tournament_refuses_a_program_that_cannot_start(kind: str, tmp_path: Path) -> None:
+    argv, word = _bad(tmp_path, kind)
+    logs = tmp_path / "logs"
+    for spec in (_cmd(argv), f"name=x cmd='{_cmd(argv)}'"):
+        proc = quinze("tournament", "builtin:greedy", spec, "--games-per-pairing", "2", "--log-dir", str(logs),
+                      cwd=tmp_path)
+        _refused(proc, 1, "BOT ", word)
+        assert "forfeits" not in proc.stderr
+        assert not logs.exists() or not any(logs.iterdir())  # no event directory
+
+
+@pytest.mark.parametrize("kind", KINDS)
 def test_bench_anchor_refuses_a_program_that_cannot_start(kind: str, tmp_path: Path) -> None:
     argv, word = _bad(tmp_path, kind)
     proc = quinze("bench", "--only", "engine", "--quick", "--anchor", _cmd(argv), cwd=tmp_path)
