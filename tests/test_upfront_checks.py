@@ -9,12 +9,15 @@ interpreter, and a script argument that is a folder.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import trio
 from clikit import quinze
+from serverkit import serving
 
 from quinze_cli.progcheck import program_problem
 
@@ -114,3 +117,17 @@ def test_bench_anchor_refuses_a_program_that_cannot_start(kind: str, tmp_path: P
     argv, word = _bad(tmp_path, kind)
     proc = quinze("bench", "--only", "engine", "--quick", "--anchor", _cmd(argv), cwd=tmp_path)
     _refused(proc, 2, "--anchor", word)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_bot_create_refuses_a_program_before_the_table_is_made(kind: str, tmp_path: Path) -> None:
+    argv, word = _bad(tmp_path, kind)
+    servers: list = []
+    async with serving(servers) as port:
+        done = await trio.run_process(
+            [QUINZE, "bot", "--server", f"127.0.0.1:{port}", "--create", "quinze", "--", *argv],
+            capture_stdout=True, capture_stderr=True, check=False, cwd=tmp_path,
+            env={**os.environ, "COLUMNS": "300"})
+    proc = subprocess.CompletedProcess([], done.returncode, done.stdout.decode(), done.stderr.decode())
+    _refused(proc, 1, "cannot start the bot", word)
+    assert proc.stdout == ""  # no table id: no table made
