@@ -14,7 +14,6 @@ are stopped, the finished games are in the log).
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -32,6 +31,7 @@ from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_erro
 from quinze_cli.interrupt import run_until_interrupted
 from quinze_cli.options import SEED_MAX, STDIO, check_move_time, check_seed, check_writable, fresh_seed, option_pairs
 from quinze_cli.positions import load_positions
+from quinze_cli.progcheck import program_problem
 from quinze_cli.matchrun import BotSpec, GameReport, MatchConfig, MatchRunner, parse_bot_spec, validate_options
 from quinze_cli.schedule import GamePlan, iter_schedule, last_seed, rotations
 from quinze_cli.relay import Failure
@@ -150,23 +150,6 @@ def build_config(
         move_time=move_time, duplicate=duplicate, wire=wire, max_restarts=max_restarts, server=address,
         sprt=sprt_spec, positions=tuple(starts),
     )
-
-
-SCRIPT_SUFFIXES = (".py", ".js", ".rb", ".sh", ".pl")
-"""Arguments of a bot command taken as the script it runs (checked to exist before a match)."""
-
-
-def program_problem(argv: tuple[str, ...] | list[str]) -> str | None:
-    """Why the bot command ``argv`` cannot start (a program not found or not executable, a script
-    file that does not exist, relative to the current folder), or None (also for a built-in)."""
-    if not argv:
-        return None
-    if shutil.which(argv[0]) is None:
-        return f"cannot start {argv[0]!r}: not an executable program (not found on PATH, or not executable)"
-    for arg in argv[1:]:
-        if not arg.startswith("-") and arg.endswith(SCRIPT_SUFFIXES) and not Path(arg).is_file():
-            return f"no file {arg!r} (relative to {Path.cwd()})"
-    return None
 
 
 async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | None = None,

@@ -39,6 +39,7 @@ from quinze_cli.schedule import GamePlan
 from quinze_cli.interrupt import run_until_interrupted
 from quinze_cli.options import SEED_MAX, check_writable, fresh_seed, option_pairs
 from quinze_cli.positions import load_positions, positions_digest
+from quinze_cli.progcheck import program_problem
 from quinze_cli.relay import Failure
 from quinze_cli.results import lower_is_better
 from quinze_cli.schedule import FORMATS, Schedule, build_schedule
@@ -261,6 +262,13 @@ def register(app: typer.Typer) -> None:
             if diff:
                 old.close()
                 fail(f"--resume {resume}: the settings differ from the journal's: " + "; ".join(diff))
+        if cluster is None:  # with --cluster the workers check the bot programs there
+            for spec in cfg.bots:
+                problem = program_problem(spec.argv)
+                if problem is not None:  # before the event starts: no event directory, no forfeited games
+                    if old is not None:
+                        old.close()
+                    fail(f"BOT {spec.spec!r}: {problem}")
         out_console = Console(stderr=json_file == "-", highlight=False)
         err_console = Console(stderr=True, highlight=False)
         if json_file not in (None, "-"):
