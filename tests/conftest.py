@@ -16,7 +16,12 @@ made by a match, compiled bots) form one unit, run by one worker, so the fixture
 tests at its end kept one worker busy past the others.) Two per core
 because most of the suite's time is spent waiting, not computing: on bots that answer late or
 never (check-bot), on deadlines, on subprocesses and servers starting; with one worker per core
-the cores sat idle about half of the run. Named test files run in one process (workers cost
+the cores sat idle about half of the run. Three per core was tried once the in-process commands
+(tests/clikit.py) brought the CPU near 195 s: six workers ended the same tree in 128-131 s where
+four took 182-237 s, back to back under the suite lock (load average 7-10 from other work), but
+in the next runs at load 8-10 timing tests failed (check-bot's needs_hello.py judged as passing
+the handshake, a French clock test's first prompt not drawn within a 2 s move, a pty match not
+ending within 60 s), so two per core stays. Named test files run in one process (workers cost
 more than they save there), and so does everything without pytest-xdist.
 
 Bytecode: the suite starts hundreds of Python processes (``quinze`` commands, bots, servers). Where

@@ -464,6 +464,8 @@ class QuinzeGame(Game):
         hr = [rank[d] for d in hand]
         for c in hc:
             if rank[c] in hr:
+                if len(self._fif) == 1 and not self._again(hc, tc, hr):
+                    return []
                 return fifteens(hand, self.table, Fifteen)
         if len(self._fif) == 1:
             # the only fifteen listed was made (or an equivalent one) and no card of its hand
@@ -480,6 +482,24 @@ class QuinzeGame(Game):
             return [f for f in self._fif if rh(f[1]) and rh(f[3]) and rt(f[2]) and rt(f[4])]
         rh = frozenset(hc).isdisjoint
         return [f for f in self._fif if rh(f[1]) and rh(f[3])]
+
+    def _again(self, hc: tuple[int, ...], tc: tuple[int, ...], hr: list[int]) -> bool:
+        """Whether the fifteen just made, the only one listed before (``hc`` from the hand, ranks
+        ``hr`` left there; ``tc`` from the table), can be made again with the cards left: as many
+        of each of its ranks in each place. Removing cards makes no new fifteen, so when it
+        cannot, none is left."""
+        rank = CARD_RANK
+        used = [rank[c] for c in hc]
+        for r in used:
+            if hr.count(r) < used.count(r):
+                return False
+        if tc:
+            tr = [rank[d] for d in self.table]
+            used = [rank[c] for c in tc]
+            for r in used:
+                if tr.count(r) < used.count(r):
+                    return False
+        return True
 
     # ------------------------------------------------------------------ checks
 

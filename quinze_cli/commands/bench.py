@@ -230,11 +230,16 @@ def run_anchor(command: str, quick: bool) -> dict[str, Any]:
         raise ValueError(f"cannot read the command {command!r}: {err}") from None
     if not argv:
         raise ValueError("an empty command")
+    from quinze_cli.progcheck import program_problem
+
+    problem = program_problem(argv)  # a missing, non-executable or folder path, a missing #! interpreter
+    if problem is not None:
+        raise ValueError(problem)
     argv = [*argv, "--json"] + (["1"] if quick else [])
     try:
         proc = subprocess.run(argv, capture_output=True, text=True, timeout=1800)
-    except FileNotFoundError:
-        raise ValueError(f"{argv[0]!r} is not a program that can be run") from None
+    except OSError as e:  # what the check above cannot see (a file gone since, a wrong binary format)
+        raise ValueError(f"{argv[0]!r} is not a program that can be run: {e.strerror or e}") from None
     except subprocess.TimeoutExpired:
         raise ValueError(f"{argv[0]!r} did not finish within 30 minutes") from None
     if proc.returncode != 0:

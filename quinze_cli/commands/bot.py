@@ -37,6 +37,7 @@ from quinze_cli.debuglog import enable_debug
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_error
 from quinze_cli.interrupt import run_until_signal
 from quinze_cli.options import check_move_time, check_seed, parse_option_pairs
+from quinze_cli.progcheck import program_problem
 from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
 
 
@@ -251,10 +252,11 @@ def register(app: typer.Typer) -> None:
         if create is not None and seat is not None and seat >= options["players"]:
             fail(f"--seat {seat}: a {create} table with players={options['players']} has seats 0 .. "
                  f"{options['players'] - 1}", EXIT_USAGE)
-        if builtin is None and shutil.which(command[0]) is None:
-            # Checked before anything reaches the server (no empty table left behind).
-            fail(f"cannot start the bot: {command[0]!r} is not an executable program (not found on PATH, "
-                 "or not executable)")
+        if builtin is None:
+            # Checked before anything reaches the server (no empty table left behind), as quinze match does.
+            problem = program_problem(command)
+            if problem is not None:
+                fail(f"cannot start the bot: {problem}")
         bot_name = (name or Path(command[-1] if command[-1].endswith((".py", ".js")) else command[0]).stem or "bot")[:32]
         args = {
             "address": address, "table": table, "create": create, "options": options, "games": games, "seed": seed,

@@ -14,7 +14,6 @@ are stopped, the finished games are in the log).
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
@@ -32,6 +31,7 @@ from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_erro
 from quinze_cli.interrupt import run_until_interrupted
 from quinze_cli.options import SEED_MAX, STDIO, check_move_time, check_seed, check_writable, fresh_seed, option_pairs
 from quinze_cli.positions import load_positions
+from quinze_cli.progcheck import program_problem
 from quinze_cli.matchrun import BotSpec, GameReport, MatchConfig, MatchRunner, parse_bot_spec, validate_options
 from quinze_cli.schedule import GamePlan, iter_schedule, last_seed, rotations
 from quinze_cli.relay import Failure
@@ -150,23 +150,6 @@ def build_config(
         move_time=move_time, duplicate=duplicate, wire=wire, max_restarts=max_restarts, server=address,
         sprt=sprt_spec, positions=tuple(starts),
     )
-
-
-SCRIPT_SUFFIXES = (".py", ".js", ".rb", ".sh", ".pl")
-"""Arguments of a bot command taken as the script it runs (checked to exist before a match)."""
-
-
-def program_problem(argv: tuple[str, ...] | list[str]) -> str | None:
-    """Why the bot command ``argv`` cannot start (a program not found or not executable, a script
-    file that does not exist, relative to the current folder), or None (also for a built-in)."""
-    if not argv:
-        return None
-    if shutil.which(argv[0]) is None:
-        return f"cannot start {argv[0]!r}: not an executable program (not found on PATH, or not executable)"
-    for arg in argv[1:]:
-        if not arg.startswith("-") and arg.endswith(SCRIPT_SUFFIXES) and not Path(arg).is_file():
-            return f"no file {arg!r} (relative to {Path.cwd()})"
-    return None
 
 
 async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | None = None,
@@ -314,6 +297,7 @@ def register(app: typer.Typer) -> None:
             sprt=sprt, positions=positions,
         )
         resumed: Resumed | None = None
+        dropped = 0
         if old is not None:
             diff = differences(old.settings, match_settings(config))
             if diff:
@@ -321,8 +305,8 @@ def register(app: typer.Typer) -> None:
                 fail(f"--resume {resume}: the settings differ from the journal's: " + "; ".join(diff))
             stats = MatchStats([(b.name, b.spec) for b in config.bots], group=config.group, sprt=config.sprt,
                                seats=config.seats, lower_is_better=lower_is_better(config.game))
+            dropped = cut_log(resume_log, old, [b.name for b in config.bots])  # first: only what the log holds counts
             done = replay_entries(stats, old.entries)
-            cut_log(resume_log, old, [b.name for b in config.bots])
             failures = [{"game": e["index"] + 1, **f} for e in sorted(old.entries, key=lambda e: e["index"])
                         for f in e.get("failures", [])]
             resumed = Resumed(old, resume_log, stats, done, failures)
@@ -348,7 +332,9 @@ def register(app: typer.Typer) -> None:
         err = Console(stderr=True, highlight=False)
         names = ", ".join(b.name for b in config.bots)
         err.print(f"{config.game}: {config.games} game(s) between {names}, {config.seats} seats, seed {config.seed}"
-                  + (f"; resuming: {len(resumed.done)} done" if resumed else ""))
+                  + (f"; resuming: {len(resumed.done)} done" if resumed else "")
+                  + (f" ({dropped} unfinished or unrecorded game(s) dropped from the log, to be played again)"
+                     if resumed and dropped else ""))
         runner, error, interrupted = trio.run(_run, config, out, err, cluster, shard_size, resumed)
         written = runner.log_written or (resumed is not None and resumed.log.exists())
         if runner.stats.games or error is None:

@@ -32,13 +32,14 @@ from quinze_cli.builtin import builtin_name
 from quinze_cli.gameside import game_id_help
 from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
-from quinze_cli.journal import Journal, JournalError, differences, player_names, reconcile_log
+from quinze_cli.journal import Journal, JournalError, differences, resume_games
 from quinze_cli.matchjournal import game_entry
 from quinze_cli.matchrun import GameReport, MatchConfig, MatchRunner, validate_options
 from quinze_cli.schedule import GamePlan
 from quinze_cli.interrupt import run_until_interrupted
 from quinze_cli.options import SEED_MAX, check_writable, fresh_seed, option_pairs
 from quinze_cli.positions import load_positions, positions_digest
+from quinze_cli.progcheck import program_problem
 from quinze_cli.relay import Failure
 from quinze_cli.results import lower_is_better
 from quinze_cli.schedule import FORMATS, Schedule, build_schedule
@@ -261,6 +262,13 @@ def register(app: typer.Typer) -> None:
             if diff:
                 old.close()
                 fail(f"--resume {resume}: the settings differ from the journal's: " + "; ".join(diff))
+        if cluster is None:  # with --cluster the workers check the bot programs there
+            for spec in cfg.bots:
+                problem = program_problem(spec.argv)
+                if problem is not None:  # before the event starts: no event directory, no forfeited games
+                    if old is not None:
+                        old.close()
+                    fail(f"BOT {spec.spec!r}: {problem}")
         out_console = Console(stderr=json_file == "-", highlight=False)
         err_console = Console(stderr=True, highlight=False)
         if json_file not in (None, "-"):
@@ -283,14 +291,13 @@ def register(app: typer.Typer) -> None:
                                 lower_is_better=lower_is_better(cfg.game))
         failures: list[dict[str, Any]] = []
         done: set[int] = set()
+        log_path = event_dir / "games.jsonl"
+        dropped = resume_games(log_path, journal, names) if old is not None else 0  # only what the log holds counts
         for entry in sorted(journal.entries, key=lambda e: e["index"]):
             _count(stats, entry)
             done.add(entry["index"])
             failures += [{"game": entry["index"] + 1, **f} for f in entry.get("failures", [])]
-        log_path = event_dir / "games.jsonl"
         if old is not None:
-            keep = {(e["seed"], player_names(names, e["seat_bots"])) for e in journal.entries}
-            kept, dropped = reconcile_log(log_path, keep)
             err_console.print(f"resuming {event_dir}: {len(done)} of {schedule.games} games done"
                       + (f" ({dropped} unfinished or unrecorded game(s) dropped from the log, to be played again)" if dropped else ""))
         missing = [p for p in schedule.plans if p.index not in done]

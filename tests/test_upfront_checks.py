@@ -1,0 +1,133 @@
+"""The up-front check of a program (quinze_cli.progcheck): every command that starts a program
+(match, tournament, bot --create, bench --anchor) refuses one that cannot start, before anything
+is played or made, with an error naming what is wrong, and never a traceback.
+
+The bad programs are real files in tmp_path: a file that is not executable, a folder, a script
+whose #! interpreter does not exist, a path that does not exist, a missing script given to an
+interpreter, and a script argument that is a folder.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import trio
+from clikit import quinze
+from serverkit import serving
+
+from quinze_cli.progcheck import program_problem
+
+PY = sys.executable
+QUINZE = str(Path(sys.executable).with_name("quinze"))
+
+
+def _bad(tmp_path: Path, kind: str) -> tuple[list[str], str]:
+    """A command of ``kind`` that cannot start and a word its error must contain."""
+    if kind == "not-executable":
+        f = tmp_path / "plain.sh"
+        f.write_text("#!/bin/sh\nexit 0\n")
+        f.chmod(0o644)
+        return [str(f)], "not executable"
+    if kind == "folder":
+        d = tmp_path / "adir"
+        d.mkdir()
+        return [str(d)], "folder"
+    if kind == "missing-interpreter":
+        f = tmp_path / "badshebang.sh"
+        f.write_text("#!/nonexistent/interp\n")
+        f.chmod(0o755)
+        return [str(f)], "'/nonexistent/interp', does not exist"
+    if kind == "interpreter-not-executable":
+        interp = tmp_path / "interp"
+        interp.write_text("not a program\n")
+        interp.chmod(0o644)
+        f = tmp_path / "bot.sh"
+        f.write_text(f"#!{interp} -x\n")
+        f.chmod(0o755)
+        return [str(f)], f"{str(interp)!r}, is not an executable program"
+    if kind == "missing-path":
+        return [str(tmp_path / "nope")], "no such file"
+    if kind == "missing-script":
+        return [PY, str(tmp_path / "nope.py")], f"no file {str(tmp_path / 'nope.py')!r}"
+    if kind == "script-is-folder":
+        d = tmp_path / "pkg.py"
+        d.mkdir()
+        return [PY, str(d)], "folder"
+    if kind == "not-on-path":
+        return ["no-such-program-quinze-test"], "not found on PATH"
+    raise AssertionError(kind)
+
+
+KINDS = ["not-executable", "folder", "missing-interpreter", "interpreter-not-executable", "missing-path",
+         "missing-script", "script-is-folder", "not-on-path"]
+
+
+def _cmd(argv: list[str]) -> str:
+    return " ".join(argv)
+
+
+def _refused(proc: subprocess.CompletedProcess[str], code: int, *words: str) -> None:
+    text = " ".join((proc.stdout + proc.stderr).split())
+    assert proc.returncode == code, text
+    assert "Traceback" not in text and "error:" in text, text
+    for w in words:
+        assert w in text, (w, text)
+
+
+def test_program_problem_passes_programs_that_can_start(tmp_path: Path) -> None:
+    good = tmp_path / "good.sh"
+    good.write_text("#!/bin/sh\nexit 0\n")
+    good.chmod(0o755)
+    script = tmp_path / "bot.py"
+    script.write_text("print(1)\n")
+    env_style = tmp_path / "env.sh"
+    env_style.write_text("#!/usr/bin/env python3\n")
+    env_style.chmod(0o755)
+    for argv in ([str(good)], [PY, str(script)], [str(env_style)], ["sh", "-c", "exit 0"], []):
+        assert program_problem(argv) is None, argv
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_match_refuses_a_program_that_cannot_start(kind: str, tmp_path: Path) -> None:
+    argv, word = _bad(tmp_path, kind)
+    logs = tmp_path / "logs"
+    proc = quinze("match", "builtin:greedy", _cmd(argv), "--games", "1", "--log-dir", str(logs), cwd=tmp_path)
+    _refused(proc, 1, "BOT ", word)
+    assert not logs.exists()  # nothing played, nothing made
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_tournament_refuses_a_program_that_cannot_start(kind: str, tmp_path: Path) -> None:
+    argv, word = _bad(tmp_path, kind)
+    logs = tmp_path / "logs"
+    for spec in (_cmd(argv), f"name=x cmd='{_cmd(argv)}'"):
+        proc = quinze("tournament", "builtin:greedy", spec, "--games-per-pairing", "2", "--log-dir", str(logs),
+                      cwd=tmp_path)
+        _refused(proc, 1, "BOT ", word)
+        assert "forfeits" not in proc.stderr
+        assert not logs.exists() or not any(logs.iterdir())  # no event directory
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_bench_anchor_refuses_a_program_that_cannot_start(kind: str, tmp_path: Path) -> None:
+    argv, word = _bad(tmp_path, kind)
+    proc = quinze("bench", "--only", "engine", "--quick", "--anchor", _cmd(argv), cwd=tmp_path)
+    _refused(proc, 2, "--anchor", word)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+async def test_bot_create_refuses_a_program_before_the_table_is_made(kind: str, tmp_path: Path) -> None:
+    argv, word = _bad(tmp_path, kind)
+    servers: list = []
+    async with serving(servers) as port:
+        done = await trio.run_process(
+            [QUINZE, "bot", "--server", f"127.0.0.1:{port}", "--create", "quinze", "--", *argv],
+            capture_stdout=True, capture_stderr=True, check=False, cwd=tmp_path,
+            env={**os.environ, "COLUMNS": "300"})
+    proc = subprocess.CompletedProcess([], done.returncode, done.stdout.decode(), done.stderr.decode())
+    _refused(proc, 1, "cannot start the bot", word)
+    assert proc.stdout == ""  # no table id: no table made
