@@ -131,3 +131,37 @@ async def test_bot_create_refuses_a_program_before_the_table_is_made(kind: str, 
     proc = subprocess.CompletedProcess([], done.returncode, done.stdout.decode(), done.stderr.decode())
     _refused(proc, 1, "cannot start the bot", word)
     assert proc.stdout == ""  # no table id: no table made
+
+
+# --------------------------------------------------------------------------- quinze play --local --log-dir
+
+
+def _bad_log_dir(tmp_path: Path, kind: str) -> tuple[Path, str]:
+    """A --log-dir of ``kind`` that no log can be written in, and a word its error must contain."""
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    return {
+        "missing-under-proc": (Path("/proc/nope"), "cannot write there"),
+        "proc-itself": (Path("/proc/self"), "cannot write there"),
+        "a-file": (afile, "not a directory"),
+        "under-a-file": (afile / "logs", "cannot write there"),
+        "deep-under-a-file": (afile / "a" / "b", "cannot write there"),
+    }[kind]
+
+
+@pytest.mark.parametrize("kind", ["missing-under-proc", "proc-itself", "a-file", "under-a-file", "deep-under-a-file"])
+def test_play_local_refuses_a_log_dir_it_cannot_write_before_playing(kind: str, tmp_path: Path) -> None:
+    path, word = _bad_log_dir(tmp_path, kind)
+    proc = quinze("play", "--local", "--log-dir", str(path), "--name", "a", cwd=tmp_path)
+    _refused(proc, 2, f"--log-dir {path}", word)
+    assert "No game was logged" not in proc.stdout + proc.stderr  # refused before any game
+
+
+def test_log_dir_check_leaves_nothing_behind(tmp_path: Path) -> None:
+    from quinze_cli.options import check_log_dir
+
+    check_log_dir(tmp_path / "new" / "deep")  # can be made: passes, and is not made by the check
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "there").mkdir()
+    check_log_dir(tmp_path / "there")
+    assert list((tmp_path / "there").iterdir()) == []
