@@ -165,3 +165,28 @@ def test_log_dir_check_leaves_nothing_behind(tmp_path: Path) -> None:
     (tmp_path / "there").mkdir()
     check_log_dir(tmp_path / "there")
     assert list((tmp_path / "there").iterdir()) == []
+
+
+# --------------------------------------------------------------------------- quinze bot: a program dead before its first game
+
+
+@pytest.mark.parametrize("program, word", [
+    ("import sys; sys.exit(3)", "exited with code 3"),
+    ("pass", "exited with code 0"),
+    ("import os, signal; os.kill(os.getpid(), signal.SIGKILL)", "SIGKILL"),
+    ("import sys; sys.stderr.write('boom\\n'); raise SystemExit(1)", "boom"),
+])
+async def test_bot_whose_program_ends_before_the_first_game_leaves_with_an_error(program: str, word: str,
+                                                                               tmp_path: Path) -> None:
+    """It passes the up-front check (the program is there) and ends before the table fills: quinze
+    bot leaves the table and exits 1 naming why, instead of sitting at a table it cannot play."""
+    async with serving() as port:
+        with trio.fail_after(90):  # a hang fails the test (no duration asserted)
+            done = await trio.run_process(
+                [QUINZE, "bot", "--server", f"127.0.0.1:{port}", "--create", "quinze", "--", PY, "-c", program],
+                capture_stdout=True, capture_stderr=True, check=False, cwd=tmp_path,
+                env={**os.environ, "COLUMNS": "300"})
+    proc = subprocess.CompletedProcess([], done.returncode, done.stdout.decode(), done.stderr.decode())
+    _refused(proc, 1, "ended before its first game", word, "leaving table")
+    assert proc.stdout.strip()  # the table was made (the program could start), its id printed
+    assert "summary: 0 game(s) finished" in proc.stderr
