@@ -8,10 +8,12 @@ the order they finished: ``{"index", "seed", "seat_bots", "points", "scores", "f
 "think", "failures"}``. Each line is written whole, flushed and fsynced right after the game's
 records are in the log, so after any stop the journal names exactly the games that count.
 
-On resume (:func:`reconcile_log`) the log is cut back to the games the journal names: a game that
-reached the log but not the journal (stopped between the two writes), a game cut mid-record, or a
-duplicate is dropped from the log, and played again; the resumed event's log then holds each
-game of the schedule exactly once, as an uninterrupted run's does. An incomplete last journal
+On resume (:func:`resume_games`) the log is cut back to the games the journal names that it holds
+complete and verified: a game that reached the log but not the journal (stopped between the two
+writes), a game cut anywhere (in its header, mid-record, before its result), a damaged one or a
+duplicate is dropped from the log; the journal is then cut back to the games the log kept, and
+every other game is played again; the resumed event's log then holds each game of the schedule
+exactly once, as an uninterrupted run's does. An incomplete last journal
 line (stopped mid-write) is ignored and cut off.
 """
 
@@ -42,8 +44,10 @@ def _fsync_append(fh: TextIO, text: str) -> None:
 class Journal:
     """An open journal (append only). Make one with :meth:`create` or :meth:`resume`."""
 
-    def __init__(self, path: Path, settings: dict[str, Any], entries: list[dict[str, Any]], fh: TextIO) -> None:
+    def __init__(self, path: Path, settings: dict[str, Any], entries: list[dict[str, Any]], fh: TextIO,
+                 kind: str) -> None:
         self.path = path
+        self.kind = kind
         self.settings = settings
         self.entries = entries
         """The finished games read back on resume (empty for a new journal)."""
@@ -54,7 +58,7 @@ class Journal:
         """A new journal at ``path`` (which must not exist: ``FileExistsError``)."""
         fh = open(path, "x", encoding="utf-8")
         _fsync_append(fh, json.dumps({"journal": JOURNAL, "kind": kind, "settings": settings}) + "\n")
-        return cls(path, dict(settings), [], fh)
+        return cls(path, dict(settings), [], fh, kind)
 
     @classmethod
     def resume(cls, path: Path, kind: str) -> "Journal":
@@ -63,7 +67,23 @@ class Journal:
         with open(path, "r+", encoding="utf-8") as fix:
             fix.truncate(good)  # a line cut mid-write is dropped
         fh = open(path, "a", encoding="utf-8")
-        return cls(path, settings, entries, fh)
+        return cls(path, settings, entries, fh, kind)
+
+    def keep(self, indices: set[int]) -> None:
+        """Keep only the entries of these games (the others are played again): the journal is
+        rewritten atomically (a temporary file, fsynced, renamed) and opened again for more."""
+        if all(e["index"] in indices for e in self.entries):
+            return
+        self.entries = [e for e in self.entries if e["index"] in indices]
+        head = json.dumps({"journal": JOURNAL, "kind": self.kind, "settings": self.settings})
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            fh.write(head + "\n" + "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in self.entries))
+            fh.flush()
+            os.fsync(fh.fileno())
+        self._fh.close()
+        os.replace(tmp, self.path)
+        self._fh = open(self.path, "a", encoding="utf-8")
 
     def append(self, entry: Mapping[str, Any]) -> None:
         """Add one finished game, flushed and fsynced."""
@@ -148,50 +168,52 @@ def player_names(names: Sequence[str], seat_bots: Iterable[int]) -> tuple[str, .
     return tuple(out)
 
 
-def reconcile_log(log: Path, keep: set[tuple[int, tuple[str, ...]]]) -> tuple[int, int]:
+def reconcile_log(log: Path, keep: Mapping[tuple[Any, tuple[Any, ...]], Any]) -> tuple[set[tuple[Any, tuple[Any, ...]]], int]:
     """Cut the game log back to the games in ``keep`` (``(seed, player names)`` of the journal's
-    games), each once, complete; rewritten atomically (a temporary file, fsynced, renamed).
-    Returns ``(games kept, games dropped)``; no log: ``(0, 0)``."""
+    games, each mapped to the journal's ``points`` for it), each once, complete and verified: read
+    leniently (:func:`quinze_protocol.replaylog.read_log`), a game cut anywhere (in its header, in
+    a record, before its result) or damaged is dropped, and so is a complete one that does not
+    re-simulate (:func:`quinze_protocol.replaysim.verify`) or whose points differ from the
+    journal's. Rewritten atomically (a temporary file, fsynced, renamed). Returns ``(the keys of
+    the games kept, games dropped)``; no log: ``(set(), 0)``."""
+    from quinze_protocol.replaylog import read_log
+    from quinze_protocol.replaysim import verify
+
     if not log.exists():
-        return 0, 0
-    kept_lines: list[bytes] = []
-    kept = dropped = 0
-    seen: set[tuple[Any, tuple[str, ...]]] = set()  # (seed as logged, players)
-    game: list[bytes] = []
-    key: tuple[Any, tuple[str, ...]] | None = None
-    for line in log.read_bytes().split(b"\n"):
-        try:
-            data = json.loads(line) if line.strip() else None
-        except ValueError:
-            data = None  # a record cut mid-write: its game is dropped
-        if not isinstance(data, dict):
-            if line.strip() and game:
-                dropped += 1
-                game, key = [], None
-            continue
-        if data.get("record") == "header":
-            if game:
-                dropped += 1
-            game = [line]
-            key = (data.get("seed"), tuple(data.get("players") or ()))
-            continue
-        if key is None:
-            continue
-        game.append(line)
-        if data.get("record") == "result":
-            if key in keep and key not in seen:
-                seen.add(key)
-                kept_lines += game
-                kept += 1
-            else:
-                dropped += 1
-            game, key = [], None
-    if game:
-        dropped += 1
+        return set(), 0
+    raw = log.read_bytes()
+    lines = raw.decode("utf-8", errors="replace").split("\n")
+    found = read_log(raw)
+    kept_lines: list[str] = []
+    seen: set[tuple[Any, tuple[Any, ...]]] = set()
+    dropped = len(found.partial)
+    for game in found.games:
+        key: tuple[Any, tuple[Any, ...]] = (game.header.get("seed"), tuple(game.header.get("players") or ()))
+        points = (game.result or {}).get("result", {}).get("points")
+        if (key in keep and key not in seen and points == keep[key]
+                and verify(game) is None):
+            seen.add(key)
+            kept_lines += [lines[n - 1].rstrip("\r") for n in game.lines]
+        else:
+            dropped += 1
     tmp = log.with_name(log.name + ".tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(b"".join(line + b"\n" for line in kept_lines))
+    with open(tmp, "w", encoding="utf-8") as fh:
+        fh.write("".join(line + "\n" for line in kept_lines))
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, log)
-    return kept, dropped
+    return seen, dropped
+
+
+def resume_games(log: Path, journal: "Journal", names: Sequence[str]) -> int:
+    """On resume: cut the log back to the journal's games it holds complete and verified
+    (:func:`reconcile_log`), then the journal back to those games (:meth:`Journal.keep`), so that
+    ``journal.entries`` names exactly the games done and every other game of the schedule is played
+    again. Returns the number of games dropped from the log."""
+    keys = {(e["seed"], player_names(names, e["seat_bots"])): e for e in journal.entries}
+    kept, dropped = reconcile_log(log, {k: e.get("points") for k, e in keys.items()})
+    journal.keep({keys[k]["index"] for k in kept})
+    return dropped
+
+
+__all__ += ["resume_games"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from quinze_cli.journal import Journal, JournalError, player_names, reconcile_log
+from quinze_cli.journal import Journal, JournalError, resume_games
 from quinze_cli.matchrun import GameReport, MatchConfig
 from quinze_cli.positions import positions_digest
 from quinze_cli.stats import MatchStats
@@ -75,10 +75,10 @@ def open_resume(path: Path) -> tuple[Journal, Path]:
     return journal, log
 
 
-def cut_log(log: Path, journal: Journal, names: list[str]) -> tuple[int, int]:
-    """:func:`quinze_cli.journal.reconcile_log` with the journal's games."""
-    keep = {(e["seed"], player_names(names, e["seat_bots"])) for e in journal.entries}
-    return reconcile_log(log, keep)
+def cut_log(log: Path, journal: Journal, names: list[str]) -> int:
+    """:func:`quinze_cli.journal.resume_games`: the log and the journal cut back to the games the
+    log holds complete and verified; the games dropped from the log."""
+    return resume_games(log, journal, names)
 
 
 __all__ += ["JournalError", "cut_log"]

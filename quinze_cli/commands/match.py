@@ -297,6 +297,7 @@ def register(app: typer.Typer) -> None:
             sprt=sprt, positions=positions,
         )
         resumed: Resumed | None = None
+        dropped = 0
         if old is not None:
             diff = differences(old.settings, match_settings(config))
             if diff:
@@ -304,8 +305,8 @@ def register(app: typer.Typer) -> None:
                 fail(f"--resume {resume}: the settings differ from the journal's: " + "; ".join(diff))
             stats = MatchStats([(b.name, b.spec) for b in config.bots], group=config.group, sprt=config.sprt,
                                seats=config.seats, lower_is_better=lower_is_better(config.game))
+            dropped = cut_log(resume_log, old, [b.name for b in config.bots])  # first: only what the log holds counts
             done = replay_entries(stats, old.entries)
-            cut_log(resume_log, old, [b.name for b in config.bots])
             failures = [{"game": e["index"] + 1, **f} for e in sorted(old.entries, key=lambda e: e["index"])
                         for f in e.get("failures", [])]
             resumed = Resumed(old, resume_log, stats, done, failures)
@@ -331,7 +332,9 @@ def register(app: typer.Typer) -> None:
         err = Console(stderr=True, highlight=False)
         names = ", ".join(b.name for b in config.bots)
         err.print(f"{config.game}: {config.games} game(s) between {names}, {config.seats} seats, seed {config.seed}"
-                  + (f"; resuming: {len(resumed.done)} done" if resumed else ""))
+                  + (f"; resuming: {len(resumed.done)} done" if resumed else "")
+                  + (f" ({dropped} unfinished or unrecorded game(s) dropped from the log, to be played again)"
+                     if resumed and dropped else ""))
         runner, error, interrupted = trio.run(_run, config, out, err, cluster, shard_size, resumed)
         written = runner.log_written or (resumed is not None and resumed.log.exists())
         if runner.stats.games or error is None:

@@ -32,7 +32,7 @@ from quinze_cli.builtin import builtin_name
 from quinze_cli.gameside import game_id_help
 from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
-from quinze_cli.journal import Journal, JournalError, differences, player_names, reconcile_log
+from quinze_cli.journal import Journal, JournalError, differences, resume_games
 from quinze_cli.matchjournal import game_entry
 from quinze_cli.matchrun import GameReport, MatchConfig, MatchRunner, validate_options
 from quinze_cli.schedule import GamePlan
@@ -291,14 +291,13 @@ def register(app: typer.Typer) -> None:
                                 lower_is_better=lower_is_better(cfg.game))
         failures: list[dict[str, Any]] = []
         done: set[int] = set()
+        log_path = event_dir / "games.jsonl"
+        dropped = resume_games(log_path, journal, names) if old is not None else 0  # only what the log holds counts
         for entry in sorted(journal.entries, key=lambda e: e["index"]):
             _count(stats, entry)
             done.add(entry["index"])
             failures += [{"game": entry["index"] + 1, **f} for f in entry.get("failures", [])]
-        log_path = event_dir / "games.jsonl"
         if old is not None:
-            keep = {(e["seed"], player_names(names, e["seat_bots"])) for e in journal.entries}
-            kept, dropped = reconcile_log(log_path, keep)
             err_console.print(f"resuming {event_dir}: {len(done)} of {schedule.games} games done"
                       + (f" ({dropped} unfinished or unrecorded game(s) dropped from the log, to be played again)" if dropped else ""))
         missing = [p for p in schedule.plans if p.index not in done]
