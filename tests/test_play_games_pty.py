@@ -35,7 +35,7 @@ def test_quatorze_by_hand_to_the_end(env):
     child.sendline("rules")
     child.expect("Your turn, in four steps")
     child.sendline("hint")
-    child.expect(r"Hint \(what a built-in bot would play\): (draw from the stock|take from the discard pile)")
+    child.expect(r"Hint \(what the search bot would play\): (draw from the stock|take from the discard pile)")
     child.sendline("discard ks")
     child.expect("Draw first")
     child.expect(PROMPT)
@@ -69,7 +69,7 @@ def test_classique_by_hand_to_the_end(env):
     child.sendline("help")
     child.expect("'raise 5'")
     child.sendline("hint")
-    child.expect(r"Hint \(what a built-in bot would play\): ")
+    child.expect(r"Hint \(what the search bot would play\): ")
     child.sendline("call")
     child.expect("You cannot call now; now: pass, stand, hit")
     moves, out, raised, tried_range = 0, [first], False, False

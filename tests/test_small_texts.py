@@ -1,0 +1,56 @@
+"""Small texts that must say the truth: what ``hint`` is (the docs, both catalogues and the bot
+behind it agree), and the endings of ``play --local`` and ``replay``. Real games (the engine),
+the real CLI in this process (tests/clikit.py) or under a pty (pexpect) where the terminal matters."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from quinze_protocol.game import get_bot, get_game
+from quinze_protocol.rng import Rng
+from quinze_cli.i18n import Catalogue
+from quinze_cli.play.cards_ui import CardStyle
+from quinze_cli.play.registry import HINT_BOT, TableState, get_ui
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ["quinze", "quinze-classique", "quatorze"]
+
+
+def _concrete(entry: dict) -> dict:
+    if "min" in entry and "max" in entry:
+        return {**{k: v for k, v in entry.items() if k not in ("min", "max")}, "amount": entry["min"]}
+    return entry
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_the_hint_is_what_the_search_bot_plays(game_id: str) -> None:
+    """At several points of a real game, the client's hint is the search bot's (mcts@150) choice
+    from what the seat sees, the bot the texts name."""
+    cls = get_game(game_id)
+    game = cls.new(cls.validate_options({"players": 2}), 7)
+    rng = Rng(3)
+    ui = get_ui(game_id, Catalogue("en"), CardStyle("en", False))
+    asked = 0
+    while not game.is_over and asked < 3:
+        seat = game.to_act
+        legal = game.legal_data()
+        if rng.below(3) == 0 or len(legal) > 1:
+            state = TableState(table="t1", game=game_id, options=game.options, view=game.view(seat), legal=legal)
+            entries = [cls.parse_action(a) for a in ui.hint_entries(state)]
+            assert ui.hint(state) == get_bot(game_id, HINT_BOT, 0).choose(state.view, entries).to_data()
+            asked += 1
+        game.apply(_concrete(rng.choice(legal)))
+    assert asked == 3
+    assert HINT_BOT.startswith("mcts@")
+
+
+def test_every_text_about_hint_names_the_search_bot() -> None:
+    docs = (ROOT / "docs" / "play.md").read_text(encoding="utf-8")
+    assert "`hint` (what the search bot" in docs and "150 iterations" in docs and HINT_BOT == "mcts@150"
+    for lang, words in (("en", "the search bot"), ("fr", "le robot de recherche")):
+        cat = json.loads((ROOT / "quinze_cli" / "locale" / f"{lang}.json").read_text(encoding="utf-8"))
+        assert words in cat["table.hint"] and words in cat["help.2"], lang
+        assert "built-in" not in cat["table.hint"] + cat["help.2"] and "intégré" not in cat["table.hint"] + cat["help.2"]
