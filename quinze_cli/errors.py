@@ -26,12 +26,13 @@ def fail(message: str, code: int = EXIT_INVALID) -> NoReturn:
     raise typer.Exit(code)
 
 
-def fail_game_error(err: GameError, what: str = "") -> NoReturn:
-    """Report a :class:`GameError` (field, reason and code) and exit 1."""
+def fail_game_error(err: GameError, what: str = "", code: int = EXIT_INVALID) -> NoReturn:
+    """Report a :class:`GameError` (field, reason and code) and exit with ``code`` (1; a command
+    whose docs call a bad ``--game`` or ``--option`` a usage error gives ``EXIT_USAGE``)."""
     where = f"{what}: " if what else ""
     # "--game: game: ..." says the same twice: the option already names the field.
     field = f"{err.field}: " if err.field and err.field != what.lstrip("-") else ""
-    fail(f"{where}{field}{err.reason} [{err.code}]")
+    fail(f"{where}{field}{err.reason} [{err.code}]", code)
 
 
 def plain_reason(reason: str) -> str:

@@ -54,3 +54,25 @@ def test_every_text_about_hint_names_the_search_bot() -> None:
         cat = json.loads((ROOT / "quinze_cli" / "locale" / f"{lang}.json").read_text(encoding="utf-8"))
         assert words in cat["table.hint"] and words in cat["help.2"], lang
         assert "built-in" not in cat["table.hint"] + cat["help.2"] and "intégré" not in cat["table.hint"] + cat["help.2"]
+
+
+BAD_LOCAL = [  # every way the game or its options can be wrong, each named in the one error line
+    (["--game", "nope"], "--game: no game 'nope'"),
+    (["-o", "target=abc"], "--option: target: expects a whole number"),
+    (["-o", "nosuch=1"], "--option: nosuch: unknown option"),
+    (["-o", "players=9"], "--option: players:"),
+    (["-o", "players=x"], "--option: players:"),
+    (["--game", "quinze-classique", "-o", "target=5"], "--option: target: unknown option"),
+    (["-o", "target"], "--option 'target': expected KEY=VALUE"),
+]
+
+
+@pytest.mark.parametrize(("args", "named"), BAD_LOCAL, ids=[" ".join(a) for a, _ in BAD_LOCAL])
+def test_a_bad_game_or_option_of_play_local_is_a_usage_error(tmp_path: Path, args: list[str], named: str) -> None:
+    from clikit import quinze
+
+    done = quinze("play", "--local", *args, cwd=tmp_path)
+    assert done.returncode == 2, (done.returncode, done.stderr)
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ") and named in lines[0], done.stderr
+    assert not (tmp_path / "logs").exists()  # nothing started

@@ -118,7 +118,7 @@ def _local_spec(game: str, option: list[str] | None, opponents: str | None, leve
     try:
         cls = get_game(game)
     except GameError as err:
-        fail_game_error(err, "--game")
+        fail_game_error(err, "--game", EXIT_USAGE)
     check_move_time(move_time)
     check_seed(seed)
     raw = option_pairs(option)
@@ -141,7 +141,7 @@ def _local_spec(game: str, option: list[str] | None, opponents: str | None, leve
         if err.field == "players" and wanted is None:  # the number came from --opponents
             fail(f"--opponents: {len(bots)} bot(s) make {1 + len(bots)} players, but {game} players: "
                  f"{err.reason}", EXIT_USAGE)
-        fail_game_error(err, "--option")
+        fail_game_error(err, "--option", EXIT_USAGE)
     return LocalSpec(game=game, options=options, opponents=bots, seed=seed, move_time=move_time,
                      clock=clock_spec if clock_spec is not None else {"kind": "none"},
                      log_dir=None if no_log else (log_dir or DEFAULT_LOG_DIR))
@@ -155,4 +155,4 @@ def _players_option(raw: dict[str, str], cls: type[Game]) -> int | None:
     try:
         return int(cls.validate_options({"players": raw["players"]})["players"])
     except GameError as err:
-        fail_game_error(err, "--option")
+        fail_game_error(err, "--option", EXIT_USAGE)
