@@ -231,6 +231,8 @@ class MatchRunner:
         stamp = utc_stamp()
         self.log_path = config.log_dir / f"match-{stamp}.jsonl"
         self.stderr_dir = config.log_dir / f"match-{stamp}-stderr"
+        self.kept_stderr: list[Path] = []
+        """The bot stderr files kept at the end (the ones a bot wrote to), set by :meth:`tidy_stderr`."""
         self.players: list[_Player] = []
         self._log: TextIO | None = None
         self._controls: list[Connection] = []
@@ -273,14 +275,19 @@ class MatchRunner:
 
     def tidy_stderr(self) -> None:
         """Keep only the bot stderr files that hold something: empty ones are removed, and the
-        stderr folder too when nothing is left in it. Never raises."""
+        stderr folder too when nothing is left in it; the kept ones are in :attr:`kept_stderr`
+        (sorted paths), for the command to print (docs/match.md). Never raises."""
+        kept: list[Path] = []
         try:
-            for path in self.stderr_dir.iterdir():
+            for path in sorted(self.stderr_dir.iterdir()):
                 if path.is_file() and path.stat().st_size == 0:
                     path.unlink()
+                elif path.is_file():
+                    kept.append(path)
             self.stderr_dir.rmdir()  # only when empty
         except OSError:
             pass
+        self.kept_stderr = kept
 
     @property
     def log_written(self) -> bool:

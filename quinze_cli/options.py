@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import os
 import secrets
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -93,3 +94,28 @@ def check_writable(path: Path, option: str) -> None:
         fail(f"{option} {path}: no such directory {parent}")
     if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
         fail(f"{option} {path}: not writable")
+
+
+def check_log_dir(path: Path, option: str = "--log-dir") -> None:
+    """Exit 2 (a usage error, before any game) unless ``path`` is a directory that files can be
+    written in, or one that can be made. Probed for real (root passes every access test): a
+    temporary file in it, the missing directories made and removed again, so nothing is left."""
+    made: list[Path] = []
+    try:
+        if path.exists() and not path.is_dir():
+            fail(f"{option} {path}: not a directory", EXIT_USAGE)
+        missing = [p for p in (path, *path.parents) if not p.exists()]
+        for p in reversed(missing):
+            p.mkdir()
+            made.append(p)
+        fd, probe = tempfile.mkstemp(dir=path, prefix=".quinze-probe-")
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as e:
+        fail(f"{option} {path}: cannot write there ({e.strerror or e})", EXIT_USAGE)
+    finally:
+        for p in reversed(made):
+            try:
+                p.rmdir()
+            except OSError:
+                pass

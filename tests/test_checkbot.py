@@ -172,3 +172,35 @@ def test_the_checklist_prints_one_line_per_check_with_reason_and_fix() -> None:
 def test_bad_usage_is_refused_before_anything_runs(args: list[str], code: int, message: str) -> None:
     done = check_bot(*args)
     assert done.returncode == code and message in done.stderr, done.stderr
+
+
+# --------------------------------------------------------------------------- saying something unasked
+
+TALKERS = [  # (what it says, what it says it after, the words naming that in the reason)
+    ("garbage", "table-news", "after a table-news message"),
+    ("json", "clock", "after a clock message"),
+    ("action", "fireworks", "after an event of a kind it does not know (fireworks)"),
+    ("garbage", "lobby", "after a game-start with a key it does not know (lobby)"),
+    ("json", "hint", "or an action-request with keys it does not know (hint, clock)"),
+    ("action", "table-news", "after a table-news message"),
+]
+
+
+@pytest.mark.parametrize(("mode", "trigger", "after"), TALKERS, ids=[f"{m}-{t}" for m, t, _ in TALKERS])
+def test_a_bot_that_says_anything_after_an_unknown_message_fails_unknown(mode: str, trigger: str, after: str) -> None:
+    """Whatever it says (not JSON, JSON that is no action, an action nobody asked for) and however
+    fast: the request that follows each unknown thing tells what came in answer to it."""
+    code, data = checklist("--game", "quinze", "--", PY, str(BOTS / "talk_unknown.py"), mode, trigger)
+    assert code == 1
+    verdicts = {c["check"]: c for c in data["checks"]}
+    assert verdicts["unknown"]["status"] == "fail", verdicts["unknown"]
+    reason = verdicts["unknown"]["reason"]
+    assert after in reason, reason
+    said = {"garbage": f"what is {trigger}?", "json": '"question"', "action": '"type": "action"'}[mode]
+    assert said in reason, reason
+    # its answers themselves are right: only unknown fails
+    assert [c for c, v in verdicts.items() if v["status"] != "pass"] == ["unknown"], verdicts
+
+
+def test_a_bot_silent_after_unknown_messages_passes_unknown() -> None:
+    assert_all_pass("--game", "quinze", "--", PY, str(BOTS / "talk_unknown.py"), "silent", "table-news")

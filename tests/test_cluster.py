@@ -157,11 +157,17 @@ def test_a_bot_command_missing_on_the_workers_is_named_before_any_game(scheduler
     got = run("match", "builtin:greedy", "no-such-bot-program --fast", "--games", "4", "--cluster", scheduler,
               "--log-dir", str(tmp_path))
     assert got.returncode == 1
-    assert "'no-such-bot-program' not found on worker tcp://127.0.0.1:" in got.stderr
+    assert "on worker tcp://127.0.0.1:" in got.stderr and "'no-such-bot-program'" in got.stderr
+    assert "not found on PATH" in got.stderr
     assert not list(tmp_path.glob("*.jsonl"))
     got = run("match", "builtin:greedy", f"{sys.executable} examples/bots/no_such_bot.py", "--games", "4",
               "--cluster", scheduler, "--log-dir", str(tmp_path))
     assert got.returncode == 1 and "no_such_bot.py" in got.stderr
+    shebang = tmp_path / "badshebang.sh"  # the workers run the same check as a local match
+    shebang.write_text("#!/nonexistent/interp\n")
+    shebang.chmod(0o755)
+    got = run("match", "builtin:greedy", str(shebang), "--games", "4", "--cluster", scheduler, "--log-dir", str(tmp_path))
+    assert got.returncode == 1 and "'/nonexistent/interp', does not exist" in " ".join(got.stderr.split())
 
 
 def test_ctrl_c_stops_the_shards_and_leaves_no_bot_process_on_the_workers(scheduler: str, tmp_path: Path) -> None:

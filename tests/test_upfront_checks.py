@@ -131,3 +131,62 @@ async def test_bot_create_refuses_a_program_before_the_table_is_made(kind: str, 
     proc = subprocess.CompletedProcess([], done.returncode, done.stdout.decode(), done.stderr.decode())
     _refused(proc, 1, "cannot start the bot", word)
     assert proc.stdout == ""  # no table id: no table made
+
+
+# --------------------------------------------------------------------------- quinze play --local --log-dir
+
+
+def _bad_log_dir(tmp_path: Path, kind: str) -> tuple[Path, str]:
+    """A --log-dir of ``kind`` that no log can be written in, and a word its error must contain."""
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    return {
+        "missing-under-proc": (Path("/proc/nope"), "cannot write there"),
+        "proc-itself": (Path("/proc/self"), "cannot write there"),
+        "a-file": (afile, "not a directory"),
+        "under-a-file": (afile / "logs", "cannot write there"),
+        "deep-under-a-file": (afile / "a" / "b", "cannot write there"),
+    }[kind]
+
+
+@pytest.mark.parametrize("kind", ["missing-under-proc", "proc-itself", "a-file", "under-a-file", "deep-under-a-file"])
+def test_play_local_refuses_a_log_dir_it_cannot_write_before_playing(kind: str, tmp_path: Path) -> None:
+    path, word = _bad_log_dir(tmp_path, kind)
+    proc = quinze("play", "--local", "--log-dir", str(path), "--name", "a", cwd=tmp_path)
+    _refused(proc, 2, f"--log-dir {path}", word)
+    assert "No game was logged" not in proc.stdout + proc.stderr  # refused before any game
+
+
+def test_log_dir_check_leaves_nothing_behind(tmp_path: Path) -> None:
+    from quinze_cli.options import check_log_dir
+
+    check_log_dir(tmp_path / "new" / "deep")  # can be made: passes, and is not made by the check
+    assert list(tmp_path.iterdir()) == []
+    (tmp_path / "there").mkdir()
+    check_log_dir(tmp_path / "there")
+    assert list((tmp_path / "there").iterdir()) == []
+
+
+# --------------------------------------------------------------------------- quinze bot: a program dead before its first game
+
+
+@pytest.mark.parametrize("program, word", [
+    ("import sys; sys.exit(3)", "exited with code 3"),
+    ("pass", "exited with code 0"),
+    ("import os, signal; os.kill(os.getpid(), signal.SIGKILL)", "SIGKILL"),
+    ("import sys; sys.stderr.write('boom\\n'); raise SystemExit(1)", "boom"),
+])
+async def test_bot_whose_program_ends_before_the_first_game_leaves_with_an_error(program: str, word: str,
+                                                                               tmp_path: Path) -> None:
+    """It passes the up-front check (the program is there) and ends before the table fills: quinze
+    bot leaves the table and exits 1 naming why, instead of sitting at a table it cannot play."""
+    async with serving() as port:
+        with trio.fail_after(90):  # a hang fails the test (no duration asserted)
+            done = await trio.run_process(
+                [QUINZE, "bot", "--server", f"127.0.0.1:{port}", "--create", "quinze", "--", PY, "-c", program],
+                capture_stdout=True, capture_stderr=True, check=False, cwd=tmp_path,
+                env={**os.environ, "COLUMNS": "300"})
+    proc = subprocess.CompletedProcess([], done.returncode, done.stdout.decode(), done.stderr.decode())
+    _refused(proc, 1, "ended before its first game", word, "leaving table")
+    assert proc.stdout.strip()  # the table was made (the program could start), its id printed
+    assert "summary: 0 game(s) finished" in proc.stderr

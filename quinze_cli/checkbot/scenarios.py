@@ -75,6 +75,8 @@ class Session:
         self.request = 40
         self.number = 0
         self.answers = 0
+        self.loose = False
+        """Whether the first line after a request is its answer, whatever it quotes (see ``_past_strays``)."""
         self.probe = Probe(settings.argv, wire=settings.wire, cwd=settings.cwd)
 
     # ------------------------------------------------------------------ messages
@@ -116,10 +118,11 @@ class Session:
                          + (f"; stderr ends with: {tail}" if tail else ""))
         raise Stop
 
-    def ask(self, game: Game, label: str, **extra: Any) -> dict[str, Any] | None:
+    def ask(self, game: Game, label: str, after: str | None = None, **extra: Any) -> dict[str, Any] | None:
         """Send an action-request for the seat to act in ``game`` and judge the answer. Returns the
         action when it is legal, None when it was answered wrongly but in time (the caller plays
-        something else). Raises :class:`Stop` when no usable answer came."""
+        something else). Raises :class:`Stop` when no usable answer came. With ``after`` (what was
+        sent since the last answer, in words), lines before the answer fail the ``unknown`` check."""
         self.request += 1
         seat = game.to_act
         legal = game.legal_data()
@@ -128,6 +131,8 @@ class Session:
         self.send({"type": "action-request", "table": self.table, "request": self.request, "seat": seat,
                    "view": game.view(seat), "legal": legal, "deadline": self.s.deadline, **extra})
         out = self.probe.read(self.s.deadline)
+        if after is not None:
+            out = self._past_strays(out, after, where)
         if out.kind == "timeout":
             late = self.probe.read(self.s.grace)
             if late.kind in ("message", "garbage"):
@@ -156,6 +161,28 @@ class Session:
             return None
         assert out.data is not None, "a message read carries its map"
         return self.judge(game, out.data, legal, where)
+
+    def _is_answer(self, out: Any) -> bool:
+        return out.kind == "message" and out.data.get("type") == "action" and out.data.get("request") == self.request
+
+    def _past_strays(self, out: Any, after: str, where: str) -> Any:
+        """Skip what the program wrote before its answer to the request just sent, failing ``unknown``
+        for each line: it was said unasked, after ``after``. A line that nothing follows before the
+        deadline was its answer after all (a wrong one, judged by the caller); from then on the first
+        line is taken as the answer (a program that quotes requests wrongly does it every time)."""
+        strays: list[Any] = []
+        while (not self.loose and out.kind in ("message", "garbage") and not self._is_answer(out)
+               and len(strays) < 8):
+            strays.append(out)
+            out = self.probe.read(max(0.0, self.s.deadline - out.at))
+            if out.kind == "timeout" and not out.partial:
+                out = strays.pop()
+                self.loose = True
+        for stray in strays:
+            said = _short(stray.raw) if stray.kind == "garbage" or self.s.wire == "json" else _short(stray.data)
+            self.checks.fail("unknown", f"{where}: after {after} it said {said.strip()!r} "
+                                        "before its answer: only action-requests want an answer")
+        return out
 
     def judge(self, game: Game, data: dict[str, Any], legal: list[dict[str, Any]], where: str) -> dict[str, Any] | None:
         """The checks of one answer (a map with a type): well formed, copies, legal."""
@@ -283,27 +310,55 @@ def run_games(s: Settings, checks: Checklist) -> None:
         sess.close()
 
 
+UNKNOWN = (
+    ("a table-news message (a type it does not know)",
+     {"type": "table-news", "text": "a message type from a later version"}),
+    ("an event of a kind it does not know (fireworks) with an extra key",
+     {"type": "event", "event": {"kind": "fireworks", "colour": "red"}, "extra": 1}),
+    ("a clock message (a type it does not know)", {"type": "clock", "left": [12.5, 30.0]}),
+)
+"""The messages of the ``unknown`` scenario a bot does not know: what they are called in reasons, the message."""
+
+
+def _turn(sess: Session, game: Game, seat: int, rng: Rng, after: str, **extra: Any) -> tuple[Game, int]:
+    """Ask the bot at ``seat`` (``after``: see :meth:`Session.ask`), then play the other seats
+    until it is the bot's turn again, in a new game when this one ends. Returns the game and seat."""
+    action = sess.ask(game, "the request after it", after=after, **extra)
+    if action is not None:
+        sess.send({"type": "accepted", "table": sess.table, "request": sess.request})
+    else:
+        action = concrete(rng.choice(game.legal_data()))
+    sess.events(game.apply(action), seat)
+    while not game.is_over and game.to_act != seat:
+        sess.events(game.apply(concrete(rng.choice(game.legal_data()))), seat)
+    if game.is_over:
+        sess.game_over(game, [])
+        game = _new(sess.s.games[0], 2, sess.s.seed + 50 + sess.number)
+        seat = _acting(game)
+        sess.game_start(game, seat)
+        sess.events(game.opening_events, seat)
+    return game, seat
+
+
 def run_unknown(s: Settings, checks: Checklist) -> None:
-    """Unknown message types and fields, an unknown event kind, then a request with extra keys."""
+    """Unknown message types and fields, an unknown event kind, a request with extra keys, each
+    followed by a request: whatever comes before its answer was said to the unknown message."""
     sess = Session(s, checks, "unknown messages", crash_check="unknown")
+    rng = Rng(s.seed + 6)
     try:
         game = _new(s.games[0], 2, s.seed + 5)
         seat = _acting(game)
         sess.game_start(game, seat, lobby={"motd": "hello", "future": [1, 2.5, None, True]})
-        sess.send({"type": "table-news", "table": sess.table, "text": "a message type from a later version"},
-                  {"type": "event", "table": sess.table, "event": {"kind": "fireworks", "colour": "red"}, "extra": 1},
-                  {"type": "clock", "table": sess.table, "left": [12.5, 30.0]})
         sess.events(game.opening_events, seat)
-        said = sess.probe.read(QUIET)
-        if said.kind == "exited":
-            sess._exited(said.returncode, "after a message type it does not know")
-        if said.kind in ("message", "garbage"):
-            what = said.data.get("type") if said.data else said.reason
-            checks.fail("unknown", f"it answered a message it was not asked anything by ({what!r}); "
-                                   "only action-requests want an answer")
-            return
-        sess.ask(game, "a request with extra fields", hint={"note": "unknown"}, clock=[1.5, 2.5])
-        checks.ok("unknown")  # answered in time, after them (whether the answer is right is judged above)
+        after = "a game-start with a key it does not know (lobby)"
+        for said, msg in UNKNOWN:
+            game, seat = _turn(sess, game, seat, rng, after)
+            sess.send({**msg, "table": sess.table})
+            after = said
+        extra = "an action-request with keys it does not know (hint, clock)"
+        game, seat = _turn(sess, game, seat, rng, f"{after} or {extra}", hint={"note": "unknown"}, clock=[1.5, 2.5])
+        _turn(sess, game, seat, rng, extra)
+        checks.ok("unknown")  # a pass never overrides a failure found above
     except Stop:
         if checks.verdicts["unknown"].status == "fail":
             pass

@@ -121,8 +121,8 @@ class ClusterRunner(MatchRunner):
         missing = client.run(check_commands, argvs)
         for worker, names in sorted(missing.items()):
             if names:
-                raise MatchError(f"bot command {names[0]!r} not found on worker {worker}: the bot commands must exist "
-                                 "on every worker, with the same paths (relative ones from the worker's folder)")
+                raise MatchError(f"on worker {worker}: {names[0]}: the bot commands must exist on every worker, with "
+                                 "the same paths (relative ones from the worker's folder)")
 
     def _top_up(self, client: Any, futures: list[Any]) -> None:
         """Submit shards until :attr:`_window` are unfinished (the schedule is read lazily: a

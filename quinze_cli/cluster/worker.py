@@ -171,18 +171,12 @@ def _leaf(group: BaseExceptionGroup) -> BaseException:
 
 
 def check_commands(argvs: list[list[str]]) -> list[str]:
-    """On a worker: the bot programs of ``argvs`` (first word of each) it cannot find, as text
-    (empty when all are there). Used by the driver before any game."""
-    missing = []
-    for argv in argvs:
-        program = argv[0]
-        if shutil.which(program) is None:
-            missing.append(program)
-            continue
-        for word in argv[1:]:  # a script named on the command line must exist too
-            if Path(word).suffix in (".py", ".js", ".rb", ".sh", ".pl") and not Path(word).exists():
-                missing.append(word)
-    return missing
+    """On a worker: why each bot command of ``argvs`` cannot start there, as the sentences of
+    :func:`quinze_cli.progcheck.program_problem` (the check ``quinze match`` runs locally; empty
+    when all can start). Used by the driver before any game."""
+    from quinze_cli.progcheck import program_problem
+
+    return [problem for argv in argvs if (problem := program_problem(argv)) is not None]
 
 
 def code_fingerprint() -> str:

@@ -69,6 +69,9 @@ async def _run(args: dict[str, Any], out: Console, err: Console) -> int:
         failures.append(failure)
         err.print(f"[yellow]bot failure[/] at {failure.table} seat {failure.seat}: {escape(failure.describe())}; forfeiting the game",
                   markup=True, highlight=False, soft_wrap=True)  # one line per failure, even in a pipe
+        dead = args.get("dead")
+        if failure.kind == "crash" and not failure.started and dead is not None and not args.get("played"):
+            dead(failure)  # ended before its first game: nothing to stay seated for
 
     host, port = args["address"]
 
@@ -103,6 +106,7 @@ async def _relay(args: dict[str, Any], host: str, port: int, out: Console, err: 
 
     async def on_outcome(outcome: GameOutcome) -> None:
         finished.append(outcome)
+        args["played"] = True
         over = outcome.game_over
         if over is None:
             return
@@ -143,10 +147,19 @@ async def _relay(args: dict[str, Any], host: str, port: int, out: Console, err: 
             err.print(f"seated at table {table}, seat {joined.seat}" +
                       (f" (bot stderr: {endpoint.stderr_path})" if getattr(endpoint, "stderr_path", None) else ""),
                       highlight=False)
-            outcomes = await relay.play(table, joined.seat, games=None)
-            closed = True
+            with trio.CancelScope() as playing:
+                def dead(failure: Failure) -> None:
+                    args["dead_failure"] = failure
+                    playing.cancel()
+
+                args["dead"] = dead
+                outcomes = await relay.play(table, joined.seat, games=None)
+                closed = True
         except RelayError as e:
             raise _Stop(str(e)) from None
+        if not closed and "dead_failure" in args:  # the program ended before its first game: leave (finally), say so
+            gone: Failure = args["dead_failure"]
+            raise _Stop(f"the bot program ended before its first game ({gone.reason}): leaving table {table}")
         err.print(f"table {table} closed after {len(outcomes)} game(s)", highlight=False)
         return 1 if failures else 0
     except _Stop as e:

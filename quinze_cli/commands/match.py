@@ -348,6 +348,8 @@ def register(app: typer.Typer) -> None:
             if ratings:
                 print_table(out, ratings_table(ratings))
             out.print(f"log: {runner.log_path}" if written else "log: none (no game finished)", soft_wrap=True)
+        for path in runner.kept_stderr:  # whatever the end: a bot that wrote to stderr may be why it ended
+            out.print(f"bot stderr: {path}", soft_wrap=True)
         if json_stdout:
             typer.echo(json.dumps(summary_data(config, runner, error, interrupted, written), indent=2))
         elif json_file is not None:

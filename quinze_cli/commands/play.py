@@ -22,13 +22,14 @@ takes the same seat back (never a seat whose holder is connected: then a free on
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from quinze_protocol.game import Game, GameError, get_game
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
-from quinze_cli.options import check_move_time, check_seed, option_pairs
+from quinze_cli.options import check_log_dir, check_move_time, check_seed, option_pairs
 
 
 def register(app: typer.Typer) -> None:
@@ -94,6 +95,8 @@ def register(app: typer.Typer) -> None:
                  "lobby)", EXIT_USAGE)
         if log_dir is not None and no_log:
             fail("--log-dir and --no-log: choose one", EXIT_USAGE)
+        if spec is not None and spec.log_dir is not None:  # as match checks its --json directory: before any game
+            check_log_dir(Path(spec.log_dir))
         fallback = None
         if not local and server is None:  # no address: the servers found on the LAN, or a local game
             host, port = "", 0
