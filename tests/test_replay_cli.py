@@ -178,10 +178,10 @@ def test_truncated_last_record_is_a_warning_and_the_intact_games_remain(log: Pat
     result = run(log, "--verify")
     assert result.exit_code == 1, result.output  # the intact games verify, but the log is not whole
     assert "warning:" in result.stderr and "truncated" in result.stderr
-    assert "3/3 verified; 1 cut short (checked up to the cut)" in result.stdout
+    assert "2/3 verified; 1 cut short (checked up to the cut)" in result.stdout  # the cut game is not counted
     assert "game 1: verified (commitment ok" in result.stdout
     assert "game 2: verified (commitment ok" in result.stdout
-    assert "game 3: verified" in result.stdout and "incomplete" in result.stdout
+    assert "game 3: CUT SHORT at line" in result.stdout and "game 3: verified" not in result.stdout
     told = run(log)
     assert told.exit_code == 0
     assert "Game 1: " in told.stdout and "Game 2: " in told.stdout
@@ -200,7 +200,7 @@ def test_a_damaged_line_inside_a_game_is_damage_not_a_cut(log: Path) -> None:
     assert "game 1: DAMAGED at line 10" in result.stdout and "not cut by a crash" in result.stdout
     assert "game 1: verified" not in result.stdout and "cut short" not in result.stdout
     assert "game 2: verified (commitment ok" in result.stdout and "game 3: verified (commitment ok" in result.stdout
-    assert "3/3 verified; 1 damaged (a record inside is not JSON; checked up to it)" in result.stdout
+    assert "2/3 verified; 1 damaged (a record inside is not JSON; checked up to it)" in result.stdout
     assert result.stderr.count("skipped") == 1 and "more problems" not in result.stderr
     data = json.loads(run(log, "--verify", "--json").stdout)
     assert [g["damaged"] for g in data] == [10, None, None] and data[0]["cut"] == 10

@@ -13,10 +13,12 @@ own private parts (:meth:`quinze_protocol.game.Event.for_seat`), so it shows wha
 
 ``--verify`` re-simulates each game from its seed and actions (:func:`quinze_protocol.replaysim.verify`):
 a line per game ``game N: verified (commitment ok, K actions)``, or the first divergence (line of
-the file, what differs, expected and found), then a summary line ``N/M verified`` (with the
-games that diverge, were cut short, aborted or are incomplete); exit 1 if any game diverges.
-A game cut short (a record that is not JSON) or aborted (the server stopped during it) is
-checked up to the cut or the abort. The title of a told game names the server run, the table
+the file, what differs, expected and found), or ``CUT SHORT``, ``DAMAGED``, ``INCOMPLETE``, then a
+summary line ``N/M verified`` (N: the whole games that re-simulate; then the games that
+diverge, are damaged, cut short, incomplete or aborted); exit 1 unless every game verifies.
+A game cut short (a record that is not JSON), damaged or incomplete is checked up to the cut
+but never counted as verified; one aborted (the server stopped during it) is whole, checked up
+to the abort, and counts. The title of a told game names the server run, the table
 and the game number at that table.
 
 A damaged log is read leniently: a truncated last record (a crash while writing) and other
@@ -135,7 +137,7 @@ def verify_games(selected: list[tuple[int, LoggedGame]], as_json: bool, out: Con
         data = [
             {
                 "game": number,
-                "verified": divergence is None,
+                "verified": _verified(game, divergence),
                 "complete": game.complete,
                 "aborted": game.aborted,
                 "cut": game.cut,
@@ -156,6 +158,13 @@ def verify_games(selected: list[tuple[int, LoggedGame]], as_json: bool, out: Con
                                         f" at line {game.damaged}: that record is not JSON and more of the game's "
                                         "records follow it (the log was changed or corrupted, not cut by a crash); "
                                         f"the {len(game.actions)} actions before it verify"))
+            elif divergence is None and game.cut is not None:
+                out.print(Text.assemble((f"game {number}: ", "bold"), ("CUT SHORT", "bold yellow"),
+                                        f" at line {game.cut} (that record is not JSON: a crash while writing?); "
+                                        f"the {len(game.actions)} actions before it verify"))
+            elif divergence is None and not game.complete:
+                out.print(Text.assemble((f"game {number}: ", "bold"), ("INCOMPLETE", "bold yellow"),
+                                        f": no result record; its {len(game.actions)} actions verify"))
             elif divergence is None:
                 out.print(Text.assemble((f"game {number}: ", "bold"), ("verified", "green"),
                                         f" (commitment ok, {len(game.actions)} actions{_how_far(game)})"))
@@ -167,29 +176,34 @@ def verify_games(selected: list[tuple[int, LoggedGame]], as_json: bool, out: Con
                 out.print(f"  expected: {short(divergence.expected)}")
                 out.print(f"  found:    {short(divergence.found)}")
         out.print(summary_line(reports))
-    whole = all(d is None and (g.complete or g.aborted is not None) and g.cut is None for _, g, d in reports)
-    return 0 if whole else 1
+    return 0 if all(_verified(g, d) for _, g, d in reports) else 1
+
+
+def _verified(game: LoggedGame, divergence: Any) -> bool:
+    """A game counts as verified when it is whole (its result record there, nothing cut or
+    damaged: a game aborted by a server stop is whole, recorded up to the abort) and every
+    record re-simulates. A cut, damaged or incomplete game whose records so far re-simulate is
+    checked, not verified."""
+    return divergence is None and game.cut is None and game.damaged is None and game.complete
 
 
 def _how_far(game: LoggedGame) -> str:
-    """What a verified game's line adds: where a cut or aborted game was checked up to."""
-    if game.cut is not None:
-        return f"; incomplete: the record at line {game.cut} is cut short, checked up to the cut"
+    """What a verified game's line adds: where an aborted game was checked up to."""
     if game.aborted is not None:
         return f"; aborted ({game.aborted}), checked up to the abort"
-    if not game.complete:
-        return "; incomplete: no result record, checked as far as it goes"
     return ""
 
 
 def summary_line(reports: list[tuple[int, LoggedGame, Any]]) -> str:
-    """The closing line of ``--verify``: ``"100/100 verified"``, then what diverged, was damaged,
-    cut short, aborted or incomplete, e.g. ``"9/10 verified, 1 diverges; 1 cut short (checked up to the cut)"``."""
+    """The closing line of ``--verify``: ``"100/100 verified"`` (only the whole games that
+    re-simulate count, see :func:`_verified`), then what diverged, was damaged, cut short, aborted
+    or incomplete, e.g. ``"8/10 verified, 1 diverges; 1 cut short (checked up to the cut)"``."""
     total = len(reports)
-    ok = sum(1 for _, _, d in reports if d is None)
+    ok = sum(1 for _, g, d in reports if _verified(g, d))
     line = f"{ok}/{total} verified"
-    if ok < total:
-        line += f", {total - ok} diverge{'s' if total - ok == 1 else ''}"
+    diverging = sum(1 for _, _, d in reports if d is not None)
+    if diverging:
+        line += f", {diverging} diverge{'s' if diverging == 1 else ''}"
     notes = []
     damaged = sum(1 for _, g, d in reports if d is None and g.damaged is not None)
     cut = sum(1 for _, g, d in reports if d is None and g.cut is not None and g.damaged is None)
