@@ -76,3 +76,34 @@ def test_a_bad_game_or_option_of_play_local_is_a_usage_error(tmp_path: Path, arg
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: ") and named in lines[0], done.stderr
     assert not (tmp_path / "logs").exists()  # nothing started
+
+
+SEED_LINES = {  # lang: (the line when a log is kept, the line with --no-log)
+    "en": ("(check the commitment with a replay)", "(no replay log kept: --no-log)"),
+    "fr": ("(vérifiable avec un rejeu)", "(aucun journal de rejeu gardé : --no-log)"),
+}
+
+
+@pytest.mark.parametrize(("lang", "no_log"), [("en", True), ("fr", True), ("en", False)])
+def test_the_seed_line_sends_to_a_replay_only_when_a_log_is_kept(env, tmp_path: Path, lang: str, no_log: bool) -> None:
+    """A whole ``--local`` game in a terminal: the game-over's seed line points to a replay only
+    when there is a replay log to check it with."""
+    import pexpect
+    from playkit import QUINZE, TIMEOUT, move_prompts, plain
+
+    args = ["play", "--local", "--name", "Ana", "--seed", "3", "-o", "target=1", "--lang", lang]
+    child = pexpect.spawn(QUINZE, args + (["--no-log"] if no_log else []), env=env, cwd=str(tmp_path),
+                          encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
+    out = []
+    for _ in move_prompts(child, 400):
+        out.append(child.before)
+        child.sendline("1")
+    out.append(child.before + str(child.after))  # up to the table's closing line
+    child.expect(pexpect.EOF)
+    child.close()
+    text = " ".join(plain("".join(out) + child.before).split())  # the lines wrap at 80 columns
+    logged, unlogged = SEED_LINES[lang]
+    assert child.exitstatus == 0, text[-2000:]
+    assert (unlogged if no_log else logged) in text
+    assert (logged if no_log else unlogged) not in text
+    assert (tmp_path / "logs").exists() is not no_log

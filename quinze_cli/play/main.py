@@ -97,6 +97,7 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
 
                 s.say(cat("local.starting", opponents=", ".join(local.opponents)))
                 opts.local = True
+                opts.logged = local.log_dir is not None
                 opts.port, opts.table = await start_local(
                     nursery, game=local.game, options=local.options, opponents=local.opponents,
                     seed=local.seed, move_time=local.move_time, log_dir=local.log_dir, clock=local.clock,

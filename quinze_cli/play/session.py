@@ -67,6 +67,9 @@ class PlayOptions:
     """The clock of the tables created from the lobby (``--clock``; PROTOCOL.md "Clocks")."""
     local: bool = False
     """``--local``: our own table on an embedded server (a deal's summary waits for Enter)."""
+    logged: bool = True
+    """Whether the games played are written to a replay log (False: ``--local --no-log``; a
+    networked server's logging is not known here, and most keep one)."""
 
 
 class Quit(Exception):

@@ -427,7 +427,8 @@ class TableLoop(Asides):
                 self.redraw()
                 for line in self.ui.result_lines(st, st.result):
                     s.say(line, style="bold")
-            s.say(cat("table.seed", seed=msg.get("seed"), salt=msg.get("salt")), style="dim")
+            key = "table.seed" if s.opts.logged else "table.seed.unlogged"  # no log: nothing to check it with
+            s.say(cat(key, seed=msg.get("seed"), salt=msg.get("salt")), style="dim")
         elif t == "table-closed":
             self.closed = True
             if st.seat is not None:
