@@ -159,3 +159,33 @@ def test_replay_step_sends_no_colour_with_no_color(env, tmp_path: Path, game_id:
         assert child.exitstatus == 0
     assert seen[True] == set(), seen
     assert seen[False], "without NO_COLOR the viewer draws in colour (the check above means something)"
+
+
+def test_ctrl_c_during_replay_verify_says_how_many_games_were_checked(env, tmp_path: Path) -> None:
+    """Ctrl-C typed in the terminal while ``--verify`` runs through a long log: the games checked
+    so far keep their lines, the summary counts them, stderr says how many of how many, exit 130."""
+    import pexpect
+    from clikit import quinze
+    from playkit import QUINZE, TIMEOUT, plain
+
+    done = quinze("match", "builtin:random", "builtin:random", "--games", "20", "--seed", "2", "--log-dir", "logs",
+                  cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    one = next((tmp_path / "logs").glob("match-*.jsonl")).read_text(encoding="utf-8")
+    big = tmp_path / "big.jsonl"
+    big.write_text(one * 100, encoding="utf-8")  # 2000 games: far more than are checked before the Ctrl-C
+    child = pexpect.spawn(QUINZE, ["replay", str(big), "--verify"], env=env, encoding="utf-8", timeout=TIMEOUT,
+                          dimensions=(24, 200))
+    child.expect(r"game 5: (\x1b\[[0-9;]*m)*verified")
+    seen = child.before + child.after
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    text = plain(seen + child.before)
+    m = re.search(r"interrupted after (\d+) of 2000 game\(s\) checked", text)
+    assert m and 5 <= int(m.group(1)) < 2000, text[-500:]
+    checked = int(m.group(1))
+    assert f"{checked}/{checked} verified" in text  # the summary of the games checked
+    assert f"game {checked}: verified" in text and f"game {checked + 1}:" not in text
+    assert child.exitstatus == 130
+
