@@ -13,6 +13,7 @@ import pytest
 
 from quinze_protocol.game import GameError, bot_names, get_bot, get_game, is_bot_name
 from quinze_protocol.search.bots import LEVELS, MctsBot
+from searchkit import assert_plays_as
 
 QUINZE = str(Path(sys.executable).parent / "quinze")
 SMALL = {"quinze": {"target": 15}, "quatorze": {"max_turns": 60}, "quinze-classique": {"cave": 6}}
@@ -99,23 +100,11 @@ def test_le_14_search_with_greedys_prior_and_one_iteration_plays_greedys_move() 
     matter): with one iteration it plays as greedy (docs/bots.md; by default the first move is
     the planner's, tests/test_plan_quatorze.py)."""
     from quinze_cli.bench.duel import make_bot
-    from quinze_protocol.search.models import _value_key
 
     for seed in range(3):
         g = get_game("quatorze").new({"players": 2}, seed)
         mcts = [make_bot("quatorze", "mcts@1", s, {"prior": "greedy", "planned_turn": False}) for s in range(2)]
-        greedy = get_bot("quatorze", "greedy", 0)
-        for e in g.opening_events:
-            for s in range(2):
-                mcts[s].observe(e.for_seat(s))
-        while not g.is_over:
-            s = g.to_act
-            view, legal = g.view(s), g.legal_actions()
-            a = mcts[s].choose(view, legal)
-            assert _value_key(a) == _value_key(greedy.choose(view, legal))
-            for e in g.apply(a):
-                for t in range(2):
-                    mcts[t].observe(e.for_seat(t))
+        assert_plays_as(g, mcts, get_bot("quatorze", "greedy", 0))
 
 
 def test_le_14_search_has_a_bias_by_table_size() -> None:

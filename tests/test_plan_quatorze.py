@@ -12,8 +12,8 @@ from quinze_cli.bench.duel import duel
 from quinze_protocol.game import get_bot, get_game
 from quinze_protocol.games.quatorze_actions import sort_cards
 from quinze_protocol.rng import Rng
-from quinze_protocol.search.models import _value_key
 from quinze_protocol.search.plan_quatorze import PlannerBot, game_plan, most_laid, plan_turn
+from searchkit import assert_plays_as
 
 
 def _turn_end(g: Any, bot: Any) -> int:
@@ -114,19 +114,7 @@ def test_le_14_search_with_one_iteration_plays_the_planners_move(players: int) -
     planner's (docs/bots.md)."""
     for seed in range(2):
         g = get_game("quatorze").new({"players": players}, seed)
-        mcts = [get_bot("quatorze", "mcts@1", s) for s in range(players)]
-        planner = PlannerBot(0)
-        for e in g.opening_events:
-            for s in range(players):
-                mcts[s].observe(e.for_seat(s))
-        while not g.is_over:
-            s = g.to_act
-            view, legal = g.view(s), g.legal_actions()
-            a = mcts[s].choose(view, legal)
-            assert _value_key(a) == _value_key(planner.choose(view, legal))
-            for e in g.apply(a):
-                for t in range(players):
-                    mcts[t].observe(e.for_seat(t))
+        assert_plays_as(g, [get_bot("quatorze", "mcts@1", s) for s in range(players)], PlannerBot(0))
 
 
 def test_the_duel_runner_seats_the_planner() -> None:

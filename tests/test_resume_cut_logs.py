@@ -58,13 +58,19 @@ def _verified(log: Path, games: int) -> None:
     assert len(read_log(log.read_bytes()).games) == games
 
 
-def _match_final(path: Path) -> dict:
+def _final(path: Path, run_keys: tuple[str, ...], rows: str) -> dict:
+    """The results JSON at ``path`` without what differs between two runs of the same games:
+    ``run_keys`` (the log's place, the concurrency...) and each of ``rows``' ``time``."""
     data = json.loads(path.read_text())
-    for key in ("log", "concurrency"):
+    for key in run_keys:
         data.pop(key)
-    for b in data["bots"]:
-        b.pop("time")
+    for row in data[rows]:
+        row.pop("time")
     return data
+
+
+def _match_final(path: Path) -> dict:
+    return _final(path, ("log", "concurrency"), "bots")
 
 
 def test_match_resume_after_the_log_was_cut_anywhere_replays_every_missing_game(tmp_path):
@@ -93,12 +99,7 @@ def test_match_resume_after_the_log_was_cut_anywhere_replays_every_missing_game(
 
 
 def _event_final(path: Path) -> dict:
-    data = json.loads(path.read_text())
-    for key in ("dir", "log"):
-        data.pop(key)
-    for row in data["standings"]:
-        row.pop("time")
-    return data
+    return _final(path, ("dir", "log"), "standings")
 
 
 def test_tournament_resume_after_the_log_was_cut_anywhere_replays_every_missing_game(tmp_path):

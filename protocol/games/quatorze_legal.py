@@ -112,7 +112,7 @@ def _combinations(d: list[tuple[int, int]]) -> list[Combine]:
     if places is None:
         if len(_SHAPES) > _CACHE_MAX:
             _SHAPES.clear()
-        places = _SHAPES[shape] = _shape_combinations(shape)
+        places = _SHAPES[shape] = shape_combinations(shape)
     if not places:
         return []
     cards = [c for c, _ in d]
@@ -130,7 +130,7 @@ def _combinations(d: list[tuple[int, int]]) -> list[Combine]:
     return out
 
 
-def _shape_combinations(shape: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+def shape_combinations(shape: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
     """Depth-first over the distinct cards in canonical order, each taken 0..count times, the
     combinations in the order they are completed (the order of :func:`combinations`)."""
     out: list[tuple[int, ...]] = []

@@ -34,6 +34,7 @@ from typing import Any
 from quinze_protocol import caches as _caches
 from quinze_protocol.cards import parse_card
 from quinze_protocol.game import Action, Bot
+from quinze_protocol.games.quatorze_legal import shape_combinations
 
 __all__ = ["NON_SHEDDING", "Plan", "PlannerBot", "draw_choice", "game_plan", "hand_score", "plan_turn",
            "planned_action", "unseen_values"]
@@ -73,34 +74,15 @@ def _plus(t: Values, add: Sequence[int]) -> Values:
 
 @lru_cache(maxsize=65536)
 def _combos(hand: Values) -> tuple[Values, ...]:
-    """Every distinct multiset of at least two of ``hand``'s values (sorted) adding up to 14."""
+    """Every distinct multiset of at least two of ``hand``'s values (sorted) adding up to 14
+    (no value reaches 14 alone), in the order of :func:`quatorze_legal.shape_combinations`."""
     distinct: list[tuple[int, int]] = []
     for v in hand:
         if distinct and distinct[-1][0] == v:
             distinct[-1] = (v, distinct[-1][1] + 1)
         else:
             distinct.append((v, 1))
-    out: list[Values] = []
-    chosen: list[int] = []
-
-    def walk(i: int, rest: int) -> None:
-        if rest == 0:
-            if len(chosen) >= 2:
-                out.append(tuple(chosen))
-            return
-        for j in range(i, len(distinct)):
-            v, n = distinct[j]
-            if v > rest:
-                break
-            k = 0
-            while k < n and (k + 1) * v <= rest:
-                k += 1
-                chosen.append(v)
-                walk(j + 1, rest - k * v)
-            del chosen[len(chosen) - k:]
-
-    walk(0, 14)
-    return tuple(out)
+    return tuple(tuple(distinct[j][0] for j in place) for place in shape_combinations(tuple(distinct)))
 
 
 @lru_cache(maxsize=65536)

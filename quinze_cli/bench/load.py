@@ -69,6 +69,39 @@ __all__ = ["DEFAULT_SIZES", "QUICK_SIZES", "Size", "parse_sizes", "run_load_benc
 ENGINE_ACTIONS_PER_S = 2_000
 """Actions of the game work alone (:mod:`load_engine`) per second of the measured window."""
 
+async def _seated(server: ServerProcess, run: Run, prefix: str, tables: int) -> list[Any]:
+    """``2 * tables`` players named ``PREFIX0``, ``PREFIX1``..., connected and seated in pairs
+    at ``tables`` new tables (each step within ``SETUP_TIMEOUT`` seconds)."""
+    players = await asyncio.wait_for(connect(server, run, [f"{prefix}{i}" for i in range(2 * tables)]), SETUP_TIMEOUT)
+    await asyncio.wait_for(asyncio.gather(*(seat(players[2 * i], players[2 * i + 1]) for i in range(tables))), SETUP_TIMEOUT)
+    return players
+
+
+async def _window(server: ServerProcess, run: Run, duration: float) -> tuple[dict[str, Any], dict[str, Any], float, float]:
+    """The measured window of ``duration`` seconds: the server's stats at its start and end,
+    the seconds it lasted, and the generator's CPU seconds in it."""
+    start = await server.ask("stats")
+    run.measuring = True
+    t0, c0 = time.perf_counter(), time.process_time()
+    await asyncio.sleep(duration)
+    run.measuring = False
+    elapsed, client_cpu = time.perf_counter() - t0, time.process_time() - c0
+    end = await server.ask("stats")
+    return start, end, elapsed, client_cpu
+
+
+def _kernel_us(start: dict[str, Any], end: dict[str, Any], cpu_s: float, actions: int) -> float | None:
+    """The kernel's part of a server's CPU per action, in µs: ``cpu_s`` (the exact CPU seconds,
+    ``time.process_time``) split in the proportion of the system and user seconds of
+    ``os.times()``, which count in clock ticks (10 ms): taken alone, over a short window, the
+    system seconds can exceed the exact whole. None without actions or without those fields."""
+    if not actions or "sys_s" not in end or "user_s" not in end:
+        return None
+    sys_s = end["sys_s"] - start["sys_s"]
+    ticks = sys_s + end["user_s"] - start["user_s"]
+    return round(cpu_s * sys_s / ticks / actions * 1e6, 1) if ticks > 0 else 0.0
+
+
 async def _one_reference(size: Size, duration: float, warmup: float, tree: Path, profile: dict[str, float], seed: int,
                          cpu: int | None) -> dict[str, Any]:
     """The same load against the bare reference server (:mod:`load_reference`) answering with
@@ -80,16 +113,9 @@ async def _one_reference(size: Size, duration: float, warmup: float, tree: Path,
         for c in idle:
             c.start_listing(run.rng.below(10_000) / 1000.0)
         await asyncio.sleep(0.5)
-        players = await asyncio.wait_for(connect(server, run, [f"p{i}" for i in range(2 * size.tables)]), SETUP_TIMEOUT)
-        await asyncio.wait_for(asyncio.gather(*(seat(players[2 * i], players[2 * i + 1]) for i in range(size.tables))), SETUP_TIMEOUT)
+        players = await _seated(server, run, "p", size.tables)
         await asyncio.sleep(warmup)
-        start = await server.ask("stats")
-        run.measuring = True
-        t0, c0 = time.perf_counter(), time.process_time()
-        await asyncio.sleep(duration)
-        run.measuring = False
-        elapsed, client_cpu = time.perf_counter() - t0, time.process_time() - c0
-        end = await server.ask("stats")
+        start, end, elapsed, client_cpu = await _window(server, run, duration)
         run.stopping = True
         await close_all(players + idle)
     cpu_s, n = end["cpu_s"] - start["cpu_s"], run.actions
@@ -97,7 +123,7 @@ async def _one_reference(size: Size, duration: float, warmup: float, tree: Path,
         "actions_per_s": round(n / elapsed, 1),
         "rtt_ms": {"p50": round(pct(run.rtts, 0.5) * 1e3, 2), "p99": round(pct(run.rtts, 0.99) * 1e3, 2)},
         "server_cpu_us_per_action": round(cpu_s / n * 1e6, 1) if n else None,
-        "server_sys_us_per_action": round((end["sys_s"] - start["sys_s"]) / n * 1e6, 1) if n else None,
+        "server_sys_us_per_action": _kernel_us(start, end, cpu_s, n),
         "server_cpu_share": round(cpu_s / elapsed, 2),
         "generator_cpu_share": round(client_cpu / elapsed, 2),
         "wire": run.profile(),
@@ -121,8 +147,7 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         traced = os.environ.get("QUINZE_BENCH_TRACEMALLOC")  # diagnosis: what outlives the tables (load_survivors)
         if traced:
             await server.ask("trace-start")
-        players = await asyncio.wait_for(connect(server, run, [f"p{i}" for i in range(2 * size.tables)]), SETUP_TIMEOUT)
-        await asyncio.wait_for(asyncio.gather(*(seat(players[2 * i], players[2 * i + 1]) for i in range(size.tables))), SETUP_TIMEOUT)
+        players = await _seated(server, run, "p", size.tables)
         await asyncio.sleep(warmup)
         window = os.environ.get("QUINZE_BENCH_PROFILE_WINDOW")  # diagnosis (load_server's docstring)
         if window:
@@ -137,13 +162,7 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         if attach and server.proc is not None:
             words = [w.format(pid=server.proc.pid, tables=size.tables, seconds=int(duration)) for w in attach.split()]
             attached = await asyncio.create_subprocess_exec(*words, stdout=asyncio.subprocess.DEVNULL)
-        start = await server.ask("stats")
-        run.measuring = True
-        t0, c0 = time.perf_counter(), time.process_time()
-        await asyncio.sleep(duration)
-        run.measuring = False
-        elapsed, client_cpu = time.perf_counter() - t0, time.process_time() - c0
-        end = await server.ask("stats")
+        start, end, elapsed, client_cpu = await _window(server, run, duration)
         if attached is not None:  # a command still running 2 s after the window is interrupted (strace -c: its summary)
             try:
                 await asyncio.wait_for(asyncio.shield(attached.wait()), 2)
@@ -169,8 +188,7 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
                 f.write("\n".join(["playing"] + playing["arenas"] + ["after close"] + closed["arenas"]) + "\n")
         survivors = await server.ask(f"survivors {traced}-{size.tables}.txt {size.idle}", 900) if traced else None
         # A second wave of as many tables: how much of the memory kept by the process is reused.
-        again = await asyncio.wait_for(connect(server, run, [f"q{i}" for i in range(2 * size.tables)]), SETUP_TIMEOUT)
-        await asyncio.wait_for(asyncio.gather(*(seat(again[2 * i], again[2 * i + 1]) for i in range(size.tables))), SETUP_TIMEOUT)
+        again = await _seated(server, run, "q", size.tables)
         await asyncio.sleep(warmup)
         second = await server.ask("stats")
         await close_tables(run, again)
@@ -199,7 +217,7 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         "server_cpu_us_per_action": round(cpu / run.actions * 1e6, 1) if run.actions else None,
         "engine_us_per_action": engine["cpu_us_per_action"] if engine else None,
         "server_cpu_share": round(cpu / elapsed, 2),
-        "server_sys_us_per_action": round((end["sys_s"] - start["sys_s"]) / run.actions * 1e6, 1) if run.actions and "sys_s" in end else None,
+        "server_sys_us_per_action": _kernel_us(start, end, cpu, run.actions),
         "generator_cpu_share": round(client_cpu / elapsed, 2),
         "gc": end["gc"],
         "collector": end["collector"],
