@@ -5,6 +5,7 @@ the real CLI in this process (tests/clikit.py) or under a pty (pexpect) where th
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,84 @@ def test_the_seed_line_sends_to_a_replay_only_when_a_log_is_kept(env, tmp_path: 
     assert (unlogged if no_log else logged) in text
     assert (logged if no_log else unlogged) not in text
     assert (tmp_path / "logs").exists() is not no_log
+
+
+COLOUR_SGR = re.compile(r"\x1b\[([0-9;]*)m")
+
+
+def _colour_params(raw: str) -> set[str]:
+    """The SGR parameters in ``raw`` that set a colour (30-49, 90-107: foreground, background, 256
+    and true colours), leaving out styles (bold 1, dim 2, ...) and resets."""
+    found = set()
+    for m in COLOUR_SGR.finditer(raw):
+        for p in m.group(1).split(";"):
+            if p.isdigit() and (30 <= int(p) <= 49 or 90 <= int(p) <= 107):
+                found.add(p)
+    return found
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_replay_step_sends_no_colour_with_no_color(env, tmp_path: Path, game_id: str) -> None:
+    """no-color.org asks that NO_COLOR prevent ANSI colour (bold and dim are styles it leaves
+    alone, as rich does): at every screen of several steps, NO_COLOR gives no colour code, and
+    the same steps without it do (so the check can fail)."""
+    import pexpect
+    from clikit import quinze
+    from playkit import QUINZE, TIMEOUT
+
+    done = quinze("match", "builtin:random", "builtin:random", "--game", game_id, "--games", "1", "--seed", "5",
+                  "--log-dir", "logs", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    log = str(next((tmp_path / "logs").glob("match-*.jsonl")))
+    seen = {}
+    for no_color in (True, False):
+        run_env = {k: v for k, v in env.items() if k != "NO_COLOR"} | {"TERM": "xterm-256color"}
+        if no_color:
+            run_env["NO_COLOR"] = "1"
+        child = pexpect.spawn(QUINZE, ["replay", log, "--game", "1", "--step"], env=run_env, encoding="utf-8",
+                              timeout=TIMEOUT, dimensions=(24, 80))
+        raw = []
+        for n, key in ((1, ""), (2, "l"), (3, "l"), (1, "\x1b[H")):  # start, two steps, Home
+            if key:
+                child.send(key)
+            child.expect(rf"before action {n}/")
+            raw.append(child.before + child.after)
+        child.send("d")  # the next deal or coup: another board
+        child.send("q")
+        child.expect(pexpect.EOF)
+        child.close()
+        raw.append(child.before)
+        seen[no_color] = _colour_params("".join(raw))
+        assert child.exitstatus == 0
+    assert seen[True] == set(), seen
+    assert seen[False], "without NO_COLOR the viewer draws in colour (the check above means something)"
+
+
+def test_ctrl_c_during_replay_verify_says_how_many_games_were_checked(env, tmp_path: Path) -> None:
+    """Ctrl-C typed in the terminal while ``--verify`` runs through a long log: the games checked
+    so far keep their lines, the summary counts them, stderr says how many of how many, exit 130."""
+    import pexpect
+    from clikit import quinze
+    from playkit import QUINZE, TIMEOUT, plain
+
+    done = quinze("match", "builtin:random", "builtin:random", "--games", "20", "--seed", "2", "--log-dir", "logs",
+                  cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    one = next((tmp_path / "logs").glob("match-*.jsonl")).read_text(encoding="utf-8")
+    big = tmp_path / "big.jsonl"
+    big.write_text(one * 100, encoding="utf-8")  # 2000 games: far more than are checked before the Ctrl-C
+    child = pexpect.spawn(QUINZE, ["replay", str(big), "--verify"], env=env, encoding="utf-8", timeout=TIMEOUT,
+                          dimensions=(24, 200))
+    child.expect(r"game 5: (\x1b\[[0-9;]*m)*verified")
+    seen = child.before + child.after
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    text = plain(seen + child.before)
+    m = re.search(r"interrupted after (\d+) of 2000 game\(s\) checked", text)
+    assert m and 5 <= int(m.group(1)) < 2000, text[-500:]
+    checked = int(m.group(1))
+    assert f"{checked}/{checked} verified" in text  # the summary of the games checked
+    assert f"game {checked}: verified" in text and f"game {checked + 1}:" not in text
+    assert child.exitstatus == 130
+

@@ -42,7 +42,7 @@ from rich.text import Text
 from quinze_protocol.game import GameError, get_game
 from quinze_protocol.replaylog import LoggedGame, LogReadResult, read_log
 from quinze_protocol.replaysim import verify
-from quinze_cli.errors import fail, stderr
+from quinze_cli.errors import EXIT_INTERRUPTED, fail, stderr
 from quinze_cli.options import STDIO
 from quinze_cli.narrate import Names, narrate_event, result_lines, seat_event
 
@@ -126,57 +126,72 @@ def short(value: Any) -> str:
 
 
 def verify_games(selected: list[tuple[int, LoggedGame]], as_json: bool, out: Console) -> int:
-    """Re-simulate each game; print a line per game (or JSON). Returns the exit code: 1 if any
-    game diverges, is cut short or has no result record (a log cut by a crash is never "all
-    verified"), else 0 (a game aborted by a server stop, so recorded, counts as checked)."""
-    reports = []
-    for number, game in selected:
-        divergence = verify(game)
-        reports.append((number, game, divergence))
+    """Re-simulate each game; print a line per game as it is checked (or JSON at the end), then
+    the summary. Returns the exit code: 1 if any game diverges, is cut short or has no result
+    record (a log cut by a crash is never "all verified"), else 0 (a game aborted by a server stop,
+    so recorded, counts as checked); Ctrl-C stops it with the summary of the games checked so
+    far and a line on stderr saying how many of how many, exit 130."""
+    reports: list[tuple[int, LoggedGame, Any]] = []
+    interrupted = False
+    try:
+        for number, game in selected:
+            divergence = verify(game)
+            reports.append((number, game, divergence))
+            if not as_json:
+                _print_report(out, number, game, divergence)
+    except KeyboardInterrupt:
+        interrupted = True
     if as_json:
-        data = [
-            {
-                "game": number,
-                "verified": _verified(game, divergence),
-                "complete": game.complete,
-                "aborted": game.aborted,
-                "cut": game.cut,
-                "damaged": game.damaged,
-                "actions": len(game.actions),
-                "divergence": None if divergence is None else {
-                    "line": divergence.line, "index": divergence.index, "what": divergence.what,
-                    "reason": divergence.reason, "expected": divergence.expected, "found": divergence.found,
-                },
-            }
-            for number, game, divergence in reports
-        ]
-        typer.echo(json.dumps(data, ensure_ascii=False, default=str))
+        typer.echo(json.dumps([_report_json(*r) for r in reports], ensure_ascii=False, default=str))
     else:
-        for number, game, divergence in reports:
-            if divergence is None and game.damaged is not None:
-                out.print(Text.assemble((f"game {number}: ", "bold"), ("DAMAGED", "bold red"),
-                                        f" at line {game.damaged}: that record is not JSON and more of the game's "
-                                        "records follow it (the log was changed or corrupted, not cut by a crash); "
-                                        f"the {len(game.actions)} actions before it verify"))
-            elif divergence is None and game.cut is not None:
-                out.print(Text.assemble((f"game {number}: ", "bold"), ("CUT SHORT", "bold yellow"),
-                                        f" at line {game.cut} (that record is not JSON: a crash while writing?); "
-                                        f"the {len(game.actions)} actions before it verify"))
-            elif divergence is None and not game.complete:
-                out.print(Text.assemble((f"game {number}: ", "bold"), ("INCOMPLETE", "bold yellow"),
-                                        f": no result record; its {len(game.actions)} actions verify"))
-            elif divergence is None:
-                out.print(Text.assemble((f"game {number}: ", "bold"), ("verified", "green"),
-                                        f" (commitment ok, {len(game.actions)} actions{_how_far(game)})"))
-            elif divergence.what == "rules-version":
-                out.print(Text.assemble((f"game {number}: ", "bold"), ("not verified", "bold yellow"),
-                                        f": {divergence.reason}"))
-            else:
-                out.print(Text.assemble((f"game {number}: ", "bold"), ("DIVERGES", "bold red"), f" at {divergence}"))
-                out.print(f"  expected: {short(divergence.expected)}")
-                out.print(f"  found:    {short(divergence.found)}")
         out.print(summary_line(reports))
+    if interrupted:
+        stderr.print(f"interrupted after {len(reports)} of {len(selected)} game(s) checked; the rest were not verified",
+                     soft_wrap=True, highlight=False)
+        return EXIT_INTERRUPTED
     return 0 if all(_verified(g, d) for _, g, d in reports) else 1
+
+
+def _report_json(number: int, game: LoggedGame, divergence: Any) -> dict[str, Any]:
+    return {
+        "game": number,
+        "verified": _verified(game, divergence),
+        "complete": game.complete,
+        "aborted": game.aborted,
+        "cut": game.cut,
+        "damaged": game.damaged,
+        "actions": len(game.actions),
+        "divergence": None if divergence is None else {
+            "line": divergence.line, "index": divergence.index, "what": divergence.what,
+            "reason": divergence.reason, "expected": divergence.expected, "found": divergence.found,
+        },
+    }
+
+
+def _print_report(out: Console, number: int, game: LoggedGame, divergence: Any) -> None:
+    """The line (or lines, at a divergence) of one checked game."""
+    if divergence is None and game.damaged is not None:
+        out.print(Text.assemble((f"game {number}: ", "bold"), ("DAMAGED", "bold red"),
+                                f" at line {game.damaged}: that record is not JSON and more of the game's "
+                                "records follow it (the log was changed or corrupted, not cut by a crash); "
+                                f"the {len(game.actions)} actions before it verify"))
+    elif divergence is None and game.cut is not None:
+        out.print(Text.assemble((f"game {number}: ", "bold"), ("CUT SHORT", "bold yellow"),
+                                f" at line {game.cut} (that record is not JSON: a crash while writing?); "
+                                f"the {len(game.actions)} actions before it verify"))
+    elif divergence is None and not game.complete:
+        out.print(Text.assemble((f"game {number}: ", "bold"), ("INCOMPLETE", "bold yellow"),
+                                f": no result record; its {len(game.actions)} actions verify"))
+    elif divergence is None:
+        out.print(Text.assemble((f"game {number}: ", "bold"), ("verified", "green"),
+                                f" (commitment ok, {len(game.actions)} actions{_how_far(game)})"))
+    elif divergence.what == "rules-version":
+        out.print(Text.assemble((f"game {number}: ", "bold"), ("not verified", "bold yellow"),
+                                f": {divergence.reason}"))
+    else:
+        out.print(Text.assemble((f"game {number}: ", "bold"), ("DIVERGES", "bold red"), f" at {divergence}"))
+        out.print(f"  expected: {short(divergence.expected)}")
+        out.print(f"  found:    {short(divergence.found)}")
 
 
 def _verified(game: LoggedGame, divergence: Any) -> bool:
@@ -296,7 +311,12 @@ def register(app: typer.Typer) -> None:
         step: Annotated[bool, typer.Option("--step", help="Step through one game full screen (keys on screen); with --seat, start in that seat's view.")] = False,
     ) -> None:
         """Tell the games of a replay log turn by turn (whole table or one seat), verify them, or print them as JSON."""
-        games, found = load(log)
+        try:
+            games, found = load(log)
+        except KeyboardInterrupt:
+            stderr.print(f"interrupted while reading {log}: no game {'verified' if check else 'shown'}",
+                         soft_wrap=True, highlight=False)
+            raise typer.Exit(EXIT_INTERRUPTED) from None
         warn_problems(found)
         selected = list(enumerate(games, 1))
         if game is not None:
