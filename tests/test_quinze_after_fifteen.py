@@ -1,5 +1,5 @@
 """Le Quinze keeps its list of fifteens after one is made by filtering the old list when that is
-exact, else by searching again (QuinzeGame._after_fifteen): the list it keeps is, at every
+exact, else by searching again (quinze_legal.after_fifteen): the list it keeps is, at every
 decision, exactly (same fifteens, same order) the list a fresh search gives
 (QuinzeGame.generate_legal), whatever the seat count (one deck or two), with or without the
 quick placement, and also when the fifteen made names other cards of the same ranks than the

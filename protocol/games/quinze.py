@@ -68,6 +68,7 @@ from quinze_protocol.games.quinze_actions import END, End, Fifteen, Place, parse
 from quinze_protocol.games.quinze_legal import (
     CARD_POINTS,
     CARD_RANK,
+    after_fifteen,
     fifteen_problem,
     fifteens,
 )
@@ -427,7 +428,7 @@ class QuinzeGame(Game):
                 self._end_deal(events, "first-turn" if self.seat_turns[s] == 1 else "out", s)
                 return events or []
             self.phase = "more"
-            self._fif = self._after_fifteen(hc, tc, hand)
+            self._fif = after_fifteen(self._fif, self.table, hc, tc, hand, Fifteen)
             return events or []
         if kind == "place":
             cards = action[1]
@@ -449,57 +450,6 @@ class QuinzeGame(Game):
         self.seat = self.to_act = (s + 1) % self.n  # the next turn (_next_turn, inlined)
         self._start_turn(events)
         return events or []
-
-    def _after_fifteen(self, hc: tuple[int, ...], tc: tuple[int, ...], hand: list[int]) -> list[Fifteen]:
-        """The fifteens left after one was made: the old list filtered when that is exact, else
-        generated again.
-
-        Filtering is exact (same list, same order as :func:`fifteens` would give) when no card of
-        a removed card's rank remains in the same place, so that no fifteen changes the cards it
-        names: the search tree of the new cards is the old one with branches cut, walked in the
-        same order, and the ace/joker choices are joined in increasing order of the sum they need
-        (checked against a fresh search at every decision by tests/test_quinze_after_fifteen.py).
-        """
-        rank = CARD_RANK
-        hr = [rank[d] for d in hand]
-        for c in hc:
-            if rank[c] in hr:
-                if len(self._fif) == 1 and not self._again(hc, tc, hr):
-                    return []
-                return fifteens(hand, self.table, Fifteen)
-        if len(self._fif) == 1:
-            # the only fifteen listed was made (or an equivalent one) and no card of its hand
-            # ranks is left in hand: it cannot be made again, and a fifteen of fewer cards would
-            # have been listed before, so none is left
-            return []
-        if tc:
-            tr = [rank[d] for d in self.table]
-            for c in tc:
-                if rank[c] in tr:
-                    return fifteens(hand, self.table, Fifteen)
-            rh = frozenset(hc).isdisjoint
-            rt = frozenset(tc).isdisjoint
-            return [f for f in self._fif if rh(f[1]) and rh(f[3]) and rt(f[2]) and rt(f[4])]
-        rh = frozenset(hc).isdisjoint
-        return [f for f in self._fif if rh(f[1]) and rh(f[3])]
-
-    def _again(self, hc: tuple[int, ...], tc: tuple[int, ...], hr: list[int]) -> bool:
-        """Whether the fifteen just made, the only one listed before (``hc`` from the hand, ranks
-        ``hr`` left there; ``tc`` from the table), can be made again with the cards left: as many
-        of each of its ranks in each place. Removing cards makes no new fifteen, so when it
-        cannot, none is left."""
-        rank = CARD_RANK
-        used = [rank[c] for c in hc]
-        for r in used:
-            if hr.count(r) < used.count(r):
-                return False
-        if tc:
-            tr = [rank[d] for d in self.table]
-            used = [rank[c] for c in tc]
-            for r in used:
-                if tr.count(r) < used.count(r):
-                    return False
-        return True
 
     # ------------------------------------------------------------------ checks
 

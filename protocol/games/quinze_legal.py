@@ -40,6 +40,7 @@ __all__ = [
     "CARD_POINTS",
     "CARD_RANK",
     "ORDER_KEY",
+    "after_fifteen",
     "fifteens",
     "is_fifteen",
     "fifteen_problem",
@@ -152,7 +153,7 @@ def _flex(ah_: tuple[int, ...], at_: tuple[int, ...], jh_: tuple[int, ...], jt_:
     where ``T`` is the positive sum that completes the choice to 15 (each ace 1 or 14, each
     joker -1), ``need`` the bitset of those ``T`` and ``top`` the largest. Keys in increasing
     ``T``: the order of the answers then does not depend on which choices exist, so the list
-    left after a fifteen is the old one filtered (see ``QuinzeGame._after_fifteen``)."""
+    left after a fifteen is the old one filtered (see :func:`after_fifteen`)."""
     flex: dict[int, list[Any]] = {}
     for jh in range(len(jh_) + 1):
         for jt in range(len(jt_) + 1):
@@ -433,3 +434,57 @@ def _search15(L: int, reach: list[int], opts: list[list[Any]], make: type | None
 
 _caches.register_dict("quinze_legal._RANK_CACHE", _RANK_CACHE)
 _caches.register_dict("quinze_legal._FLEX_CACHE", _FLEX_CACHE)
+
+
+def after_fifteen(listed: list[Any], table: Sequence[int], hc: tuple[int, ...], tc: tuple[int, ...],
+                  hand: list[int], make: type) -> list[Any]:
+    """The fifteens left after one was made (``hc`` from the hand, ``tc`` from the table; ``hand``
+    and ``table`` the cards left; ``listed`` the fifteens listed before it, built by ``make``):
+    the old list filtered when that is exact, else generated again by :func:`fifteens`.
+
+    Filtering is exact (same list, same order as :func:`fifteens` would give) when no card of
+    a removed card's rank remains in the same place, so that no fifteen changes the cards it
+    names: the search tree of the new cards is the old one with branches cut, walked in the
+    same order, and the ace/joker choices are joined in increasing order of the sum they need
+    (checked against a fresh search at every decision by tests/test_quinze_after_fifteen.py).
+    """
+    rank = CARD_RANK
+    hr = [rank[d] for d in hand]
+    for c in hc:
+        if rank[c] in hr:
+            if len(listed) == 1 and not _again(table, hc, tc, hr):
+                return []
+            return fifteens(hand, table, make)
+    if len(listed) == 1:
+        # the only fifteen listed was made (or an equivalent one) and no card of its hand
+        # ranks is left in hand: it cannot be made again, and a fifteen of fewer cards would
+        # have been listed before, so none is left
+        return []
+    if tc:
+        tr = [rank[d] for d in table]
+        for c in tc:
+            if rank[c] in tr:
+                return fifteens(hand, table, make)
+        rh = frozenset(hc).isdisjoint
+        rt = frozenset(tc).isdisjoint
+        return [f for f in listed if rh(f[1]) and rh(f[3]) and rt(f[2]) and rt(f[4])]
+    rh = frozenset(hc).isdisjoint
+    return [f for f in listed if rh(f[1]) and rh(f[3])]
+
+def _again(table: Sequence[int], hc: tuple[int, ...], tc: tuple[int, ...], hr: list[int]) -> bool:
+    """Whether the fifteen just made, the only one listed before (``hc`` from the hand, ranks
+    ``hr`` left there; ``tc`` from the table), can be made again with the cards left: as many
+    of each of its ranks in each place. Removing cards makes no new fifteen, so when it
+    cannot, none is left."""
+    rank = CARD_RANK
+    used = [rank[c] for c in hc]
+    for r in used:
+        if hr.count(r) < used.count(r):
+            return False
+    if tc:
+        tr = [rank[d] for d in table]
+        used = [rank[c] for c in tc]
+        for r in used:
+            if tr.count(r) < used.count(r):
+                return False
+    return True
