@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 from pathlib import Path
 
 import pytest
@@ -174,8 +175,10 @@ def test_ctrl_c_during_replay_verify_says_how_many_games_were_checked(env, tmp_p
     one = next((tmp_path / "logs").glob("match-*.jsonl")).read_text(encoding="utf-8")
     big = tmp_path / "big.jsonl"
     big.write_text(one * 100, encoding="utf-8")  # 2000 games: far more than are checked before the Ctrl-C
+    # A command typed at a terminal runs with Ctrl-C's default action; a test run started in the
+    # background of a non-interactive shell inherits SIGINT ignored, and Python keeps it ignored.
     child = pexpect.spawn(QUINZE, ["replay", str(big), "--verify"], env=env, encoding="utf-8", timeout=TIMEOUT,
-                          dimensions=(24, 200))
+                          dimensions=(24, 200), preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     child.expect(r"game 5: (\x1b\[[0-9;]*m)*verified")
     seen = child.before + child.after
     child.sendintr()
