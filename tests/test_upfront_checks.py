@@ -190,3 +190,11 @@ async def test_bot_whose_program_ends_before_the_first_game_leaves_with_an_error
     _refused(proc, 1, "ended before its first game", word, "leaving table")
     assert proc.stdout.strip()  # the table was made (the program could start), its id printed
     assert "summary: 0 game(s) finished" in proc.stderr
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_check_bot_refuses_a_program_that_cannot_start(kind: str, tmp_path: Path) -> None:
+    argv, word = _bad(tmp_path, kind)
+    proc = quinze("check-bot", "--game", "quinze", "--", *argv, cwd=tmp_path)
+    _refused(proc, 1, "cannot start the bot", word)
+    assert "PASS" not in proc.stdout and "FAIL" not in proc.stdout  # refused before any check ran

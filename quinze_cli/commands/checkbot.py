@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 import shlex
-import shutil
 from typing import Annotated
 
 import typer
@@ -31,6 +30,7 @@ from quinze_cli.checkbot.report import Checklist, Verdict
 from quinze_cli.checkbot.scenarios import DIRECT, Settings
 from quinze_cli.checkbot.server import run_server
 from quinze_cli.errors import EXIT_USAGE, fail
+from quinze_cli.progcheck import program_problem
 
 STYLE = {"pass": "green", "fail": "bold red", "skip": "yellow"}
 
@@ -88,8 +88,9 @@ def register(app: typer.Typer) -> None:
             fail(f"--grace must be 0.1 .. 600 seconds, got {grace:g}", EXIT_USAGE)
         if len(command) == 1 and " " in command[0]:
             command = shlex.split(command[0])
-        if shutil.which(command[0]) is None:
-            fail(f"cannot start the bot: {command[0]!r} is not an executable program (not found on PATH, or not executable)")
+        problem = program_problem(command)
+        if problem is not None:
+            fail(f"cannot start the bot: {problem}")
         games = known if game == "all" else [game]
         # Le Quinze first: the single-game scenarios use the first game.
         games = sorted(games, key=lambda g: (g != "quinze", g))
