@@ -98,6 +98,29 @@ def command(cli: typer.Typer | None = None) -> Any:
     return tidy(typer.main.get_command(cli if cli is not None else __getattr__("app")))
 
 
+SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
+"""The shells whose completion script Typer has."""
+
+
+def _completion(option: str, shell: str) -> None:
+    """``quinze --show-completion SHELL`` (print the script) or ``--install-completion SHELL``
+    (add it to the shell's start-up file), for the shell named; exits 0. Typer's own two options
+    (with shellingham installed, as Typer installs it) take no value and find the shell among the
+    process's parents: a shell named was ignored, and where no parent is a shell (a command run by
+    a program rather than typed, a test suite started that way) they failed, exit 1 with
+    ``Shell  not supported.`` Named, the shell is used; alone, the options detect it as before."""
+    import typer
+    from typer._completion_shared import get_completion_script, install
+
+    if option == "--show-completion":
+        typer.echo(get_completion_script(prog_name="quinze", complete_var="_QUINZE_COMPLETE", shell=shell))
+    else:
+        shell, path = install(shell=shell, prog_name="quinze", complete_var="_QUINZE_COMPLETE")
+        typer.secho(f"{shell} completion installed in {path}", fg="green")
+        typer.echo("Completion will take effect once you restart the terminal")
+    sys.exit(0)
+
+
 def main() -> None:
     """Console-script entry point: only the named command's module is imported (see above); usage
     errors are one ``error:`` line (:func:`~quinze_cli.helptext.run`). ``quinze --version`` alone
@@ -105,6 +128,8 @@ def main() -> None:
     if sys.argv[1:] == ["--version"]:
         print(version_line())
         sys.exit(0)
+    if len(sys.argv) == 3 and sys.argv[1] in ("--show-completion", "--install-completion") and sys.argv[2] in SHELLS:
+        _completion(sys.argv[1], sys.argv[2])
     from quinze_cli.helptext import run
 
     module = COMMANDS.get(sys.argv[1]) if len(sys.argv) > 1 else None

@@ -9,6 +9,7 @@ import re
 
 import pexpect
 import pytest
+from clikit import quinze
 from playkit import QUINZE, TIMEOUT, plain
 
 SIZES = [(24, 80), (40, 120)]
@@ -55,6 +56,18 @@ def test_completion_script_is_produced_and_completes_a_command(env, tmp_path):
     out, rc = run(env, "--install-completion", "bash", HOME=str(tmp_path))
     assert rc == 0 and "completion installed" in out
     assert "quinze" in (tmp_path / ".bashrc").read_text()
+
+
+@pytest.mark.parametrize(("shell", "mark"), [("bash", "complete -o default -F _quinze_completion quinze"),
+                                            ("zsh", "#compdef quinze"), ("fish", "complete --command quinze")])
+def test_the_shell_named_is_the_one_completed_whatever_runs_quinze(tmp_path, shell, mark):
+    """``--show-completion SHELL`` and ``--install-completion SHELL`` use the shell named; Typer's
+    options look for a shell among the process's parents, and where none is one (a suite started
+    by a program, not typed at a shell) the test above failed with exit 1."""
+    done = quinze("--show-completion", shell)
+    assert done.returncode == 0 and mark in done.stdout, done
+    done = quinze("--install-completion", shell, env={"HOME": str(tmp_path)})
+    assert done.returncode == 0 and f"{shell} completion installed in {tmp_path}" in done.stdout, done
 
 
 @pytest.mark.parametrize(("size", "commands"), [((24, 80), COMMANDS), ((40, 120), ["match", "play"])])
