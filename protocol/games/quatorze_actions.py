@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from quinze_protocol.cards import CardError, card_text, cards_text, is_joker, parse_card, rank
 from quinze_protocol.game import Action, ActionError
@@ -97,22 +97,31 @@ class Combine(Action):
         return {"type": "combine", "cards": cards_text(self.cards)}
 
 
-@dataclass(frozen=True, slots=True)
-class Substitute(Action):
-    """One substitution (quinze_cli/rules/quatorze.md phase 3). ``kind`` is ``hand-for-two``, ``two-for-one`` or
-    ``between``; unused fields are empty tuples / -1:
-
-    - hand-for-two: ``hand`` (one card), ``combination``, ``cards`` (two cards of it);
-    - two-for-one: ``hand`` (two cards), ``combination``, ``card`` (one card of it);
-    - between: ``combination``, ``cards`` (two cards of it), ``other``, ``card`` (one card of ``other``).
-    """
-
+class _SubstituteFields(NamedTuple):
     kind: str
     combination: int
     hand: tuple[int, ...] = ()
     cards: tuple[int, ...] = ()
     other: int = -1
     card: int = -1
+
+
+class Substitute(_SubstituteFields, Action):
+    """One substitution (quinze_cli/rules/quatorze.md phase 3). ``kind`` is ``hand-for-two``, ``two-for-one`` or
+    ``between``; unused fields are empty tuples / -1:
+
+    - hand-for-two: ``hand`` (one card), ``combination``, ``cards`` (two cards of it);
+    - two-for-one: ``hand`` (two cards), ``combination``, ``card`` (one card of it);
+    - between: ``combination``, ``cards`` (two cards of it), ``other``, ``card`` (one card of ``other``).
+
+    A named tuple of these six fields, in this order (as Le Quinze's actions are tuples): built by
+    one ``tuple.__new__(Substitute, (kind, combination, hand, cards, other, card))`` call, a
+    fifth of the time the frozen dataclass it was took, so the legal lists build them afresh
+    instead of keeping every substitution ever listed alive (issue 13 §4). Equal to another with
+    the same fields, hashable, immutable; its repr is the dataclass's.
+    """
+
+    __slots__ = ()
 
     def to_data(self) -> dict[str, Any]:
         """The substitution's data, shaped by ``kind`` (see the module docstring)."""
@@ -156,34 +165,12 @@ class Discard(Action):
 SUBSTITUTION_KINDS = ("hand-for-two", "two-for-one", "between")
 
 _new = object.__new__
-_set_kind = Substitute.__dict__["kind"].__set__  # the slots' own descriptors
-_set_combination = Substitute.__dict__["combination"].__set__
-_set_hand = Substitute.__dict__["hand"].__set__
-_set_cards = Substitute.__dict__["cards"].__set__
-_set_other = Substitute.__dict__["other"].__set__
-_set_card = Substitute.__dict__["card"].__set__
-_set_combine_cards = Combine.__dict__["cards"].__set__
-
-
-def make_substitute(kind: str, combination: int, hand: tuple[int, ...], cards: tuple[int, ...], other: int,
-                    card: int) -> Substitute:
-    """``Substitute(kind, combination, hand, cards, other, card)``, the same value, built in a
-    third of the time: the frozen dataclass's ``__init__`` sets each field through
-    ``object.__setattr__``; this sets the slots directly. The fields are not checked (the legal
-    lists build substitutions by the thousand, most only once: issue 13 §4)."""
-    a = _new(Substitute)
-    _set_kind(a, kind)
-    _set_combination(a, combination)
-    _set_hand(a, hand)
-    _set_cards(a, cards)
-    _set_other(a, other)
-    _set_card(a, card)
-    return a
+_set_combine_cards = Combine.__dict__["cards"].__set__  # the slot's own descriptor
 
 
 def make_combine(cards: tuple[int, ...]) -> Combine:
-    """``Combine(cards)``, the same value, without the frozen dataclass's ``__init__`` (see
-    :func:`make_substitute`)."""
+    """``Combine(cards)``, the same value, without the frozen dataclass's ``__init__`` (which
+    sets the field through ``object.__setattr__``). The cards are not checked."""
     a = _new(Combine)
     _set_combine_cards(a, cards)
     return a

@@ -5,17 +5,19 @@ that the engine keeps between decisions. Source: quinze_cli/rules/quatorze.md ph
 substitution: hand-for-two, then two-for-one, then between, each in table order);
 :func:`substitutions` here computes the same list, in the same order, faster:
 
-* :class:`TableIndex` holds what the table alone decides: per combination its distinct pairs
-  with their sums (combinations of 3 cards or more) and its distinct cards with their values,
-  as bit masks too, and the whole list of substitutions between combinations. A combination's
-  part is cached by its cards (most actions leave a combination as it was). An index never
-  changes once built: the engine builds a new one when the table has changed, and copies of a
-  game share it.
+* :class:`TableIndex` holds what the table alone decides: per combination its :data:`Info`
+  (distinct pairs with their sums for combinations of 3 cards or more, distinct cards with
+  their values, bit masks of both), per value a bit mask of where on the table cards of that
+  value lie, and the whole list of substitutions between combinations. A combination's info is
+  cached by its cards (most actions leave a combination as it was). An index never changes once
+  built: the engine builds a new one when the table has changed, and copies of a game share it.
 * :func:`substitutions` joins an index with a hand: the bit masks skip every combination that
   no hand card (hand-for-two) or hand pair (two-for-one) can match.
 
-Substitutions are immutable values: each one is built once and reused (:data:`_MEMO`, by a
-number that names it: hashing a small int costs far less than hashing a tuple of tuples).
+Substitutions are named tuples, built afresh for each list (one ``tuple.__new__`` call each).
+Keeping every substitution ever listed for reuse, as before, kept about a hundred thousand
+objects alive after a few seconds of self-play, which the garbage collector's full passes walked
+again and again: that cost more than building them (issue 13 §4).
 """
 
 from __future__ import annotations
@@ -24,28 +26,31 @@ from collections.abc import Sequence
 from typing import Any
 
 from quinze_protocol import caches as _caches
-from quinze_protocol.games.quatorze_actions import VALUES, Substitute, make_substitute
+from quinze_protocol.games.quatorze_actions import VALUES, Substitute
 
 __all__ = ["Info", "TableIndex", "info", "substitutions"]
 
-_Pairs = tuple[tuple[tuple[int, int], int, int], ...]
+_Pairs = tuple[tuple[tuple[int, int], int], ...]
 _Cards = tuple[tuple[int, int], ...]
-_Info = tuple[_Pairs, _Cards, int, int]
+_Where = tuple[tuple[int, int], ...]
+_Info = tuple[_Pairs, _Cards, int, int, _Where]
 Info = _Info
-"""One combination: distinct pairs ``(pair, sum, pair number)`` (none under 3 cards), distinct
-cards ``(card, value)``, the mask of the pair sums and the mask of the card values."""
+"""One combination: distinct pairs ``(pair, sum)`` in pair order (none under 3 cards), distinct
+cards ``(card, value)`` in canonical order, the mask of the pair sums (bit ``sum``), the mask of
+the card values (bit ``value``), and per value present ``(value, suits)``, ``suits`` having bit
+``suit`` (0..3, S H D C) for each suit of that value the combination holds."""
 
-_MEMO: dict[int, Substitute] = {}
-"""Substitutions already built, by :func:`_key`-style numbers (see the functions); cleared when large."""
-_MEMO_MAX = 200_000
 _INFO: dict[tuple[int, ...], _Info] = {}
-""":func:`_info` by combination (canonical order); cleared when large."""
+""":func:`info` by combination (canonical order); cleared when large. Tuples of ints only."""
 _INFO_MAX = 50_000
-_HF2, _TF1, _BETWEEN = 1 << 40, 2 << 40, 3 << 40
-"""Memo numbers: kind << 40 | combination << 24 | other combination << 18 | pair number (a * 54 + b) << 6 | card."""
+_tnew = tuple.__new__
+_CARD = tuple(tuple(s * 13 + v - 1 for s in range(4)) if v else () for v in range(14))
+"""``_CARD[value][suit]``: the card number (quinze_protocol.cards: ``suit * 13 + value - 1``)."""
+_ONE = tuple((c,) for c in range(54))
+"""``_ONE[c]`` is ``(c,)``: the ``hand`` field of a hand-for-two, made once."""
 
 
-def _info(comb: tuple[int, ...]) -> _Info:
+def info(comb: tuple[int, ...]) -> _Info:
     """The :data:`Info` of a combination (its cards in canonical order, a tuple), cached."""
     got = _INFO.get(comb)
     if got is not None:
@@ -60,25 +65,24 @@ def _info(comb: tuple[int, ...]) -> _Info:
         else:
             cards.append((c, V[c]))
             last = c
-    pairs: list[tuple[tuple[int, int], int, int]] = []
+    pairs: list[tuple[tuple[int, int], int]] = []
     if len(comb) >= 3:
         for k, (a, va) in enumerate(cards):
             if a in twice:
-                pairs.append(((a, a), va + va, a * 54 + a))
+                pairs.append(((a, a), va + va))
             for b, vb in cards[k + 1 :]:
-                pairs.append(((a, b), va + vb, a * 54 + b))
+                pairs.append(((a, b), va + vb))
     pmask = vmask = 0
-    for _, s, _ in pairs:
+    for _, s in pairs:
         pmask |= 1 << s
-    for _, v in cards:
+    suits: dict[int, int] = {}
+    for c, v in cards:
         vmask |= 1 << v
+        suits[v] = suits.get(v, 0) | 1 << (c // 13)
     if len(_INFO) > _INFO_MAX:
         _INFO.clear()
-    got = _INFO[comb] = (tuple(pairs), tuple(cards), pmask, vmask)
+    got = _INFO[comb] = (tuple(pairs), tuple(cards), pmask, vmask, tuple(suits.items()))
     return got
-
-
-info = _info
 
 
 class TableIndex:
@@ -95,39 +99,32 @@ class TableIndex:
     __slots__ = ("infos", "sources", "between", "pmask", "vmask")
 
     def __init__(self, table: Sequence[Sequence[int]] = (), infos: Sequence[_Info] | None = None) -> None:
-        infos = tuple([_info(tuple(c)) for c in table]) if infos is None else tuple(infos)
+        infos = tuple([info(tuple(c)) for c in table]) if infos is None else tuple(infos)
         pm = vm = 0
         sources = []
+        where = [0] * 14  # per value: bit 4 * combination + suit for each card of that value on the table
+        shift = 0
         for i, inf in enumerate(infos):
             vm |= inf[3]
             if inf[2]:
                 pm |= inf[2]
                 sources.append((i, inf[0], inf[2]))
-        between: list[Substitute] = []
+            for v, suits in inf[4]:
+                where[v] |= suits << shift
+            shift += 4
+        between: list[Any] = []
         if pm & vm:
-            where: dict[int, list[tuple[int, int]]] = {}  # value -> (combination, card), in table order
-            for j, inf in enumerate(infos):
-                if inf[3] & pm:
-                    for c, v in inf[1]:
-                        w = where.get(v)
-                        if w is None:
-                            where[v] = [(j, c)]
-                        else:
-                            w.append((j, c))
-            memo = _MEMO
+            tnew, S, card = _tnew, Substitute, _CARD
             for i, ps, p in sources:
                 if p & vm:
-                    base = _BETWEEN | i << 24
-                    for pair, s, pk in ps:
-                        w = where.get(s)
-                        if w is not None:
-                            for j, c in w:
-                                if j != i:
-                                    key = base | j << 18 | pk << 6 | c
-                                    a = memo.get(key)
-                                    if a is None:
-                                        a = memo[key] = make_substitute("between", i, (), pair, j, c)
-                                    between.append(a)
+                    others = ~(15 << 4 * i)
+                    for pair, s in ps:
+                        m = where[s] & others
+                        while m:  # the cards worth s, in table order, then by suit (canonical order)
+                            low = m & -m
+                            b = low.bit_length() - 1
+                            between.append(tnew(S, ("between", i, (), pair, b >> 2, card[s][b & 3])))
+                            m ^= low
         self.infos = infos
         self.sources = sources
         self.between = between
@@ -138,9 +135,6 @@ class TableIndex:
 def substitutions(index: TableIndex, hand: Sequence[int]) -> list[Substitute]:
     """Every distinct substitution of ``hand`` (canonical order, as a game keeps it) against the
     table of ``index``: the list of :func:`quinze_protocol.games.quatorze_legal.substitutions`, a new one."""
-    memo = _MEMO
-    if len(memo) > _MEMO_MAX:
-        memo.clear()
     V = VALUES
     cards: list[tuple[int, int]] = []  # distinct hand cards (card, value), canonical order
     twice: set[int] = set()
@@ -155,6 +149,7 @@ def substitutions(index: TableIndex, hand: Sequence[int]) -> list[Substitute]:
             hv |= 1 << v
             last = c
     out: list[Any] = []
+    tnew, S = _tnew, Substitute
     if hv & index.pmask:  # hand-for-two: a hand card worth a pair of a combination
         by_value: dict[int, list[int]] = {}
         for c, v in cards:
@@ -163,21 +158,17 @@ def substitutions(index: TableIndex, hand: Sequence[int]) -> list[Substitute]:
                 by_value[v] = [c]
             else:
                 same.append(c)
+        one = _ONE
         for i, ps, pm in index.sources:
             if pm & hv:
-                base = _HF2 | i << 24
-                for p, s, pk in ps:
+                for p, s in ps:
                     hs = by_value.get(s)
                     if hs is not None:
                         for h in hs:
-                            key = base | pk << 6 | h
-                            a = memo.get(key)
-                            if a is None:
-                                a = memo[key] = make_substitute("hand-for-two", i, (h,), p, -1, -1)
-                            out.append(a)
+                            out.append(tnew(S, ("hand-for-two", i, one[h], p, -1, -1)))
     vm = index.vmask
     if len(cards) >= 2 or twice:  # two-for-one: a pair of hand cards worth one card of a combination
-        hand_pairs: dict[int, list[tuple[tuple[int, int], int]]] = {}
+        hand_pairs: dict[int, list[tuple[int, int]]] = {}
         hp = 0
         for k, (a_, va) in enumerate(cards):
             if a_ in twice:
@@ -186,33 +177,28 @@ def substitutions(index: TableIndex, hand: Sequence[int]) -> list[Substitute]:
                     hp |= 1 << s
                     hl = hand_pairs.get(s)
                     if hl is None:
-                        hand_pairs[s] = [((a_, a_), a_ * 54 + a_)]
+                        hand_pairs[s] = [(a_, a_)]
                     else:
-                        hl.append(((a_, a_), a_ * 54 + a_))
+                        hl.append((a_, a_))
             for b, vb in cards[k + 1 :]:
                 s = va + vb
                 if vm >> s & 1:
                     hp |= 1 << s
                     hl = hand_pairs.get(s)
                     if hl is None:
-                        hand_pairs[s] = [((a_, b), a_ * 54 + b)]
+                        hand_pairs[s] = [(a_, b)]
                     else:
-                        hl.append(((a_, b), a_ * 54 + b))
+                        hl.append((a_, b))
         if hp:
-            for i, (_, cs, _, cvm) in enumerate(index.infos):
-                if cvm & hp:
-                    base = _TF1 | i << 24
-                    for c, v in cs:
+            for i, inf in enumerate(index.infos):
+                if inf[3] & hp:
+                    for c, v in inf[1]:
                         hps = hand_pairs.get(v)
                         if hps is not None:
-                            for p, pk in hps:
-                                key = base | pk << 6 | c
-                                a = memo.get(key)
-                                if a is None:
-                                    a = memo[key] = make_substitute("two-for-one", i, p, (), -1, c)
-                                out.append(a)
+                            for p in hps:
+                                out.append(tnew(S, ("two-for-one", i, p, (), -1, c)))
     out.extend(index.between)
     return out
 
-_caches.register_dict("quatorze_index._MEMO", _MEMO)
+
 _caches.register_dict("quatorze_index._INFO", _INFO)
