@@ -5,9 +5,11 @@ while it thinks the other connections of the same process keep answering the ser
 The search runs in a worker thread (quinze_cli.builtin); run in the event loop, as it once
 was, a search longer than three heartbeats froze every connection of the ``quinze match``
 process and the embedded server dropped the idle ones ("no pong for 36.5 s" in a Le 14
-tournament). Here the heartbeat is short (0.4 s: a client silent for 1.2 s is dropped) and
-every search lasts 1.5 s, so a search in the loop would lose the opponent's connection in the
-first game. No duration is asserted: the clock (10 s a decision) is the margin.
+tournament). Here the heartbeat is short (0.2 s: a client silent for 0.6 s is dropped) and
+every search lasts 0.8 s, so a search in the loop would lose the opponent's connection in the
+first game. No duration is asserted: the clock (10 s a decision) is the margin. (Each search
+spins a core for its whole budget: 0.8 s, not the 1.5 s of a 0.4 s heartbeat, halves the CPU
+of the test for the same ratio of search to heartbeat.)
 
 The other cause of lost connections in the ladder runs: in a round robin a bot sits out while
 the others play, and nothing read its connection meanwhile, so the server dropped it after
@@ -29,7 +31,7 @@ from quinze_server.config import ServerConfig
 async def test_time_budgeted_mcts_never_forfeits_and_keeps_the_others_connected(tmp_path):
     game = "quinze-classique"
     specs = []
-    for b in ["builtin:mcts@1.5s", "builtin:threshold"]:
+    for b in ["builtin:mcts@0.8s", "builtin:threshold"]:
         specs.append(parse_bot_spec(b, game, [s.name for s in specs]))
     options = validate_options(game, {"cave": "3", "tours": "1"}, None, 2)
     failures = []
@@ -38,7 +40,7 @@ async def test_time_budgeted_mcts_never_forfeits_and_keeps_the_others_connected(
         failures.append((plan.index, bot, failure.kind, failure.reason))
 
     async with trio.open_nursery() as nursery:
-        port = await nursery.start(run_server, ServerConfig(host="127.0.0.1", port=0, log_dir=None, heartbeat=0.4))
+        port = await nursery.start(run_server, ServerConfig(host="127.0.0.1", port=0, log_dir=None, heartbeat=0.2))
         cfg = MatchConfig(game=game, bots=specs, games=2, seed=21, options=options, log_dir=tmp_path,
                           concurrency=2, move_time=10.0, duplicate=True, server=("127.0.0.1", port))
         runner = MatchRunner(cfg, on_failure=on_failure)
@@ -56,10 +58,10 @@ async def test_time_budgeted_mcts_never_forfeits_and_keeps_the_others_connected(
 
 async def test_a_bot_sitting_out_for_many_heartbeats_keeps_its_connection(tmp_path):
     """A round robin's order (A-C, then A-B twice, then C-B): C waits through two games of
-    searches of 0.5 s each, far longer than the 0.6 s after which a silent client is dropped."""
+    searches of 0.3 s each, several times the 0.6 s after which a silent client is dropped."""
     game = "quinze-classique"
     specs = []
-    for b in ["builtin:mcts@0.5s", "builtin:threshold", "builtin:random"]:
+    for b in ["builtin:mcts@0.3s", "builtin:threshold", "builtin:random"]:
         specs.append(parse_bot_spec(b, game, [s.name for s in specs]))
     options = validate_options(game, {"cave": "3", "tours": "1"}, None, 2)
     plans = [GamePlan(0, 5, (0, 2)), GamePlan(1, 6, (0, 1)), GamePlan(2, 6, (1, 0)), GamePlan(3, 5, (2, 1))]
