@@ -7,10 +7,12 @@
 
 Also: the whole suite (``python -m pytest``, no paths given) runs on pytest-xdist workers, two
 per core (four on the 2-core CI machine), when pytest-xdist is installed and no ``-n`` was given
-(``-n 0``: one process), with a queue scheduler (:func:`pytest_xdist_make_scheduler`): each worker is handed one test at a time from
-one queue, as it frees up (it keeps two or three queued), and the known-long tests
-(:data:`LONG_FIRST`) are at the head of the queue, so that none of them starts last and makes the
-tail of the run alone. The tests of a module with a module-scoped fixture (a Dask cluster, logs
+(``-n 0``: one process), with a queue scheduler (:func:`pytest_xdist_make_scheduler`): each
+worker is handed one test at a time from one queue, as it frees up (it keeps the next one
+queued), and the longest tests are at the head of the queue, so that none of them starts last
+and makes the tail of the run alone: longest first by the seconds each test took in the last
+whole run (:data:`DURATIONS`, in pytest's cache), or by the static :data:`LONG_FIRST` where no
+run has left them yet. The tests of a module with a module-scoped fixture (a Dask cluster, logs
 made by a match, compiled bots) form one unit, run by one worker, so the fixture is made once.
 (``worksteal``, before, split the suite into four contiguous quarters: a quarter with the long
 tests at its end kept one worker busy past the others.) Two per core
@@ -40,6 +42,7 @@ import functools
 import os
 import subprocess
 import sys
+from typing import Any
 
 import cpumap
 import pytest
@@ -73,6 +76,7 @@ def pytest_cmdline_main(config: pytest.Config) -> None:
         config.option.numprocesses = WORKERS
         if config.option.dist == "no":  # one queue, a test at a time to whichever worker is free
             config.option.dist = "loadscope"  # with the scopes of OneQueue below
+            config.option.loadscopereorder = False  # the units in the order of pytest_collection_modifyitems
             config.stash[ONE_QUEUE] = True
 
 
@@ -87,15 +91,27 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object | 
     from xdist.scheduler import LoadScopeScheduling
 
     class OneQueue(LoadScopeScheduling):
-        """xdist's ``loadscope`` scheduler (a worker with two tests or fewer queued is handed the
-        next unit of the one queue; units with more tests first, then in collection order) whose
-        unit is one test, or a whole module when that module has a module-scoped fixture.
+        """xdist's ``loadscope`` scheduler (a worker with one test or none queued is handed the
+        next unit of the one queue, in collection order: :func:`pytest_collection_modifyitems`)
+        whose unit is one test, or a whole module when that module has a module-scoped fixture
+        (:func:`unit`).
         (xdist's own ``loadgroup`` marks do not take with pytest 9, which ignores the node id
         they rewrite.)"""
 
         def _split_scope(self, nodeid: str) -> str:
-            path = nodeid.split("::", 1)[0]
-            return path if module_scoped(path) else nodeid
+            return unit(nodeid)
+
+        def _reschedule(self, node: Any) -> None:
+            """xdist's, with one test queued behind the running one instead of two: a worker
+            needs its next test before it runs one, and a second one queued behind it was a
+            long test another worker, idle, could have started (the tail of the run)."""
+            if node.shutting_down:
+                return
+            if not self.workqueue:
+                node.shutdown()
+                return
+            if self._pending_of(self.assigned_work[node]) <= 1:
+                self._assign_work_unit(node)
 
     return OneQueue(config, log)
 
@@ -110,45 +126,100 @@ def module_scoped(path: str) -> bool:
 
 
 LONG_FIRST = (
-    "test_load_bench.py::test_a_tiny_load_run_plays_and_reports",
-    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[slow.py]",
-    "test_mcts_clock.py::test_time_budgeted_mcts",
-    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[never_flush.py]",
+    "test_small_texts.py::test_ctrl_c_during_replay_verify",
+    "test_plan_quatorze.py::test_every_planned_step_is_legal",
     "test_readme_lines.py::",
+    "test_load_bench.py::test_a_tiny_load_run_plays_and_reports",
     "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[no_newline.py]",
-    "test_mcts_clock.py::",
-    "test_lan.py::",
-    "test_cli_engine.py::test_bench_anchor",
-    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[unflushed.py]",
-    "test_cli_engine.py::test_bench_",
-    "test_play_clock_pty.py::test_a_time_bank_is_shown_for_everyone_and_warns_before_it_runs_out",
     "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[wrong_request.py]",
+    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[slow.py]",
+    "test_lan.py::",
+    "test_checkbot.py::test_each_misbehaving_bot_fails_the_check_about_its_fault[never_flush.py]",
+    "test_play_clock_pty.py::test_a_time_bank_is_shown_for_everyone_and_warns_before_it_runs_out",
+    "test_load_bench.py::",
+    "test_mcts_clock.py::",
     "test_lan_play_fr.py::",
-    "test_match_resume.py::",
     "test_lan_play.py::",
+    "test_tournament.py::test_resume_after_kill_9",
+    "test_cli_engine.py::test_bench_",
     "test_checkbot.py::",
     "test_cli_help_pty.py::",
+    "test_match_resume.py::",
     "test_play_clock_pty.py::",
     "test_play_events_pty.py::",
     "test_play_moves_pty.py::",
     "test_play.py::",
 )
-"""Tests that take seconds, longest first (by node id prefix under ``tests/``, from
-``--durations``): the whole suite starts them first (see the module docstring). Those that
-mostly wait (check-bot's silent bots, LAN look-ups, time banks) alternate with those that
-compute (benches, searches, the README's matches), so that the two cores stay busy while the
-waiting ones sit. A test missing here only risks starting late; keep the list short.
-(The modules made one unit, such as test_cluster.py, are handed out before any of these.)"""
+"""Tests that take seconds, longest first (by node id prefix under ``tests/``, from the wall
+times of a whole run: ``python tests/cpumap.py FILE``): the order of a run with no
+:data:`DURATIONS` yet (a fresh clone, ``-p no:cacheprovider``), after the modules made one unit.
+A test missing here only risks starting late; keep the list short."""
+
+DURATIONS = "quinze/durations"
+"""The key, in pytest's cache (``.pytest_cache/``), of the seconds each test took in the last
+whole-suite run (setup, call and teardown): ``{node id: seconds}``. The next whole run hands the
+units out longest first by it (:func:`pytest_collection_modifyitems`)."""
+
+NEW_TEST_SECONDS = 2.0
+"""What a test missing from :data:`DURATIONS` (new since the last run) is counted: a new test
+starts ahead of the short ones rather than risk making the tail alone."""
+
+_seconds: dict[str, float] = {}
+"""This run's seconds per test, as the reports come in (the main process sees every worker's)."""
+
+
+def unit(nodeid: str) -> str:
+    """The scheduling unit of a test (:class:`OneQueue` in :func:`pytest_xdist_make_scheduler`):
+    the test, or its module when the module declares a module-scoped fixture."""
+    path = nodeid.split("::", 1)[0]
+    return path if module_scoped(path) else nodeid
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Known-long tests first (:data:`LONG_FIRST`), the others in their order."""
+    """The longest units first: by :data:`DURATIONS` when the cache holds them, else the modules
+    made one unit and then :data:`LONG_FIRST`; the tests of a unit together, in their order.
+    Every xdist worker sorts the same way (the cache is written only when a run ends), as xdist
+    requires the same collection everywhere."""
+    cache = getattr(config, "cache", None)
+    durations = cache.get(DURATIONS, None) if cache is not None else None
+    first: dict[str, int] = {}
+    for i, item in enumerate(items):
+        first.setdefault(unit(item.nodeid), i)
+    if isinstance(durations, dict) and durations:
+        seconds: dict[str, float] = {}
+        for item in items:
+            u = unit(item.nodeid)
+            took = durations.get(item.nodeid)
+            seconds[u] = seconds.get(u, 0.0) + (took if isinstance(took, (int, float)) else NEW_TEST_SECONDS)
+        items.sort(key=lambda item: (-seconds[unit(item.nodeid)], first[unit(item.nodeid)]))
+        return
 
     def rank(item: pytest.Item) -> int:
+        if unit(item.nodeid) != item.nodeid:
+            return -1
         nodeid = item.nodeid.removeprefix("tests/")
         return next((i for i, prefix in enumerate(LONG_FIRST) if nodeid.startswith(prefix)), len(LONG_FIRST))
 
-    items.sort(key=rank)
+    items.sort(key=lambda item: (rank(item), first[unit(item.nodeid)]))
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Add up each test's phases into :data:`_seconds`."""
+    _seconds[report.nodeid] = _seconds.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Keep this run's seconds per test in the cache (:data:`DURATIONS`) when it was the whole
+    suite and it ran to its end (passed or with failures): a run of a few files, or one stopped
+    early, leaves the last whole run's figures."""
+    config = session.config
+    cache = getattr(config, "cache", None)
+    if hasattr(config, "workerinput") or cache is None or not _seconds:
+        return
+    if getattr(config, "args_source", None) != pytest.Config.ArgsSource.TESTPATHS or config.option.keyword \
+            or config.option.markexpr or exitstatus not in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+        return
+    cache.set(DURATIONS, {nodeid: round(s, 3) for nodeid, s in sorted(_seconds.items())})
 
 
 @pytest.fixture
