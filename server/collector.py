@@ -47,6 +47,7 @@ import trio
 
 from quinze_protocol import caches
 from quinze_protocol.game import game_ids
+from quinze_server import pools
 from quinze_server.scheduling import prune_deadlines
 
 THRESHOLDS = (20_000, 20, 10)
@@ -60,6 +61,7 @@ def tune(thresholds: tuple[int, int, int] = THRESHOLDS) -> None:
     ``thresholds``. Call it once, after start-up, before serving."""
     game_ids()  # the games' modules: alive as long as the process, out of the tables' arenas
     _trim_function()  # its ctypes objects too (else made at the first trim, after tables played)
+    pools.locate()  # CPython's arena table, for release (read from libpython's symbols once)
     gc.collect()
     gc.freeze()
     gc.set_threshold(*thresholds)
@@ -70,9 +72,12 @@ def release() -> int:
     caches (:func:`quinze_protocol.caches.clear_all`) and the stale entries of trio's deadline heap
     (:func:`quinze_server.scheduling.prune_deadlines`). Both were filled while the tables played,
     small objects spread over the memory the tables used: each would keep a 1 MiB arena of
-    CPython's allocator from going back to the system. The entries dropped."""
+    CPython's allocator from going back to the system. Then the pages of CPython's free pools
+    go back to the system (:func:`quinze_server.pools.release_free`, where :func:`tune` located
+    its arenas): the arenas themselves stay, each held by a few live blocks. The entries dropped."""
     dropped = caches.clear_all() + prune_deadlines()
     gc.collect()  # the closed tables' cycles, and the free lists of tuples, floats... (only a full collection empties those)
+    pools.release_free()
     return dropped
 
 
