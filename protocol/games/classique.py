@@ -177,6 +177,7 @@ class ClassiqueGame(Game):
         st.shuffle_talon(colour_deck("black"))
         ev.append(Event("deck-change", {"dealer": st.dealer, "deck": "black", "talon": 52, "reason": "first"}))
         game.flow.start_coup(ev)
+        game._sync()
         game.opening_events = ev
         return game
 
@@ -203,6 +204,7 @@ class ClassiqueGame(Game):
         g.state = self.state.copy()
         g.flow = CoupFlow(self.options, g.state)
         g.record_events = self.record_events
+        g.to_act, g.is_over = self.to_act, self.is_over
         return g
 
     # flow questions asked of the game (tests, tools): answered by its CoupFlow
@@ -216,15 +218,16 @@ class ClassiqueGame(Game):
 
     # ------------------------------------------------------------------ interface
 
-    @property
-    def to_act(self) -> int | None:
-        st = self.state
-        return None if st.phase == "over" else st.turn
+    # ``to_act`` and ``is_over`` (Game's properties) are plain attributes here, read before every
+    # decision: set from the state's ``phase`` and ``turn`` (:meth:`_sync`) after every step of
+    # the flow and whenever the game's ``phase`` or ``turn`` is written.
+    to_act: int | None = None
+    is_over: bool = True
 
-    @property
-    def is_over(self) -> bool:
+    def _sync(self) -> None:
         st = self.state
-        return st.phase == "over"
+        self.is_over = over = st.phase == "over"
+        self.to_act = None if over else st.turn
 
     def legal_actions(self) -> list:
         st = self.state
@@ -312,6 +315,8 @@ class ClassiqueGame(Game):
             self.flow.answer(s, action, ev)
         else:
             self.flow.draw(s, action, ev)
+        self.is_over = over = st.phase == "over"  # _sync, inlined
+        self.to_act = None if over else st.turn
         return ev or []
 
     def result(self) -> Result | None:
@@ -380,7 +385,14 @@ class ClassiqueGame(Game):
 
 
 def _state_field(name: str) -> property:
-    return property(lambda self: getattr(self.state, name), lambda self, v: setattr(self.state, name, v),
+    if name in ("phase", "turn"):  # the game's to_act and is_over follow them
+        def put(self: ClassiqueGame, v: Any) -> None:
+            setattr(self.state, name, v)
+            self._sync()
+    else:
+        def put(self: ClassiqueGame, v: Any) -> None:
+            setattr(self.state, name, v)
+    return property(lambda self: getattr(self.state, name), put,
                     doc=f"``state.{name}`` (:class:`ClassiqueState`), read and written through the game")
 
 
