@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from quinze_protocol import caches as _caches
 from quinze_protocol.game import Action, ActionError
 
 __all__ = [
@@ -108,8 +109,21 @@ class Raise(Action):
         return {"type": "raise", "min": self.min, "max": self.max}
 
     def with_amount(self, amount: int) -> "Raise":
-        """The action raising by ``amount`` chips (range not checked here)."""
-        return Raise(amount=amount)
+        """The action raising by ``amount`` chips (range not checked here). Actions are immutable
+        values: one is made per amount and kept (``_BY_AMOUNT``)."""
+        r = _BY_AMOUNT.get(amount)
+        if r is None:
+            if len(_BY_AMOUNT) > 4096:
+                _BY_AMOUNT.clear()
+            r = _BY_AMOUNT[amount] = Raise(amount=amount)
+        return r
+
+
+_BY_AMOUNT: dict[int, Raise] = {}
+"""Raises by amount (:meth:`Raise.with_amount`): made once, since building a frozen dataclass runs
+its ``__init__``, a Python function called from C (random self-play raises at every third
+decision or so)."""
+_caches.register_dict("classique_actions._BY_AMOUNT", _BY_AMOUNT)
 
 
 ACTION_TYPES: dict[str, type[Action]] = {

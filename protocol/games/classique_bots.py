@@ -47,7 +47,7 @@ class RandomBot(Bot):
             x = rng.next64()
         a = legal[x % n]
         if isinstance(a, Raise) and a.amount is None and a.min is not None and a.max is not None:
-            return Raise(amount=a.min + self.rng.below(a.max - a.min + 1))
+            return a.with_amount(a.min + self.rng.below(a.max - a.min + 1))
         return a
 
 
