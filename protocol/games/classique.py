@@ -70,6 +70,7 @@ from quinze_protocol.cards import card_text, rank
 from quinze_protocol.game import ActionError, Event, Game, IllegalAction, Option, OptionError, Result, register_game
 from quinze_protocol.games.classique_actions import Call, Check, Fold, Hit, Pass, Raise, Stand, parse_action_data
 from quinze_protocol.games.classique_observer import ClassiqueObserver
+from quinze_protocol.games.events import event
 from quinze_protocol.rng import Rng
 
 from quinze_protocol.games.classique_coup import (  # noqa: F401  (re-exported)
@@ -171,11 +172,14 @@ class ClassiqueGame(Game):
         cards = [CEREMONY_SUIT * 13 + r - 1 for r in CEREMONY_RANKS[:n]]
         st.rng.shuffle(cards)
         draws = [{"card": card_text(c), "seat": s} for s, c in enumerate(cards)]
-        first = min(range(n), key=lambda s: rank(cards[s]))
+        first = 0
+        for s in range(1, n):  # the lowest card (the first seat holding it; ranks are distinct)
+            if rank(cards[s]) < rank(cards[first]):
+                first = s
         st.first_dealer = st.dealer = first
-        ev = [Event("ceremony", {"draws": draws, "first_dealer": first, "first_to_speak": (first + 1) % n})]
+        ev = [event("ceremony", {"draws": draws, "first_dealer": first, "first_to_speak": (first + 1) % n})]
         st.shuffle_talon(colour_deck("black"))
-        ev.append(Event("deck-change", {"dealer": st.dealer, "deck": "black", "talon": 52, "reason": "first"}))
+        ev.append(event("deck-change", {"dealer": st.dealer, "deck": "black", "talon": 52, "reason": "first"}))
         game.flow.start_coup(ev)
         game._sync()
         game.opening_events = ev

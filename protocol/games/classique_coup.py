@@ -536,6 +536,10 @@ class CoupFlow:
                 for p in players
             ]
             ev.append(_tnew(Event, ("showdown", {"hands": hands}, _NOPRIV)))
-        best = max(self.total(p) for p in players)
-        winner = next(p for p in players if self.total(p) == best)
+        winner = players[0]
+        best = self.total(winner)
+        for p in players:  # the first best total in speaking order (loops: no generator for max/next)
+            t = self.total(p)
+            if t > best:
+                winner, best = p, t
         self._award(winner, ev, "showdown")
