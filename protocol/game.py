@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
+from quinze_protocol import caches as _caches
+
 if TYPE_CHECKING:
     from quinze_protocol.observer import Observer
 
@@ -210,7 +212,7 @@ class Result:
         """A result sharing one point equally among ``winners``."""
         n = len(scores)
         share = 1.0 / len(winners) if winners else 0.0
-        points = tuple(share if s in winners else 0.0 for s in range(n))
+        points = tuple([share if s in winners else 0.0 for s in range(n)])  # a list: no generator run from C
         return cls(points, tuple(scores), tuple(sorted(winners)), reason)
 
     @classmethod
@@ -292,6 +294,12 @@ class Option:
 # --------------------------------------------------------------------------- the interface
 
 
+_VALIDATED: dict[Any, dict[str, Any]] = {}
+""":meth:`Game.validate_options` results by (game class, raw items, their types): ``new`` validates
+its options again for every game, and a match or a benchmark passes the same ones each time."""
+_caches.register_dict("game._VALIDATED", _VALIDATED)
+
+
 class Game(ABC):
     """The interface every game implements. Subclasses set the class attributes and register
     themselves with :func:`register_game`.
@@ -347,6 +355,13 @@ class Game(ABC):
         ``raw`` may hold strings (from ``--option key=value``). ``players`` defaults to
         ``min_players``. Raises :class:`OptionError` naming the option (unknown names included).
         """
+        try:  # the same options again (every game of a match): the result kept, values and types alike
+            key: Any = (cls, tuple(raw.items()), tuple(map(type, raw.values())))
+            done = _VALIDATED.get(key)
+        except TypeError:  # an unhashable value: checked below, not kept
+            key = done = None
+        if done is not None:
+            return dict(done)
         specs = {o.name: o for o in cls.option_specs}
         players = Option("players", int, cls.min_players, "number of seats", cls.min_players, cls.max_players)
         specs = {"players": players, **specs}
@@ -357,6 +372,10 @@ class Game(ABC):
                 )
         options = {name: (spec.convert(raw[name]) if name in raw else spec.default) for name, spec in specs.items()}
         cls.check_options(options)
+        if key is not None:
+            if len(_VALIDATED) >= 256:
+                _VALIDATED.clear()
+            _VALIDATED[key] = dict(options)
         return options
 
     @classmethod
