@@ -84,7 +84,8 @@ from quinze_protocol.games.quatorze_legal import (
     check_substitute,
     whole_hand_combinations,
 )
-from quinze_protocol.games.quatorze_index import Info, TableIndex, info, substitutions
+from quinze_protocol.games.quatorze_index import DISCARDS as _DISCARDS
+from quinze_protocol.games.quatorze_index import Info, TableIndex, info, listing
 from quinze_protocol.games.quatorze_observer import QuatorzeObserver
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from quinze_protocol.rng import Rng
@@ -106,8 +107,6 @@ _EVENTS: dict[int, Event] = {}
 """The draw and discard events, by a number naming each (:meth:`QuatorzeGame._play`; its low two
 bits: 0 discard, 1 draw from the stock, 2 draw from the discard pile): they hold
 only numbers and text and are never changed, so one value serves every game (as the actions do)."""
-_DISCARDS = tuple(Discard(c) for c in range(54))
-"""Actions are immutable values: the legal lists reuse these instead of building new ones."""
 
 
 @register_game
@@ -267,14 +266,9 @@ class QuatorzeGame(Game):
                 if infos is None:
                     infos = self._infos = [info(tuple(c)) for c in self.table]
                 tix = self._tix = TableIndex(infos=infos)
-            acts: list[Any] = substitutions(tix, hand)  # a new list
-            if self.phase == "combine":
-                combos: list[Any] = canonical_combinations(hand)  # a new list
-                if combos:
-                    combos += acts
-                    acts = combos
-        else:
-            acts = canonical_combinations(hand) if self.phase == "combine" else []
+            # the combinations first (a new list), then substitutions and discards
+            return listing(tix, hand, canonical_combinations(hand) if self.phase == "combine" else [])
+        acts: list[Any] = canonical_combinations(hand) if self.phase == "combine" else []
         acts.extend(map(_DISCARDS.__getitem__, dict.fromkeys(hand)))  # the hand is kept in canonical order
         return acts
 

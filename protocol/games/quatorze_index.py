@@ -26,9 +26,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from quinze_protocol import caches as _caches
-from quinze_protocol.games.quatorze_actions import VALUES, Substitute
+from quinze_protocol.games.quatorze_actions import VALUES, Discard, Substitute
 
-__all__ = ["Info", "TableIndex", "info", "substitutions"]
+__all__ = ["DISCARDS", "Info", "TableIndex", "info", "listing", "substitutions"]
 
 _Pairs = tuple[tuple[tuple[int, int], int], ...]
 _Cards = tuple[tuple[int, int], ...]
@@ -46,6 +46,8 @@ _INFO_MAX = 50_000
 _tnew = tuple.__new__
 _CARD = tuple(tuple(s * 13 + v - 1 for s in range(4)) if v else () for v in range(14))
 """``_CARD[value][suit]``: the card number (quinze_protocol.cards: ``suit * 13 + value - 1``)."""
+DISCARDS = tuple(Discard(c) for c in range(54))
+"""Actions are immutable values: the legal lists reuse these instead of building new ones."""
 _ONE = tuple((c,) for c in range(54))
 """``_ONE[c]`` is ``(c,)``: the ``hand`` field of a hand-for-two, made once."""
 
@@ -135,8 +137,18 @@ class TableIndex:
 def substitutions(index: TableIndex, hand: Sequence[int]) -> list[Substitute]:
     """Every distinct substitution of ``hand`` (canonical order, as a game keeps it) against the
     table of ``index``: the list of :func:`quinze_protocol.games.quatorze_legal.substitutions`, a new one."""
+    return listing(index, hand, [], False)
+
+
+def listing(index: TableIndex, hand: Sequence[int], out: list[Any], discards: bool = True) -> list[Any]:
+    """``out`` (a new list: the combinations a game lists first, or empty) extended by
+    :func:`substitutions` of ``hand`` and, with ``discards``, the discard of each distinct hand
+    card in hand order: the legal list of a game's ``combine`` and ``substitute`` phases
+    (:meth:`quinze_protocol.games.quatorze.QuatorzeGame.legal_actions`), from one pass over the hand."""
     V = VALUES
+    D = DISCARDS
     cards: list[tuple[int, int]] = []  # distinct hand cards (card, value), canonical order
+    drop: list[Any] = []
     twice: set[int] = set()
     last = -1
     hv = 0
@@ -146,9 +158,9 @@ def substitutions(index: TableIndex, hand: Sequence[int]) -> list[Substitute]:
         else:
             v = V[c]
             cards.append((c, v))
+            drop.append(D[c])
             hv |= 1 << v
             last = c
-    out: list[Any] = []
     tnew, S = _tnew, Substitute
     if hv & index.pmask:  # hand-for-two: a hand card worth a pair of a combination
         by_value: dict[int, list[int]] = {}
@@ -197,7 +209,9 @@ def substitutions(index: TableIndex, hand: Sequence[int]) -> list[Substitute]:
                         if hps is not None:
                             for p in hps:
                                 out.append(tnew(S, ("two-for-one", i, p, (), -1, c)))
-    out.extend(index.between)
+    out += index.between
+    if discards:
+        out += drop
     return out
 
 
