@@ -157,6 +157,7 @@ class QuatorzeGame(Game):
         self.end_reason: str | None = None
         self._tix: TableIndex | None = None  # the index of the table; None when it changed (built when needed)
         self._infos: list[Info] | None = None  # per combination of the table, its quatorze_index.info (None: not made yet)
+        self._changed: tuple[int, ...] = ()  # combinations changed or laid since _tix was built
 
     # ------------------------------------------------------------------ creation
 
@@ -266,6 +267,9 @@ class QuatorzeGame(Game):
                 if infos is None:
                     infos = self._infos = [info(tuple(c)) for c in self.table]
                 tix = self._tix = TableIndex(infos=infos)
+            elif self._changed:
+                tix = self._tix = TableIndex(infos=self._infos, prev=tix, changed=self._changed)
+                self._changed = ()
             # the combinations first (a new list), then substitutions and discards
             return listing(tix, hand, canonical_combinations(hand) if self.phase == "combine" else [])
         acts: list[Any] = canonical_combinations(hand) if self.phase == "combine" else []
@@ -357,14 +361,16 @@ class QuatorzeGame(Game):
         if type(a) is Substitute:
             table = self.table
             apply_substitute(hand, table, a)
-            self._tix = None
             infos = self._infos
-            if infos is not None:
+            if infos is not None:  # else no index was built yet
                 i = a.combination
                 infos[i] = info(tuple(table[i]))
-                i = a.other
-                if i >= 0:
-                    infos[i] = info(tuple(table[i]))
+                j = a.other
+                if j >= 0:
+                    infos[j] = info(tuple(table[j]))
+                    self._changed += (i, j)
+                else:
+                    self._changed += (i,)
             self.substitutions += 1
             if events is not None:
                 kind = a.kind
@@ -427,9 +433,9 @@ class QuatorzeGame(Game):
             for c in a.cards:
                 hand.remove(c)
             self.table.append(list(a.cards))
-            self._tix = None
             if self._infos is not None:
                 self._infos.append(info(a.cards))
+                self._changed += (len(self.table) - 1,)
             if events is not None:
                 events.append(_tnew(Event, ("combine", {"seat": seat, "cards": cards_text(a.cards), "combination": len(self.table) - 1}, _NOPRIV)))
             if not hand:  # quinze_cli/rules/quatorze.md [decision]: the turn ends at once, no substitution, no discard

@@ -94,44 +94,84 @@ class TableIndex:
     (``infos``, in table order: the engine keeps one per combination and makes a new one only
     for a combination that changed, which spares a tuple and a look-up per combination).
 
+    With ``prev``, the index of the same table before the combinations at ``changed`` were
+    changed or laid (their infos are in ``infos``), the new index reuses what they left as it
+    was: the masks of the values they do not hold, and the substitutions between combinations
+    from each source that is not among them and has no pair worth a value whose cards moved.
+
     ``infos``: per combination, :data:`Info`; ``sources``: ``(combination, pairs, mask of
     sums)`` of the combinations with pairs; ``between``: the substitutions between
-    combinations, in order; ``pmask``, ``vmask``: all pair sums, all card values."""
+    combinations, in order; ``pmask``, ``vmask``: all pair sums, all card values; ``where``:
+    per value, bit ``4 * combination + suit`` for each card of that value on the table;
+    ``segs``: per source, its part of ``between``."""
 
-    __slots__ = ("infos", "sources", "between", "pmask", "vmask")
+    __slots__ = ("infos", "sources", "between", "pmask", "vmask", "where", "segs")
+    infos: tuple[_Info, ...]
+    where: list[int]
+    segs: dict[int, list[Any]]
 
-    def __init__(self, table: Sequence[Sequence[int]] = (), infos: Sequence[_Info] | None = None) -> None:
+    def __init__(self, table: Sequence[Sequence[int]] = (), infos: Sequence[_Info] | None = None,
+                 prev: TableIndex | None = None, changed: Sequence[int] = ()) -> None:
         infos = tuple([info(tuple(c)) for c in table]) if infos is None else tuple(infos)
         pm = vm = 0
         sources = []
-        where = [0] * 14  # per value: bit 4 * combination + suit for each card of that value on the table
-        shift = 0
-        for i, inf in enumerate(infos):
-            vm |= inf[3]
-            if inf[2]:
-                pm |= inf[2]
-                sources.append((i, inf[0], inf[2]))
-            for v, suits in inf[4]:
-                where[v] |= suits << shift
-            shift += 4
+        touched = -1  # values whose cards moved (all, without a previous index)
+        if prev is None:
+            where = [0] * 14  # per value: bit 4 * combination + suit for each card of that value on the table
+            shift = 0
+            for i, inf in enumerate(infos):
+                vm |= inf[3]
+                if inf[2]:
+                    pm |= inf[2]
+                    sources.append((i, inf[0], inf[2]))
+                for v, suits in inf[4]:
+                    where[v] |= suits << shift
+                shift += 4
+        else:  # the previous index's masks, with the changed combinations' cards moved
+            where = prev.where[:]
+            old = prev.infos
+            touched = 0
+            for k in changed:
+                shift = 4 * k
+                if k < len(old):
+                    for v, suits in old[k][4]:
+                        where[v] &= ~(suits << shift)
+                        touched |= 1 << v
+                for v, suits in infos[k][4]:
+                    where[v] |= suits << shift
+                    touched |= 1 << v
+            for i, inf in enumerate(infos):
+                vm |= inf[3]
+                if inf[2]:
+                    pm |= inf[2]
+                    sources.append((i, inf[0], inf[2]))
         between: list[Any] = []
+        segs: dict[int, list[Any]] = {}
         if pm & vm:
             tnew, S, card = _tnew, Substitute, _CARD
+            kept = prev.segs if prev is not None else segs
             for i, ps, p in sources:
-                if p & vm:
-                    others = ~(15 << 4 * i)
-                    for pair, s in ps:
-                        m = where[s] & others
-                        while m:  # the cards worth s, in table order, then by suit (canonical order)
-                            low = m & -m
-                            b = low.bit_length() - 1
-                            between.append(tnew(S, ("between", i, (), pair, b >> 2, card[s][b & 3])))
-                            m ^= low
+                seg = kept.get(i)
+                if seg is None or p & touched or i in changed:
+                    seg = []  # this source's pairs, each for the cards worth its sum elsewhere on the table
+                    if p & vm:
+                        others = ~(15 << 4 * i)
+                        for pair, s in ps:
+                            m = where[s] & others
+                            while m:  # the cards worth s, in table order, then by suit (canonical order)
+                                low = m & -m
+                                b = low.bit_length() - 1
+                                seg.append(tnew(S, ("between", i, (), pair, b >> 2, card[s][b & 3])))
+                                m ^= low
+                segs[i] = seg
+                between += seg
         self.infos = infos
         self.sources = sources
         self.between = between
         self.pmask = pm
         self.vmask = vm
+        self.where = where
+        self.segs = segs
 
 
 def substitutions(index: TableIndex, hand: Sequence[int]) -> list[Substitute]:
