@@ -80,6 +80,14 @@ def _count(args: Any) -> None:
         _others[name] += 1
 
 
+def note(args: Any, pty: bool = False) -> None:
+    """Count a process started without :class:`subprocess.Popen` or ``PtyProcess.spawn`` (the
+    pty sessions that tests/forkkit.py forks from a zygote)."""
+    if pty:
+        _counts["pty"] += 1
+    _count(args)
+
+
 def _patch() -> None:
     original = subprocess.Popen.__init__
 
