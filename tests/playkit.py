@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pexpect
+import forkkit
 
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +60,7 @@ def spawn_play(env, *args: str, size=(24, 80), lang: str | None = None) -> pexpe
     """``quinze play ARGS [--lang LANG]`` in a pseudo-terminal of ``size`` (rows, columns)."""
     env = dict(env, LINES=str(size[0]), COLUMNS=str(size[1]))
     extra = ["--lang", lang] if lang else []
-    return pexpect.spawn(QUINZE, ["play", *args, *extra], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=size)
+    return forkkit.spawn(QUINZE, ["play", *args, *extra], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=size)
 
 
 def quit_game(child: pexpect.spawn, fr: bool = False) -> None:

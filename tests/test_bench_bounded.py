@@ -6,11 +6,11 @@ not finish within its limit is reported and skipped. (``.ci/run`` also runs ``qu
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 from quinze_cli.bench.match import EXAMPLES
+import forkkit
 
 ROOT = Path(__file__).resolve().parent.parent
 QUINZE = str(Path(sys.executable).with_name("quinze"))
@@ -26,7 +26,7 @@ def test_the_bench_bots_are_in_the_package_and_are_the_examples() -> None:
 
 def test_a_section_past_its_limit_is_reported_and_the_bench_ends(tmp_path: Path) -> None:
     env = dict(os.environ, QUINZE_BENCH_SECTION_LIMIT="0.01")
-    proc = subprocess.run([QUINZE, "bench", "--quick", "--only", "match"], capture_output=True, text=True,
+    proc = forkkit.run([QUINZE, "bench", "--quick", "--only", "match"], capture_output=True, text=True,
                           env=env, timeout=300, cwd=tmp_path)
     assert proc.returncode == 1
     assert "bench: the match section did not finish within 0.01 s" in proc.stderr

@@ -11,6 +11,7 @@ import pexpect
 import pytest
 from clikit import quinze
 from playkit import QUINZE, TIMEOUT, plain
+import forkkit
 
 SIZES = [(24, 80), (40, 120)]
 COMMANDS = ["rules", "legal", "selfplay", "bench", "serve", "bot", "match", "tournament", "play", "replay", "check-bot"]
@@ -18,7 +19,7 @@ COMMANDS = ["rules", "legal", "selfplay", "bench", "serve", "bot", "match", "tou
 
 def run(env, *args: str, size=(24, 80), **extra: str) -> tuple[str, int]:
     env = dict(env, LINES=str(size[0]), COLUMNS=str(size[1]), **extra)
-    child = pexpect.spawn(QUINZE, list(args), env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=size)
+    child = forkkit.spawn(QUINZE, list(args), env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=size)
     child.expect(pexpect.EOF)
     child.close()
     return plain(child.before).replace("\r\n", "\n"), child.exitstatus

@@ -19,6 +19,7 @@ import trio
 from clikit import quinze as quinze_here
 from playkit import plain
 from serverkit import serving
+import forkkit
 
 ROOT = Path(__file__).resolve().parent.parent
 QUINZE = str(Path(sys.executable).with_name("quinze"))
@@ -65,7 +66,7 @@ def test_play_local_players_option_and_opponents_must_agree(tmp_path: Path) -> N
 @pytest.mark.parametrize(("players", "bots"), [(2, ["mcts"]), (4, ["mcts", "greedy", "mcts"])])
 def test_play_local_players_option_sets_the_number_of_default_opponents(players: int, bots: list[str], env,
                                                                         tmp_path: Path) -> None:
-    child = pexpect.spawn(QUINZE, ["play", "--local", "--option", f"players={players}", "--name", "Ana", "--seed", "3",
+    child = forkkit.spawn(QUINZE, ["play", "--local", "--option", f"players={players}", "--name", "Ana", "--seed", "3",
                                    "--no-log"], env=env, encoding="utf-8", timeout=60, dimensions=(24, 80),
                           cwd=str(tmp_path))
     try:

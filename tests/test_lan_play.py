@@ -9,7 +9,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import subprocess
 
 import pexpect
 import pytest
@@ -17,6 +16,7 @@ from lankit import QUINZE, lan
 from test_lan import launch, started, stop, wait_for
 
 from quinze_cli.errors import plain_reason
+import forkkit
 
 TIMEOUT = 60
 GAP = r"(?:\s|\x1b\[[0-9;]*m)+"
@@ -27,7 +27,7 @@ def spawn(net, tmp_path, *args: str) -> pexpect.spawn:
     env.pop("LC_ALL", None)
     env.pop("LANGUAGE", None)
     cmd = net.client("play", *args)
-    return pexpect.spawn(cmd[0], cmd[1:], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80),
+    return forkkit.spawn(cmd[0], cmd[1:], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80),
                          cwd=str(tmp_path))
 
 
@@ -138,7 +138,7 @@ def test_a_server_that_stops_is_not_retried_and_another_server_is_offered(tmp_pa
 
 def test_cannot_connect_suggests_serve_and_local(tmp_path):
     env = dict(os.environ, NO_COLOR="1", XDG_CACHE_HOME=str(tmp_path / "cache"), COLUMNS="200")
-    r = subprocess.run([QUINZE, "play", "--server", "127.0.0.1:1"], input="", capture_output=True, text=True, env=env,
+    r = forkkit.run([QUINZE, "play", "--server", "127.0.0.1:1"], input="", capture_output=True, text=True, env=env,
                        timeout=TIMEOUT)
     assert r.returncode == 1
     out = " ".join(r.stdout.split())
@@ -148,7 +148,7 @@ def test_cannot_connect_suggests_serve_and_local(tmp_path):
 
 def test_a_refused_seat_is_told_without_internal_field_names(host, env):
     port, _table = host(3)
-    child = pexpect.spawn(QUINZE, ["play", "--server", f"127.0.0.1:{port}", "--table", "zzzz-t9", "--name", "Ana"],
+    child = forkkit.spawn(QUINZE, ["play", "--server", f"127.0.0.1:{port}", "--table", "zzzz-t9", "--name", "Ana"],
                           env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 200))
     try:
         child.expect(pexpect.EOF)

@@ -30,13 +30,14 @@ from quinze_protocol.replaysim import verify
 from quinze_server.app import run_server
 from quinze_server.config import ServerConfig
 from toygame import FirstToThree
+import forkkit
 
 QUINZE = str(Path(sys.executable).with_name("quinze"))
 RUN_TABLE = re.compile(r"([a-z2-9]{4})-t(\d+)")
 
 
 def replay(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([QUINZE, "replay", *args], capture_output=True, text=True, timeout=120)
+    return forkkit.run([QUINZE, "replay", *args], capture_output=True, text=True, timeout=120)
 
 
 # --------------------------------------------------------------------------- cut records

@@ -23,6 +23,7 @@ from quinze_protocol.replaysim import verify
 from quinze_cli.matchrun import MatchConfig, MatchError, MatchRunner, parse_bot_spec, validate_options
 from quinze_cli.schedule import rotations, schedule
 from quinze_cli.stats import MatchStats, elo_difference
+import forkkit
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "bots"
@@ -283,7 +284,7 @@ def test_cli_duplicate_rounds_the_games_up_to_whole_rotations(tmp_path, monkeypa
 
 def test_cli_ctrl_c_stops_fast_keeps_games_and_leaves_no_process(tmp_path):
     # 100 000 000 games: the schedule is made lazily, so the first game starts at once.
-    proc = subprocess.Popen([QUINZE, "match", RANDOM, GREEDY, "--games", "100000000", "--seed", "1", "--json", "out.json"],
+    proc = forkkit.Popen([QUINZE, "match", RANDOM, GREEDY, "--games", "100000000", "--seed", "1", "--json", "out.json"],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         logs = tmp_path / "logs"
@@ -376,7 +377,7 @@ def test_cli_json_file_is_checked_before_playing(tmp_path, monkeypatch, target):
 
 def test_cli_ctrl_c_before_any_game_says_so_and_leaves_no_log(tmp_path):
     silent = f"{PY} {BOTS / 'never_flush.py'}"
-    proc = subprocess.Popen([QUINZE, "match", silent, silent, "--games", "3", "--json", "out.json"],
+    proc = forkkit.Popen([QUINZE, "match", silent, silent, "--games", "3", "--json", "out.json"],
                             cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 30
@@ -396,7 +397,7 @@ def test_cli_ctrl_c_before_any_game_says_so_and_leaves_no_log(tmp_path):
 
 
 def test_cli_results_piped_with_a_narrow_columns_keep_numbers_and_the_elo_line_whole(tmp_path):
-    done = subprocess.run([QUINZE, "match", "builtin:random", "builtin:greedy", "--games", "4", "--seed", "3",
+    done = forkkit.run([QUINZE, "match", "builtin:random", "builtin:greedy", "--games", "4", "--seed", "3",
                            "--option", "target=1"], cwd=tmp_path, capture_output=True, text=True, timeout=60,
                           env={**__import__("os").environ, "COLUMNS": "40"})
     assert done.returncode == 0, done.stderr
@@ -431,7 +432,7 @@ def test_results_on_a_narrow_terminal_never_cut_a_number():
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="parent-death signal: Linux only")
 def test_kill_9_of_quinze_match_leaves_no_orphan_bot(tmp_path):
     silent = f"{PY} {BOTS / 'never_flush.py'}"  # never exits at the end of its input
-    proc = subprocess.Popen([QUINZE, "match", silent, silent, "--games", "3"], cwd=tmp_path,
+    proc = forkkit.Popen([QUINZE, "match", silent, silent, "--games", "3"], cwd=tmp_path,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     children: list[int] = []
     try:

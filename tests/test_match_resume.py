@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from quinze_protocol.replaylog import read_log
+import forkkit
 
 PY = sys.executable
 QUINZE = str(Path(PY).parent / "quinze")
@@ -22,7 +23,7 @@ ARGS = ["builtin:greedy", "builtin:random", "--games", "24", "--seed", "4", "--d
 
 
 def quinze(*args, cwd, timeout=120):
-    return subprocess.run([QUINZE, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    return forkkit.run([QUINZE, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
 
 def _final(path: Path) -> dict:

@@ -5,7 +5,6 @@ a real ``quinze match`` (embedded server, real TCP)."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 from quinze_protocol.game import GameError, bot_names, get_bot, get_game, is_bot_name
 from quinze_protocol.search.bots import LEVELS, MctsBot
 from searchkit import assert_plays_as
+import forkkit
 
 QUINZE = str(Path(sys.executable).parent / "quinze")
 SMALL = {"quinze": {"target": 15}, "quatorze": {"max_turns": 60}, "quinze-classique": {"cave": 6}}
@@ -80,7 +80,7 @@ def test_mcts_beats_random_at_le_quinze() -> None:
 
 def test_builtin_mcts_in_a_real_match(tmp_path: Path) -> None:
     out = tmp_path / "r.json"
-    proc = subprocess.run(
+    proc = forkkit.run(
         [QUINZE, "match", "builtin:mcts@10", "builtin:threshold", "--game",
          "quinze-classique", "--games", "2", "--seed", "4", "--option", "cave=5", "--log-dir", str(tmp_path),
          "--json", str(out)],
@@ -90,7 +90,7 @@ def test_builtin_mcts_in_a_real_match(tmp_path: Path) -> None:
     text = json.dumps(data)
     assert "mcts@10" in text and "forfeit" in text
     logs = list(tmp_path.glob("match-*.jsonl"))
-    verify = subprocess.run([QUINZE, "replay", "--verify", str(logs[0])],
+    verify = forkkit.run([QUINZE, "replay", "--verify", str(logs[0])],
                             capture_output=True, text=True, timeout=120)
     assert verify.returncode == 0, verify.stdout + verify.stderr
 

@@ -17,6 +17,7 @@ import pytest
 from test_examples import RANDOM_PY, play
 
 from quinze_protocol.game import game_ids
+import forkkit
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "bots"
@@ -106,7 +107,7 @@ def test_readme_bot_plays_a_whole_game_of_every_game_legally(tmp_path: Path, gam
 
 def match(tmp_path: Path, game_id: str, *bots: str) -> dict:
     """``quinze match BOTS --game G --games 2`` on an embedded server; the results of --json."""
-    done = subprocess.run([QUINZE, "match", *bots, "--game", game_id, "--games", "2", "--seed", "5",
+    done = forkkit.run([QUINZE, "match", *bots, "--game", game_id, "--games", "2", "--seed", "5",
                            "--json", "out.json", "--log-dir", "logs"],
                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr + done.stdout

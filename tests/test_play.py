@@ -15,13 +15,14 @@ import subprocess
 import pexpect
 import pytest
 from playkit import QUINZE, TIMEOUT, plain
+import forkkit
 
 PROMPT_EN = r"Your move(?: \(\d+ s\))?> "
 PROMPT_FR = r"Votre coup(?: \(\d+ s\))?> "
 
 
 def spawn(env, *args: str, log: list | None = None) -> pexpect.spawn:
-    child = pexpect.spawn(QUINZE, ["play", *args], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
+    child = forkkit.spawn(QUINZE, ["play", *args], env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
     return child
 
 
@@ -165,7 +166,7 @@ def test_end_of_input_exits_cleanly(host, env):
 
 def test_end_of_input_without_a_terminal(host, env):
     port, table = host(3)
-    proc = subprocess.run(
+    proc = forkkit.run(
         [QUINZE, "play", "--server", f"127.0.0.1:{port}", "--table", table, "--name", "Ana"],
         stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env, timeout=TIMEOUT,
     )

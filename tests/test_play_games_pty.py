@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pexpect
 from playkit import QUINZE, TIMEOUT, plain
+import forkkit
 
 PROMPT = r"Your move(?: \(\d+ s\))?> "
 CLOSED = r"Table [a-z2-9]{4}-t1 is closed"
@@ -18,7 +19,7 @@ ENTER = r"Press Enter to go on> "
 
 
 def spawn(env, *args: str) -> pexpect.spawn:
-    return pexpect.spawn(QUINZE, ["play", "--local", "--no-log", "--name", "Ana", *args], env=env, encoding="utf-8",
+    return forkkit.spawn(QUINZE, ["play", "--local", "--no-log", "--name", "Ana", *args], env=env, encoding="utf-8",
                          timeout=TIMEOUT, dimensions=(24, 80))
 
 

@@ -12,12 +12,13 @@ import subprocess
 
 import pexpect
 from playkit import QUINZE, TIMEOUT, plain
+import forkkit
 
 PROMPT_EN = r"Your move(?: \(\d+ s\))?> "
 
 
 def spawn(env, *args: str, cwd: str | None = None) -> pexpect.spawn:
-    return pexpect.spawn(QUINZE, ["play", *args], env=env, encoding="utf-8", timeout=TIMEOUT,
+    return forkkit.spawn(QUINZE, ["play", *args], env=env, encoding="utf-8", timeout=TIMEOUT,
                          dimensions=(24, 80), cwd=cwd)
 
 
@@ -166,7 +167,7 @@ def test_local_game_is_logged_in_logs_and_the_path_is_said(env, tmp_path):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    check = subprocess.run([QUINZE, "replay", first_log, "--game", "1", "--verify"], cwd=str(tmp_path),
+    check = forkkit.run([QUINZE, "replay", first_log, "--game", "1", "--verify"], cwd=str(tmp_path),
                            capture_output=True, text=True, env=env, timeout=TIMEOUT)
     assert check.returncode == 0, check.stdout + check.stderr
     assert "verified" in check.stdout
@@ -192,7 +193,7 @@ def test_no_log_writes_nothing_and_log_options_need_local(env, tmp_path):
     assert child.exitstatus == 0
     assert "Replay log" not in plain(child.before)
     assert not (tmp_path / "logs").exists()
-    proc = subprocess.run([QUINZE, "play", "--server", "127.0.0.1:1", "--no-log"], capture_output=True, text=True,
+    proc = forkkit.run([QUINZE, "play", "--server", "127.0.0.1:1", "--no-log"], capture_output=True, text=True,
                           env=env, timeout=TIMEOUT, stdin=subprocess.DEVNULL)
     assert proc.returncode == 2 and "--no-log go with --local" in proc.stdout + proc.stderr
 
@@ -215,7 +216,7 @@ def test_empty_answers_end_the_prompt_line_in_a_terminal(host, env):
 
 def test_answers_end_the_prompt_line_when_stdin_is_a_pipe(host, env):
     port, _ = host(3)
-    proc = subprocess.Popen([QUINZE, "play", "--server", f"127.0.0.1:{port}"], stdin=subprocess.PIPE,
+    proc = forkkit.Popen([QUINZE, "play", "--server", f"127.0.0.1:{port}"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     seen = b""
     try:

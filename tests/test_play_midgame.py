@@ -25,6 +25,7 @@ from quinze_cli.play.cards_ui import CardStyle
 from quinze_cli.i18n import Catalogue
 from quinze_cli.play.table import TableLoop
 from quinze_cli.play.terminal import LineReader
+import forkkit
 
 NAMES = ["Ana", "Bob", "Cy"]
 NEGATIVE = re.compile(r"-\d+ (cards?|in hand|left|chips?)")
@@ -161,12 +162,12 @@ def test_quinze_play_spectate_joins_a_running_table_mid_deal(host, env):
     """The real client: Ana holds seat 0 and has played; a spectator arriving now sees the deal's
     real counts (no "Deal 0", no negative count, no "joined during a deal" notice)."""
     port, table = host(3)
-    ana = pexpect.spawn(QUINZE, ["play", "--server", f"127.0.0.1:{port}", "--table", table, "--name", "Ana"],
+    ana = forkkit.spawn(QUINZE, ["play", "--server", f"127.0.0.1:{port}", "--table", table, "--name", "Ana"],
                         env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
     ana.expect(r"Your move(?: \(\d+ s\))?> ")
     ana.sendline("1")
     ana.expect(r"Your move(?: \(\d+ s\))?> ")  # the deal is under way and waits for Ana
-    sam = pexpect.spawn(QUINZE, ["play", "--server", f"127.0.0.1:{port}", "--spectate", table, "--name", "Sam"],
+    sam = forkkit.spawn(QUINZE, ["play", "--server", f"127.0.0.1:{port}", "--spectate", table, "--name", "Sam"],
                         env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
     sam.expect(f"You are watching table {table}")
     sam.expect(r"Deal \S+ · stock \S+ · discard pile \S+")

@@ -16,6 +16,7 @@ import subprocess
 import pexpect
 import pytest
 from playkit import CLOSED, ENTER, PROMPT, QUINZE, TIMEOUT, last_screen, move_prompts, quit_game, spawn_local as local, spawn_play as spawn
+import forkkit
 
 LISTED = re.compile(r"^\s+(\d+)\) (.+?)\s*$", re.M)
 
@@ -191,7 +192,7 @@ def serve_thinking():
     procs = []
 
     def start(env) -> int:
-        proc = subprocess.Popen([QUINZE, "serve", "--port", "0", "--no-log", "--no-announce", "--thinking-long", "1"],
+        proc = forkkit.Popen([QUINZE, "serve", "--port", "0", "--no-log", "--no-announce", "--thinking-long", "1"],
                                 env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         procs.append(proc)
         seen = ""

@@ -10,6 +10,7 @@ import re
 import pexpect
 import pytest
 from playkit import QUINZE, TIMEOUT, plain
+import forkkit
 
 PROMPT = r"(Your move|Votre coup)(?: \(\d+ s\))?> "
 CLOSED = r"(Table|La table) [a-z2-9]{4}-t\d+ (is closed|est fermée)"
@@ -22,7 +23,7 @@ def spawn(env, size, lang=None) -> pexpect.spawn:
     env = dict(env, LINES=str(size[0]), COLUMNS=str(size[1]))
     args = ["play", "--local", "--no-log", "--name", "Ana", "--game", "quatorze", "--seed", "8",
             "--opponents", "builtin:greedy"] + (["--lang", lang] if lang else [])
-    return pexpect.spawn(QUINZE, args, env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=size)
+    return forkkit.spawn(QUINZE, args, env=env, encoding="utf-8", timeout=TIMEOUT, dimensions=size)
 
 
 def rank(card: str) -> int:

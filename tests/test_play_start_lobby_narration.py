@@ -14,12 +14,13 @@ import subprocess
 import pexpect
 import pytest
 from playkit import QUINZE, TIMEOUT
+import forkkit
 
 def run_with_open_pipe(env, args: list[str], lines: str, after: str = "") -> tuple[int, str, str]:
     """Run ``quinze play ARGS``, wait for ``after`` in its output, then write ``lines`` on a
     standard input pipe that stays open until the client has exited (as ``(echo ...; sleep 5) |
     quinze play`` does); returns (code, out, err)."""
-    proc = subprocess.Popen([QUINZE, "play", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    proc = forkkit.Popen([QUINZE, "play", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env)
     assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
     seen = b""
@@ -71,7 +72,7 @@ def test_local_default_opponents_follow_the_game(env, game, best):
 
 
 def test_local_explicit_opponents_still_checked_against_the_game(env):
-    proc = subprocess.run([QUINZE, "play", "--local", "--game", "quinze-classique", "--opponents", "builtin:greedy",
+    proc = forkkit.run([QUINZE, "play", "--local", "--game", "quinze-classique", "--opponents", "builtin:greedy",
                            "--name", "Ana"], stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env,
                           timeout=TIMEOUT)
     assert proc.returncode == 2
@@ -79,7 +80,7 @@ def test_local_explicit_opponents_still_checked_against_the_game(env):
 
 
 def test_unreachable_server_is_reported_before_the_name_is_asked(env):
-    proc = subprocess.run([QUINZE, "play", "--server", "127.0.0.1:1"], input="Ana\n", capture_output=True, text=True,
+    proc = forkkit.run([QUINZE, "play", "--server", "127.0.0.1:1"], input="Ana\n", capture_output=True, text=True,
                           env=env, timeout=TIMEOUT)
     assert proc.returncode == 1, proc.stderr
     assert "Cannot connect" in proc.stdout
@@ -88,7 +89,7 @@ def test_unreachable_server_is_reported_before_the_name_is_asked(env):
 
 def test_name_is_asked_once_the_server_is_reached(host, env):
     port, table = host(3)
-    child = pexpect.spawn(QUINZE, ["play", "--server", f"127.0.0.1:{port}", "--table", table], env=env,
+    child = forkkit.spawn(QUINZE, ["play", "--server", f"127.0.0.1:{port}", "--table", table], env=env,
                           encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
     child.expect(r"Your name \[")
     child.sendline("Ana")
@@ -104,7 +105,7 @@ def test_name_is_asked_once_the_server_is_reached(host, env):
 
 
 def test_local_and_server_together_is_a_usage_error(env):
-    proc = subprocess.run([QUINZE, "play", "--local", "--server", "127.0.0.1:9", "--name", "Ana"],
+    proc = forkkit.run([QUINZE, "play", "--local", "--server", "127.0.0.1:9", "--name", "Ana"],
                           stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env, timeout=TIMEOUT)
     assert proc.returncode == 2
     text = proc.stdout + proc.stderr
@@ -114,7 +115,7 @@ def test_local_and_server_together_is_a_usage_error(env):
 
 def test_lobby_create_asks_again_for_a_bad_answer(host, env):
     port, _ = host(3)
-    child = pexpect.spawn(QUINZE, ["play", "--server", f"127.0.0.1:{port}", "--name", "Cy"], env=env,
+    child = forkkit.spawn(QUINZE, ["play", "--server", f"127.0.0.1:{port}", "--name", "Cy"], env=env,
                           encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
     child.expect("lobby> ")
     child.sendline("c")
@@ -145,7 +146,7 @@ def test_lobby_create_asks_again_for_a_bad_answer(host, env):
 
 def test_lobby_create_can_be_cancelled(host, env):
     port, _ = host(3)
-    child = pexpect.spawn(QUINZE, ["play", "--server", f"127.0.0.1:{port}", "--name", "Cy"], env=env,
+    child = forkkit.spawn(QUINZE, ["play", "--server", f"127.0.0.1:{port}", "--name", "Cy"], env=env,
                           encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
     child.expect("lobby> ")
     child.sendline("c")

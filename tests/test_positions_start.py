@@ -5,7 +5,6 @@ covers it, the replay log that holds it, and ``--positions`` of ``quinze match``
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -17,6 +16,7 @@ from quinze_protocol.game import get_game
 from quinze_protocol.messages import commitment
 from quinze_protocol.replaylog import game_records, read_log, start_game
 from quinze_protocol.replaysim import verify
+import forkkit
 
 PY = sys.executable
 QUINZE = str(Path(PY).parent / "quinze")
@@ -27,7 +27,7 @@ def position(seed: int, **options) -> dict:
 
 
 def quinze(*args, cwd, timeout=120):
-    return subprocess.run([QUINZE, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    return forkkit.run([QUINZE, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
 
 async def test_a_table_created_from_a_position_plays_it_and_commits_to_it() -> None:

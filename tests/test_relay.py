@@ -21,6 +21,7 @@ from quinze_cli.client import ConnectError, connect, parse_address
 from quinze_cli.relay import SeatRelay
 from quinze_server.app import run_server
 from quinze_server.config import ServerConfig
+import forkkit
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "bots"
@@ -354,7 +355,7 @@ def test_quinze_bot_ctrl_c_exits_130_and_stops_the_program(tmp_path):
     try:
         while not ports:
             time.sleep(0.01)
-        proc = subprocess.Popen(
+        proc = forkkit.Popen(
             [str(Path(PY).parent / "quinze"), "bot", "--server", f"127.0.0.1:{ports[0]}", "--create", "quinze",
              "--stderr", str(tmp_path / "bot.err"), "--", PY, str(BOTS / "never_flush.py")],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,

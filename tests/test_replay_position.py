@@ -16,6 +16,7 @@ from clikit import quinze as quinze_here
 from quinze_protocol.game import get_game
 from quinze_protocol.replaylog import read_log
 from quinze_protocol.replaysim import state_at
+import forkkit
 
 QUINZE = str(Path(sys.executable).parent / "quinze")
 BUILTINS = {"quinze": "builtin:greedy", "quatorze": "builtin:greedy", "quinze-classique": "builtin:threshold"}
@@ -31,7 +32,7 @@ def logs(tmp_path_factory) -> dict[str, Path]:
     out = {}
     for game_id, bot in BUILTINS.items():
         where = tmp_path_factory.mktemp(game_id)
-        done = subprocess.run([QUINZE, "match", bot, "builtin:random", "--game", game_id, "--games", "2", "--seed", "4",
+        done = forkkit.run([QUINZE, "match", bot, "builtin:random", "--game", game_id, "--games", "2", "--seed", "4",
                                "--log-dir", "logs"], cwd=where, capture_output=True, text=True, timeout=120)
         assert done.returncode == 0, done.stderr
         out[game_id] = next((where / "logs").glob("match-*.jsonl"))

@@ -13,6 +13,7 @@ from pathlib import Path
 import trio
 from netclient import NetClient
 from serverkit import play_pair, seated_pair
+import forkkit
 
 QUINZE = str(Path(sys.executable).with_name("quinze"))
 
@@ -63,13 +64,13 @@ def test_port_in_use_is_a_one_line_error() -> None:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        run = subprocess.run([QUINZE, "serve", "--port", str(port)], capture_output=True, text=True, timeout=30)
+        run = forkkit.run([QUINZE, "serve", "--port", str(port)], capture_output=True, text=True, timeout=30)
     assert run.returncode == 1
     assert run.stderr.startswith("error: ") and str(port) in run.stderr and "Traceback" not in run.stderr
 
 
 def test_bad_move_time_is_a_usage_error() -> None:
-    run = subprocess.run([QUINZE, "serve", "--port", "0", "--move-time", "0"], capture_output=True, text=True, timeout=30)
+    run = forkkit.run([QUINZE, "serve", "--port", "0", "--move-time", "0"], capture_output=True, text=True, timeout=30)
     assert run.returncode == 2 and "move_time" in run.stderr
 
 

@@ -19,6 +19,7 @@ from quinze_protocol.replaysim import verify
 from quinze_cli.journal import differences, player_names, reconcile_log
 from quinze_cli.schedule import build_schedule, evenness
 from quinze_cli.tournament import load_config, make_bots, parse_entry
+import forkkit
 
 pytest.importorskip("openskill")
 
@@ -212,7 +213,7 @@ def test_resume_after_kill_9_gives_the_uninterrupted_result(tmp_path):
     reference = _final(tmp_path / "ref.json")
     ref_dir = Path(tmp_path / json.loads((tmp_path / "ref.json").read_text())["dir"])
 
-    proc = subprocess.Popen([QUINZE, "tournament", *args, "--log-dir", "run"], cwd=tmp_path,
+    proc = forkkit.Popen([QUINZE, "tournament", *args, "--log-dir", "run"], cwd=tmp_path,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     kills = 0
     event: Path | None = None
@@ -234,7 +235,7 @@ def test_resume_after_kill_9_gives_the_uninterrupted_result(tmp_path):
             proc.wait()
             kills += 1
             event = next((tmp_path / "run").glob("tournament-*"))
-            proc = subprocess.Popen([QUINZE, "tournament", "--resume", str(event), "--concurrency", "2"],
+            proc = forkkit.Popen([QUINZE, "tournament", "--resume", str(event), "--concurrency", "2"],
                                     cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         proc.wait(timeout=120)
     finally:

@@ -16,6 +16,7 @@ import pytest
 from quinze_protocol.replaylog import read_log
 from quinze_cli.viewer.app import handle
 from quinze_cli.viewer.screen import Viewer
+import forkkit
 
 QUINZE = str(Path(sys.executable).parent / "quinze")
 TMUX = shutil.which("tmux")
@@ -26,7 +27,7 @@ WAIT = 30.0
 @pytest.fixture(scope="module")
 def log(tmp_path_factory) -> Path:
     where = tmp_path_factory.mktemp("viewer")
-    done = subprocess.run([QUINZE, "match", "builtin:greedy", "builtin:random", "--games", "1", "--seed", "3",
+    done = forkkit.run([QUINZE, "match", "builtin:greedy", "builtin:random", "--games", "1", "--seed", "3",
                            "--log-dir", "logs"], cwd=where, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return next((where / "logs").glob("match-*.jsonl"))
@@ -134,6 +135,6 @@ def test_keys_move_by_action_turn_deal_and_jump(log: Path) -> None:
 
 
 def test_replay_step_refuses_a_pipe(log: Path) -> None:
-    done = subprocess.run([QUINZE, "replay", str(log), "--game", "1", "--step"], capture_output=True, text=True,
+    done = forkkit.run([QUINZE, "replay", str(log), "--game", "1", "--step"], capture_output=True, text=True,
                           input="", timeout=60)
     assert done.returncode == 2 and "needs a terminal" in done.stdout + done.stderr
