@@ -172,7 +172,7 @@ def test_a_forked_terminal_session_owns_its_terminal(env):
     child.expect(r"\(Ctrl-C to stop\)")
     fields = stat(child.pid)
     assert int(fields[3]) == child.pid and int(fields[4]) != 0 and int(fields[5]) == child.pid  # session, tty, foreground
-    assert sorted(os.listdir(f"/proc/{child.pid}/fd"))[:3] == ["0", "1", "2"]
+    assert sorted(int(fd) for fd in os.listdir(f"/proc/{child.pid}/fd"))[:3] == [0, 1, 2]
     assert os.readlink(f"/proc/{child.pid}/fd/0").startswith("/dev/pts/")
     child.sendintr()  # Ctrl-C at the terminal
     child.expect(pexpect.EOF)
