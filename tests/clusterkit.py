@@ -2,7 +2,10 @@
 
 ``.ci/run`` starts one scheduler and two workers before the suite and gives the address in
 ``QUINZE_TEST_SCHEDULER``; run alone, the tests start their own (:class:`LocalCluster` below, with
-the ``dask`` commands of this environment) and stop them by pid.
+the ``dask`` commands of this environment) and stop them by pid. Also what the cluster tests
+compare runs with (:func:`run`, :func:`games_by_deal`, :func:`untimed`): tests/test_cluster.py
+(the tests on one scheduler shared by the module) and tests/test_cluster_standalone.py (those
+that need none, or start their own).
 """
 
 from __future__ import annotations
@@ -15,10 +18,17 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
+
+import clikit
 
 BIN = Path(sys.executable).parent
 DASK = str(BIN / "dask")
 QUINZE = str(BIN / "quinze")
+ROOT = Path(__file__).resolve().parents[1]
+VOLATILE = ("salt", "commitment", "started", "ended", "table", "number")
+"""Header fields that differ between two runs of the same match (the server's salt, clocks,
+table names): everything else must be equal record by record."""
 
 
 QUIET = {
@@ -79,3 +89,35 @@ class LocalCluster:
             if proc.poll() is None:
                 os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    """``quinze ARGS`` from the repository root, in this process (tests/clikit.py: the console
+    script's own entry point; the results and logs are the subject). The tests that kill the
+    driver start the executable instead."""
+    return clikit.quinze(*args, cwd=ROOT)
+
+
+def games_by_deal(log_dir: Path) -> dict[tuple[int, tuple[str, ...]], list[dict[str, Any]]]:
+    """The games of the one log in ``log_dir``, keyed by (seed, seat names), volatile fields out."""
+    (log,) = [log_dir / "games.jsonl"] if (log_dir / "games.jsonl").exists() else sorted(log_dir.glob("*.jsonl"))
+    out: dict[tuple[int, tuple[str, ...]], list[dict[str, Any]]] = {}
+    current: list[dict[str, Any]] = []
+    for line in log.read_text().splitlines():
+        record = json.loads(line)
+        for key in VOLATILE:
+            record.pop(key, None)
+        if record["record"] == "action":
+            record.pop("time", None)  # the seconds the bot took: the machine's, not the game's
+        if record["record"] == "header":
+            current = []
+            key2 = (record["seed"], tuple(record["players"]))
+            assert key2 not in out, f"game {key2} logged twice"
+            out[key2] = current
+        current.append(record)
+    return out
+
+
+def untimed(bots: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per-bot totals without the time the bots took (the machines' business, not the games')."""
+    return [{k: v for k, v in b.items() if k != "time"} for b in bots]
