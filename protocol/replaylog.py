@@ -31,7 +31,7 @@ onto the cut record by an older writer that appended without a newline first).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
@@ -50,6 +50,7 @@ __all__ = [
     "game_records",
     "iso_now",
     "iso_utc",
+    "iter_log",
     "read_log",
     "utc_now",
     "utc_stamp",
@@ -355,10 +356,52 @@ def read_log(source: str | bytes | Iterable[str]) -> LogReadResult:
     record, so the log was changed or corrupted there. A whole record glued after the
     cut part on the same line (a writer that appended without a newline first) is recovered.
     A last line without newline is reported as truncated. Records outside a game, unknown
-    record kinds and other formats are reported.
+    record kinds and other formats are reported. The whole log is held: :func:`iter_log` gives
+    the games one at a time.
     """
     out = LogReadResult()
-    lines, cut = _split_lines(source)
+    for _ in iter_log(source, out.problems, out):
+        pass
+    return out
+
+
+def _numbered(source: str | bytes | Iterable[str] | Iterable[bytes]) -> Iterator[tuple[int, str, bool]]:
+    """``(line number from 1, text without its newline, True when it lacked the newline)`` of each
+    line of ``source``, one at a time (an open file is read line by line, bytes decoded as UTF-8
+    with replacement); only a last line is cut (a line without newline is given once the next is
+    read)."""
+    if isinstance(source, (str, bytes)):
+        lines, cut = _split_lines(source)
+        for n, text in enumerate(lines, 1):
+            yield n, text, cut and n == len(lines)
+        return
+    held: str | None = None
+    """A line without its newline, given once the next is read: only a last one is cut."""
+    for n, raw in enumerate(source, 1):
+        text = raw.decode("utf-8", errors="replace") if isinstance(raw, bytes) else str(raw)
+        if held is not None:
+            yield n - 1, held, False
+            held = None
+        if text.endswith("\n"):
+            yield n, text[:-1], False  # at once: a log still being written is read as it grows
+        else:
+            held = text
+    if held is not None:
+        yield n, held, True
+
+
+def iter_log(source: str | bytes | Iterable[str] | Iterable[bytes], problems: list[str],
+             read: LogReadResult | None = None) -> Iterator[LoggedGame]:
+    """Every game in a log, each as soon as its last record is read, in file order, leniently
+    (the rules of :func:`read_log`, which collects this): ``source`` is text, bytes, or an
+    iterable of lines (an open file, text or binary: read a line at a time, so only the game
+    being read is held); each problem is appended to ``problems`` when it is found (``"line N:
+    ..."``). ``read.truncated`` is set when given and the last line lacks its newline. A game is
+    complete when it has its result record (``complete``), else cut short, damaged or
+    incomplete (``cut``, ``damaged``)."""
+    out = read if read is not None else LogReadResult()
+    out.problems = problems
+    ready: list[LoggedGame] = []
     current: LoggedGame | None = None
     damaged = False
     skipped: list[int] = []
@@ -383,7 +426,9 @@ def read_log(source: str | bytes | Iterable[str]) -> LogReadResult:
                 skipped.clear()
             if reason:
                 out.problems.append(reason)
-            (out.games if current.complete and not damaged else out.partial).append(current)
+            if read is not None:  # read_log keeps every game; alone, only the one being read is held
+                (read.games if current.complete and not damaged else read.partial).append(current)
+            ready.append(current)
         current, damaged = None, False
 
     def cut_here(n: int, why: str) -> None:
@@ -397,28 +442,29 @@ def read_log(source: str | bytes | Iterable[str]) -> LogReadResult:
             out.problems.append(f"line {n}: {why}: a record cut short, outside a game")
         damaged = True
 
-    for n, raw in enumerate(lines, 1):
+    def take(n: int, raw: str, cut: bool) -> None:
+        """Read line ``n`` (``cut``: it lacks its newline) into the game being read."""
+        nonlocal current, damaged
         text = raw.rstrip("\r")
-        last = n == len(lines)
         if not text.strip():
-            continue
+            return
         rec, glued, err = _parse(text)
         if err is not None:
-            if last and cut:
+            if cut:
                 out.truncated = True
                 cut_here(n, f"truncated last record (cut short: {err.msg})")
             else:
                 cut_here(n, f"not JSON ({err.msg})")
-            continue
+            return
         if glued is not None:
             cut_here(n, f"not JSON ({len(glued)} characters, then a whole record glued on the same line, read)")
-        if last and cut:
+        if cut:
             out.truncated = True
             out.problems.append(f"line {n}: last record has no newline (the file may have been cut short)")
         if not isinstance(rec, dict) or not isinstance(rec.get("record"), str):
             out.problems.append(f"line {n}: not a record (a map with a \"record\" kind)")
             damaged = True
-            continue
+            return
         kind = rec["record"]
         if kind == "header":
             say_stray()
@@ -428,15 +474,15 @@ def read_log(source: str | bytes | Iterable[str]) -> LogReadResult:
             if rec.get("format") != FORMAT:
                 out.problems.append(f"line {n}: header format {rec.get('format')!r} is not {FORMAT}; game skipped")
                 current, damaged = LoggedGame(header=rec, records=[rec], lines=[n]), True
-                continue
+                return
             missing = [k for k in ("game", "options", "seed", "salt", "commitment", "players") if k not in rec]
             if missing:
                 out.problems.append(f"line {n}: header lacks {', '.join(missing)}")
             current, damaged = LoggedGame(header=rec, records=[rec], lines=[n]), bool(missing)
-            continue
+            return
         if current is None:
             stray.append((n, kind))
-            continue
+            return
         if current.cut is not None:
             if current.damaged is None:  # a crash cuts a game's last record, not one with more after it
                 current.damaged = current.cut
@@ -444,7 +490,7 @@ def read_log(source: str | bytes | Iterable[str]) -> LogReadResult:
                                     f"more of its records follow it (line {n} on), so the log was changed or "
                                     "corrupted there, not cut by a crash")
             skipped.append(n)
-            continue
+            return
         current.records.append(rec)
         current.lines.append(n)
         if kind == "event" and isinstance(rec.get("event"), dict):
@@ -459,11 +505,15 @@ def read_log(source: str | bytes | Iterable[str]) -> LogReadResult:
         else:
             out.problems.append(f"line {n}: bad {kind} record")
             damaged = True
+    for n, raw, cut in _numbered(source):
+        take(n, raw, cut)
+        yield from ready
+        ready.clear()
     say_stray()
     if current is not None:
         close(None if current.cut is not None else
               f"line {current.lines[-1]}: the game starting at line {current.lines[0]} has no result record")
-    return out
+    yield from ready
 
 
 def start_game(game_id: str, options: Mapping[str, Any], seed: int, position: Mapping[str, Any] | None = None) -> Game:

@@ -6,7 +6,7 @@
     quinze replay match.jsonl --verify                            # re-simulate every game
     quinze replay match.jsonl --game 2 --json                     # game 2 as JSON
 
-The log format is PROTOCOL.md "Replay log" (read with :func:`quinze_protocol.replaylog.read_log`).
+The log format is PROTOCOL.md "Replay log" (read a game at a time with :func:`quinze_protocol.replaylog.iter_log`).
 Games are numbered by their order in the file, from 1 (``--game``). Told for the whole table,
 every private part of every event is shown; with ``--seat S`` (a number or a player's name) only the public parts and seat S's
 own private parts (:meth:`quinze_protocol.game.Event.for_seat`), so it shows what S knew.
@@ -30,9 +30,13 @@ is shown as far as it goes, marked incomplete. A missing file, or a file with no
 from __future__ import annotations
 
 import json
+import os
+import stat
 import sys
+from collections.abc import Iterable, Iterator
+from itertools import islice
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, BinaryIO, Optional
 
 import typer
 from rich.console import Console
@@ -40,7 +44,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from quinze_protocol.game import GameError, get_game
-from quinze_protocol.replaylog import LoggedGame, LogReadResult, read_log
+from quinze_protocol.replaylog import LoggedGame, iter_log
 from quinze_protocol.replaysim import verify
 from quinze_cli.errors import EXIT_INTERRUPTED, fail, stderr
 from quinze_cli.options import STDIO
@@ -52,31 +56,73 @@ MAX_SHOWN = 300
 """Characters of an expected/found value shown for a divergence."""
 
 
-def load(path: Path) -> tuple[list[LoggedGame], LogReadResult]:
-    """Every game of the log at ``path`` (complete and cut short, in file order) and what
-    :func:`read_log` found. Fails (exit 1) when the file cannot be read or holds no game."""
+def open_log(path: Path) -> BinaryIO:
+    """The log at ``path`` (``-``: standard input) open for reading in bytes. Fails (exit 1) when
+    it cannot be opened."""
+    if str(path) == STDIO:
+        return sys.stdin.buffer
     try:
-        data = sys.stdin.buffer.read() if str(path) == STDIO else path.read_bytes()
+        if path.is_dir():
+            fail(f"{path}: is a directory, not a replay log")
+        return path.open("rb")
     except FileNotFoundError:
         fail(f"{path}: no such file")
-    except IsADirectoryError:
-        fail(f"{path}: is a directory, not a replay log")
     except OSError as err:
         fail(f"{path}: cannot read it ({err.strerror or err})")
-    found = read_log(data)
-    games = sorted(found.games + found.partial, key=lambda g: g.lines[0] if g.lines else 0)
-    if not games:
-        why = found.problems[0] if found.problems else "the file is empty"
+
+
+def stream(path: Path, source: BinaryIO) -> Iterator[tuple[int, LoggedGame]]:
+    """``(number from 1, game)`` of each game of the log (complete and cut short, in file order),
+    each as soon as it is read (:func:`iter_log`: only that game is held). The log's problems go
+    to stderr as ``warning:`` lines as they are found (at most :data:`MAX_WARNINGS`, then a count
+    at the end). Fails (exit 1) when the file cannot be read or, at its end, held no game."""
+    problems: list[str] = []
+    said = 0
+    number = 0
+    try:
+        for number, game in enumerate(iter_log(source, problems), 1):
+            said = warn_problems(problems, said)
+            yield number, game
+    except OSError as err:
+        fail(f"{path}: cannot read it ({err.strerror or err})")
+    if not number:
+        why = problems[0] if problems else "the file is empty"
         fail(f"{path}: not a replay log (no game found; {why})")
-    return games, found
+    warn_problems(problems, said)
+    if len(problems) > MAX_WARNINGS:
+        stderr.print(Text.assemble(("warning: ", "bold yellow"), f"... and {len(problems) - MAX_WARNINGS} more problems"))
 
 
-def warn_problems(found: LogReadResult) -> None:
-    """Each problem of the log as a ``warning:`` line on stderr (at most :data:`MAX_WARNINGS`)."""
-    for problem in found.problems[:MAX_WARNINGS]:
+def warn_problems(problems: list[str], said: int) -> int:
+    """Each problem of ``problems[said:]`` as a ``warning:`` line on stderr, up to the first
+    :data:`MAX_WARNINGS` of the log; returns how many problems are now said or passed over."""
+    for problem in problems[said:MAX_WARNINGS]:
         stderr.print(Text.assemble(("warning: ", "bold yellow"), problem))
-    if len(found.problems) > MAX_WARNINGS:
-        stderr.print(Text.assemble(("warning: ", "bold yellow"), f"... and {len(found.problems) - MAX_WARNINGS} more problems"))
+    return len(problems)
+
+
+HEADER_MARKS = (b'"record":"header"', b'"record": "header"')
+"""How a header record reads in a log (:func:`dumps_records`, or JSON with spaces): counted by
+:func:`games_in` without parsing."""
+
+
+def games_in(source: BinaryIO) -> int | None:
+    """How many game headers the file ``source`` holds, counted from its start by
+    :data:`HEADER_MARKS` in 1 MiB reads (fast: no record is parsed), when it is a regular file;
+    None for a pipe or a terminal, which is not read further."""
+    try:
+        if not stat.S_ISREG(os.fstat(source.fileno()).st_mode):
+            return None
+        source.seek(0)
+        count, tail = 0, b""
+        while chunk := source.read(1 << 20):
+            data = tail + chunk
+            count += sum(data.count(mark) for mark in HEADER_MARKS)
+            tail = data[-(len(HEADER_MARKS[1]) - 1):]
+            count -= sum(tail.count(mark) for mark in HEADER_MARKS)  # counted again with the next read
+        return count + sum(tail.count(mark) for mark in HEADER_MARKS)
+    except (OSError, ValueError):
+        return None
 
 
 def seat_count(game: LoggedGame) -> int | None:
@@ -125,31 +171,39 @@ def short(value: Any) -> str:
 # --------------------------------------------------------------------------- the three outputs
 
 
-def verify_games(selected: list[tuple[int, LoggedGame]], as_json: bool, out: Console) -> int:
-    """Re-simulate each game; print a line per game as it is checked (or JSON at the end), then
-    the summary. Returns the exit code: 1 if any game diverges, is cut short or has no result
-    record (a log cut by a crash is never "all verified"), else 0 (a game aborted by a server stop,
-    so recorded, counts as checked); Ctrl-C stops it with the summary of the games checked so
-    far and a line on stderr saying how many of how many, exit 130."""
-    reports: list[tuple[int, LoggedGame, Any]] = []
+def verify_games(selected: Iterable[tuple[int, LoggedGame]], as_json: bool, out: Console,
+                 rest: BinaryIO | None = None) -> int:
+    """Re-simulate each game as it is read; print a line per game as it is checked (or JSON at
+    the end), then the summary. Returns the exit code: 1 if any game diverges, is cut short or has
+    no result record (a log cut by a crash is never "all verified"), else 0 (a game aborted by a
+    server stop, so recorded, counts as checked); Ctrl-C stops it with the summary of the games
+    checked so far and a line on stderr saying how many of how many (the games of ``rest``,
+    the log being read, counted by :func:`games_in`), exit 130. Only the counts of the reports
+    are kept, so memory holds one game (two with ``as_json``: the reports, not the games)."""
+    tally = Tally()
+    reports: list[dict[str, Any]] = []
     interrupted = False
     try:
         for number, game in selected:
             divergence = verify(game)
-            reports.append((number, game, divergence))
-            if not as_json:
+            tally.add(game, divergence)
+            if as_json:
+                reports.append(_report_json(number, game, divergence))
+            else:
                 _print_report(out, number, game, divergence)
     except KeyboardInterrupt:
         interrupted = True
     if as_json:
-        typer.echo(json.dumps([_report_json(*r) for r in reports], ensure_ascii=False, default=str))
+        typer.echo(json.dumps(reports, ensure_ascii=False, default=str))
     else:
-        out.print(summary_line(reports))
+        out.print(tally.line())
     if interrupted:
-        stderr.print(f"interrupted after {len(reports)} of {len(selected)} game(s) checked; the rest were not verified",
+        total = games_in(rest) if rest is not None else None
+        of = f" of {total}" if total is not None else ""
+        stderr.print(f"interrupted after {tally.total}{of} game(s) checked; the rest were not verified",
                      soft_wrap=True, highlight=False)
         return EXIT_INTERRUPTED
-    return 0 if all(_verified(g, d) for _, g, d in reports) else 1
+    return 0 if tally.ok == tally.total else 1
 
 
 def _report_json(number: int, game: LoggedGame, divergence: Any) -> dict[str, Any]:
@@ -209,30 +263,41 @@ def _how_far(game: LoggedGame) -> str:
     return ""
 
 
-def summary_line(reports: list[tuple[int, LoggedGame, Any]]) -> str:
-    """The closing line of ``--verify``: ``"100/100 verified"`` (only the whole games that
-    re-simulate count, see :func:`_verified`), then what diverged, was damaged, cut short, aborted
-    or incomplete, e.g. ``"8/10 verified, 1 diverges; 1 cut short (checked up to the cut)"``."""
-    total = len(reports)
-    ok = sum(1 for _, g, d in reports if _verified(g, d))
-    line = f"{ok}/{total} verified"
-    diverging = sum(1 for _, _, d in reports if d is not None)
-    if diverging:
-        line += f", {diverging} diverge{'s' if diverging == 1 else ''}"
-    notes = []
-    damaged = sum(1 for _, g, d in reports if d is None and g.damaged is not None)
-    cut = sum(1 for _, g, d in reports if d is None and g.cut is not None and g.damaged is None)
-    aborted = sum(1 for _, g, d in reports if d is None and g.cut is None and g.aborted is not None)
-    incomplete = sum(1 for _, g, d in reports if d is None and g.cut is None and not g.complete)
-    if damaged:
-        notes.append(f"{damaged} damaged (a record inside is not JSON; checked up to it)")
-    if cut:
-        notes.append(f"{cut} cut short (checked up to the cut)")
-    if aborted:
-        notes.append(f"{aborted} aborted (checked up to the abort)")
-    if incomplete:
-        notes.append(f"{incomplete} incomplete (checked as far as they go)")
-    return line + ("; " + ", ".join(notes) if notes else "")
+class Tally:
+    """The counts of ``--verify``'s summary, kept as the games are checked (:meth:`add`)."""
+
+    def __init__(self) -> None:
+        self.total = self.ok = self.diverging = self.damaged = self.cut = self.aborted = self.incomplete = 0
+
+    def add(self, game: LoggedGame, divergence: Any) -> None:
+        """Count one checked game (see :func:`_verified`)."""
+        self.total += 1
+        self.ok += _verified(game, divergence)
+        if divergence is not None:
+            self.diverging += 1
+            return
+        self.damaged += game.damaged is not None
+        self.cut += game.cut is not None and game.damaged is None
+        self.aborted += game.cut is None and game.aborted is not None
+        self.incomplete += game.cut is None and not game.complete
+
+    def line(self) -> str:
+        """The closing line of ``--verify``: ``"100/100 verified"`` (only the whole games that
+        re-simulate count, see :func:`_verified`), then what diverged, was damaged, cut short,
+        aborted or incomplete, e.g. ``"8/10 verified, 1 diverges; 1 cut short (checked up to the cut)"``."""
+        line = f"{self.ok}/{self.total} verified"
+        if self.diverging:
+            line += f", {self.diverging} diverge{'s' if self.diverging == 1 else ''}"
+        notes = []
+        if self.damaged:
+            notes.append(f"{self.damaged} damaged (a record inside is not JSON; checked up to it)")
+        if self.cut:
+            notes.append(f"{self.cut} cut short (checked up to the cut)")
+        if self.aborted:
+            notes.append(f"{self.aborted} aborted (checked up to the abort)")
+        if self.incomplete:
+            notes.append(f"{self.incomplete} incomplete (checked as far as they go)")
+        return line + ("; " + ", ".join(notes) if notes else "")
 
 
 def game_json(number: int, game: LoggedGame, seat: int | None) -> dict[str, Any]:
@@ -311,32 +376,54 @@ def register(app: typer.Typer) -> None:
         step: Annotated[bool, typer.Option("--step", help="Step through one game full screen (keys on screen); with --seat, start in that seat's view.")] = False,
     ) -> None:
         """Tell the games of a replay log turn by turn (whole table or one seat), verify them, or print them as JSON."""
+        source = open_log(log)
+        games = stream(log, source)
         try:
-            games, found = load(log)
+            if game is not None:
+                games = iter([pick(games, game)])
+            if position or step or at is not None or deal is not None or coup is not None:
+                from quinze_cli.replay_tools import position_or_step
+
+                selected = [(number, g) for number, g in islice(games, 2)]  # one game is needed: two say there are more
+                seat = seat_of(seat_arg, *selected[0]) if seat_arg is not None else None
+                raise typer.Exit(position_or_step(selected, position=position, step=step, at=at, deal=deal, coup=coup,
+                                                  seat=seat))
+            out = Console(highlight=False, soft_wrap=True)
+            if check:
+                raise typer.Exit(verify_games(games, as_json, out, source))
+            if as_json:
+                print_json(games, seat_arg)
+                return
+            for number, g in games:
+                tell_game(number, g, seat_of(seat_arg, number, g) if seat_arg is not None else None, out)
         except KeyboardInterrupt:
             stderr.print(f"interrupted while reading {log}: no game {'verified' if check else 'shown'}",
                          soft_wrap=True, highlight=False)
             raise typer.Exit(EXIT_INTERRUPTED) from None
-        warn_problems(found)
-        selected = list(enumerate(games, 1))
-        if game is not None:
-            if not 1 <= game <= len(games):
-                fail(f"--game: the log holds {len(games)} game(s), so N must be 1..{len(games)}, got {game}")
-            selected = [selected[game - 1]]
-        seats = {number: seat_of(seat_arg, number, g) for number, g in selected} if seat_arg is not None else {}
-        seat = next(iter(seats.values()), None)
-        if len(set(seats.values())) > 1:  # NAME sits in different seats: each game told from its own
-            if position or step or as_json:
-                fail(f"--seat: {seat_arg!r} sits in different seats in these games: give --game N")
-        if position or step or at is not None or deal is not None or coup is not None:
-            from quinze_cli.replay_tools import position_or_step
 
-            raise typer.Exit(position_or_step(selected, position=position, step=step, at=at, deal=deal, coup=coup, seat=seat))
-        out = Console(highlight=False, soft_wrap=True)
-        if check:
-            raise typer.Exit(verify_games(selected, as_json, out))
-        if as_json:
-            typer.echo(json.dumps([game_json(number, g, seat) for number, g in selected], ensure_ascii=False))
-            return
-        for number, g in selected:
-            tell_game(number, g, seats.get(number), out)
+
+def pick(games: Iterator[tuple[int, LoggedGame]], wanted: int) -> tuple[int, LoggedGame]:
+    """Game number ``wanted`` of the log (the log is read up to it, or to its end to say how many
+    games it holds). Fails (exit 1) when there is no such game."""
+    count = 0
+    for count, g in games:
+        if count == wanted:
+            return count, g
+    fail(f"--game: the log holds {count} game(s), so N must be 1..{count}, got {wanted}")
+
+
+def print_json(games: Iterator[tuple[int, LoggedGame]], seat_arg: str | None) -> None:
+    """``--json``: the games as one JSON array (:func:`game_json`), each written as it is read;
+    with ``--seat NAME`` every game is told from the seat NAME has in the first, and a game where
+    NAME sits elsewhere fails (exit 1) there."""
+    seat: int | None = None
+    sep = "["
+    for number, g in games:
+        here = seat_of(seat_arg, number, g) if seat_arg is not None else None
+        if sep == "[":  # the first game
+            seat = here
+        elif here != seat:
+            fail(f"--seat: {seat_arg!r} sits in different seats in these games: give --game N")
+        typer.echo(sep + json.dumps(game_json(number, g, seat), ensure_ascii=False), nl=False)
+        sep = ", "
+    typer.echo("]")
