@@ -271,6 +271,19 @@ class LoggedGame:
     damaged: int | None = None
 
     @property
+    def break_note(self) -> str | None:
+        """The one-line diagnosis of a game known only up to a line (None when it is whole as
+        read): a damaged record (:attr:`damaged`: the log was changed or corrupted there) or a log
+        cut short (:attr:`cut`: a crash while writing). Every reader of logs says this one
+        (PROTOCOL.md, "Replay log")."""
+        if self.damaged is not None:
+            return (f"The log has a damaged record at line {self.damaged}, inside the game (more of its records "
+                    "follow): it was changed or corrupted there; the game is told up to there.")
+        if self.cut is not None:
+            return f"The log is cut short at line {self.cut}: the game is told up to there."
+        return None
+
+    @property
     def complete(self) -> bool:
         """True when the game has its result record."""
         return self.result is not None

@@ -21,7 +21,7 @@ from pathlib import Path
 from quinze_protocol.rng import SEED_MAX
 from quinze_cli.errors import EXIT_USAGE, fail
 
-__all__ = ["SEED_MAX", "STDIO", "check_move_time", "check_seed", "check_writable", "fresh_seed", "option_pairs",
+__all__ = ["SEED_MAX", "STDIO", "check_move_time", "check_seed", "check_writable", "fresh_seed", "games_problem", "option_pairs",
            "parse_option_pairs", "seed_problem"]
 
 FRESH_SEEDS = 2**31
@@ -35,8 +35,17 @@ def seed_problem(seed: int, games: int = 1, option: str = "--seed") -> str | Non
     """Why ``seed`` cannot seed ``games`` games (game i uses ``seed + i``), or None when it can."""
     if 0 <= seed and seed + games - 1 <= SEED_MAX:
         return None
+    if games - 1 > SEED_MAX:  # the count alone is out of range, whatever the seed
+        return games_problem(games)
     later = f", less the {games - 1} later games (game i uses {option} + i)" if games > 1 and seed >= 0 else ""
     return f"{option} must be in 0 .. 2**63-1 ({SEED_MAX}), the seeds the server draws{later}; got {seed}"
+
+
+def games_problem(games: int) -> str | None:
+    """Why ``games`` games cannot all have a seed (game i uses seed + i, seeds 0 .. 2**63-1), or None."""
+    if games - 1 <= SEED_MAX:
+        return None
+    return f"--games must be at most 2**63 ({SEED_MAX + 1}), one seed per game; got {games}"
 
 
 def fresh_seed() -> int:

@@ -29,7 +29,8 @@ from quinze_cli.client import parse_address
 from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_error
 from quinze_cli.interrupt import run_until_interrupted
-from quinze_cli.options import SEED_MAX, STDIO, check_move_time, check_seed, check_writable, fresh_seed, option_pairs
+from quinze_cli.options import (SEED_MAX, STDIO, check_move_time, check_seed, check_writable, fresh_seed, games_problem,
+                                 option_pairs)
 from quinze_cli.positions import load_positions
 from quinze_cli.progcheck import program_problem
 from quinze_cli.matchrun import BotSpec, GameReport, MatchConfig, MatchRunner, parse_bot_spec, validate_options
@@ -128,6 +129,8 @@ def build_config(
         except ValueError as err:
             fail(f"--server: {err}", EXIT_USAGE)
     check_seed(seed)
+    if games_problem(games) is not None:
+        fail(str(games_problem(games)), EXIT_USAGE)
     if seed is None:
         seed = fresh_seed()
     seats_n = options["players"]

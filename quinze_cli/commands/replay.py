@@ -311,7 +311,7 @@ def game_json(number: int, game: LoggedGame, seat: int | None) -> dict[str, Any]
         if seat is not None and rec.get("record") == "event" and isinstance(rec.get("event"), dict):
             rec = {"record": "event", "event": seat_event(rec["event"], seat)}
         records.append(rec)
-    return {"game": number, "complete": game.complete, "aborted": game.aborted, "cut": game.cut, "seat": seat,
+    return {"game": number, "complete": game.complete, "aborted": game.aborted, "cut": game.cut, "damaged": game.damaged, "seat": seat,
             "header": game.header, "records": records, "result": game.result}
 
 
@@ -351,8 +351,8 @@ def tell_game(number: int, game: LoggedGame, seat: int | None, out: Console) -> 
             out.print(Text.assemble((prefix, "dim"), (line, "bold" if section and i == 0 else "")))
         fresh = False
     out.print()
-    if game.cut is not None:
-        out.print(Text(f"The log is cut short at line {game.cut}: the game is told up to there.", style="bold yellow"))
+    if game.break_note is not None:
+        out.print(Text(game.break_note, style="bold yellow"))
     for i, line in enumerate(result_lines(game.result, who)):
         out.print(Text(line, style="bold" if i == 0 else ""))
     out.print()
