@@ -4,7 +4,7 @@
   them (:meth:`quinze_protocol.game.Game.validate_options`);
 - ``--seed``: one rule everywhere (:func:`check_seed`): 0 .. 2**63-1, the seeds the server draws,
   the later games' seeds (game i uses seed + i) included;
-- ``--move-time``: positive, finite seconds (:func:`check_move_time`);
+- ``--move-time``: positive, finite seconds, at most the protocol's limit (:func:`check_move_time`);
 - a file name ``-`` means standard output (or standard input for a file that is read);
 - an output file (``--json FILE``) is checked writable before anything is played (:func:`check_writable`).
 """
@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
+from quinze_protocol.fields import MAX_MOVE_TIME
 from quinze_protocol.rng import SEED_MAX
 from quinze_cli.errors import EXIT_USAGE, fail
 
@@ -62,10 +63,11 @@ def check_seed(seed: int | None, games: int = 1, option: str = "--seed") -> None
 
 
 def check_move_time(value: float | None, option: str = "--move-time") -> None:
-    """A time per decision must be positive, finite seconds: else exit 2 naming ``option``
-    (None passes: the server's default)."""
-    if value is not None and not (value > 0 and math.isfinite(value)):
-        fail(f"{option} must be positive, finite seconds, got {value}", EXIT_USAGE)
+    """A time per decision must be positive, finite seconds, at most the protocol's
+    ``MAX_MOVE_TIME`` (86400: PROTOCOL.md, "Clocks"), which a server refuses beyond: else exit 2
+    naming ``option``, before any server or bot is started (None passes: the server's default)."""
+    if value is not None and not (value > 0 and math.isfinite(value) and value <= MAX_MOVE_TIME):
+        fail(f"{option} must be positive, finite seconds, at most {MAX_MOVE_TIME:g}, got {value:g}", EXIT_USAGE)
 
 
 def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:

@@ -10,6 +10,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
+from quinze_protocol.fields import MAX_MOVE_TIME
 from quinze_protocol.framing import DEFAULT_MAX_FRAME
 
 DEFAULT_PORT = 15015
@@ -82,6 +83,8 @@ class ServerConfig:
         for name in ("move_time", "heartbeat", "send_timeout", "thinking_long"):
             if not 0 < getattr(self, name) < math.inf:
                 raise ValueError(f"{name} must be positive, finite seconds, got {getattr(self, name)!r}")
+        if self.move_time > MAX_MOVE_TIME:  # a table's clock may not be longer (PROTOCOL.md "Clocks")
+            raise ValueError(f"move_time must be at most {MAX_MOVE_TIME:g} seconds, got {self.move_time!r}")
         if not 0 <= self.port <= 65535:
             raise ValueError(f"port must be 0..65535, got {self.port}")
         if self.send_queue < 1:

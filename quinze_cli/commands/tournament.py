@@ -37,7 +37,7 @@ from quinze_cli.matchjournal import game_entry
 from quinze_cli.matchrun import GameReport, MatchConfig, MatchRunner, validate_options
 from quinze_cli.schedule import GamePlan
 from quinze_cli.interrupt import run_until_interrupted
-from quinze_cli.options import SEED_MAX, check_writable, fresh_seed, option_pairs
+from quinze_cli.options import SEED_MAX, check_move_time, check_writable, fresh_seed, option_pairs
 from quinze_cli.positions import load_positions, positions_digest
 from quinze_cli.progcheck import program_problem
 from quinze_cli.relay import Failure
@@ -111,8 +111,8 @@ def settle(data: dict[str, Any]) -> tuple[EventSettings, MatchConfig, Schedule, 
     if concurrency < 1:
         fail(f"--concurrency must be at least 1, got {concurrency}", EXIT_USAGE)
     move_time = data.get("move_time")
-    if move_time is not None and not float(move_time) > 0:
-        fail(f"--move-time must be positive seconds, got {move_time}", EXIT_USAGE)
+    if move_time is not None:
+        check_move_time(float(move_time))
     raw = {str(k): str(v) for k, v in (data.get("options") or {}).items()}
     try:
         options = validate_options(game, raw, seats, 2 if fmt != "free-for-all" else seats)
