@@ -54,12 +54,17 @@ def test_a_worker_killed_mid_match_loses_no_game_and_counts_none_twice(tmp_path:
     assert far["played"] == 30 and untimed(far["bots"]) == untimed(json.loads((tmp_path / "local.json").read_text())["bots"])
 
 
+def cluster_match_after(prelude: str, tmp_path: Path, timeout: float) -> subprocess.CompletedProcess[str]:
+    """``quinze match builtin:greedy builtin:random --games 2 --cluster tcp://127.0.0.1:9`` in a real
+    Python process that first runs ``prelude`` (a line of Python), logs in ``tmp_path``."""
+    code = f"{prelude}\nimport sys\nfrom quinze_cli.app import main; sys.argv = ['quinze'] + sys.argv[1:]; main()"
+    return subprocess.run([sys.executable, "-c", code, "match", "builtin:greedy", "builtin:random", "--games", "2",
+                           "--cluster", "tcp://127.0.0.1:9", "--log-dir", str(tmp_path)],
+                          capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+
+
 def test_without_dask_the_option_says_how_to_get_it(tmp_path: Path) -> None:
-    code = ("import sys; sys.modules['distributed'] = None\n"
-            "from quinze_cli.app import main; sys.argv = ['quinze'] + sys.argv[1:]; main()")
-    got = subprocess.run([sys.executable, "-c", code, "match", "builtin:greedy", "builtin:random", "--games", "2",
-                          "--cluster", "tcp://127.0.0.1:9", "--log-dir", str(tmp_path)],
-                         capture_output=True, text=True, timeout=60, cwd=ROOT)
+    got = cluster_match_after("import sys; sys.modules['distributed'] = None", tmp_path, timeout=60)
     assert got.returncode == 1
     assert "pip install 'quinze[cluster]'" in got.stderr
     assert not list(tmp_path.iterdir())
@@ -78,11 +83,8 @@ def test_cluster_usage_errors(args: list[str], message: str, tmp_path: Path) -> 
 def test_an_unreachable_scheduler_is_a_clear_error(tmp_path: Path) -> None:
     # The real command, with its connect timeout (10 s: a slow network) cut to 1 s: the wait is not
     # what is tested here, and it was the longest idle stretch of the suite.
-    code = ("import sys; import quinze_cli.cluster.driver as driver; driver.CONNECT_TIMEOUT = 1.0\n"
-            "from quinze_cli.app import main; sys.argv = ['quinze'] + sys.argv[1:]; main()")
-    got = subprocess.run([sys.executable, "-c", code, "match", "builtin:greedy", "builtin:random", "--games", "2",
-                          "--cluster", "tcp://127.0.0.1:9", "--log-dir", str(tmp_path)],
-                         capture_output=True, text=True, timeout=120, cwd=ROOT)
+    got = cluster_match_after("import quinze_cli.cluster.driver as driver; driver.CONNECT_TIMEOUT = 1.0", tmp_path,
+                              timeout=120)
     assert got.returncode == 1
     assert "cannot reach the Dask scheduler at tcp://127.0.0.1:9" in got.stderr
 
