@@ -29,11 +29,15 @@ def check_bot(*args: str) -> subprocess.CompletedProcess:
 
 
 def checklist(*args: str, deadline: float = 5.0, grace: float = 2.0) -> tuple[int, dict]:
-    """The ``--json`` checklist. Deadlines are generous: a loaded machine must not make a correct
-    bot late, nor a misbehaving one late for another fault than its own (a bot that exits on a
-    ``refused`` was once seen answering the request before it 2.7 s late with four test workers on
-    two cores); only the bots that never answer in time get a short one (:data:`SILENT`)."""
-    done = check_bot("--json", "--deadline", str(deadline), "--grace", str(grace), *args)
+    """The ``--json`` checklist, every scenario at the same time (``--concurrency 6``: the
+    checklist is the same as one after the other, as
+    :func:`test_the_checklist_prints_one_line_per_check_with_reason_and_fix` sees;
+    a bot that never answers then costs the deadline and the grace once, not six times). Deadlines
+    are generous: a loaded machine must not make a correct bot late, nor a misbehaving one late for
+    another fault than its own (a bot that exits on a ``refused`` was once seen answering the
+    request before it 2.7 s late with four test workers on two cores); only the bots that never
+    answer in time get a short one (:data:`SILENT`)."""
+    done = check_bot("--json", "--concurrency", "6", "--deadline", str(deadline), "--grace", str(grace), *args)
     assert done.stdout, done.stderr
     return done.returncode, json.loads(done.stdout)
 
@@ -149,6 +153,9 @@ def test_every_check_but_stderr_is_failed_by_some_test_bot() -> None:
 def test_the_checklist_prints_one_line_per_check_with_reason_and_fix() -> None:
     done = check_bot("--game", "quinze", "--", PY, str(BOTS / "illegal.py"))
     assert done.returncode == 1
+    at_once = check_bot("--concurrency", "6", "--game", "quinze", "--", PY, str(BOTS / "illegal.py"))
+    # every scenario at the same time: the same lines (reasons, counts of further failures, notes)
+    assert (at_once.returncode, at_once.stdout) == (done.returncode, done.stdout)
     lines = done.stdout.splitlines()
     assert lines[0].startswith("check-bot: ")
     for check, title, _ in CHECKS:
@@ -166,6 +173,7 @@ def test_the_checklist_prints_one_line_per_check_with_reason_and_fix() -> None:
         (["--wire", "xml", "--", "true"], 2, "--wire must be json or msgpack"),
         (["--deadline", "0", "--", "true"], 2, "--deadline"),
         (["--grace", "0", "--", "true"], 2, "--grace must be 0.1 .. 600 seconds"),
+        (["--concurrency", "0", "--", "true"], 2, "--concurrency must be 1 .. 6"),
         (["--", "no-such-program-here"], 1, "is not an executable program"),
     ],
 )

@@ -7,7 +7,8 @@ answer that is late, one that never comes, one that sits without its line end, g
 exit. The program's stderr is drained by a thread the whole time (counted, its tail kept), as
 the relay does: a chatty bot is never blocked by us.
 
-Synchronous (``select`` on pipes): a check runs one program at a time and needs no Trio.
+Synchronous (``select`` on pipes): a scenario runs one program at a time and needs no Trio
+(scenarios run at the same time each run in a thread of their own).
 """
 
 from __future__ import annotations
@@ -28,6 +29,22 @@ from quinze_protocol.framing import DEFAULT_MAX_FRAME, encode_frame, encode_line
 
 STDERR_TAIL = 4096
 """Bytes of the end of the program's stderr kept to quote in a failure."""
+
+_running: set["Probe"] = set()
+"""The probes started and not yet killed, of every thread (:func:`kill_all`)."""
+_running_lock = threading.Lock()
+
+
+def kill_all() -> None:
+    """SIGKILL the process group of every probe running, in any thread (each is reaped by its
+    own :meth:`Probe.kill`): their reads see the end of output, their scenarios stop."""
+    with _running_lock:
+        probes = list(_running)
+    for probe in probes:
+        try:
+            os.killpg(probe.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
 
 
 @dataclass
@@ -71,6 +88,8 @@ class Probe:
         self._tail = bytearray()
         self._drain = threading.Thread(target=self._drain_stderr, daemon=True)
         self._drain.start()
+        with _running_lock:
+            _running.add(self)
 
     # ------------------------------------------------------------------ stderr
 
@@ -226,6 +245,8 @@ class Probe:
 
     def kill(self) -> int | None:
         """End the program and whatever it started (its process group): SIGKILL, then reap."""
+        with _running_lock:  # before the reaping: kill_all never signals a pid reused since
+            _running.discard(self)
         if self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)

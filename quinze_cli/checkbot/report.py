@@ -94,6 +94,23 @@ class Checklist:
         if v.status == "skip":
             v.reason = reason
 
+    def merge(self, later: "Checklist") -> None:
+        """Take in the verdicts of ``later`` (another part of the run, a scenario checked on its
+        own) as if they had been recorded here after this list's own: a first failure stays first,
+        failures add up, a pass never overrides a failure, notes are kept in order."""
+        for check, v in later.verdicts.items():
+            if v.status == "fail":
+                self.fail(check, v.reason, v.fix)
+                self.failures[check] += later.failures[check] - 1
+            elif v.status == "pass":
+                self.ok(check)
+            elif v.reason != "not reached":
+                self.not_judged(check, v.reason)
+            notes = self.verdicts[check].notes
+            for note in v.notes:
+                if note not in notes:
+                    notes.append(note)
+
     @property
     def passed(self) -> bool:
         return all(v.status == "pass" for v in self.verdicts.values())

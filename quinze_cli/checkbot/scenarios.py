@@ -15,6 +15,7 @@ The real-server scenario (several games on one process) is in
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -41,7 +42,12 @@ ASKS_PER_POSITION = 4
 @dataclass
 class Settings:
     """What to check: the program (``argv``, started in ``cwd``), the ``wire``, the ``games`` (ids),
-    the ``deadline`` of each request (s) and the ``grace`` (s) waited past it for a late answer."""
+    the ``deadline`` of each request (s) and the ``grace`` (s) waited past it for a late answer.
+
+    Filled in as the run goes: ``answers``, the requests answered in time by scenario (only the
+    whole-games one is counted), and ``games_done``, set when that scenario has ended (the
+    scenarios that judge a stop by its count wait for it: the scenarios may run at the same time,
+    ``quinze check-bot --concurrency``)."""
 
     argv: Sequence[str]
     wire: str = "json"
@@ -51,6 +57,12 @@ class Settings:
     cwd: str | None = None
     seed: int = 1
     answers: dict[str, int] = field(default_factory=dict)
+    games_done: threading.Event = field(default_factory=threading.Event)
+
+    def answered_whole_games(self) -> bool:
+        """Whether the whole-games scenario had a request answered in time; waits for it to end."""
+        self.games_done.wait()
+        return self.answers.get("whole games", 0) > 0
 
 
 class Stop(Exception):
@@ -77,6 +89,8 @@ class Session:
         self.answers = 0
         self.loose = False
         """Whether the first line after a request is its answer, whatever it quotes (see ``_past_strays``)."""
+        self.heard: Any = None
+        """What was read as the answer to the last request (an :class:`~quinze_cli.checkbot.probe.Output`)."""
         self.probe = Probe(settings.argv, wire=settings.wire, cwd=settings.cwd)
 
     # ------------------------------------------------------------------ messages
@@ -133,6 +147,7 @@ class Session:
         out = self.probe.read(self.s.deadline)
         if after is not None:
             out = self._past_strays(out, after, where)
+        self.heard = out
         if out.kind == "timeout":
             late = self.probe.read(self.s.grace)
             if late.kind in ("message", "garbage"):
@@ -272,6 +287,9 @@ def run_handshake(s: Settings, checks: Checklist) -> None:
         sess.game_start(game, seat)
         sess.events(game.opening_events, seat)
         sess.ask(game, f"{s.games[0]}: the first request")
+        if sess.heard.kind == "message" and sess.heard.data.get("type") == "hello":
+            # written first, though it came in after the quiet time (a program slow to start)
+            checks.fail("handshake", "its first line was a 'hello', not an answer: the bot wire has no handshake")
         checks.ok("handshake")
     except Stop:
         if checks.verdicts["handshake"].status != "fail":
@@ -307,6 +325,7 @@ def run_games(s: Settings, checks: Checklist) -> None:
             checks.ok("stderr", f"{sess.probe.stderr_bytes} bytes of stderr drained")
     finally:
         s.answers["whole games"] = sess.answers
+        s.games_done.set()
         sess.close()
 
 
@@ -362,7 +381,7 @@ def run_unknown(s: Settings, checks: Checklist) -> None:
     except Stop:
         if checks.verdicts["unknown"].status == "fail":
             pass
-        elif s.answers.get("whole games", 0) == 0:
+        elif not s.answered_whole_games():
             checks.not_judged("unknown", "not judged: it answered no request in time (see deadline and flush)")
         else:
             checks.fail("unknown", "no answer after unknown messages and fields, though it answers otherwise: "
@@ -399,7 +418,7 @@ def run_refused(s: Settings, checks: Checklist) -> None:
     except Stop:
         if checks.verdicts["refused"].status == "fail":
             pass
-        elif s.answers.get("whole games", 0) == 0:
+        elif not s.answered_whole_games():
             checks.not_judged("refused", "not judged: it answered no request in time (see deadline and flush)")
         else:
             checks.fail("refused", "no answer after a refused, though it answers otherwise: "

@@ -11,6 +11,13 @@ for several games in a row (:mod:`quinze_cli.checkbot.server`). The checklist
 (:data:`quinze_cli.checkbot.report.CHECKS`) prints one line per check, ``PASS`` or ``FAIL`` with
 the reason and a hint of the fix (``--json``: the same as JSON). docs/botkit.md lists the checks.
 
+The scenarios run one after the other; ``--concurrency N`` runs up to N of them at the same
+time (each on its own process of the program, the real-server one in this thread), which ends
+sooner when the bot waits more than it computes (a bot that never answers costs the deadline
+and the grace in every scenario), though a bot that thinks close to its deadline may then be
+late. The checklist is the same either way: each scenario fills a checklist of its own, taken
+in (:meth:`Checklist.merge`) in the order of the scenarios.
+
 Exit status: 0 when every check passes; 1 when one fails (or the program cannot be started);
 2 for usage errors.
 """
@@ -19,6 +26,8 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Annotated
 
 import typer
@@ -27,6 +36,7 @@ from rich.text import Text
 
 from quinze_protocol.game import game_ids
 from quinze_cli.checkbot.report import Checklist, Verdict
+from quinze_cli.checkbot.probe import kill_all
 from quinze_cli.checkbot.scenarios import DIRECT, Settings
 from quinze_cli.checkbot.server import run_server
 from quinze_cli.errors import EXIT_USAGE, fail
@@ -35,12 +45,36 @@ from quinze_cli.progcheck import program_problem
 STYLE = {"pass": "green", "fail": "bold red", "skip": "yellow"}
 
 
-def run_checks(settings: Settings) -> Checklist:
-    """Every scenario, in order; the checklist of verdicts."""
+SCENARIOS: tuple[Callable[[Settings, Checklist], None], ...] = (*DIRECT, run_server)
+"""Every scenario, in the order their verdicts are taken in."""
+
+
+def run_checks(settings: Settings, concurrency: int = 1) -> Checklist:
+    """Every scenario, up to ``concurrency`` at a time (1: one after the other, in this thread);
+    the checklist of verdicts, the same whatever the concurrency (see the module docstring).
+    On an exception here (Ctrl-C) the direct scenarios not started are dropped and the bot
+    processes of those running are killed before it goes on."""
+    parts = [Checklist() for _ in SCENARIOS]
+    if concurrency <= 1:
+        for scenario, part in zip(SCENARIOS, parts):
+            scenario(settings, part)
+    else:
+        with ThreadPoolExecutor(concurrency - 1, thread_name_prefix="check-bot") as pool:
+            futures = [pool.submit(scenario, settings, part) for scenario, part in zip(DIRECT, parts)]
+            try:
+                run_server(settings, parts[-1])  # Trio's run, in the main thread (Ctrl-C reaches it)
+                for future in futures:
+                    future.result()
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                while not all(f.done() for f in futures):
+                    kill_all()  # their reads end, their scenarios stop
+                    wait(futures, timeout=0.1)
+                raise
     checks = Checklist()
-    for scenario in DIRECT:
-        scenario(settings, checks)
-    run_server(settings, checks)
+    for part in parts:
+        checks.merge(part)
     return checks
 
 
@@ -74,6 +108,7 @@ def register(app: typer.Typer) -> None:
         deadline: Annotated[float, typer.Option("--deadline", help="Seconds the bot gets for each request.")] = 5.0,
         grace: Annotated[float, typer.Option("--grace", help="Seconds a late answer is looked for past the deadline.")] = 2.0,
         as_json: Annotated[bool, typer.Option("--json", help="Print the checklist as JSON.")] = False,
+        concurrency: Annotated[int, typer.Option(help="Scenarios run at the same time, each on its own process of the bot.")] = 1,
         seed: Annotated[int, typer.Option(help="Seed of the scripted games.")] = 1,
     ) -> None:
         """Run a bot program through scripted scenarios (crafted messages and a real server) and print a checklist; exit 0 only when all pass."""
@@ -86,6 +121,8 @@ def register(app: typer.Typer) -> None:
             fail(f"--deadline must be 0.1 .. 600 seconds, got {deadline:g}", EXIT_USAGE)
         if not 0.1 <= grace <= 600:
             fail(f"--grace must be 0.1 .. 600 seconds, got {grace:g}", EXIT_USAGE)
+        if not 1 <= concurrency <= len(SCENARIOS):
+            fail(f"--concurrency must be 1 .. {len(SCENARIOS)}, got {concurrency}", EXIT_USAGE)
         if len(command) == 1 and " " in command[0]:
             command = shlex.split(command[0])
         problem = program_problem(command)
@@ -95,7 +132,7 @@ def register(app: typer.Typer) -> None:
         # Le Quinze first: the single-game scenarios use the first game.
         games = sorted(games, key=lambda g: (g != "quinze", g))
         settings = Settings(argv=command, wire=wire, games=games, deadline=deadline, grace=grace, seed=seed)
-        checks = run_checks(settings)
+        checks = run_checks(settings, concurrency)
         if as_json:
             typer.echo(json.dumps({"command": command, "wire": wire, "games": games, "deadline": deadline,
                                    "passed": checks.passed, "checks": [v.to_data() for v in checks.rows()]},
