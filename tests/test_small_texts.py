@@ -1,6 +1,7 @@
 """Small texts that must say the truth: what ``hint`` is (the docs, both catalogues and the bot
 behind it agree), and the endings of ``play --local`` and ``replay``. Real games (the engine),
-the real CLI in this process (tests/clikit.py) or under a pty (pexpect) where the terminal matters."""
+the real CLI in this process (tests/clikit.py) or under a pty where the terminal matters (a ``quinze``
+forked from the suite's zygote, tests/forkkit.py: a real process, without an interpreter's start)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 import signal
 from pathlib import Path
 
+import forkkit
 import pytest
 
 from quinze_protocol.game import get_bot, get_game
@@ -94,7 +96,7 @@ def test_the_seed_line_sends_to_a_replay_only_when_a_log_is_kept(env, tmp_path: 
     from playkit import QUINZE, TIMEOUT, move_prompts, plain
 
     args = ["play", "--local", "--name", "Ana", "--seed", "3", "-o", "target=1", "--lang", lang]
-    child = pexpect.spawn(QUINZE, args + (["--no-log"] if no_log else []), env=env, cwd=str(tmp_path),
+    child = forkkit.spawn(QUINZE, args + (["--no-log"] if no_log else []), env=env, cwd=str(tmp_path),
                           encoding="utf-8", timeout=TIMEOUT, dimensions=(24, 80))
     out = []
     for _ in move_prompts(child, 400):
@@ -143,7 +145,7 @@ def test_replay_step_sends_no_colour_with_no_color(env, tmp_path: Path, game_id:
         run_env = {k: v for k, v in env.items() if k != "NO_COLOR"} | {"TERM": "xterm-256color"}
         if no_color:
             run_env["NO_COLOR"] = "1"
-        child = pexpect.spawn(QUINZE, ["replay", log, "--game", "1", "--step"], env=run_env, encoding="utf-8",
+        child = forkkit.spawn(QUINZE, ["replay", log, "--game", "1", "--step"], env=run_env, encoding="utf-8",
                               timeout=TIMEOUT, dimensions=(24, 80))
         raw = []
         for n, key in ((1, ""), (2, "l"), (3, "l"), (1, "\x1b[H")):  # start, two steps, Home
@@ -169,16 +171,22 @@ def test_ctrl_c_during_replay_verify_says_how_many_games_were_checked(env, tmp_p
     from clikit import quinze
     from playkit import QUINZE, TIMEOUT, plain
 
-    done = quinze("match", "builtin:random", "builtin:random", "--games", "20", "--seed", "2", "--log-dir", "logs",
+    done = quinze("match", "builtin:random", "builtin:random", "--games", "2", "--seed", "2", "--log-dir", "logs",
                   cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    one = next((tmp_path / "logs").glob("match-*.jsonl")).read_text(encoding="utf-8")
+    two = next((tmp_path / "logs").glob("match-*.jsonl")).read_text(encoding="utf-8")
     big = tmp_path / "big.jsonl"
-    big.write_text(one * 100, encoding="utf-8")  # 2000 games: far more than are checked before the Ctrl-C
+    big.write_text(two * 1000, encoding="utf-8")  # 2000 games: far more than are checked before the Ctrl-C
     # A command typed at a terminal runs with Ctrl-C's default action; a test run started in the
-    # background of a non-interactive shell inherits SIGINT ignored, and Python keeps it ignored.
-    child = pexpect.spawn(QUINZE, ["replay", str(big), "--verify"], env=env, encoding="utf-8", timeout=TIMEOUT,
-                          dimensions=(24, 200), preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    # background of a non-interactive shell inherits SIGINT ignored, and Python keeps it ignored:
+    # the command is started with this process's SIGINT at its default (forkkit gives a command
+    # SIGINT as a start from here would).
+    was = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        child = forkkit.spawn(QUINZE, ["replay", str(big), "--verify"], env=env, encoding="utf-8", timeout=TIMEOUT,
+                              dimensions=(24, 200))
+    finally:
+        signal.signal(signal.SIGINT, was)
     child.expect(r"game 5: (\x1b\[[0-9;]*m)*verified")
     seen = child.before + child.after
     child.sendintr()
