@@ -1,5 +1,6 @@
 """``quinze match`` keeps a journal beside its log; ``--resume LOG`` after ``kill -9`` plays only the
-missing games and ends as an uninterrupted run (the real ``quinze`` process, built-in bots)."""
+missing games and ends as an uninterrupted run (the real ``quinze`` process, forked from the suite's
+zygote: tests/forkkit.py; built-in bots)."""
 
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ def test_match_resumed_after_kill_9_ends_as_an_uninterrupted_run(tmp_path):
     kills = 0
     cmd = [QUINZE, "match", *ARGS, "--log-dir", "run"]
     for _ in range(5):
-        proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        proc = forkkit.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             deadline = time.monotonic() + 30
             while log is None and time.monotonic() < deadline and proc.poll() is None:

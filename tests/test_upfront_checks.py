@@ -9,11 +9,13 @@ interpreter, and a script argument that is a folder.
 
 from __future__ import annotations
 
+import functools
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import forkkit
 import pytest
 import trio
 from clikit import quinze
@@ -119,16 +121,22 @@ def test_bench_anchor_refuses_a_program_that_cannot_start(kind: str, tmp_path: P
     _refused(proc, 2, "--anchor", word)
 
 
+async def _bot_create(port: int, argv: list[str], cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``quinze bot --server 127.0.0.1:PORT --create quinze -- ARGV``, a real process (forked from
+    the suite's zygote, tests/forkkit.py), waited for in a thread while this test's server serves
+    it; raises :class:`subprocess.TimeoutExpired` (the process killed) after ``timeout`` s (no
+    duration asserted: a hang fails the test)."""
+    return await trio.to_thread.run_sync(functools.partial(
+        forkkit.run, [QUINZE, "bot", "--server", f"127.0.0.1:{port}", "--create", "quinze", "--", *argv],
+        capture_output=True, text=True, cwd=cwd, env={**os.environ, "COLUMNS": "300"}, timeout=timeout))
+
+
 @pytest.mark.parametrize("kind", KINDS)
 async def test_bot_create_refuses_a_program_before_the_table_is_made(kind: str, tmp_path: Path) -> None:
     argv, word = _bad(tmp_path, kind)
     servers: list = []
     async with serving(servers) as port:
-        done = await trio.run_process(
-            [QUINZE, "bot", "--server", f"127.0.0.1:{port}", "--create", "quinze", "--", *argv],
-            capture_stdout=True, capture_stderr=True, check=False, cwd=tmp_path,
-            env={**os.environ, "COLUMNS": "300"})
-    proc = subprocess.CompletedProcess([], done.returncode, done.stdout.decode(), done.stderr.decode())
+        proc = await _bot_create(port, argv, tmp_path)
     _refused(proc, 1, "cannot start the bot", word)
     assert proc.stdout == ""  # no table id: no table made
 
@@ -181,12 +189,7 @@ async def test_bot_whose_program_ends_before_the_first_game_leaves_with_an_error
     """It passes the up-front check (the program is there) and ends before the table fills: quinze
     bot leaves the table and exits 1 naming why, instead of sitting at a table it cannot play."""
     async with serving() as port:
-        with trio.fail_after(90):  # a hang fails the test (no duration asserted)
-            done = await trio.run_process(
-                [QUINZE, "bot", "--server", f"127.0.0.1:{port}", "--create", "quinze", "--", PY, "-c", program],
-                capture_stdout=True, capture_stderr=True, check=False, cwd=tmp_path,
-                env={**os.environ, "COLUMNS": "300"})
-    proc = subprocess.CompletedProcess([], done.returncode, done.stdout.decode(), done.stderr.decode())
+        proc = await _bot_create(port, [PY, "-c", program], tmp_path, timeout=90)  # a hang fails the test
     _refused(proc, 1, "ended before its first game", word, "leaving table")
     assert proc.stdout.strip()  # the table was made (the program could start), its id printed
     assert "summary: 0 game(s) finished" in proc.stderr
