@@ -2,7 +2,9 @@
 as typed (in document order, from a copy of the repository's examples, with ``quinze`` on PATH)
 and exits 0. Lines with a placeholder (README marks them: HOST, my_bot.py, LOG, ...) and the
 long or interactive ones (servers, the terminal client, big matches, the viewer, tested in
-test_viewer.py) are left out; the test checks that the quick ones it must run are there."""
+test_viewer.py) are left out; the test checks that the quick ones it must run are there. A line
+that a document repeats word for word (examples/README.md shows its Python match twice) runs once,
+where it first appears."""
 
 from __future__ import annotations
 
@@ -45,7 +47,7 @@ def runnable(line: str) -> bool:
 
 @pytest.mark.parametrize("doc", ["README.md", "examples/README.md"])
 def test_every_quick_readme_line_runs_as_typed(doc: str, tmp_path: Path) -> None:
-    lines = [line for line in command_lines(ROOT / doc) if runnable(line)]
+    lines = list(dict.fromkeys(line for line in command_lines(ROOT / doc) if runnable(line)))  # a repeated line runs once
     wanted = {"README.md": ["quinze legal examples/positions/", "--position | quinze legal -", "quinze rules"],
               "examples/README.md": ["quinze legal before-12.json", "cc -std=c99", "quinze match ./random_bot_c"]}[doc]
     for w in wanted:
