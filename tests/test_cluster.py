@@ -138,7 +138,10 @@ def _bot_pids(marker: str, *exclude: int) -> list[int]:
 
 
 def test_an_sprt_decision_stops_the_cluster_match_and_its_shards(scheduler: str, tmp_path: Path) -> None:
-    got = run("match", "builtin:greedy", "builtin:random", "--sprt", "elo0=0,elo1=50", "--seed", "4", "--shard-size", "4",
+    # Games to 30 points, as above (two or three deals, not eight or nine): about thirty games to
+    # the decision where whole games took some twenty, for a little more than half the play.
+    got = run("match", "builtin:greedy", "builtin:random", "--sprt", "elo0=0,elo1=50", "--seed", "3", "--shard-size", "4",
+              "--option", "target=30",
               "--cluster", scheduler, "--log-dir", str(tmp_path / "logs"), "--json", str(tmp_path / "r.json"))
     assert got.returncode == 0, got.stderr
     data = json.loads((tmp_path / "r.json").read_text())
