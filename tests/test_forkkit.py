@@ -42,8 +42,12 @@ def test_a_forked_command_prints_and_exits_as_the_executable(args, tmp_path):
     assert (forked.returncode, forked.stdout, forked.stderr) == (real.returncode, real.stdout, real.stderr)
 
 
-@pytest.mark.parametrize("env", [{"LANG": "fr_FR.UTF-8"}, {"LC_ALL": "fr_FR.UTF-8"}, {"LANG": "C"},
-                                 {"LANG": "C", "PYTHONIOENCODING": "utf-8"}, {"LANGUAGE": "fr", "LANG": "fr_FR.UTF-8"}])
+LOCALES = [{"LANG": "fr_FR.UTF-8"}, {"LC_ALL": "fr_FR.UTF-8"}, {"LANG": "C"}, {"LANG": "C", "PYTHONIOENCODING": "utf-8"},
+           {"LANGUAGE": "fr", "LANG": "fr_FR.UTF-8"}]
+"""The language and locale settings each compared, forked and exec'd."""
+
+
+@pytest.mark.parametrize("env", LOCALES)
 @pytest.mark.parametrize("args", [["rules", "quinze"], ["replay", "/nonexistent"], ["legal", "-"]])
 def test_language_locale_and_stdin_come_from_the_command_not_the_zygote(env, args):
     env = dict(os.environ, **env)
@@ -51,6 +55,11 @@ def test_language_locale_and_stdin_come_from_the_command_not_the_zygote(env, arg
     real = subprocess.run([QUINZE, *args], capture_output=True, input=position.encode(), env=env, timeout=TIMEOUT)
     forked = forkkit.run([QUINZE, *args], capture_output=True, input=position.encode(), env=env, timeout=TIMEOUT)
     assert (forked.returncode, forked.stdout, forked.stderr) == (real.returncode, real.stdout, real.stderr)
+
+
+@pytest.mark.parametrize("env", LOCALES)
+def test_an_empty_stdin_is_the_commands_not_the_zygotes(env):
+    env = dict(os.environ, **env)
     empty_real = subprocess.run([QUINZE, "legal", "-"], capture_output=True, stdin=subprocess.DEVNULL, env=env)
     empty_forked = forkkit.run([QUINZE, "legal", "-"], capture_output=True, stdin=subprocess.DEVNULL, env=env)
     assert (empty_forked.returncode, empty_forked.stderr) == (empty_real.returncode, empty_real.stderr)
