@@ -13,7 +13,7 @@ from typing import Any
 import msgpack
 import pytest
 import trio
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from quinze_protocol.framing import encode_frame
@@ -30,8 +30,12 @@ _values = st.recursive(
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
     max_leaves=12,
 )
+SETTINGS = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
+"""As the other property tests: nested values are slow to draw on a loaded machine (the whole suite
+at load 20 failed the too-slow health check: 5 inputs in 1.05 s), and no duration is asserted."""
 
 
+@SETTINGS
 @given(st.text(min_size=1, max_size=70), st.integers(0, 2**63 - 1), st.dictionaries(st.text(max_size=8), _values, max_size=6),
        st.integers(1, 2**31))
 def test_table_frames_are_the_plain_encoding(table: str, request: int, data: dict, number: int) -> None:
@@ -40,6 +44,7 @@ def test_table_frames_are_the_plain_encoding(table: str, request: int, data: dic
     assert wire.event(data, number) == encode_frame({"type": "event", "table": table, "event": data, "number": number})
 
 
+@SETTINGS
 @given(st.lists(st.tuples(st.integers(0, 7), st.dictionaries(st.text(max_size=8), _values, max_size=4)), max_size=40),
        st.dictionaries(st.text(max_size=6), _values, max_size=20))
 def test_records_join_into_the_plain_encoding(actions: list, head: dict) -> None:
