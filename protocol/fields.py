@@ -19,7 +19,7 @@ from quinze_protocol.errors import ProtocolError
 
 __all__ = [
     "CODE", "FORFEIT_KINDS", "FORFEIT_LEAVE", "FORFEIT_TIMEOUT", "GAME_ID", "INT_MAX", "INT_MIN", "MAX_DEPTH", "MAX_MOVE_TIME", "NAME", "NONCE",
-    "REASON", "RELAY_FORFEIT_KINDS", "REQUEST", "REQUEST_MAX", "ROLES", "SALT", "SEAT", "SEED", "TABLE_ID", "TABLE_STATES", "TOKEN",
+    "REASON", "RELAY_FORFEIT_KINDS", "REQUEST", "REQUEST_MAX", "ROLES", "SALT", "SEAT", "SEAT_MAX", "SEED", "TABLE_ID", "TABLE_STATES", "TOKEN",
     "Check", "Record", "Value", "bad", "bool_field", "check_data", "hex64_field", "int_field", "list_field",
     "map_field", "move_time_field", "nullable", "record_field", "seconds_field", "str_field", "to_plain",
     "type_name", "typed_map_field",
@@ -206,7 +206,9 @@ def record_field(cls: type[Record]) -> Check:
     return check
 
 
-SEAT = int_field(0, 255)
+SEAT_MAX = 255
+"""The largest seat number a message carries (seats are 0 .. 255)."""
+SEAT = int_field(0, SEAT_MAX)
 TABLE_ID = str_field(1, 32, plain=True)
 GAME_ID = str_field(1, 64, plain=True)
 NAME = str_field(1, 32, plain=True)

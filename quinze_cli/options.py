@@ -5,6 +5,8 @@
 - ``--seed``: one rule everywhere (:func:`check_seed`): 0 .. 2**63-1, the seeds the server draws,
   the later games' seeds (game i uses seed + i) included;
 - ``--move-time``: positive, finite seconds, at most the protocol's limit (:func:`check_move_time`);
+- counts (``--max-restarts``, ``--shard-size``, ``--games-per-pairing``...): at least their least
+  value (:func:`check_at_least`); ``--seat``: a seat the protocol carries, 0 .. 255 (:func:`check_seat`);
 - a file name ``-`` means standard output (or standard input for a file that is read);
 - an output file (``--json FILE``) is checked writable before anything is played (:func:`check_writable`).
 """
@@ -18,12 +20,12 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
-from quinze_protocol.fields import MAX_MOVE_TIME
+from quinze_protocol.fields import MAX_MOVE_TIME, SEAT_MAX
 from quinze_protocol.rng import SEED_MAX
 from quinze_cli.errors import EXIT_USAGE, fail
 
-__all__ = ["SEED_MAX", "STDIO", "check_move_time", "check_seed", "check_writable", "fresh_seed", "games_problem", "option_pairs",
-           "parse_option_pairs", "seed_problem"]
+__all__ = ["SEED_MAX", "STDIO", "check_at_least", "check_last_seed", "check_move_time", "check_seat", "check_seed",
+           "check_writable", "fresh_seed", "games_problem", "option_pairs", "parse_option_pairs", "seed_problem"]
 
 FRESH_SEEDS = 2**31
 """A match or tournament given no ``--seed`` draws its first seed below this (short enough to
@@ -60,6 +62,30 @@ def check_seed(seed: int | None, games: int = 1, option: str = "--seed") -> None
         problem = seed_problem(seed, games, option)
         if problem is not None:
             fail(problem, EXIT_USAGE)
+
+
+def check_last_seed(seed: int, last: int, games: int, rule: str = "game i uses --seed + i") -> None:
+    """Exit 2 when the last seed a schedule of ``games`` games uses (``last``) is past
+    :data:`SEED_MAX`; ``rule`` says how the games' seeds follow from ``--seed`` (``match``, and
+    ``tournament`` with its deals)."""
+    if last > SEED_MAX:
+        fail(f"--seed {seed} with {games} games goes past the largest seed 2**63-1 ({SEED_MAX}): {rule}", EXIT_USAGE)
+
+
+def check_at_least(value: int | None, option: str, least: int) -> None:
+    """A count below ``least`` (``--max-restarts -1``, ``--shard-size 0``) ends the command with
+    exit 2, ``OPTION must be at least LEAST, got VALUE``, before anything starts (None passes:
+    the default)."""
+    if value is not None and value < least:
+        fail(f"{option} must be at least {least}, got {value}", EXIT_USAGE)
+
+
+def check_seat(seat: int | None, option: str = "--seat") -> None:
+    """A seat number must be one the protocol carries, 0 .. :data:`SEAT_MAX` (255: a ``join``'s
+    ``seat``, PROTOCOL.md), else exit 2 before any connection (None passes: the first free seat).
+    A seat the table does not have is the server's to refuse."""
+    if seat is not None and not 0 <= seat <= SEAT_MAX:
+        fail(f"{option} must be in 0 .. {SEAT_MAX} (the seat numbers of the protocol), got {seat}", EXIT_USAGE)
 
 
 def check_move_time(value: float | None, option: str = "--move-time") -> None:

@@ -22,6 +22,12 @@ play the same deals (with ``duplicate``; deal ``k`` is then the ``k``-th table o
 In free-for-all, table ``t`` plays deal ``seed + t`` (duplicate) or ``seed + t·R + r``. With
 ``positions`` (their number) deal ``k`` (table ``t``) starts from position ``k mod positions``. The games
 are interleaved (deal 0 of every pairing, then deal 1...) so that standings grow evenly.
+
+An event's schedule is made whole before its first game (free-for-all tables depend on the tables
+before them; the summary's evenness reads every game): :func:`build_schedule` refuses more than
+:data:`MAX_EVENT_GAMES` games, counted first by :func:`event_size` (a ``--games-per-pairing``
+of 10**12 was minutes of building before the first game). A match's games (:func:`iter_schedule`)
+are made as they are played, any number of them.
 """
 
 from __future__ import annotations
@@ -35,9 +41,14 @@ from itertools import combinations
 from typing import Any
 
 
-__all__ = ["FORMATS", "GamePlan", "Schedule", "build_schedule", "evenness", "iter_schedule", "last_seed", "rotations", "schedule"]
+__all__ = ["FORMATS", "MAX_EVENT_GAMES", "GamePlan", "Schedule", "build_schedule", "evenness", "event_size", "iter_schedule",
+           "last_seed", "rotations", "schedule"]
 
 FORMATS = ("round-robin", "gauntlet", "free-for-all")
+MAX_EVENT_GAMES = 100_000
+"""The most games of one tournament: its schedule, made before the first game, takes about a
+second per 100000 games (more in free-for-all) and their plans stay in memory. Longer runs are
+matches (``quinze match``), whose games are scheduled as they are played."""
 
 
 # --------------------------------------------------------------------------- a match's games
@@ -127,19 +138,17 @@ def build_schedule(fmt: str, bots: int, *, seats: int, seed: int, duplicate: boo
     """The schedule of an event (see the module docstring). ``per_pairing`` (games per pairing,
     pairings formats) or ``rounds`` (every format: a pairing's round is one table) says how long;
     ``per_pairing`` is rounded up to whole tables. Raises ``ValueError`` (unknown format, fewer
-    than two bots, free-for-all tables bigger than the number of bots or smaller than 2)."""
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")
-    if bots < 2:
-        raise ValueError(f"a tournament needs at least two bots, got {bots}")
+    than two bots, free-for-all tables bigger than the number of bots or smaller than 2, more than
+    :data:`MAX_EVENT_GAMES` games: said before any is made)."""
+    tables, per_table = event_size(fmt, bots, seats=seats, per_pairing=per_pairing, rounds=rounds)
+    if tables * per_table > MAX_EVENT_GAMES:
+        raise ValueError(f"{tables * per_table} games, more than the {MAX_EVENT_GAMES} of the longest tournament")
     if positions and not duplicate:
         raise ValueError("positions are played once per seat rotation: --no-duplicate does not go with them")
     plans: list[GamePlan] = []
     if fmt in ("round-robin", "gauntlet"):
         pairs = list(combinations(range(bots), 2)) if fmt == "round-robin" else [(0, j) for j in range(1, bots)]
-        per_table = len(rotations(2, seats))
-        if rounds is None:
-            rounds = -(-(per_pairing or per_table) // per_table)
+        rounds = tables // len(pairs)
         for k in range(rounds):
             for pair in pairs:
                 if duplicate:
@@ -148,11 +157,6 @@ def build_schedule(fmt: str, bots: int, *, seats: int, seed: int, duplicate: boo
                     _table_games(pair, seats, lambda r, k=k: seed + k * per_table + r, plans)
         return Schedule(plans, rounds * len(pairs), per_table)
     k_seats = seats
-    if not 2 <= k_seats <= bots:
-        raise ValueError(f"free-for-all tables of {k_seats} seats need between 2 and {bots} seats (the bots)")
-    per_table = len(rotations(k_seats, k_seats))
-    per_round = math.lcm(bots, k_seats) // k_seats
-    tables = per_round * (rounds or 1)
     rng = random.Random(seed)
     played = [0] * bots
     met = [[0] * bots for _ in range(bots)]
@@ -168,6 +172,26 @@ def build_schedule(fmt: str, bots: int, *, seats: int, seed: int, duplicate: boo
         else:
             _table_games(group, k_seats, lambda r, t=t: seed + t * per_table + r, plans)
     return Schedule(plans, tables, per_table)
+
+
+def event_size(fmt: str, bots: int, *, seats: int, per_pairing: int | None = None,
+               rounds: int | None = None) -> tuple[int, int]:
+    """(tables, games per table) of the event :func:`build_schedule` would make, counted without
+    making it: its games are the product. Raises ``ValueError`` as :func:`build_schedule` does
+    (unknown format, fewer than two bots, free-for-all tables of a wrong size)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r} (formats: {', '.join(FORMATS)})")
+    if bots < 2:
+        raise ValueError(f"a tournament needs at least two bots, got {bots}")
+    if fmt in ("round-robin", "gauntlet"):
+        pairs = bots * (bots - 1) // 2 if fmt == "round-robin" else bots - 1
+        per_table = len(rotations(2, seats))
+        if rounds is None:
+            rounds = -(-(per_pairing or per_table) // per_table)
+        return rounds * pairs, per_table
+    if not 2 <= seats <= bots:
+        raise ValueError(f"free-for-all tables of {seats} seats need between 2 and {bots} seats (the bots)")
+    return math.lcm(bots, seats) // seats * (rounds or 1), len(rotations(seats, seats))
 
 
 def _meet_cost(group: Sequence[int], met: list[list[int]]) -> int:

@@ -37,6 +37,10 @@ QUIET = 0.3
 """Seconds the checker listens before its first message (a bot must not speak first)."""
 ASKS_PER_POSITION = 4
 """How many times each crafted position is asked (a random bot then tries several entries)."""
+SEED_SPAN = 100
+"""The scripted games use seeds ``seed`` .. ``seed + SEED_SPAN - 1`` (a whole game ``seed + 17·i``,
+a session's games ``seed + number`` and ``seed + 50 + number``, the real server's
+``seed + game``): ``--seed`` leaves them room below the protocol's largest seed."""
 
 
 @dataclass

@@ -41,15 +41,14 @@ def load_distributed() -> ModuleType:
     return distributed
 
 
-def check_cluster(cluster: str, server: str | None, shard_size: int) -> None:
-    """Exit 2 for ``--cluster`` with ``--server`` or a bad ``--shard-size``; exit 1, before any
+def check_cluster(cluster: str, server: str | None) -> None:
+    """Exit 2 for ``--cluster`` with ``--server`` (``--shard-size`` is checked by every command
+    that takes it, :func:`quinze_cli.options.check_at_least`); exit 1, before any
     game, when Dask distributed is not installed (the message says how to get it)."""
     from quinze_cli.errors import EXIT_USAGE, fail
 
     if server is not None:
         fail("--cluster and --server do not go together: the workers start their own servers", EXIT_USAGE)
-    if shard_size < 1:
-        fail(f"--shard-size must be at least 1, got {shard_size}", EXIT_USAGE)
     if not cluster.startswith(("tcp://", "tls://")):
         fail(f"--cluster {cluster!r}: give the scheduler's address as tcp://HOST:PORT", EXIT_USAGE)
     try:

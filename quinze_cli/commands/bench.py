@@ -58,6 +58,13 @@ SECTION_LIMIT = {"quick": 120.0, "full": 600.0, "load": 3600.0}
 is reported as not finished and the others go on, so ``quinze bench`` always ends."""
 
 
+LOAD_DURATION_MAX = 300.0
+"""The longest ``--load-duration`` (seconds per load size): the four default sizes, each timed
+again against the reference server, then fit in the load section's limit
+(``SECTION_LIMIT["load"]``, an hour); beyond it the section could never finish (1e23 ran the
+load generator's engine for as long as the hour allowed)."""
+
+
 LIMIT_ENV = "QUINZE_BENCH_SECTION_LIMIT"
 """Environment variable overriding every section's limit, in seconds (tests use a tiny one)."""
 
@@ -114,7 +121,7 @@ def register(app: typer.Typer) -> None:
                                         "(default 10/20,250/1000,500/2000,250/1000@50).")
         ] = None,
         load_duration: Annotated[
-            Optional[float], typer.Option("--load-duration", help="Seconds measured per load size (default 10; --quick 1).")
+            Optional[float], typer.Option("--load-duration", help=f"Seconds measured per load size (default 10; --quick 1; at most {LOAD_DURATION_MAX:g}).")
         ] = None,
         load_tree: Annotated[
             Optional[Path], typer.Option("--load-tree", help="Measure the server of this source tree (another checkout).")
@@ -151,8 +158,9 @@ def register(app: typer.Typer) -> None:
             sizes = parse_sizes(load_sizes) if load_sizes else None
         except ValueError as e:
             fail(f"--load-sizes: {e}", EXIT_USAGE)
-        if load_duration is not None and not load_duration > 0:
-            fail(f"--load-duration: must be positive seconds, got {load_duration:g}", EXIT_USAGE)
+        if load_duration is not None and not 0 < load_duration <= LOAD_DURATION_MAX:
+            fail(f"--load-duration must be positive seconds, at most {LOAD_DURATION_MAX:g} (per load size), "
+                 f"got {load_duration:g}", EXIT_USAGE)
         if load_tree is not None and not (load_tree / "server" / "app.py").is_file():
             fail(f"--load-tree: {load_tree} holds no server/app.py", EXIT_USAGE)
         run_load = functools.partial(run_load_bench, duration=load_duration, sizes=sizes,

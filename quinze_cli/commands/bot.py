@@ -36,7 +36,7 @@ from quinze_cli.client import ClientError, Connection, RequestRefused, connect, 
 from quinze_cli.debuglog import enable_debug
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_error
 from quinze_cli.interrupt import run_until_signal
-from quinze_cli.options import check_move_time, check_seed, parse_option_pairs
+from quinze_cli.options import check_move_time, check_seat, check_seed, parse_option_pairs
 from quinze_cli.progcheck import program_problem
 from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
 
@@ -234,8 +234,7 @@ def register(app: typer.Typer) -> None:
             fail(f"--games must be at least 1, got {games}", EXIT_USAGE)
         check_move_time(move_time)
         check_seed(seed, games)
-        if seat is not None and seat < 0:
-            fail(f"--seat must be 0 or more, got {seat}", EXIT_USAGE)
+        check_seat(seat)
         if table is not None and (option or seed is not None or move_time is not None or games != 1):
             fail("--option, --games, --seed and --move-time go with --create, not --table", EXIT_USAGE)
         try:

@@ -37,9 +37,10 @@ from rich.text import Text
 from quinze_protocol.game import game_ids
 from quinze_cli.checkbot.report import Checklist, Verdict
 from quinze_cli.checkbot.probe import kill_all
-from quinze_cli.checkbot.scenarios import DIRECT, Settings
+from quinze_cli.checkbot.scenarios import DIRECT, SEED_SPAN, Settings
 from quinze_cli.checkbot.server import run_server
 from quinze_cli.errors import EXIT_USAGE, fail
+from quinze_cli.options import check_seed
 from quinze_cli.progcheck import program_problem
 
 STYLE = {"pass": "green", "fail": "bold red", "skip": "yellow"}
@@ -123,6 +124,7 @@ def register(app: typer.Typer) -> None:
             fail(f"--grace must be 0.1 .. 600 seconds, got {grace:g}", EXIT_USAGE)
         if not 1 <= concurrency <= len(SCENARIOS):
             fail(f"--concurrency must be 1 .. {len(SCENARIOS)}, got {concurrency}", EXIT_USAGE)
+        check_seed(seed, SEED_SPAN)
         if len(command) == 1 and " " in command[0]:
             command = shlex.split(command[0])
         problem = program_problem(command)

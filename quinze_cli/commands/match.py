@@ -29,7 +29,8 @@ from quinze_cli.client import parse_address
 from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_error
 from quinze_cli.interrupt import run_until_interrupted
-from quinze_cli.options import (SEED_MAX, STDIO, check_move_time, check_seed, check_writable, fresh_seed, games_problem,
+from quinze_cli.options import (STDIO, check_at_least, check_last_seed, check_move_time, check_seed, check_writable,
+                                 fresh_seed, games_problem,
                                  option_pairs)
 from quinze_cli.positions import load_positions
 from quinze_cli.progcheck import program_problem
@@ -89,8 +90,7 @@ def build_config(
     if concurrency < 1:
         fail(f"--concurrency must be at least 1, got {concurrency}", EXIT_USAGE)
     check_move_time(move_time)
-    if max_restarts < 0:
-        fail(f"--max-restarts must be 0 or more, got {max_restarts}", EXIT_USAGE)
+    check_at_least(max_restarts, "--max-restarts", 0)
     if wire not in ("json", "msgpack"):
         fail(f"--wire must be json or msgpack, got {wire!r}", EXIT_USAGE)
     try:
@@ -145,9 +145,8 @@ def build_config(
             f"note: --duplicate plays each deal once per seat rotation ({per_deal}): {games} games rounded up to {rounded}")
         games = rounded
     iter_schedule(len(specs), seats_n, games, seed, duplicate=duplicate, positions=len(starts))  # checks only
-    if last_seed(seed, games, per_deal, duplicate=duplicate) > SEED_MAX:
-        fail(f"--seed {seed} with {games} games goes past the largest seed 2**63-1 ({SEED_MAX}): "
-             "game i uses --seed + i", EXIT_USAGE)
+    check_last_seed(seed, last_seed(seed, games, per_deal, duplicate=duplicate), games,
+                    f"deal i uses --seed + i, played once per seat rotation ({per_deal})" if duplicate else "game i uses --seed + i")
     return MatchConfig(
         game=game, bots=specs, games=games, seed=seed, options=options, log_dir=log_dir, concurrency=concurrency,
         move_time=move_time, duplicate=duplicate, wire=wire, max_restarts=max_restarts, server=address,
@@ -280,6 +279,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Play a match between bots and print the score (per bot: games, wins, points, forfeits; Elo for two bots)."""
         bots = bots or []
+        check_at_least(shard_size, "--shard-size", 1)
         old: Journal | None = None
         if resume is not None:
             try:
@@ -314,7 +314,7 @@ def register(app: typer.Typer) -> None:
                         for f in e.get("failures", [])]
             resumed = Resumed(old, resume_log, stats, done, failures)
         if cluster is not None:
-            check_cluster(cluster, server, shard_size)  # the workers check the bot programs there
+            check_cluster(cluster, server)  # the workers check the bot programs there
         else:
             for spec in config.bots:
                 problem = program_problem(spec.argv)

@@ -29,7 +29,7 @@ import typer
 
 from quinze_protocol.game import Game, GameError, get_game
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
-from quinze_cli.options import check_log_dir, check_move_time, check_seed, option_pairs
+from quinze_cli.options import check_log_dir, check_move_time, check_seat, check_seed, option_pairs
 
 
 def register(app: typer.Typer) -> None:
@@ -71,6 +71,9 @@ def register(app: typer.Typer) -> None:
             fail(f"--server: {err}", EXIT_USAGE)
         if spectate and table:
             fail("--spectate and --table: choose one", EXIT_USAGE)
+        check_seat(seat)
+        if seat is not None and table is None:
+            fail("--seat is the seat wanted at --table: give --table with it", EXIT_USAGE)
         if local and (spectate or table):
             fail("--local makes its own table: do not give --table or --spectate", EXIT_USAGE)
         if name is not None and not (1 <= len(name) <= 32 and name.isprintable()):

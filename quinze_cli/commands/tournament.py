@@ -37,12 +37,13 @@ from quinze_cli.matchjournal import game_entry
 from quinze_cli.matchrun import GameReport, MatchConfig, MatchRunner, validate_options
 from quinze_cli.schedule import GamePlan
 from quinze_cli.interrupt import run_until_interrupted
-from quinze_cli.options import SEED_MAX, check_move_time, check_writable, fresh_seed, option_pairs
+from quinze_cli.options import (check_at_least, check_last_seed, check_move_time, check_seed, check_writable, fresh_seed,
+                                 option_pairs)
 from quinze_cli.positions import load_positions, positions_digest
 from quinze_cli.progcheck import program_problem
 from quinze_cli.relay import Failure
 from quinze_cli.results import lower_is_better
-from quinze_cli.schedule import FORMATS, Schedule, build_schedule
+from quinze_cli.schedule import FORMATS, MAX_EVENT_GAMES, Schedule, build_schedule, event_size
 from quinze_cli.tournament_view import event_data, print_summary, standings_table
 from quinze_cli.tournament import EventSettings, TournamentStats, bot_settings, load_config, make_bots, parse_entry
 
@@ -97,8 +98,9 @@ def settle(data: dict[str, Any]) -> tuple[EventSettings, MatchConfig, Schedule, 
     if fmt == "free-for-all" and per_pairing is not None:
         fail("--games-per-pairing is for round-robin and gauntlet; free-for-all is played in --rounds", EXIT_USAGE)
     for key, value in (("--games-per-pairing", per_pairing), ("--rounds", rounds)):
-        if value is not None and (not isinstance(value, int) or value < 1):
-            fail(f"{key} must be at least 1, got {value}", EXIT_USAGE)
+        if value is not None and not isinstance(value, int):
+            fail(f"{key} must be a whole number, got {value!r}", EXIT_USAGE)
+        check_at_least(value, key, 1)
     if per_pairing is None and rounds is None:
         if fmt == "free-for-all":
             rounds = 1
@@ -107,9 +109,10 @@ def settle(data: dict[str, Any]) -> tuple[EventSettings, MatchConfig, Schedule, 
     seats = data.get("seats")
     if seats is None:
         seats = len(specs) if fmt == "free-for-all" else 2
-    concurrency = int(data.get("concurrency") or 1)
-    if concurrency < 1:
-        fail(f"--concurrency must be at least 1, got {concurrency}", EXIT_USAGE)
+    concurrency = int(data["concurrency"]) if data.get("concurrency") is not None else 1  # 0 is refused, not the default
+    check_at_least(concurrency, "--concurrency", 1)
+    max_restarts = int(data.get("max_restarts", 3))
+    check_at_least(max_restarts, "--max-restarts", 0)
     move_time = data.get("move_time")
     if move_time is not None:
         check_move_time(float(move_time))
@@ -132,15 +135,24 @@ def settle(data: dict[str, Any]) -> tuple[EventSettings, MatchConfig, Schedule, 
     seed = data.get("seed")
     if seed is None:
         seed = fresh_seed()
-    if not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
-        fail(f"--seed must be in 0 .. 2**63-1, got {seed}", EXIT_USAGE)
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        fail(f"--seed must be a whole number, got {seed!r}", EXIT_USAGE)
+    check_seed(seed)
+    try:
+        tables, per_table = event_size(fmt, len(specs), seats=options["players"], per_pairing=per_pairing, rounds=rounds)
+    except ValueError as err:
+        fail(f"--format {fmt}: {err}", EXIT_USAGE)
+    if tables * per_table > MAX_EVENT_GAMES:
+        length = "--rounds" if rounds is not None else "--games-per-pairing"
+        fail(f"{length} {rounds if rounds is not None else per_pairing} makes {tables * per_table} games; a tournament "
+             f"has at most {MAX_EVENT_GAMES} (its schedule is made before the first game): play longer runs as "
+             "matches (quinze match), whose games are scheduled as they are played", EXIT_USAGE)
     try:
         schedule = build_schedule(fmt, len(specs), seats=options["players"], seed=seed, duplicate=duplicate,
                                   per_pairing=per_pairing, rounds=rounds, positions=len(starts))
     except ValueError as err:
         fail(f"--format {fmt}: {err}", EXIT_USAGE)
-    if schedule.last_seed > SEED_MAX:
-        fail(f"--seed {seed} with {schedule.games} games goes past the largest seed 2**63-1", EXIT_USAGE)
+    check_last_seed(seed, schedule.last_seed, schedule.games, "the deals use --seed + 0, 1, 2... (quinze_cli/schedule.py)")
     wire = str(data.get("wire") or "json")
     if wire not in ("json", "msgpack"):
         fail(f"--wire must be json or msgpack, got {wire!r}", EXIT_USAGE)
@@ -151,7 +163,7 @@ def settle(data: dict[str, Any]) -> tuple[EventSettings, MatchConfig, Schedule, 
                              extra={"wire": wire, "positions": positions_digest(starts) if starts else None})
     config = MatchConfig(game=game, bots=specs, games=schedule.games, seed=seed, options=options, log_dir=Path("."),
                          concurrency=concurrency, move_time=settings.move_time, duplicate=duplicate, wire=wire,
-                         max_restarts=int(data.get("max_restarts", 3)), bot_move_times=tuple(times),
+                         max_restarts=max_restarts, bot_move_times=tuple(times),
                          positions=tuple(starts))
     return settings, config, schedule, times
 
@@ -219,8 +231,8 @@ def register(app: typer.Typer) -> None:
         bots: Annotated[Optional[list[str]], typer.Argument(help="Bots: builtin:NAME, a quoted command line, or \"name=N cmd=C args=A movetime=S seed=N\".", show_default=False)] = None,
         game: Annotated[Optional[str], typer.Option(help=game_id_help("quinze"), show_default=False)] = None,
         format: Annotated[Optional[str], typer.Option("--format", help="round-robin (default), gauntlet (the first bot against each other) or free-for-all.", show_default=False)] = None,
-        games_per_pairing: Annotated[Optional[int], typer.Option("--games-per-pairing", help="Games per pair of bots (round-robin, gauntlet; default 10, rounded up to whole seat rotations).", show_default=False)] = None,
-        rounds: Annotated[Optional[int], typer.Option("--rounds", help="Rounds: a table per pairing, or (free-for-all) the tables in which every bot plays once.", show_default=False)] = None,
+        games_per_pairing: Annotated[Optional[int], typer.Option("--games-per-pairing", help=f"Games per pair of bots (round-robin, gauntlet; default 10, rounded up to whole seat rotations); an event has at most {MAX_EVENT_GAMES} games.", show_default=False)] = None,
+        rounds: Annotated[Optional[int], typer.Option("--rounds", help=f"Rounds: a table per pairing, or (free-for-all) the tables in which every bot plays once; an event has at most {MAX_EVENT_GAMES} games.", show_default=False)] = None,
         seats: Annotated[Optional[int], typer.Option(help="Seats per table (default 2; free-for-all: one per bot).", show_default=False)] = None,
         duplicate: Annotated[Optional[bool], typer.Option("--duplicate/--no-duplicate", help="Play each deal once per seat rotation (default: yes).", show_default=False)] = None,
         concurrency: Annotated[Optional[int], typer.Option(help="Games played at the same time (default 1).", show_default=False)] = None,
@@ -237,6 +249,7 @@ def register(app: typer.Typer) -> None:
         positions: Annotated[Optional[Path], typer.Option("--positions", help="Start the deals from these positions (the quinze legal format, one per line), each once per seat rotation.", show_default=False)] = None,
     ) -> None:
         """Play a tournament between bots: standings with ratings, a crosstable, forfeits and time per bot."""
+        check_at_least(shard_size, "--shard-size", 1)
         given: dict[str, Any] = {k: v for k, v in {
             "game": game, "format": format, "games_per_pairing": games_per_pairing, "rounds": rounds, "seats": seats,
             "duplicate": duplicate, "seed": seed, "move_time": move_time, "max_restarts": max_restarts,
@@ -302,7 +315,7 @@ def register(app: typer.Typer) -> None:
                       + (f" ({dropped} unfinished or unrecorded game(s) dropped from the log, to be played again)" if dropped else ""))
         missing = [p for p in schedule.plans if p.index not in done]
         if cluster is not None:
-            check_cluster(cluster, None, shard_size)
+            check_cluster(cluster, None)
         runner = make_runner(cfg, cluster, shard_size, plans=missing, stats=stats)
         runner.log_path = log_path
         runner.stderr_dir = event_dir / "stderr"
