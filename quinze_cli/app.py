@@ -112,11 +112,13 @@ def _completion(option: str, shell: str) -> None:
     import typer
     from typer._completion_shared import get_completion_script, install
 
+    from quinze_cli.stdio import no_color
+
     if option == "--show-completion":
         typer.echo(get_completion_script(prog_name="quinze", complete_var="_QUINZE_COMPLETE", shell=shell))
     else:
         shell, path = install(shell=shell, prog_name="quinze", complete_var="_QUINZE_COMPLETE")
-        typer.secho(f"{shell} completion installed in {path}", fg="green")
+        typer.secho(f"{shell} completion installed in {path}", fg=None if no_color() else "green")
         typer.echo("Completion will take effect once you restart the terminal")
     sys.exit(0)
 
@@ -124,13 +126,19 @@ def _completion(option: str, shell: str) -> None:
 def main() -> None:
     """Console-script entry point: only the named command's module is imported (see above); usage
     errors are one ``error:`` line (:func:`~quinze_cli.helptext.run`). ``quinze --version`` alone
-    is printed here, without Typer (what the eager option of :func:`build` prints too)."""
-    if sys.argv[1:] == ["--version"]:
-        print(version_line())
-        sys.exit(0)
-    if len(sys.argv) == 3 and sys.argv[1] in ("--show-completion", "--install-completion") and sys.argv[2] in SHELLS:
-        _completion(sys.argv[1], sys.argv[2])
-    from quinze_cli.helptext import run
+    is printed here, without Typer (what the eager option of :func:`build` prints too). Every
+    command runs under :func:`quinze_cli.stdio.guarded`: a closed stdout ends it quietly with
+    exit 141, and a stream that is not UTF-8 gets French text without accents, not a traceback."""
+    from quinze_cli.stdio import guarded
 
-    module = COMMANDS.get(sys.argv[1]) if len(sys.argv) > 1 else None
-    run(command(build([module]) if module is not None else None))
+    if sys.argv[1:] == ["--version"]:
+        with guarded(rich=False):
+            print(version_line())
+            sys.exit(0)
+    with guarded():
+        if len(sys.argv) == 3 and sys.argv[1] in ("--show-completion", "--install-completion") and sys.argv[2] in SHELLS:
+            _completion(sys.argv[1], sys.argv[2])
+        from quinze_cli.helptext import run
+
+        module = COMMANDS.get(sys.argv[1]) if len(sys.argv) > 1 else None
+        run(command(build([module]) if module is not None else None))

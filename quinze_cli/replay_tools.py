@@ -11,11 +11,10 @@ stdout (:mod:`quinze_cli.logpos`); ``--step`` opens the full-screen viewer
 
 from __future__ import annotations
 
-import os
-
 from quinze_protocol.replaylog import LoggedGame, LogError
 from quinze_cli.errors import EXIT_USAGE, fail
 from quinze_cli.logpos import print_position
+from quinze_cli.stdio import colour_wanted
 
 
 def position_or_step(selected: list[tuple[int, LoggedGame]], *, position: bool, step: bool, at: int | None,
@@ -37,7 +36,7 @@ def position_or_step(selected: list[tuple[int, LoggedGame]], *, position: bool, 
 
     number, logged = selected[0]
     console = Console(highlight=False)
-    color = console.is_terminal and console.color_system is not None and not os.environ.get("NO_COLOR")
+    color = colour_wanted(console)
     try:
         view = Viewer(logged, number, seat=seat, color=color)
     except LogError as err:

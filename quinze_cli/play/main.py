@@ -31,6 +31,7 @@ from quinze_cli.play.lobby import ask, lobby
 from quinze_cli.play.session import Lost, PlayOptions, Quit, Session, Stopped
 from quinze_cli.play.table import TableGone, join_table, spectate_table
 from quinze_cli.play.terminal import LineReader
+from quinze_cli.stdio import colour_wanted
 
 __all__ = ["LocalSpec", "make_console", "run_play"]
 
@@ -54,7 +55,7 @@ class LocalSpec:
 def make_console() -> tuple[Console, bool]:
     """The console and whether cards get symbols and colours (a terminal and ``NO_COLOR`` unset)."""
     console = Console(highlight=False)
-    color = console.is_terminal and console.color_system is not None and not os.environ.get("NO_COLOR")
+    color = colour_wanted(console)
     return console, color
 
 
