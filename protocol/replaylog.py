@@ -269,6 +269,14 @@ class LoggedGame:
     lines: list[int] = field(default_factory=list)
     cut: int | None = None
     damaged: int | None = None
+    flawed: bool = False
+    """True when a record of the game was not read as one (cut short, not a record, a bad record,
+    a header of another format or lacking fields): :func:`read_log` lists it in ``partial``."""
+
+    @property
+    def whole(self) -> bool:
+        """Complete and read without a flaw: what :func:`read_log` lists in ``games``."""
+        return self.complete and not self.flawed
 
     @property
     def break_note(self) -> str | None:
@@ -411,7 +419,8 @@ def iter_log(source: str | bytes | Iterable[str] | Iterable[bytes], problems: li
     being read is held); each problem is appended to ``problems`` when it is found (``"line N:
     ..."``). ``read.truncated`` is set when given and the last line lacks its newline. A game is
     complete when it has its result record (``complete``), else cut short, damaged or
-    incomplete (``cut``, ``damaged``)."""
+    incomplete (``cut``, ``damaged``); ``whole`` when complete and read without a flaw (the games
+    :func:`read_log` lists in ``games``, the others in ``partial``)."""
     out = read if read is not None else LogReadResult()
     out.problems = problems
     ready: list[LoggedGame] = []
@@ -439,8 +448,9 @@ def iter_log(source: str | bytes | Iterable[str] | Iterable[bytes], problems: li
                 skipped.clear()
             if reason:
                 out.problems.append(reason)
+            current.flawed = damaged
             if read is not None:  # read_log keeps every game; alone, only the one being read is held
-                (read.games if current.complete and not damaged else read.partial).append(current)
+                (read.games if current.whole else read.partial).append(current)
             ready.append(current)
         current, damaged = None, False
 

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 __all__ = ["JOURNAL", "Journal", "JournalError", "differences", "player_names", "reconcile_log"]
 
@@ -171,34 +171,40 @@ def player_names(names: Sequence[str], seat_bots: Iterable[int]) -> tuple[str, .
 def reconcile_log(log: Path, keep: Mapping[tuple[Any, tuple[Any, ...]], Any]) -> tuple[set[tuple[Any, tuple[Any, ...]]], int]:
     """Cut the game log back to the games in ``keep`` (``(seed, player names)`` of the journal's
     games, each mapped to the journal's ``points`` for it), each once, complete and verified: read
-    leniently (:func:`quinze_protocol.replaylog.read_log`), a game cut anywhere (in its header, in
-    a record, before its result) or damaged is dropped, and so is a complete one that does not
-    re-simulate (:func:`quinze_protocol.replaysim.verify`) or whose points differ from the
-    journal's. Rewritten atomically (a temporary file, fsynced, renamed). Returns ``(the keys of
-    the games kept, games dropped)``; no log: ``(set(), 0)``."""
-    from quinze_protocol.replaylog import read_log
+    leniently and a game at a time (:func:`quinze_protocol.replaylog.iter_log`: memory holds the
+    game being read and its lines, not the log), a game cut anywhere (in its header, in a record,
+    before its result) or damaged is dropped, and so is a whole one that does not re-simulate
+    (:func:`quinze_protocol.replaysim.verify`) or whose points differ from the journal's. The
+    games kept are written, line for line as they were, to a temporary file, fsynced and renamed
+    over the log. Returns ``(the keys of the games kept, games dropped)``; no log: ``(set(), 0)``."""
+    from quinze_protocol.replaylog import iter_log
     from quinze_protocol.replaysim import verify
 
     if not log.exists():
         return set(), 0
-    raw = log.read_bytes()
-    lines = raw.decode("utf-8", errors="replace").split("\n")
-    found = read_log(raw)
-    kept_lines: list[str] = []
     seen: set[tuple[Any, tuple[Any, ...]]] = set()
-    dropped = len(found.partial)
-    for game in found.games:
-        key: tuple[Any, tuple[Any, ...]] = (game.header.get("seed"), tuple(game.header.get("players") or ()))
-        points = (game.result or {}).get("result", {}).get("points")
-        if (key in keep and key not in seen and points == keep[key]
-                and verify(game) is None):
-            seen.add(key)
-            kept_lines += [lines[n - 1].rstrip("\r") for n in game.lines]
-        else:
-            dropped += 1
+    dropped = 0
+    held: dict[int, str] = {}
+    """The lines read and not yet given to a game or passed over (the game being read)."""
+
+    def lines(source: BinaryIO) -> Iterator[bytes]:
+        for n, raw in enumerate(source, 1):
+            held[n] = raw.decode("utf-8", errors="replace").rstrip("\n").rstrip("\r")
+            yield raw
+
     tmp = log.with_name(log.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write("".join(line + "\n" for line in kept_lines))
+    with open(log, "rb") as source, open(tmp, "w", encoding="utf-8") as fh:
+        for game in iter_log(lines(source), []):
+            key: tuple[Any, tuple[Any, ...]] = (game.header.get("seed"), tuple(game.header.get("players") or ()))
+            points = (game.result or {}).get("result", {}).get("points")
+            if game.whole and key in keep and key not in seen and points == keep[key] and verify(game) is None:
+                seen.add(key)
+                fh.write("".join(held[n] + "\n" for n in game.lines))
+            else:
+                dropped += 1
+            last = game.lines[-1] if game.lines else 0
+            for n in [n for n in held if n <= last]:  # this game's lines and the strays before it
+                del held[n]
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, log)

@@ -136,22 +136,31 @@ def seat_count(game: LoggedGame) -> int | None:
 
 
 def seat_of(text: str, number: int, game: LoggedGame) -> int:
+    """The seat ``--seat`` names in game ``number`` (:func:`find_seat`). Exits (1) with the
+    reason, naming the seats, when it names none."""
+    seat = find_seat(text, number, game)
+    if isinstance(seat, str):
+        fail(seat)
+    return seat
+
+
+def find_seat(text: str, number: int, game: LoggedGame) -> int | str:
     """The seat ``--seat`` names in game ``number``: a number, or a player's name (as in the
-    header's ``players``). Exits with a usage error naming the seats when it names none."""
+    header's ``players``); else why not, naming the seats (``"--seat: game 2 has no player ..."``)."""
     players = game.header.get("players")
     names = [str(p) for p in players] if isinstance(players, list) else []
     n = seat_count(game)
     if text.strip().isdigit():
         seat = int(text)
         if n is not None and not 0 <= seat < n:
-            fail(f"--seat: game {number} has seats 0..{n - 1}, got {seat}")
+            return f"--seat: game {number} has seats 0..{n - 1}, got {seat}"
         return seat
     if names.count(text) == 1:
         return names.index(text)
     known = ", ".join(f"{i} {name}" for i, name in enumerate(names)) or "none named"
     if names.count(text) > 1:
-        fail(f"--seat: {text!r} sits in several seats of game {number} ({known}): give the number")
-    fail(f"--seat: game {number} has no player {text!r} (seats: {known})")
+        return f"--seat: {text!r} sits in several seats of game {number} ({known}): give the number"
+    return f"--seat: game {number} has no player {text!r} (seats: {known})"
 
 
 def game_title(game_id: Any) -> str:
@@ -394,12 +403,31 @@ def register(app: typer.Typer) -> None:
             if as_json:
                 print_json(games, seat_arg)
                 return
-            for number, g in games:
-                tell_game(number, g, seat_of(seat_arg, number, g) if seat_arg is not None else None, out)
+            raise typer.Exit(tell_games(games, seat_arg, out))
         except KeyboardInterrupt:
             stderr.print(f"interrupted while reading {log}: no game {'verified' if check else 'shown'}",
                          soft_wrap=True, highlight=False)
             raise typer.Exit(EXIT_INTERRUPTED) from None
+
+
+def tell_games(games: Iterable[tuple[int, LoggedGame]], seat_arg: str | None, out: Console) -> int:
+    """Tell each game as it is read (:func:`tell_game`); the exit code. With ``--seat``, the first
+    game must have that seat, checked before anything is printed (exit 1 naming the seats); a
+    later game where it names no seat (the log streams: its header is read only then) is said
+    in one line in its place and on stderr, the others are told, and the exit code is 1."""
+    missed = told = 0
+    for number, g in games:
+        seat = find_seat(seat_arg, number, g) if seat_arg is not None else None
+        if isinstance(seat, str):
+            if not told + missed:  # the first game read (game 1, or the one --game picked)
+                fail(seat)
+            missed += 1
+            out.print(Text(f"Game {number}: not told ({seat.removeprefix('--seat: ')})"))
+            stderr.print(Text.assemble(("warning: ", "bold yellow"), seat))
+            continue
+        tell_game(number, g, seat, out)
+        told += 1
+    return 1 if missed else 0
 
 
 def pick(games: Iterator[tuple[int, LoggedGame]], wanted: int) -> tuple[int, LoggedGame]:
@@ -414,16 +442,21 @@ def pick(games: Iterator[tuple[int, LoggedGame]], wanted: int) -> tuple[int, Log
 
 def print_json(games: Iterator[tuple[int, LoggedGame]], seat_arg: str | None) -> None:
     """``--json``: the games as one JSON array (:func:`game_json`), each written as it is read;
-    with ``--seat NAME`` every game is told from the seat NAME has in the first, and a game where
-    NAME sits elsewhere fails (exit 1) there."""
+    with ``--seat NAME`` every game is told from the seat NAME has in the first (checked before
+    anything is written), and a game where NAME sits elsewhere or not at all ends the array
+    there (the output stays whole JSON) and fails (exit 1)."""
     seat: int | None = None
     sep = "["
     for number, g in games:
-        here = seat_of(seat_arg, number, g) if seat_arg is not None else None
+        here = find_seat(seat_arg, number, g) if seat_arg is not None else None
+        if sep == "[" and isinstance(here, str):
+            fail(here)
         if sep == "[":  # the first game
-            seat = here
+            seat = here if isinstance(here, int) else None
         elif here != seat:
-            fail(f"--seat: {seat_arg!r} sits in different seats in these games: give --game N")
+            typer.echo("]")  # the array stays whole JSON, of the games before this one
+            fail(here if isinstance(here, str) else
+                 f"--seat: {seat_arg!r} sits in different seats in these games: give --game N")
         typer.echo(sep + json.dumps(game_json(number, g, seat), ensure_ascii=False), nl=False)
         sep = ", "
     typer.echo("]")
