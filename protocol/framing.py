@@ -25,6 +25,8 @@ the next call goes on with the following one.
 from __future__ import annotations
 
 import json
+import math
+import re
 import struct
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
@@ -132,48 +134,107 @@ def _key_problem(body: bytes, max_frame: int, max_elements: int) -> ProtocolErro
         data = _unpack(body, max_frame, max_elements, strict=False)
     except Exception:  # noqa: BLE001 - e.g. a list used as a key (unhashable): no details then
         return ProtocolError("not-a-map", "map keys must be text, but a key of this message is not")
-    t = data.get("type") if isinstance(data, dict) else None
-    ref = t[:64] if isinstance(t, str) else None
-    request = data.get("request") if isinstance(data, dict) else None
-    request = request if type(request) is int and 0 <= request <= REQUEST_MAX else None
-    where = _bad_key(data, ref or "message")
-    if where is None:  # pragma: no cover - the strict unpacker found one
+    ref, request = _ref_request(data)
+    found = _first_forbidden(data, ref or "message")
+    if found is None or found[0] != "key":  # pragma: no cover - the strict unpacker found one
         return ProtocolError("not-a-map", "map keys must be text", ref=ref, request=request)
-    path, key = where
+    _, path, key = found
     shown = repr(key) if len(repr(key)) <= 40 else repr(key)[:40] + "..."
     return ProtocolError("not-a-map", f"map keys must be text, this map has the key {shown} ({_kind(key)})", path,
                          ref=ref, request=request)
 
 
+def _ref_request(data: Any) -> tuple[str | None, int | None]:
+    """The message type (cut to 64 characters) and the request id of a map, where readable."""
+    t = data.get("type") if isinstance(data, dict) else None
+    request = data.get("request") if isinstance(data, dict) else None
+    request = request if type(request) is int and 0 <= request <= REQUEST_MAX else None
+    return (t[:64] if isinstance(t, str) else None), request
+
+
 def _kind(value: Any) -> str:
+    if isinstance(value, (msgpack.ExtType, msgpack.Timestamp)):
+        return "an extension value"
     return {int: "an integer", float: "a float", bool: "a boolean", bytes: "binary", type(None): "nil"}.get(
         type(value), type(value).__name__
     )
 
 
-def _bad_key(value: Any, path: str) -> tuple[str, Any] | None:
-    """The first map (dotted path) holding a key that is not text, and that key; None if none."""
+_MARKS = re.compile(rb"[\xc4-\xcb\xd4-\xd8]")
+"""The bytes that begin a binary value (bin 8/16/32: c4-c6), an extension value (ext 8/16/32:
+c7-c9, fixext: d4-d8) or a float (float 32/64: ca, cb). Such bytes can also sit inside a string
+or a number: they only say where to look (:func:`_may_be_forbidden`)."""
+
+
+def _may_be_forbidden(body: bytes) -> bool:
+    """False when ``body`` certainly holds no binary or extension value and no float that is NaN
+    or infinite: one scan in C for the frames of every message (a client's frames seldom hold
+    a float), then a look at the two bytes after each float mark (a NaN or an infinity has every
+    exponent bit set). True means "maybe": :func:`_first_forbidden` decides."""
+    search = _MARKS.search
+    m = search(body)
+    while m is not None:
+        i = m.start()
+        mark = body[i]
+        if mark not in (0xCA, 0xCB):
+            return True
+        exponent_end = 0x80 if mark == 0xCA else 0xF0  # the exponent's bits in its second byte
+        if i + 2 < len(body) and body[i + 1] & 0x7F == 0x7F and body[i + 2] & exponent_end == exponent_end:
+            return True
+        m = search(body, i + 1)
+    return False
+
+
+def _first_forbidden(value: Any, path: str) -> tuple[str, str, Any] | None:
+    """The first thing in ``value`` that no message may hold (PROTOCOL.md "Conventions" and
+    "Framing"), depth first in the order of the map: ``("key", path of the map, the key)`` for a
+    map key that is not text, ``("value", path, the value)`` for a binary or extension value or a
+    float that is not finite; None if there is none."""
     stack = [(value, path)]
     while stack:
         v, p = stack.pop()
         if isinstance(v, dict):
             for k in v:
                 if not isinstance(k, str):
-                    return p, k
+                    return "key", p, k
             stack.extend((item, f"{p}.{k}") for k, item in reversed(list(v.items())))
         elif isinstance(v, list):
             stack.extend((item, f"{p}[{i}]") for i, item in reversed(list(enumerate(v))))
+        elif isinstance(v, (bytes, msgpack.ExtType, msgpack.Timestamp)) or (isinstance(v, float) and not math.isfinite(v)):
+            return "value", p, v
     return None
 
 
-def _not_msgpack(e: Exception) -> ProtocolError:
+def _forbidden_value(data: dict[str, Any]) -> ProtocolError | None:
+    """``bad-field`` for the first binary, extension or non-finite value in a message's map
+    (naming its dotted path, e.g. ``ping.x``), or None if it holds none."""
+    ref, request = _ref_request(data)
+    found = _first_forbidden(data, ref or "message")
+    if found is None:
+        return None
+    _, path, v = found
+    if isinstance(v, float):
+        why = f"must be a finite number, got {v!r} (NaN and infinities are not allowed in a message)"
+    elif isinstance(v, bytes):
+        why = "binary values are not allowed in a message (text is the msgpack str type)"
+    else:
+        code = -1 if isinstance(v, msgpack.Timestamp) else v.code
+        why = f"extension values are not allowed in a message (this one is msgpack ext type {code})"
+    return ProtocolError("bad-field", why, path, ref=ref, request=request)
+
+
+def _not_msgpack(e: Exception, body: bytes) -> ProtocolError:
     """``not-msgpack`` saying in words what is wrong with the body (not the library's text)."""
+    if not body:
+        return ProtocolError("not-msgpack", "the frame is empty (its length prefix is 0): a frame holds one msgpack map")
     if isinstance(e, msgpack.ExtraData):
         why = "bytes are left after the first value"
     elif isinstance(e, msgpack.StackError):
         why = "values are nested too deeply"
     elif isinstance(e, msgpack.FormatError):
         why = "it holds a byte that starts no msgpack value"
+    elif "timestamp" in str(e):
+        why = "it holds a malformed extension value (msgpack ext type -1, a timestamp)"
     elif "incomplete" in str(e) or isinstance(e, msgpack.OutOfData):
         why = "the value ends before the frame does (cut short)"
     else:
@@ -208,11 +269,13 @@ def unpack_body(body: bytes, *, max_frame: int = DEFAULT_MAX_FRAME, max_elements
             raise _too_many(limit) from None
         if "exceeds max_" in text:  # pragma: no cover - a string longer than the frame cannot be
             raise ProtocolError("not-msgpack", "the frame body is not one msgpack value: a string is longer than the frame") from None
-        raise _not_msgpack(e) from None
+        raise _not_msgpack(e, body) from None
     except Exception as e:  # msgpack raises various types for corrupt data
-        raise _not_msgpack(e) from None
+        raise _not_msgpack(e, body) from None
     if not isinstance(data, dict):
         raise ProtocolError("not-a-map", f"a message is a map, got a msgpack {_wire_kind(data)}")
+    if _may_be_forbidden(body) and (err := _forbidden_value(data)) is not None:
+        raise err
     return data
 
 
@@ -347,13 +410,32 @@ def encode_line(msg: Message | Mapping[str, Any], *, max_line: int = DEFAULT_MAX
     return line + b"\n"
 
 
+class _NonFinite(Exception):
+    """A JSON line holds NaN, Infinity or -Infinity (Python's ``json.dumps`` writes them unless
+    ``allow_nan=False``): not JSON (PROTOCOL.md, "JSON-lines wire")."""
+
+
 def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not allowed")
+    raise _NonFinite(name)
+
+
+def _non_finite(text: str) -> ProtocolError:
+    """``not-json`` for a line holding NaN or an infinity, naming the first one's field (the line
+    read again with them as floats to find it; not named in a line that is not JSON further on)."""
+    try:
+        data = json.loads(text, parse_constant=float)
+    except (ValueError, RecursionError):
+        return ProtocolError("not-json", "line is not JSON: NaN/Infinity is not JSON")
+    ref, _ = _ref_request(data)
+    found = _first_forbidden(data, ref or "message")
+    where = f": {found[1]} is {json.dumps(found[2])}" if found is not None and found[0] == "value" else ""
+    return ProtocolError("not-json", f"line is not JSON: NaN/Infinity is not JSON{where}", ref=ref)
 
 
 def loads_line(line: bytes, *, max_elements: int | None = None) -> dict[str, Any] | None:
     """The map in one line (terminator removed or not); None for a blank line. Raises
-    ``bad-utf8``, ``not-json`` (not one JSON value, NaN/Infinity included), ``not-a-map``,
+    ``bad-utf8``, ``not-json`` (not one JSON value; NaN/Infinity, which Python's ``json.dumps``
+    writes unless ``allow_nan=False``, are not JSON: the reason says so and names the field), ``not-a-map``,
     ``too-many-elements`` (not fatal) when the line could hold more than ``max_elements``
     values: counted before parsing as its commas, ``[`` and ``{`` (an upper bound, commas inside
     strings included), so such a line costs no parsing at all."""
@@ -369,6 +451,8 @@ def loads_line(line: bytes, *, max_elements: int | None = None) -> dict[str, Any
         raise ProtocolError("bad-utf8", f"line is not valid UTF-8 (byte {e.start})") from None
     try:
         data = json.loads(text, parse_constant=_no_constant)
+    except _NonFinite:
+        raise _non_finite(text) from None
     except (ValueError, RecursionError) as e:
         shown = text if len(text) <= 60 else text[:60] + "..."
         raise ProtocolError("not-json", f"line is not JSON ({type(e).__name__}): {shown!r}") from None

@@ -13,7 +13,9 @@ CHECKS: list[tuple[str, str, str]] = [
      "answer within the request's deadline (seconds from the moment it is sent); think less, or watch the clock"),
     ("well-formed", "answers are well-formed action messages",
      'write one JSON object per line (or one msgpack frame), {"type": "action", "table": T, "request": N, '
-     '"action": {...}}, integers within 64 bits, lines under 1 MiB; debugging output goes to stderr'),
+     '"action": {...}}, integers within 64 bits, finite numbers (NaN and Infinity are not JSON, and Python\'s '
+     'json.dumps writes them unless given allow_nan=False), text as msgpack str (never bin or ext), lines under '
+     '1 MiB; debugging output goes to stderr'),
     ("legal", "every answer is legal (whole games and crafted hard positions)",
      "send one entry of the request's legal list as it is; for a range {min, max} send {\"amount\": n} with "
      "min <= n <= max instead of min and max"),
