@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
@@ -21,7 +22,7 @@ __all__ = [
     "CODE", "FORFEIT_KINDS", "FORFEIT_LEAVE", "FORFEIT_TIMEOUT", "GAME_ID", "INT_MAX", "INT_MIN", "MAX_DEPTH", "MAX_MOVE_TIME", "NAME", "NONCE",
     "REASON", "RELAY_FORFEIT_KINDS", "REQUEST", "REQUEST_MAX", "ROLES", "SALT", "SEAT", "SEAT_MAX", "SEED", "TABLE_ID", "TABLE_STATES", "TOKEN",
     "Check", "Record", "Value", "bad", "bool_field", "check_data", "hex64_field", "int_field", "list_field",
-    "map_field", "move_time_field", "nullable", "record_field", "seconds_field", "str_field", "to_plain",
+    "map_field", "move_time_field", "name_problem", "nullable", "plain_text_problem", "record_field", "seconds_field", "str_field", "to_plain",
     "type_name", "typed_map_field",
 ]
 
@@ -41,7 +42,6 @@ RELAY_FORFEIT_KINDS = (FORFEIT_TIMEOUT, "crash", "garbage", "illegal")
 FORFEIT_KINDS = (*RELAY_FORFEIT_KINDS, FORFEIT_LEAVE)
 """Every forfeit kind our server and relays produce, as ``game-over.forfeit.kind`` (PROTOCOL.md "Flow" 5)."""
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 # --------------------------------------------------------------------------- checks
@@ -119,13 +119,36 @@ def str_field(lo: int = 0, hi: int = 2000, *, choices: tuple[str, ...] | None = 
             return v
         if not lo <= len(v) <= hi:
             raise bad(path, f"must be {lo}..{hi} characters, got {len(v)}")
-        if plain and _CONTROL.search(v):
-            raise bad(path, "must not contain control characters")
+        if plain and (why := plain_text_problem(v)) is not None:
+            raise bad(path, why)
         if ascii_ and not v.isascii():
             raise bad(path, "must be ASCII")
         return v
 
     return check
+
+
+_UNPLAIN = {"Cc": "a control character", "Cf": "a format character", "Cs": "a lone surrogate",
+            "Zl": "a line separator", "Zp": "a paragraph separator"}
+"""The Unicode categories that names, ids, codes and tokens may not hold (PROTOCOL.md
+"Conventions"): characters that are not shown as themselves but move, hide or reorder the text
+around them (U+202E RIGHT-TO-LEFT OVERRIDE, U+200B ZERO WIDTH SPACE, a newline)."""
+
+
+def plain_text_problem(text: str) -> str | None:
+    """Why ``text`` is not plain (the rule of names, table ids, codes and tokens, on the server
+    and in the CLI alike): its first control, format, surrogate or line/paragraph separator
+    character, named (``"must not contain U+202E (RIGHT-TO-LEFT OVERRIDE), a format character"``);
+    None when it holds none. Printable text (the usual case) is told in one C call."""
+    if text.isprintable():
+        return None
+    for i, c in enumerate(text):
+        kind = _UNPLAIN.get(unicodedata.category(c))
+        if kind is not None:
+            name = unicodedata.name(c, "")
+            shown = f"U+{ord(c):04X}" + (f" ({name})" if name else "")
+            return f"must not contain {shown}, {kind} (character {i + 1})"
+    return None
 
 
 def nullable(inner: Check) -> Check:
@@ -220,6 +243,16 @@ REQUEST = int_field(0, REQUEST_MAX)
 NONCE = int_field()
 SEED = int_field()
 SALT = str_field(1, 128, plain=True, ascii_=True)
+
+
+def name_problem(text: str) -> str | None:
+    """Why ``text`` cannot be a name (:data:`NAME`: ``hello.name``, ``quinze play --name``), in
+    words (``"must be 1..32 characters, got 40"``, :func:`plain_text_problem`'s); None if it can."""
+    try:
+        NAME(text, "name")
+    except ProtocolError as err:
+        return err.reason
+    return None
 TOKEN = str_field(1, 128, plain=True)
 
 

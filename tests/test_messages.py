@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import unicodedata
 
 import msgpack
 import pytest
@@ -247,9 +248,13 @@ json_data = st.recursive(
 )
 
 
+HIDDEN = ("Cc", "Cf", "Cs", "Zl", "Zp")
+"""Unicode categories a name may not hold: control, format, surrogate, line and paragraph separators."""
+
+
 @settings(max_examples=60, deadline=None)
 @given(
-    name=st.text(min_size=1, max_size=32).filter(lambda s: not any(ord(c) < 32 or 127 <= ord(c) <= 159 for c in s)),
+    name=st.text(min_size=1, max_size=32).filter(lambda s: not any(unicodedata.category(c) in HIDDEN for c in s)),
     nonce=st.integers(-(2**63), 2**64 - 1),
     options=st.dictionaries(st.text(max_size=8), json_data, max_size=5),
 )

@@ -269,6 +269,11 @@ def register(app: typer.Typer) -> None:
             problem = program_problem(command)
             if problem is not None:
                 fail(f"cannot start the bot: {problem}")
+        if name is not None:
+            from quinze_protocol.fields import name_problem
+
+            if (why := name_problem(name)) is not None:
+                fail(f"--name {name!r}: {why}", EXIT_USAGE)
         bot_name = (name or Path(command[-1] if command[-1].endswith((".py", ".js")) else command[0]).stem or "bot")[:32]
         args = {
             "address": address, "table": table, "create": create, "options": options, "games": games, "seed": seed,

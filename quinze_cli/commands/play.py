@@ -76,8 +76,11 @@ def register(app: typer.Typer) -> None:
             fail("--seat is the seat wanted at --table: give --table with it", EXIT_USAGE)
         if local and (spectate or table):
             fail("--local makes its own table: do not give --table or --spectate", EXIT_USAGE)
-        if name is not None and not (1 <= len(name) <= 32 and name.isprintable()):
-            fail("--name: 1 to 32 printable characters", EXIT_USAGE)
+        if name is not None:
+            from quinze_protocol.fields import name_problem
+
+            if (why := name_problem(name)) is not None:
+                fail(f"--name {name!r}: {why}", EXIT_USAGE)
         from quinze_protocol.clocks import DEFAULT_BANK, move_clock, parse_clock_text
 
         if move_time is not None and clock is not None:

@@ -136,8 +136,12 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run the game server (default 127.0.0.1:15015) until Ctrl-C; games logged in ./logs."""
         logs = None if no_log else log_dir
-        if name is not None and not (1 <= len(name) <= 40 and name.isprintable()):
-            fail(f"--name: 1 to 40 printable characters, got {name!r}", EXIT_USAGE)
+        if name is not None:
+            from quinze_protocol.fields import plain_text_problem
+
+            why = plain_text_problem(name) if 1 <= len(name) <= 40 else f"must be 1..40 characters, got {len(name)}"
+            if why is not None:
+                fail(f"--name {name!r}: {why}", EXIT_USAGE)
         if no_announce and name is not None:
             fail("--name is the name announced on the local network: not with --no-announce", EXIT_USAGE)
         if not no_announce:

@@ -23,6 +23,8 @@ from typing import Any
 import trio
 from rich.console import Console
 
+from quinze_protocol.fields import name_problem
+
 from quinze_cli.client import ClientError, ConnectError
 from quinze_cli.errors import EXIT_INTERRUPTED
 from quinze_cli.play.cards_ui import CardStyle
@@ -115,7 +117,7 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
                 default = _default_name()
                 while not opts.name:
                     name = await ask(s, cat("ask.name", default=default), default)
-                    if 1 <= len(name) <= 32 and name.isprintable():
+                    if name_problem(name) is None:
                         opts.name = name
                     else:
                         s.say(cat("ask.bad-name"), style="red")
