@@ -27,6 +27,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from quinze_protocol.fields import plain_text_problem
+
 from quinze_cli.matchrun import BotSpec, parse_bot_spec
 from quinze_cli.stats import MatchStats
 from quinze_cli.stats.ratings import Ratings, rank_bots
@@ -36,6 +38,41 @@ __all__ = ["CONFIG_KEYS", "ENTRY_KEYS", "TournamentStats", "load_config", "make_
 ENTRY_KEYS = ("name", "cmd", "args", "movetime", "seed")
 CONFIG_KEYS = ("game", "format", "bots", "games_per_pairing", "rounds", "seats", "duplicate", "concurrency",
                "seed", "move_time", "log_dir", "options", "max_restarts", "wire", "positions")
+
+_TEXT, _INT, _SECONDS = "text", "an integer", "a number of seconds"
+CONFIG_TYPES = {"game": _TEXT, "format": _TEXT, "bots": "a list of tables ([[bots]] with cmd = ...)",
+                "games_per_pairing": _INT, "rounds": _INT, "seats": _INT, "duplicate": "true or false",
+                "concurrency": _INT, "seed": _INT, "move_time": _SECONDS, "log_dir": _TEXT,
+                "options": "a table (options = { target = 50 })", "max_restarts": _INT, "wire": _TEXT, "positions": _TEXT}
+"""What each key of an event file holds, in words (the check is :func:`_is_a`)."""
+ENTRY_TYPES = {"name": _TEXT, "cmd": "text (cmd=builtin:NAME or cmd='python3 bot.py')", "args": "text or a list of text",
+               "movetime": _SECONDS, "seed": _INT}
+"""What each key of a bot entry holds (a TOML value; text, as the command line gives them all, is
+read later: ``movetime='2'`` as seconds)."""
+
+
+def _is_a(value: Any, kind: str) -> bool:
+    """True when ``value`` (read from TOML, or the command line's text) is of ``kind`` (a value of
+    :data:`CONFIG_TYPES` or :data:`ENTRY_TYPES`); booleans are never numbers."""
+    if kind.startswith(_TEXT):
+        return isinstance(value, str) or (kind.startswith("text or") and isinstance(value, list)
+                                          and all(isinstance(v, str) for v in value))
+    if isinstance(value, bool):
+        return kind == "true or false"
+    if kind == _INT:
+        return isinstance(value, int)
+    if kind == _SECONDS:
+        return isinstance(value, (int, float))
+    if kind.startswith("a list"):
+        return isinstance(value, list) and all(isinstance(b, dict) for b in value)
+    return isinstance(value, dict) if kind.startswith("a table") else False
+
+
+def _shown(value: Any) -> str:
+    """A TOML value as the user wrote it, roughly (``5``, ``true``, ``'x'``, ``[1, 2]``)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value)[:60]
 
 
 def parse_entry(text: str) -> dict[str, Any]:
@@ -67,14 +104,20 @@ def make_bots(entries: Sequence[Mapping[str, Any]], game: str) -> tuple[list[Bot
     specs: list[BotSpec] = []
     times: list[float | None] = []
     for n, entry in enumerate(entries, 1):
-        where = f"bot {n}" + (f" ({entry['name']})" if entry.get("name") else "")
+        name = entry.get("name")
+        shown = isinstance(name, str) and name and plain_text_problem(name) is None
+        where = f"bot {n}" + (f" ({name})" if shown else "")
         unknown = [k for k in entry if k not in ENTRY_KEYS]
         if unknown:
             raise ValueError(f"{where}: unknown key {unknown[0]!r} (keys: {', '.join(ENTRY_KEYS)})")
+        for key, kind in ENTRY_TYPES.items():  # text is read later (a number as a number, args split)
+            if key in entry and not isinstance(entry[key], str) and not _is_a(entry[key], kind):
+                raise ValueError(f"{where}: {key} must be {kind}, got {_shown(entry[key])}")
         cmd = entry.get("cmd")
-        if not isinstance(cmd, str) or not cmd.strip():
+        if cmd is None:
             raise ValueError(f"{where}: cmd is missing (cmd=builtin:NAME or cmd='python3 bot.py')")
-        name = entry.get("name")
+        if not cmd.strip():
+            raise ValueError(f"{where}: cmd is empty (cmd=builtin:NAME or cmd='python3 bot.py')")
         try:
             spec = parse_bot_spec(cmd, game, [] if name else [s.name for s in specs])
         except ValueError as err:
@@ -83,7 +126,7 @@ def make_bots(entries: Sequence[Mapping[str, Any]], game: str) -> tuple[list[Bot
         if args:
             if spec.builtin is not None:
                 raise ValueError(f"{where}: a built-in bot takes no args (it has seed=N)")
-            extra = shlex.split(args) if isinstance(args, str) else [str(a) for a in args]
+            extra = shlex.split(args) if isinstance(args, str) else list(args)
             spec = replace(spec, argv=spec.argv + tuple(extra), spec=shlex.join([*spec.argv, *extra]))
         seed = entry.get("seed")
         if seed is not None:
@@ -94,10 +137,11 @@ def make_bots(entries: Sequence[Mapping[str, Any]], game: str) -> tuple[list[Bot
             except (TypeError, ValueError):
                 raise ValueError(f"{where}: seed must be an integer, got {seed!r}") from None
             spec = replace(spec, seed=seed_n, spec=f"{spec.spec} seed={seed_n}")
-        if name:
-            name = str(name)
+        if name is not None:
             if not 0 < len(name) <= 28 or any(c.isspace() or c == "#" for c in name):
                 raise ValueError(f"{where}: a name is 1 to 28 characters, no spaces or '#', got {name!r}")
+            if (why := plain_text_problem(name)) is not None:
+                raise ValueError(f"{where}: the name {name!r} {why}")
             if name in [s.name for s in specs]:
                 raise ValueError(f"{where}: the name {name!r} is taken by another bot")
             spec = replace(spec, name=name)
@@ -129,11 +173,9 @@ def load_config(path: Path) -> dict[str, Any]:
     unknown = [k for k in data if k not in CONFIG_KEYS]
     if unknown:
         raise ValueError(f"{path}: unknown key {unknown[0]!r} (keys: {', '.join(CONFIG_KEYS)})")
-    bots = data.get("bots", [])
-    if not isinstance(bots, list) or not all(isinstance(b, dict) for b in bots):
-        raise ValueError(f"{path}: bots must be a list of tables ([[bots]] with cmd = ...)")
-    if "options" in data and not isinstance(data["options"], dict):
-        raise ValueError(f"{path}: options must be a table (options = {{ target = 50 }})")
+    for key, kind in CONFIG_TYPES.items():
+        if key in data and not _is_a(data[key], kind):
+            raise ValueError(f"{path}: {key} must be {kind}, got {_shown(data[key])}")
     return data
 
 
