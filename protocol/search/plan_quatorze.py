@@ -27,6 +27,7 @@ turn after a stock draw, each unseen value weighted by how many of its cards are
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -62,14 +63,31 @@ step follows the same line, and no substitution is undone and made again)."""
 
 
 def _minus(t: Values, rem: Sequence[int]) -> Values:
-    out = list(t)
+    """``t`` (sorted) less one card of each value of ``rem`` (each in ``t``): still sorted."""
     for x in rem:
-        out.remove(x)
-    return tuple(out)
+        i = t.index(x)
+        t = t[:i] + t[i + 1:]
+    return t
 
 
-def _plus(t: Values, add: Sequence[int]) -> Values:
-    return tuple(sorted(t + tuple(add)))
+def _plus(t: Values, add: Values) -> Values:
+    return tuple(sorted(t + add))
+
+
+def _swap(t: Values, out: Sequence[int], inn: Values) -> Values:
+    """``t`` (sorted) less one card of each value of ``out`` (each in ``t``), plus ``inn``: sorted."""
+    got = list(t)
+    for x in out:
+        got.remove(x)
+    got += inn
+    got.sort()
+    return tuple(got)
+
+
+def _replace(table: list[Values], i: int, comb: Values) -> None:
+    """Combination ``i`` of ``table`` (a sorted list) replaced by ``comb``, the list kept sorted."""
+    del table[i]
+    insort(table, comb)
 
 
 @lru_cache(maxsize=65536)
@@ -114,10 +132,13 @@ def hand_score(hand: Values) -> float:
     return 0.1 * most_laid(hand) - sum(hand) / 1000.0
 
 
+@lru_cache(maxsize=65536)
 def _discard(hand: Values) -> tuple[float, Plan]:
+    """The end of a turn by a discard alone: ``(value, ("D", v))``, the best card to discard."""
     best: tuple[float, Plan] | None = None
+    n = len(hand)
     for v in sorted(set(hand), reverse=True):
-        val = -(len(hand) - 1) + hand_score(_minus(hand, (v,)))
+        val = -(n - 1) + hand_score(_minus(hand, (v,)))
         if best is None or val > best[0]:
             best = (val, ("D", v))
     assert best is not None
@@ -139,8 +160,8 @@ def _sheds(hand: Values, tvals: Values) -> tuple[float, Plan]:
     for a, b in _pairs(hand):
         v = a + b
         if v in have:
-            h = _plus(_minus(hand, (a, b)), (v,))
-            t = _plus(_minus(tvals, (v,)), (a, b))
+            h = _swap(hand, (a, b), (v,))
+            t = _swap(tvals, (v,), (a, b))
             val = _sheds(h, t)[0] - _EPS
             if val > best[0] + 1e-12:
                 best = (val, ("T", (a, b), v))
@@ -173,13 +194,24 @@ class _Planner:
         self.memo[key] = (-1e9, None)  # a line back to this state is never better
         self.nodes += 1
         best = _discard(hand)
+        last = ns == 1  # a hand for two ends the non-shedding ones: only the table's values count after it
+        flat: Values = ()
         for m in self._moves(combine, hand, table, ns):
-            h, t = _do(m, hand, table)
             kind = m[0]
-            if kind == "C":
-                val = self.value(True, h, t, ns, subs)[0]
+            if last and kind == "H":  # self.value(False, h, t, 0, subs + 1) without grouping t
+                _, v, _, pr = m
+                h = _swap(hand, (v,), pr)
+                if subs + 1 >= self.limit:
+                    val = _discard(h)[0]
+                else:
+                    flat = flat or _flat(table)
+                    val = _sheds(h, _swap(flat, pr, (v,)))[0]
             else:
-                val = self.value(False, h, t, ns - (kind in "HB"), subs + 1)[0]
+                h, t = _do(m, hand, table)
+                if kind == "C":
+                    val = self.value(True, h, t, ns, subs)[0]
+                else:
+                    val = self.value(False, h, t, ns - (kind in "HB"), subs + 1)[0]
             val -= _EPS
             if val > best[0] + 1e-12:
                 best = (val, m)
@@ -197,52 +229,82 @@ class _Planner:
 
     @staticmethod
     def _moves(combine: bool, hand: Values, table: Table, ns: int) -> list[Step]:
+        """The steps from here, in the order they are tried. A step that leads where an earlier one
+        does is left out (of two equally good lines the first is planned, so it is never
+        chosen): a two-for-one is listed once (:func:`_do` takes the card from the first
+        combination holding it), a between once per combination it gives the card to among
+        equal ones, and with one non-shedding substitution left (after which only the table's
+        values count) a hand for two once per pair it takes."""
         out: list[Step] = []
         if combine:
             out.extend(("C", cb) for cb in _combos(hand))
-        hp = _pairs(hand)
+        firsts, first_of = _grouped(table)
+        sheds: dict[int, list[Step]] = {}  # the two-for-one moves by the combination they take from
+        for pr in _pairs(hand):
+            i = first_of.get(pr[0] + pr[1])
+            if i is not None:
+                sheds.setdefault(i, []).append(("T", pr, pr[0] + pr[1]))
         hv = set(hand)
-        done: set[Values] = set()
-        for i, comb in enumerate(table):
-            if comb in done:
-                continue
-            done.add(comb)
-            have = set(comb)
-            for a, b in hp:
-                if a + b in have:
-                    out.append(("T", (a, b), a + b))
+        taken: set[tuple[int, int]] = set()  # hand-for-two pairs listed, with one non-shedding left
+        for i, comb in firsts:
+            got = sheds.get(i)
+            if got is not None:
+                out.extend(got)
             if ns > 0 and len(comb) >= 3:
-                for a, b in _pairs(comb):
-                    s = a + b
-                    if s in hv:
-                        out.append(("H", s, i, (a, b)))
+                same = i + 1 < len(table) and table[i + 1] == comb
+                for pr in _pairs(comb):
+                    s = pr[0] + pr[1]
+                    if s in hv and (ns > 1 or pr not in taken):
+                        taken.add(pr)
+                        out.append(("H", s, i, pr))
                     if ns > 1:  # a between pays only if a hand for two follows
-                        for j, other in enumerate(table):
-                            if j != i and s in other:
-                                out.append(("B", (a, b), i, j, s))
+                        for j, other in firsts:
+                            if s in other:
+                                if j == i:
+                                    if not same:
+                                        continue
+                                    j = i + 1
+                                out.append(("B", pr, i, j, s))
         return out
 
 
+@lru_cache(maxsize=65536)
+def _grouped(table: Table) -> tuple[tuple[tuple[int, Values], ...], dict[int, int]]:
+    """The first of each group of equal combinations of ``table`` (sorted), ``(index,
+    combination)``, and by value the index of the first combination holding one."""
+    firsts = tuple((j, c) for j, c in enumerate(table) if j == 0 or c != table[j - 1])
+    first_of: dict[int, int] = {}
+    for j, c in firsts:
+        for v in c:
+            first_of.setdefault(v, j)
+    return firsts, first_of
+
+
 def _do(m: Step, hand: Values, table: Table) -> tuple[Values, Table]:
+    """The hand and the table (sorted) after the step ``m``."""
     kind = m[0]
-    if kind == "C":
-        return _minus(hand, m[1]), tuple(sorted(table + (m[1],)))
     t = list(table)
+    if kind == "C":
+        insort(t, m[1])
+        return _minus(hand, m[1]), tuple(t)
     if kind == "T":
         _, pr, v = m
         for i, comb in enumerate(t):
             if v in comb:
-                t[i] = _plus(_minus(comb, (v,)), pr)
+                _replace(t, i, _swap(comb, (v,), pr))
                 break
-        return _plus(_minus(hand, pr), (v,)), tuple(sorted(t))
+        return _swap(hand, pr, (v,)), tuple(t)
     if kind == "H":
         _, v, i, pr = m
-        t[i] = _plus(_minus(t[i], pr), (v,))
-        return _plus(_minus(hand, (v,)), pr), tuple(sorted(t))
+        _replace(t, i, _swap(t[i], pr, (v,)))
+        return _swap(hand, (v,), pr), tuple(t)
     _, pr, i, j, v = m
-    t[i] = _plus(_minus(t[i], pr), (v,))
-    t[j] = _plus(_minus(t[j], (v,)), pr)
-    return hand, tuple(sorted(t))
+    ci, cj = _swap(t[i], pr, (v,)), _swap(t[j], (v,), pr)
+    del t[max(i, j)]
+    del t[min(i, j)]
+    insort(t, ci)
+    insort(t, cj)
+    return hand, tuple(t)
 
 
 def plan_turn(hand: Values, table: Table, *, combine: bool = True, substitutions: int = 0,
@@ -359,6 +421,8 @@ for _name, _f in (("plan_quatorze._combos", _combos), ("plan_quatorze._pairs", _
                   ("plan_quatorze.most_laid", most_laid), ("plan_quatorze._sheds", _sheds)):
     _caches.register_lru(_name, _f)
 _caches.register_lru("plan_quatorze._flat", _flat)
+_caches.register_lru("plan_quatorze._grouped", _grouped)
+_caches.register_lru("plan_quatorze._discard", _discard)
 
 
 @lru_cache(maxsize=16384)
