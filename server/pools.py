@@ -30,6 +30,7 @@ import struct
 import sys
 import sysconfig
 import threading
+from typing import Any
 
 __all__ = ["locate", "release_free", "released_bytes"]
 
@@ -44,6 +45,7 @@ _SZIDX = 36  # offsetof(struct pool_header, szidx); arenaindex at 32, nextpool a
 
 _where: list[int] = []  # [address of `arenas`, address of `maxarenas`], once located
 _state = {"off": False, "released": 0}
+_madvise: list[Any] = []  # [libc's madvise through ctypes], made by locate
 
 
 def released_bytes() -> int:
@@ -103,6 +105,12 @@ def locate() -> bool:
                     break
         symbols = _symbols(path, {"_PyRuntime", "arenas", "maxarenas"})
         base = runtime - symbols["_PyRuntime"]
+        # Made once, here: a ctypes library and function are cyclic objects (their types), which
+        # made at each release would be garbage for the collector, allocated after tables played.
+        madvise = ctypes.PyDLL(None).madvise  # PyDLL: the call keeps the GIL (no other code runs meanwhile)
+        madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+        madvise.restype = ctypes.c_int
+        _madvise[:] = [madvise]
         _where[:] = [base + symbols["arenas"], base + symbols["maxarenas"]]
     except (OSError, KeyError, ValueError, struct.error, AttributeError):
         _state["off"] = True
@@ -127,9 +135,7 @@ def release_free() -> int:
     if not _where or _state["off"] or threading.active_count() != 1:
         return 0
     page = os.sysconf("SC_PAGE_SIZE")
-    madvise = ctypes.PyDLL(None).madvise  # PyDLL: the call keeps the GIL (no other code runs meanwhile)
-    madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-    madvise.restype = ctypes.c_int
+    madvise = _madvise[0]
     table = ctypes.c_void_p.from_address(_where[0]).value
     count = ctypes.c_uint.from_address(_where[1]).value
     if not table or count > 1 << 20:

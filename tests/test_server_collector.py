@@ -31,6 +31,41 @@ def test_tune_freezes_start_up_and_keeps_collecting() -> None:
     assert enabled is True and frozen > 1000 and tuple(threshold) == THRESHOLDS and found >= 1
 
 
+def test_tune_freezes_what_survives_a_collection_and_a_sweep_finds_its_cycles() -> None:
+    """After tune, an object alive at a collection is frozen (no later collection walks it); a
+    cycle among frozen objects is found by sweep, which freezes the rest again."""
+    code = (
+        "import gc, json; from quinze_server.collector import tune, sweep; import quinze_server.app; tune();"
+        "a = []; a.append(a); gc.collect(); walked = any(o is a for o in gc.get_objects()); frozen = gc.get_freeze_count();"
+        "del a; found = gc.collect(); swept = sweep();"
+        "print(json.dumps([gc.isenabled(), walked, found, swept, gc.get_freeze_count() > frozen // 2, len(gc.get_objects()) < 100]))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    enabled, walked, found, swept, refrozen, few = json.loads(out.stdout)
+    assert enabled is True and walked is False
+    assert found == 0 and swept >= 1  # the dropped cycle: not seen by a collection, found by the sweep
+    assert refrozen and few  # what the sweep left alive is frozen again
+
+
+async def test_the_reclaimer_sweeps_after_many_ends_tables_open_or_not(autojump_clock: Any) -> None:
+    async with trio.open_nursery() as nursery:
+        reclaimer = Reclaimer(nursery, after=3, quiet=0.5, idle=lambda: False)
+        reclaimer.sweep_after = 7
+        for _ in range(6):
+            reclaimer.ended()
+        await trio.sleep(5)
+        assert reclaimer.sweeps == 0  # a trim after 3 ends, no sweep yet
+        for _ in range(3):  # the next trim comes after 9 ends: it sweeps first
+            reclaimer.ended()
+        await trio.sleep(5)
+        assert reclaimer.sweeps == 1
+        for _ in range(6):
+            reclaimer.ended()
+        await trio.sleep(5)
+        assert reclaimer.sweeps == 1  # counted again from zero
+        nursery.cancel_scope.cancel()
+
+
 def test_tune_loads_the_games_before_freezing() -> None:
     """The games' modules are imported by tune, not by the first create-table: they live as long
     as the process, and are frozen with the rest of start-up."""

@@ -54,16 +54,16 @@ card comes from the hand)."""
 def _partitions(total: int) -> list[tuple[tuple[int, int], ...]]:
     """Every multiset of ranks 2..13 adding up to ``total``, as ((rank, count), ...), highest rank first."""
     out: list[tuple[tuple[int, int], ...]] = []
-
-    def walk(rest: int, top: int, acc: tuple[tuple[int, int], ...]) -> None:
+    # Depth first, children in order (an explicit stack: a recursive closure would hold itself,
+    # a cycle left for the collector at every call).
+    stack: list[tuple[int, int, tuple[tuple[int, int], ...]]] = [(total, 13, ())]
+    while stack:
+        rest, top, acc = stack.pop()
         if rest == 0:
             out.append(acc)
-            return
-        for r in range(min(top, rest), 1, -1):
-            for k in range(1, rest // r + 1):
-                walk(rest - r * k, r - 1, acc + ((r, k),))
-
-    walk(total, 13, ())
+            continue
+        children = [(rest - r * k, r - 1, acc + ((r, k),)) for r in range(min(top, rest), 1, -1) for k in range(1, rest // r + 1)]
+        stack.extend(reversed(children))
     return out
 
 

@@ -243,6 +243,8 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         "tracked_objects": objects["tracked"],
         "full_collection_ms": objects["full_ms"],
         "full_collection_cpu_ms": objects["full_cpu_ms"],
+        "frozen_objects": objects.get("frozen"),  # tracked, never walked (None: a tree before the count)
+        "every_collection_cpu_ms": objects.get("every_cpu_ms"),  # the frozen ones walked too (a sweep)
         "memory": {
             "rss_start_mib": round(base["rss_bytes"] / 2**20, 1),
             "idle_connection_kib": round(per_conn / 1024, 1) if per_conn is not None else None,
@@ -309,8 +311,9 @@ def _goals(rows: list[dict[str, Any]]) -> dict[str, Any]:
         pause = big["gc"]["max_pause_ms"]
         goals["gc_pause_largest_ms"] = {"value": pause, "target": 20, "met": pause <= 20, "of": f"{big['tables']} tables"}
         full = big["full_collection_cpu_ms"]  # the pause to expect when a full collection does come
+        every = big.get("every_collection_cpu_ms")  # a sweep of the frozen objects too: rare, not the goal's
         goals["full_collection_largest_ms"] = {"value": full, "target": 20, "met": full <= 20,
-                                               "of": f"{big['tables']} tables, CPU"}
+                                               "of": f"{big['tables']} tables, CPU" + (f"; every object {every} ms" if every else "")}
     for r in think:
         goals["p99_thinking_ms"] = {"value": r["rtt_ms"]["p99"], "target": 50, "met": r["rtt_ms"]["p99"] <= 50,
                                     "of": f"{r['tables']} tables, think {r['think_ms']:g} ms"}
@@ -393,8 +396,10 @@ def table_rows(fig: dict[str, Any]) -> tuple[list[str], list[list[str]]]:
         ("longest collector pause ms wall / CPU (generation)",
          lambda r: f"{r['gc']['max_pause_ms']:.1f} / {r['gc']['max_pause_cpu_ms']:.1f} ({r['gc']['max_pause_gen']})"),
         ("collections in the window / their total ms", lambda r: f"{r['gc']['pauses']} / {r['gc']['total_ms']:.0f}"),
-        ("objects tracked by the collector", lambda r: f"{r['tracked_objects']:,}"),
+        ("objects tracked by the collector, walked / frozen",
+         lambda r: f"{r['tracked_objects']:,} / " + (f"{r['frozen_objects']:,}" if r.get("frozen_objects") is not None else "-")),
         ("a full collection then, ms wall / CPU", lambda r: f"{r['full_collection_ms']} / {r['full_collection_cpu_ms']}"),
+        ("a collection of every object, frozen too, ms CPU", lambda r: f"{r.get('every_collection_cpu_ms', '-')}"),
         ("memory KiB per idle connection", lambda r: conn(r["memory"])),
         ("memory KiB per table", lambda r: f"{r['memory']['table_kib']:g}"),
         ("RSS MiB playing → after close (returned)", lambda r: back(r["memory"])),

@@ -21,9 +21,15 @@ line read on stdin:
   collector itself costs when the machine is shared); ``trims``: how many times the server gave
   memory back to the system so far (``quinze_server.collector.Reclaimer``; None for a tree without);
   ``connections``, ``open_tables``: what the server holds now (None if the tree does not tell).
-- ``objects``: ``{"tracked": n, "full_ms", "full_cpu_ms"}``: the objects the cyclic collector
-  tracks now, and the time (wall, CPU) of one full collection run then (a forced ``gc.collect()``,
-  not counted in the pauses of the next ``stats``).
+- ``objects``: ``{"tracked": n, "frozen": n, "full_ms", "full_cpu_ms", "every_cpu_ms"}``: the objects
+  the cyclic collector tracks now (those its collections walk; ``frozen``: those it tracks and
+  never walks, :func:`gc.freeze`), the time (wall, CPU) of one full collection run then (a forced
+  ``gc.collect()``, not counted in the pauses of the next ``stats``), and the CPU time of one
+  collection of every object, the frozen ones too (``quinze_server.collector.sweep``).
+- ``cycles-start``, then ``cycles``: ``{"objects": n, "types": {name: count}}``, the objects the
+  collector found unreachable between the two (kept by ``gc.DEBUG_SAVEALL`` to be counted; the
+  frozen objects swept at the end): the cyclic garbage the server made meanwhile, what freezing
+  survivors could keep until a sweep (tests/test_server_cycles.py).
 - ``arenas``: the summary lines of ``sys._debugmallocstats()`` (CPython's arenas and blocks), for
   diagnosis (``QUINZE_BENCH_ARENAS=PREFIX`` in the generator's environment writes them, playing and
   after the tables closed, to ``PREFIX-TABLES.txt``).
@@ -201,13 +207,39 @@ def main(argv: list[str]) -> None:
                 if cmd == "stats":
                     reply: dict[str, Any] = _stats(collector, order)
                 elif cmd == "objects":
-                    tracked = len(gc.get_objects())
+                    tracked, frozen = len(gc.get_objects()), gc.get_freeze_count()
                     t0, c0 = time.perf_counter(), time.thread_time()
                     gc.collect()  # what a full collection costs now (not counted in the pauses)
                     full, full_cpu = time.perf_counter() - t0, time.thread_time() - c0
+                    # And one of every object, the frozen ones too (quinze_server.collector.sweep),
+                    # frozen again after it where some were.
+                    c0 = time.thread_time()
+                    gc.unfreeze()
+                    gc.collect()
+                    if frozen:
+                        gc.freeze()
+                    every_cpu = time.thread_time() - c0
                     _gens.clear()
                     _max[0], _max[1], _max[2] = 0.0, -1, 0.0
-                    reply = {"tracked": tracked, "full_ms": round(full * 1e3, 2), "full_cpu_ms": round(full_cpu * 1e3, 2)}
+                    reply = {"tracked": tracked, "frozen": frozen, "full_ms": round(full * 1e3, 2),
+                             "full_cpu_ms": round(full_cpu * 1e3, 2), "every_cpu_ms": round(every_cpu * 1e3, 2)}
+                elif cmd == "cycles-start":  # from now on, what the collector finds is kept, to be counted
+                    gc.collect()
+                    gc.garbage.clear()
+                    gc.set_debug(gc.DEBUG_SAVEALL)
+                    reply = {}
+                elif cmd == "cycles":  # what was found since cycles-start (the frozen objects swept too)
+                    import collections
+
+                    frozen = gc.get_freeze_count()
+                    gc.unfreeze()
+                    gc.collect()
+                    if frozen:
+                        gc.freeze()
+                    kinds = collections.Counter(type(o).__name__ for o in gc.garbage)
+                    reply = {"objects": len(gc.garbage), "types": dict(kinds.most_common(10))}
+                    gc.set_debug(0)
+                    gc.garbage.clear()
                 elif cmd == "trim":  # a diagnosis: what glibc gives back when asked
                     import ctypes
 
