@@ -96,6 +96,13 @@ def check_move_time(value: float | None, option: str = "--move-time") -> None:
         fail(f"{option} must be positive, finite seconds, at most {MAX_MOVE_TIME:g}, got {value:g}", EXIT_USAGE)
 
 
+def check_seconds(value: float, option: str) -> None:
+    """A duration must be positive, finite seconds: else exit 2 naming ``option``
+    (``--thinking-long 0``), before anything starts."""
+    if not (value > 0 and math.isfinite(value)):
+        fail(f"{option} must be positive, finite seconds, got {value:g}", EXIT_USAGE)
+
+
 def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:
     """``["target=50", "quick_place=true"]`` as ``{"target": "50", "quick_place": "true"}``.
 

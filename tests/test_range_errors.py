@@ -52,6 +52,7 @@ MOVE_TIME_COMMANDS = [
     ["play", "--local", "--name", "x"],
     ["match", "builtin:random", "builtin:random"],
     ["tournament", "builtin:random", "builtin:greedy"],
+    ["serve", "--no-announce", "--port", "0"],
 ]
 
 
@@ -66,11 +67,23 @@ def test_a_move_time_out_of_range_is_a_usage_error_before_anything_starts(comman
     assert not (tmp_path / "logs").exists()  # nothing was played or logged
 
 
-@pytest.mark.parametrize("value", ["1e23", "86400.5"])
-def test_a_server_default_move_time_beyond_the_protocol_limit_is_refused(value: str, tmp_path: Path) -> None:
-    p = run_quinze("serve", "--no-announce", "--port", "0", "--move-time", value, cwd=tmp_path)
-    assert p.returncode == 2, (p.stdout, p.stderr)
-    assert "move_time must be at most 86400 seconds" in p.stderr and "listening" not in p.stdout
+@pytest.mark.parametrize(("flag", "value", "message"), [
+    ("--move-time", "1e23", "--move-time must be positive, finite seconds, at most 86400, got 1e+23"),
+    ("--move-time", "86400.5", "--move-time must be positive, finite seconds, at most 86400, got 86400.5"),
+    ("--thinking-long", "0", "--thinking-long must be positive, finite seconds, got 0"),
+    ("--thinking-long", "-2", "--thinking-long must be positive, finite seconds, got -2"),
+    ("--thinking-long", "nan", "--thinking-long must be positive, finite seconds, got nan"),
+    ("--max-tables", "0", "--max-tables must be at least 1, got 0"),
+    ("--max-tables", "-5", "--max-tables must be at least 1, got -5"),
+    ("--max-tables-per-connection", "0", "--max-tables-per-connection must be at least 1, got 0"),
+])
+def test_a_server_option_out_of_range_is_named_by_its_flag(flag: str, value: str, message: str,
+                                                            tmp_path: Path) -> None:
+    """serve's errors name the flag the user typed, not ServerConfig's field (move_time, max_tables)."""
+    p = run_quinze("serve", "--no-announce", "--port", "0", "--log-dir", "logs", flag, value, cwd=tmp_path)
+    usage_error(p, message)
+    assert "listening" not in p.stdout and "_" not in p.stderr.split("got")[0]
+    assert not (tmp_path / "logs").exists()
 
 
 def usage_error(p: subprocess.CompletedProcess[str], message: str) -> None:

@@ -71,7 +71,7 @@ def test_port_in_use_is_a_one_line_error() -> None:
 
 def test_bad_move_time_is_a_usage_error() -> None:
     run = forkkit.run([QUINZE, "serve", "--port", "0", "--move-time", "0"], capture_output=True, text=True, timeout=30)
-    assert run.returncode == 2 and "move_time" in run.stderr
+    assert run.returncode == 2 and "--move-time must be positive" in run.stderr  # the flag typed, not the field
 
 
 async def test_logs_go_to_logs_by_default_and_the_place_is_printed(tmp_path: Path) -> None:

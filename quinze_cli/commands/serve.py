@@ -38,6 +38,7 @@ from rich.console import Console
 from rich.logging import RichHandler
 
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
+from quinze_cli.options import check_at_least, check_move_time, check_seconds
 from quinze_server.app import run_server
 from quinze_server.collector import tune as tune_collector
 from quinze_server.scheduling import first_come_first_served
@@ -136,6 +137,10 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Run the game server (default 127.0.0.1:15015) until Ctrl-C; games logged in ./logs."""
         logs = None if no_log else log_dir
+        check_move_time(move_time)  # each by its flag: ServerConfig's own checks name its fields (move_time)
+        check_seconds(thinking_long, "--thinking-long")
+        check_at_least(max_tables, "--max-tables", 1)
+        check_at_least(max_tables_per_connection, "--max-tables-per-connection", 1)
         if name is not None:
             from quinze_protocol.fields import plain_text_problem
 
