@@ -5,6 +5,7 @@
 - ``--seed``: one rule everywhere (:func:`check_seed`): 0 .. 2**63-1, the seeds the server draws,
   the later games' seeds (game i uses seed + i) included;
 - ``--move-time``: positive, finite seconds, at most the protocol's limit (:func:`check_move_time`);
+  other durations (``serve --thinking-long``): positive, finite seconds (:func:`check_seconds`);
 - counts (``--max-restarts``, ``--shard-size``, ``--games-per-pairing``...): at least their least
   value (:func:`check_at_least`); ``--seat``: a seat the protocol carries, 0 .. 255 (:func:`check_seat`);
 - a file name ``-`` means standard output (or standard input for a file that is read);
@@ -24,8 +25,8 @@ from quinze_protocol.fields import MAX_MOVE_TIME, SEAT_MAX
 from quinze_protocol.rng import SEED_MAX
 from quinze_cli.errors import EXIT_USAGE, fail
 
-__all__ = ["SEED_MAX", "STDIO", "check_at_least", "check_last_seed", "check_move_time", "check_seat", "check_seed",
-           "check_writable", "fresh_seed", "games_problem", "option_pairs", "parse_option_pairs", "seed_problem"]
+__all__ = ["SEED_MAX", "STDIO", "check_at_least", "check_last_seed", "check_move_time", "check_seat", "check_seconds",
+           "check_seed", "check_writable", "fresh_seed", "games_problem", "option_pairs", "parse_option_pairs", "seed_problem"]
 
 FRESH_SEEDS = 2**31
 """A match or tournament given no ``--seed`` draws its first seed below this (short enough to
