@@ -9,7 +9,9 @@
 - counts (``--max-restarts``, ``--shard-size``, ``--games-per-pairing``...): at least their least
   value (:func:`check_at_least`); ``--seat``: a seat the protocol carries, 0 .. 255 (:func:`check_seat`);
 - a file name ``-`` means standard output (or standard input for a file that is read);
-- an output file (``--json FILE``) is checked writable before anything is played (:func:`check_writable`).
+- an output file (``--json FILE``) is checked writable before anything is played (:func:`check_writable`);
+- a text file the user gives (``--positions``, ``--config``, ``quinze legal POSITION``) is read by
+  :func:`read_text_file`: UTF-8, the file's name in every error.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from __future__ import annotations
 import math
 import os
 import secrets
+import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,7 +29,7 @@ from quinze_protocol.rng import SEED_MAX
 from quinze_cli.errors import EXIT_USAGE, fail
 
 __all__ = ["SEED_MAX", "STDIO", "check_at_least", "check_last_seed", "check_move_time", "check_seat", "check_seconds",
-           "check_seed", "check_writable", "fresh_seed", "games_problem", "option_pairs", "parse_option_pairs", "seed_problem"]
+           "check_seed", "check_writable", "fresh_seed", "read_text_file", "games_problem", "option_pairs", "parse_option_pairs", "seed_problem"]
 
 FRESH_SEEDS = 2**31
 """A match or tournament given no ``--seed`` draws its first seed below this (short enough to
@@ -139,6 +142,23 @@ def check_writable(path: Path, option: str) -> None:
         fail(f"{option} {path}: no such directory {parent}")
     if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
         fail(f"{option} {path}: not writable")
+
+
+def read_text_file(path: Path) -> str:
+    """The text of ``path``, a file the user named (``-``: standard input), as UTF-8. Raises
+    ``ValueError`` naming the file: "cannot read FILE: REASON" (missing, a directory, no access)
+    or "FILE is not UTF-8 text" (a binary file, another encoding); ``<stdin>`` for ``-``."""
+    if str(path) == STDIO:
+        try:
+            return sys.stdin.buffer.read().decode("utf-8")
+        except UnicodeDecodeError:
+            raise ValueError("<stdin> is not UTF-8 text") from None
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as err:
+        raise ValueError(f"cannot read {path}: {err.strerror or err}") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{path} is not UTF-8 text") from None
 
 
 def check_log_dir(path: Path, option: str = "--log-dir") -> None:

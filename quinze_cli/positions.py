@@ -13,6 +13,7 @@ from typing import Any
 
 from quinze_protocol.game import GameError, get_game
 from quinze_protocol.messages import canonical_position
+from quinze_cli.options import read_text_file
 
 __all__ = ["load_positions", "positions_digest"]
 
@@ -20,11 +21,9 @@ __all__ = ["load_positions", "positions_digest"]
 def load_positions(path: Path, game: str) -> list[dict[str, Any]]:
     """The positions of ``path``: one JSON object per line (blank lines and lines starting with
     ``#`` skipped), each loadable by ``game``. Raises ``ValueError`` naming the file, the line and
-    what is wrong (not JSON, another game, a field the game refuses), or a file without any."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as err:
-        raise ValueError(f"{path}: {err.strerror or err}") from None
+    what is wrong (unreadable, not UTF-8 text, not JSON, another game, a field the game refuses), or a
+    file without any."""
+    text = read_text_file(path)
     cls = get_game(game)
     out: list[dict[str, Any]] = []
     for n, line in enumerate(text.splitlines(), 1):

@@ -30,6 +30,7 @@ from typing import Any
 from quinze_protocol.fields import plain_text_problem
 
 from quinze_cli.matchrun import BotSpec, parse_bot_spec
+from quinze_cli.options import read_text_file
 from quinze_cli.stats import MatchStats
 from quinze_cli.stats.ratings import Ratings, rank_bots
 
@@ -163,11 +164,10 @@ def make_bots(entries: Sequence[Mapping[str, Any]], game: str) -> tuple[list[Bot
 
 def load_config(path: Path) -> dict[str, Any]:
     """The event described by a TOML file (see the module docstring). Raises ``ValueError``
-    (unreadable, not TOML, an unknown key, ``bots`` not a list of tables: named)."""
+    (unreadable, not UTF-8 text, not TOML, an unknown key, ``bots`` not a list of tables: named)."""
+    text = read_text_file(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise ValueError(f"{path}: {err.strerror or err}") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise ValueError(f"{path}: not valid TOML: {err}") from None
     unknown = [k for k in data if k not in CONFIG_KEYS]

@@ -24,10 +24,10 @@ from typer.testing import CliRunner
 from quinze_cli.app import main
 
 
-def quinze(*args: str, cwd: str | Path | None = None, input: str | None = None,
+def quinze(*args: str, cwd: str | Path | None = None, input: str | bytes | None = None,
            env: Mapping[str, str | None] | None = None) -> subprocess.CompletedProcess[str]:
     """``quinze ARGS`` in this process: the result as ``subprocess.run([...], capture_output=True,
-    text=True)`` gives it. ``input``: the text on stdin (none: an empty stdin); ``env``: variables
+    text=True)`` gives it. ``input``: the text (or bytes) on stdin (none: an empty stdin); ``env``: variables
     set (``None``: unset) for the call. An exception that the executable would print as a
     traceback propagates (the test fails with it)."""
     runner = CliRunner()

@@ -11,7 +11,6 @@ each action, keys sorted). Errors (unreadable file, not JSON, unknown game, bad 
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 from typing import Annotated
 
@@ -19,24 +18,15 @@ import typer
 
 from quinze_protocol.game import Game, GameError, get_game
 from quinze_cli.errors import fail, fail_game_error
-
-STDIN = "-"
-"""The POSITION argument that means standard input."""
-
+from quinze_cli.options import STDIO, read_text_file
 
 def _read(path: Path) -> tuple[str, str]:
     """The text of ``path`` (standard input for ``-``) and the name to use in errors."""
-    if str(path) == STDIN:
-        try:
-            return sys.stdin.read(), "<stdin>"
-        except UnicodeDecodeError:
-            fail("<stdin> is not UTF-8 text")
     try:
-        return path.read_text(encoding="utf-8"), str(path)
-    except OSError as err:
-        fail(f"cannot read {path}: {err.strerror or err}")
-    except UnicodeDecodeError:
-        fail(f"{path} is not UTF-8 text")
+        text = read_text_file(path)
+    except ValueError as err:
+        fail(str(err))
+    return text, "<stdin>" if str(path) == STDIO else str(path)
 
 
 def load_position_file(path: Path) -> Game:
