@@ -93,12 +93,19 @@ class Journal:
         self._fh.close()
 
 
+HEADER_START = b'{"journal":'
+"""How a journal's first line begins (:meth:`Journal.create` writes it): a first line cut before its
+newline that still reads like this is a header cut mid-write (the journal is empty); anything else
+there is not a journal."""
+
+
 def read_journal(path: Path, kind: str) -> tuple[dict[str, Any], list[dict[str, Any]], int]:
     """``(settings, entries, length of the good part in bytes)``. Raises :class:`JournalError`."""
     try:
         raw = path.read_bytes()
     except FileNotFoundError:
-        raise JournalError(f"no journal at {path} (is it the directory of a {kind}?)") from None
+        hint = "is it the log of a match, or its .journal?" if kind == "match" else f"is it the directory of a {kind}?"
+        raise JournalError(f"no journal at {path} ({hint})") from None
     except OSError as err:
         raise JournalError(f"{path}: {err.strerror or err}") from None
     lines = raw.split(b"\n")
@@ -126,6 +133,8 @@ def read_journal(path: Path, kind: str) -> tuple[dict[str, Any], list[dict[str, 
         else:
             raise JournalError(f"{path}: line {i + 1} is not a game entry")
         good += len(line) + 1
+    if header is None and lines[-1] and not HEADER_START.startswith(lines[-1][: len(HEADER_START)]):
+        raise JournalError(f"{path}: line 1 is not a journal header")
     if header is None:
         raise JournalError(f"{path}: empty journal (the {kind} stopped before it began: start it anew)")
     return dict(header.get("settings") or {}), entries, good

@@ -241,7 +241,7 @@ def register(app: typer.Typer) -> None:
         log_dir: Annotated[Path, typer.Option("--log-dir", help="Where the event's directory tournament-<time>/ goes.")] = Path("logs"),
         json_file: Annotated[Optional[str], typer.Option("--json", help="Also write the results as JSON to FILE ('-': stdout, the tables then go to stderr).", show_default=False)] = None,
         config: Annotated[Optional[Path], typer.Option("--config", help="A TOML file describing the event (bots, format, options...).", show_default=False)] = None,
-        resume: Annotated[Optional[Path], typer.Option("--resume", help="Go on with the event in this directory: play only the missing games.", show_default=False)] = None,
+        resume: Annotated[Optional[Path], typer.Option("--resume", metavar="DIR", help="Go on with the event in this directory: play only the missing games.", show_default=False)] = None,
         option: Annotated[Optional[list[str]], typer.Option("--option", help="Table option KEY=VALUE (repeatable).", show_default=False)] = None,
         max_restarts: Annotated[Optional[int], typer.Option("--max-restarts", help="Restarts allowed per bot program (default 3).", show_default=False)] = None,
         cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on this Dask scheduler's workers (pip install 'quinze[cluster]'; docs/scale.md).", show_default=False)] = None,
