@@ -123,6 +123,21 @@ def test_verify_reports_each_game_with_its_action_count(log: Path, records: list
     assert lines[-1] == f"{len(counts)}/{len(counts)} verified"
 
 
+@pytest.mark.parametrize(("extra", "named"), [
+    (("--seat", "1"), "--seat"),
+    (("--seat", "ana"), "--seat"),
+    (("--step", "--game", "1"), "--step"),
+    (("--position", "--game", "1", "--at", "3"), "--position, --at"),
+    (("--deal", "1"), "--deal"),
+    (("--coup", "1"), "--coup"),
+])
+def test_verify_refuses_the_options_it_would_ignore(log: Path, extra: tuple[str, ...], named: str) -> None:
+    result = run(log, "--verify", *extra)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: --verify re-simulates whole games at the whole table: it does not go with {named}\n")
+    assert result.stdout == ""
+
+
 def tamper(log: Path, game: int, pick: Any, change: Any) -> int:
     """Change the first record of game ``game`` (1-based) for which ``pick(record)`` holds;
     returns its line number."""

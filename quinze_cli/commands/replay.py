@@ -46,7 +46,7 @@ from rich.text import Text
 from quinze_protocol.game import GameError, get_game
 from quinze_protocol.replaylog import LoggedGame, iter_log
 from quinze_protocol.replaysim import verify
-from quinze_cli.errors import EXIT_INTERRUPTED, fail, stderr
+from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, stderr
 from quinze_cli.options import STDIO
 from quinze_cli.narrate import Names, narrate_event, result_lines, seat_event
 
@@ -385,6 +385,13 @@ def register(app: typer.Typer) -> None:
         step: Annotated[bool, typer.Option("--step", help="Step through one game full screen (keys on screen); with --seat, start in that seat's view.")] = False,
     ) -> None:
         """Tell the games of a replay log turn by turn (whole table or one seat), verify them, or print them as JSON."""
+        if check:
+            apart = [flag for flag, given in (("--seat", seat_arg is not None), ("--position", position), ("--step", step),
+                                              ("--at", at is not None), ("--deal", deal is not None),
+                                              ("--coup", coup is not None)) if given]
+            if apart:
+                fail(f"--verify re-simulates whole games at the whole table: it does not go with {', '.join(apart)}",
+                     EXIT_USAGE)
         source = open_log(log)
         games = stream(log, source)
         try:
