@@ -27,6 +27,7 @@ import json
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -91,9 +92,12 @@ def _measure(err: Console, name: str, run: Callable[..., Any], quick: bool) -> A
     limit = _limit(name, quick)
     worker = threading.Thread(target=target, name=f"bench {name}", daemon=True)
     status = err.status(f"bench: measuring the {name}...") if err.is_terminal else contextlib.nullcontext()
+    began = time.monotonic()
     with status:
         worker.start()
         worker.join(limit)
+    if not worker.is_alive() and "error" not in box:
+        err.print(f"bench: the {name} section took {time.monotonic() - began:.1f} s")
     if worker.is_alive():
         _stuck.append(name)
         box["error"] = f"did not finish within {limit:g} s: stopped"
@@ -101,6 +105,13 @@ def _measure(err: Console, name: str, run: Callable[..., Any], quick: bool) -> A
         err.print(f"bench: the {name} section {box['error']}")
         return {"error": box["error"]}
     return box["figures"]
+
+
+def _listed(sections: list[str]) -> str:
+    """``"the engine, server and match sections"``: what the run measures, in its order."""
+    words = [n for n in ("engine", "server", "match", "load", "cluster") if n in sections]
+    names = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    return f"the {names} section{'s' if len(words) > 1 else ''}"
 
 
 _stuck: list[str] = []
@@ -166,10 +177,11 @@ def register(app: typer.Typer) -> None:
         run_load = functools.partial(run_load_bench, duration=load_duration, sizes=sizes,
                                      tree=load_tree.resolve() if load_tree else None, stock_gc=load_stock_gc,
                                      reference=load_reference, pin=load_pin)
-        err = Console(stderr=True, highlight=False)
-        err.print("quinze bench: a few seconds with --quick" if quick else
-                  "quinze bench: the full run takes about a minute (--quick: a few seconds)"
-                  + ("; the load section a few minutes" if "load" in sections else ""))
+        err = Console(stderr=True, highlight=False, soft_wrap=True)
+        err.print(f"quinze bench: {_listed(sections)} "
+                  + ("(--quick: smaller budgets, rough figures)" if quick else
+                     "(--quick gives rough figures in a fraction of the time)")
+                  + "; each section's time follows it here")
         figures: dict = {}
         engine_run: Callable[..., Any] = run_engine_bench
         if anchor is not None and "engine" in sections:
