@@ -96,15 +96,16 @@ def check_move_time(value: float | None, option: str = "--move-time") -> None:
     """A time per decision must be positive, finite seconds, at most the protocol's
     ``MAX_MOVE_TIME`` (86400: PROTOCOL.md, "Clocks"), which a server refuses beyond: else exit 2
     naming ``option``, before any server or bot is started (None passes: the server's default)."""
-    if value is not None and not (value > 0 and math.isfinite(value) and value <= MAX_MOVE_TIME):
-        fail(f"{option} must be positive, finite seconds, at most {MAX_MOVE_TIME:g}, got {value:g}", EXIT_USAGE)
+    if value is not None:
+        check_seconds(value, option, MAX_MOVE_TIME)
 
 
-def check_seconds(value: float, option: str) -> None:
-    """A duration must be positive, finite seconds: else exit 2 naming ``option``
-    (``--thinking-long 0``), before anything starts."""
-    if not (value > 0 and math.isfinite(value)):
-        fail(f"{option} must be positive, finite seconds, got {value:g}", EXIT_USAGE)
+def check_seconds(value: float, option: str, most: float | None = None) -> None:
+    """A duration must be positive, finite seconds (at most ``most`` when given): else exit 2
+    naming ``option`` (``--thinking-long 0``, ``servers --timeout 61``), before anything starts."""
+    if not (value > 0 and math.isfinite(value) and (most is None or value <= most)):
+        bound = "" if most is None else f", at most {most:g}"
+        fail(f"{option} must be positive, finite seconds{bound}, got {value:g}", EXIT_USAGE)
 
 
 def parse_option_pairs(pairs: Sequence[str]) -> dict[str, str]:

@@ -153,8 +153,9 @@ def test_servers_says_what_to_do_when_nothing_answers():
 
 
 @pytest.mark.parametrize(("args", "env", "message"), [
-    (["--timeout", "0"], {}, "--timeout must be seconds in (0, 60], got 0.0"),
-    (["--timeout", "nan"], {}, "--timeout must be seconds in (0, 60], got nan"),
+    (["--timeout", "0"], {}, "--timeout must be positive, finite seconds, at most 60, got 0"),
+    (["--timeout", "61"], {}, "--timeout must be positive, finite seconds, at most 60, got 61"),
+    (["--timeout", "nan"], {}, "--timeout must be positive, finite seconds, at most 60, got nan"),
     ([], {"QUINZE_LAN_INTERFACES": "eth0"}, "QUINZE_LAN_INTERFACES: 'eth0' is not an IPv4 address"),
 ])
 def test_servers_usage_errors(args, env, message):

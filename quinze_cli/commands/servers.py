@@ -13,7 +13,6 @@ error (exit 0, ``[]`` with ``--json``); multicast DNS that cannot be used on thi
 from __future__ import annotations
 
 import json
-import math
 from typing import Annotated
 
 import typer
@@ -22,17 +21,19 @@ from rich.console import Console
 from quinze_cli.errors import EXIT_USAGE, fail
 from quinze_cli.lan.browse import DEFAULT_TIMEOUT
 from quinze_cli.lan.listing import servers_table
+from quinze_cli.options import check_seconds
 
 NONE_FOUND = ("No Quinze server answered on the local network in {timeout:g} s. Start one with "
               "'quinze serve --host 0.0.0.0', play alone with 'quinze play --local', or, where multicast "
               "is blocked, connect with 'quinze play --server HOST:PORT'.")
 """What ``quinze servers`` and ``quinze play`` say when nothing answered."""
+TIMEOUT_MAX = 60.0
+"""The longest ``--timeout`` (seconds): a search is a wait for answers, not a watch."""
 
 
 def check_timeout(value: float) -> None:
-    """``--timeout`` must be positive, finite seconds, at most 60: else exit 2."""
-    if not (0 < value <= 60 and math.isfinite(value)):
-        fail(f"--timeout must be seconds in (0, 60], got {value}", EXIT_USAGE)
+    """``--timeout`` must be positive, finite seconds, at most :data:`TIMEOUT_MAX`: else exit 2."""
+    check_seconds(value, "--timeout", TIMEOUT_MAX)
 
 
 def search(timeout: float) -> list:
