@@ -436,6 +436,22 @@ class Game(ABC):
         """Every legal action of the seat to act, each listed once (equivalent ones merged);
         empty once the game is over."""
 
+    def legal_count(self) -> int:
+        """``len(legal_actions())``; a game may count its legal actions without listing them."""
+        return len(self.legal_actions())
+
+    def legal_action(self, i: int) -> Action:
+        """``legal_actions()[i]`` for ``0 <= i < legal_count()``; a game may build that action
+        alone. Raises :class:`IndexError` (naming ``i`` and the count) for any other ``i``."""
+        return _nth(self.legal_actions(), i)
+
+    def legal_pick(self, pick: Callable[[int], int]) -> Action:
+        """``legal_action(pick(legal_count()))``, counting once: the action at the index that
+        ``pick`` chooses among the ``n`` legal ones (a uniform ``pick`` gives random play without
+        a list, :attr:`Bot.picks`). Raises :class:`IndexError` as :meth:`legal_action` does."""
+        legal = self.legal_actions()
+        return _nth(legal, pick(len(legal)))
+
     @classmethod
     @abstractmethod
     def parse_action(cls, data: Mapping[str, Any]) -> Action:
@@ -497,6 +513,12 @@ class Game(ABC):
         return [a.to_data() for a in self.legal_actions()]
 
 
+def _nth(legal: Sequence[Action], i: int) -> Action:
+    if 0 <= i < len(legal):
+        return legal[i]
+    raise IndexError(f"no legal action {i!r}: {len(legal)} legal action(s), numbered from 0")
+
+
 # --------------------------------------------------------------------------- bots
 
 
@@ -505,9 +527,17 @@ class Bot(ABC):
     the seat's view and the legal actions, never the game object.
 
     ``needs_view``: False lets fast callers (self-play, benchmarks) pass an empty view.
+    ``picks``: True when the choice depends on the number of legal actions alone:
+    ``choose(view, legal)`` is ``legal[pick(len(legal))]`` with the same draws, so a caller may
+    play ``game.legal_pick(bot.pick)`` instead (the same game, no list: random self-play).
     """
 
     needs_view: ClassVar[bool] = True
+    picks: ClassVar[bool] = False
+
+    def pick(self, n: int) -> int:
+        """The index (``0..n-1``) :meth:`choose` would take among ``n`` actions (:attr:`picks`)."""
+        raise NotImplementedError(f"{type(self).__name__} chooses from the actions, not by index")
 
     @abstractmethod
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:

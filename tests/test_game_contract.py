@@ -2,8 +2,9 @@
 game of tests/toygame.py (hypothesis, random games): cards conserved; the same seed and actions
 give the same game; views never show what the seat cannot see and events keep private parts
 private; every legal action applies, and anything else is refused with the state unchanged;
-``load(dump(g))`` equals ``g`` after every action; ``copy()`` is independent of its source; and
-results obey the game's own scoring invariants (tests/gamespecs.py). A new game adds one ``Spec``."""
+``load(dump(g))`` equals ``g`` after every action; ``copy()`` is independent of its source;
+``legal_count()`` and ``legal_action(i)`` agree with ``legal_actions()`` (a clear IndexError out of
+range), and a bot that picks by index plays as it chooses; and results obey the game's own scoring invariants (tests/gamespecs.py). A new game adds one ``Spec``."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gamespecs import ALL_CARDS, SPECS, Spec
-from quinze_protocol.game import Action, ActionError, Game, GameError, IllegalAction, bot_names, game_ids
+from quinze_protocol.game import Action, ActionError, Game, GameError, IllegalAction, bot_names, game_ids, get_bot
 from quinze_protocol.rng import Rng
 
 SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -219,6 +220,65 @@ def test_copy_is_independent_of_its_source(spec: Spec, data: st.DataObject) -> N
     c2 = g.copy()
     walk(spec, g, Rng(9), 30)  # the source moves: an earlier copy does not
     assert c2.to_position() == pos
+
+
+def _same_legal(g: Game) -> None:
+    """``legal_count``, ``legal_action`` and ``legal_pick`` agree with ``legal_actions`` at ``g``."""
+    legal = g.legal_actions()
+    n = len(legal)
+    assert g.legal_count() == n
+    for i in range(n):
+        assert g.legal_action(i) == legal[i], i
+    for k in (0, n - 1):
+        if n:
+            assert g.legal_pick(lambda m: k if m == n else -1) == legal[k]
+    for bad in (n, n + 3, -1):
+        with pytest.raises(IndexError) as err:
+            g.legal_action(bad)
+        assert f"no legal action {bad}: {n} legal action(s)" in str(err.value)
+        with pytest.raises(IndexError):
+            g.legal_pick(lambda m: bad)
+    assert g.legal_actions() == legal  # counting and picking changed nothing
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=ids)
+@SETTINGS
+@given(data=st.data())
+def test_legal_count_and_legal_action_agree_with_the_list(spec: Spec, data: st.DataObject) -> None:
+    g, rng = start(spec, data)
+    _same_legal(g)
+    # a long walk: late positions (a full table, substitutions in a row) are the ones to check
+    walk(spec, g, rng, data.draw(st.integers(0, 2000), label="steps"), each=lambda g, a, ev: _same_legal(g))
+    pos = g.to_position()
+    _same_legal(spec.cls.from_position(pos))
+    _same_legal(g.copy())
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=ids)
+@SETTINGS
+@given(data=st.data())
+def test_a_picking_bot_plays_as_it_chooses(spec: Spec, data: st.DataObject) -> None:
+    """A bot with ``picks``: ``game.legal_pick(bot.pick)`` is ``bot.choose(view, legal)``, with
+    the same draws, so random self-play by index is the same game."""
+    if spec.cls.id not in game_ids():
+        return
+    seed = data.draw(st.integers(0, 2**32), label="seed")
+    options = data.draw(spec.options, label="options")
+    for name in bot_names(spec.cls.id):
+        if "@" in name or not get_bot(spec.cls.id, name, 0).picks:  # NAME@N: a search budget
+            continue
+        g1, g2 = spec.cls.new(options, seed), spec.cls.new(options, seed)
+        b1 = [get_bot(spec.cls.id, name, seed + s) for s in range(g1.players)]
+        b2 = [get_bot(spec.cls.id, name, seed + s) for s in range(g1.players)]
+        for _ in range(400):
+            if g1.is_over:
+                break
+            seat = g1.to_act
+            a1 = b1[seat].choose(g1.view(seat), g1.legal_actions())
+            a2 = g2.legal_pick(b2[seat].pick)
+            assert a1 == a2
+            assert g1.apply(a1) == g2.apply(a2, checked=False)
+        assert g1.to_position() == g2.to_position()
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=ids)

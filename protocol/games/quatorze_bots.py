@@ -30,9 +30,25 @@ class RandomBot(Bot):
     """Uniformly random legal actions (own generator, seeded)."""
 
     needs_view = False
+    picks = True
 
     def __init__(self, seed: int) -> None:
         self.rng = Rng(seed)
+
+    def pick(self, n: int) -> int:
+        """``rng.below(n)``, inlined as in :meth:`choose` (the same numbers and state): the index
+        :meth:`choose` takes among ``n`` legal actions (``game.legal_pick(bot.pick)``)."""
+        limit = _LIMITS.get(n)
+        if limit is None:
+            limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
+        rng = self.rng
+        rng.state = z = (rng.state + GAMMA) & MASK64
+        z = ((z ^ (z >> 30)) * MIX1) & MASK64
+        z = ((z ^ (z >> 27)) * MIX2) & MASK64
+        x = z ^ (z >> 31)
+        while x >= limit:
+            x = rng.next64()
+        return x % n
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         """One of ``legal``, uniformly: ``legal[rng.below(len(legal))]``, with
