@@ -107,12 +107,15 @@ def release() -> int:
     (:func:`quinze_server.scheduling.prune_deadlines`). Both were filled while the tables played,
     small objects spread over the memory the tables used: each would keep a 1 MiB arena of
     CPython's allocator from going back to the system. Then one collection (the objects not frozen;
-    it empties the free lists too), and the pages of CPython's free pools
-    go back to the system (:func:`quinze_server.pools.release_free`, where :func:`tune` located
-    its arenas): the arenas themselves stay, each held by a few live blocks. The entries dropped."""
+    it empties the free lists too), and CPython's free pools go back to the system, where
+    :func:`tune` located its arenas: all but one of each arena's taken out of it whole
+    (:func:`quinze_server.pools.detach_free`), then the pages of the one left but its first
+    (:func:`quinze_server.pools.release_free`); the arenas themselves stay, each held by a few
+    live blocks, and CPython frees each once they are gone. The entries dropped."""
     dropped = caches.clear_all() + prune_deadlines()
     gc.collect()  # the closed tables' last cycles, and the free lists of tuples, floats... (only a full collection empties those)
-    pools.release_free()
+    pools.detach_free()  # each arena's free pools but one, out of it and back to the system whole
+    pools.release_free()  # and the pages of the one left (its first page kept)
     return dropped
 
 

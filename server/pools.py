@@ -17,8 +17,15 @@ again). The arena table is a static variable of libpython (``arenas``, ``maxaren
 is read from libpython's symbol table once, at start-up (:func:`locate`, called by
 :func:`quinze_server.collector.tune`). Everything is checked before it is written (the layout of
 CPython 3.11's ``arena_object`` and ``pool_header``, that each pool lies in its arena, names it and
-holds no block); any mismatch turns the release off for good. It runs only while the process has
-one thread (no other thread can then use the allocator while the pools are changed) and only in a
+holds no block); any mismatch turns the release off for good.
+
+:func:`detach_free` goes further, for the first pages too: it cuts each arena's list of free pools
+to one pool and takes the others out of the arena's counts (``nfreepools`` and ``ntotalpools``),
+so that CPython never reaches them again and still frees the arena whole once its remaining pools
+are free; all 16 KiB of each go back. That rewrites CPython's list of usable arenas (sorted by
+free pools) and its ``nfp2lasta`` index (``usable_arenas``, ``nfp2lasta``, also located at
+start-up), in one write checked against what was read (:func:`_commit`); the bookkeeping after it
+is checked by tests/test_server_pools.py. Both run only while the process has one thread (no other thread can then use the allocator while the pools are changed) and only in a
 process whose allocator is pymalloc (not under ``PYTHONMALLOC``, ``-X dev`` or a debug build).
 """
 
@@ -32,7 +39,7 @@ import sysconfig
 import threading
 from typing import Any
 
-__all__ = ["locate", "release_free", "released_bytes"]
+__all__ = ["detach_free", "detached_bytes", "locate", "release_free", "released_bytes"]
 
 POOL = 1 << 14
 """CPython 3.11's pool size on 64 bits (``POOL_SIZE``, with ``USE_LARGE_POOLS``)."""
@@ -44,13 +51,22 @@ _ARENA_OBJECT = 48  # sizeof(struct arena_object): address, pool_address, nfreep
 _SZIDX = 36  # offsetof(struct pool_header, szidx); arenaindex at 32, nextpool at 16, ref.count at 0
 
 _where: list[int] = []  # [address of `arenas`, address of `maxarenas`], once located
-_state = {"off": False, "released": 0}
+_lists: list[int] = []  # [address of `nfp2lasta`, address of `usable_arenas`], once located (detach_free)
+_state = {"off": False, "released": 0, "detached": 0, "detach_off": False}
 _madvise: list[Any] = []  # [libc's madvise through ctypes], made by locate
+_vm: list[Any] = []  # [process_vm_readv, process_vm_writev, memcmp] through ctypes, made by locate
+_MAX_POOLS = ARENA // POOL  # MAX_POOLS_IN_ARENA: nfp2lasta has one more entry
 
 
 def released_bytes() -> int:
     """Bytes of free pools given back to the system so far (a pool counted each time)."""
     return _state["released"]
+
+
+def detached_bytes() -> int:
+    """Bytes of free pools taken out of their arenas and given back whole so far
+    (:func:`detach_free`)."""
+    return _state["detached"]
 
 
 def _supported() -> bool:
@@ -103,7 +119,7 @@ def locate() -> bool:
                 if lo <= runtime < hi and len(parts) >= 6:
                     path = parts[5]
                     break
-        symbols = _symbols(path, {"_PyRuntime", "arenas", "maxarenas"})
+        symbols = _symbols(path, {"_PyRuntime", "arenas", "maxarenas", "nfp2lasta", "usable_arenas"})
         base = runtime - symbols["_PyRuntime"]
         # Made once, here: a ctypes library and function are cyclic objects (their types), which
         # made at each release would be garbage for the collector, allocated after tables played.
@@ -112,6 +128,14 @@ def locate() -> bool:
         madvise.restype = ctypes.c_int
         _madvise[:] = [madvise]
         _where[:] = [base + symbols["arenas"], base + symbols["maxarenas"]]
+        if "nfp2lasta" in symbols and "usable_arenas" in symbols:
+            libc = ctypes.PyDLL(None)  # the calls keep the GIL: nothing else runs during a commit
+            vm = [libc.process_vm_readv, libc.process_vm_writev, libc.memcmp]
+            for function in vm[:2]:
+                function.restype = None  # no result object: nothing allocated by the call (see _commit)
+            vm[2].restype = ctypes.c_int
+            _vm[:] = vm
+            _lists[:] = [base + symbols["nfp2lasta"], base + symbols["usable_arenas"]]
     except (OSError, KeyError, ValueError, struct.error, AttributeError):
         _state["off"] = True
         return False
@@ -171,4 +195,160 @@ def release_free() -> int:
             if madvise(rest, size, advice) == 0:
                 given += size
     _state["released"] += given
+    return given
+
+
+class _Iovec(ctypes.Structure):
+    _fields_ = [("base", ctypes.c_void_p), ("len", ctypes.c_size_t)]
+
+
+_REGIONS = 3  # the arena table, nfp2lasta, usable_arenas
+# Made once, here: ctypes keeps its array types only while something refers to them, and a type
+# is a cyclic object (made at each release, it would be garbage for the collector).
+_REMOTE = _Iovec * _REGIONS
+_LOCAL = _Iovec * 1
+
+
+def _address(buffer: bytearray) -> int:
+    return ctypes.addressof(ctypes.c_char.from_buffer(buffer))
+
+
+def _commit(regions: list[tuple[int, bytes, bytes]]) -> bool:
+    """Write the ``(address, expected, new)`` regions of this process's memory at once if every
+    region still holds ``expected``: True if written. One ``process_vm_readv`` reads them all, one
+    ``memcmp`` compares, one ``process_vm_writev`` writes them all; between the read and the write
+    nothing is allocated (every argument is made in advance, pointers passed as ``byref``
+    objects, small ints as themselves, no result object but memcmp's 0), so CPython's allocator
+    cannot change these regions meanwhile; signals are blocked during the three calls, so no
+    Python handler runs between them either."""
+    import signal
+
+    readv, writev, memcmp = _vm
+    expected = b"".join(e for _a, e, _n in regions)
+    new = bytearray(b"".join(x for _a, _e, x in regions))
+    size = len(expected)
+    if len(new) != size or len(regions) != _REGIONS:
+        return False
+    seen = bytearray(size)
+    remote = _REMOTE(*[_Iovec(a, len(e)) for a, e, _n in regions])
+    local_seen = _LOCAL(_Iovec(_address(seen), size))
+    local_data = _LOCAL(_Iovec(_address(new), size))
+    pid = os.getpid()
+    read_args = (pid, ctypes.byref(local_seen), 1, ctypes.byref(remote), _REGIONS, 0)
+    compare_args = (ctypes.byref(ctypes.c_char.from_buffer(seen)), expected, size)
+    write_args = (pid, ctypes.byref(local_data), 1, ctypes.byref(remote), _REGIONS, 0)
+    blocked = signal.pthread_sigmask(signal.SIG_BLOCK, signal.valid_signals())
+    try:
+        readv(*read_args)
+        same = memcmp(*compare_args) == 0
+        if same:
+            writev(*write_args)
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+    if not same:
+        return False
+    readv(*read_args)
+    if seen != new:  # written only in part: never again (the allocator's state is unknown)
+        _state["off"] = _state["detach_off"] = True
+    return True
+
+
+def detach_free(attempts: int = 3) -> int:
+    """Take the free pools of each arena out of it but one, and give their memory back whole
+    (:func:`release_free` keeps each free pool's first page, where its header links it to the
+    others): the bytes given back (0 where this cannot run, as for :func:`release_free`).
+
+    An arena's free pools are a list through their headers (``freepools``, the arena's
+    ``nfreepools`` counting them and its pools never carved yet). Here the list is cut to its last
+    pool (whose ``nextpool`` is already NULL), and the pools cut off are no longer the arena's: its
+    ``nfreepools`` and ``ntotalpools`` both lose them, so that CPython still frees the arena whole
+    when its remaining pools are all free again (``nfreepools == ntotalpools``), and no code of
+    CPython's reaches their headers any more: all 16 KiB of each go back to the system. Every
+    arena keeps at least one free pool, so it stays on CPython's list of usable arenas (``usable_arenas``,
+    sorted by ``nfreepools``; ``nfp2lasta``: the last of each count), which is rebuilt in the new
+    order. The arenas that are wholly free are left as they are. The new arena table, list and
+    ``nfp2lasta`` are written at once, only if nothing changed since they were read
+    (:func:`_commit`); then the pools cut off are dropped (``madvise(MADV_DONTNEED)``).
+    Call it when much was freed (the last table closed), after a full collection. Where an
+    allocation changed the arenas between the reading and the writing (this code allocates while
+    it plans), it reads and plans again, ``attempts`` times at most."""
+    for _ in range(attempts):
+        given = _detach_once()
+        if given >= 0:
+            return given
+    return 0
+
+
+def _detach_once() -> int:
+    """One attempt of :func:`detach_free`: the bytes given back, or -1 if the arenas changed
+    before the writing (nothing written)."""
+    if not _where or not _lists or not _vm or _state["off"] or _state["detach_off"] or threading.active_count() != 1:
+        return 0
+    table = ctypes.c_void_p.from_address(_where[0]).value
+    count = ctypes.c_uint.from_address(_where[1]).value
+    if not table or count > 1 << 20:
+        return 0
+    image = ctypes.string_at(table, count * _ARENA_OBJECT)
+    lasta = ctypes.string_at(_lists[0], (_MAX_POOLS + 1) * 8)
+    usable = ctypes.string_at(_lists[1], 8)
+    entries = [list(struct.unpack_from("<QQIIQQQ", image, i * _ARENA_OBJECT)) for i in range(count)]
+    head, = struct.unpack("<Q", usable)
+    order: list[int] = []  # the usable arenas, by index, in their list's order
+    at, prev = head, 0
+    while at:
+        i, rest = divmod(at - table, _ARENA_OBJECT)
+        if rest or not 0 <= i < count or entries[i][0] == 0 or entries[i][6] != prev or len(order) > count:
+            _state["detach_off"] = True  # not the list this module knows
+            return 0
+        order.append(i)
+        prev, at = at, entries[i][5]
+    if sorted(order) != [i for i, e in enumerate(entries) if e[0] and e[2] > 0]:
+        _state["detach_off"] = True
+        return 0
+    cut: list[int] = []  # the pools taken out
+    for i in order:
+        address, pool_address, nfree, total, pool = entries[i][:5]
+        if nfree >= total:  # wholly free: left to CPython
+            continue
+        first = (address + POOL - 1) & ~(POOL - 1)
+        listed: list[int] = []
+        while pool and len(listed) < total:
+            if not (first <= pool < pool_address and (pool - first) % POOL == 0):
+                _state["detach_off"] = True
+                return 0
+            used, = struct.unpack("<I", ctypes.string_at(pool, 4))
+            index, = struct.unpack("<I", ctypes.string_at(pool + 32, 4))
+            if used or index != i:
+                _state["detach_off"] = True
+                return 0
+            listed.append(pool)
+            pool = ctypes.c_void_p.from_address(pool + 16).value or 0
+        if pool or len(listed) > nfree:  # the list did not end, or counts more than the arena says
+            _state["detach_off"] = True
+            return 0
+        if len(listed) < 2:
+            continue
+        cut.extend(listed[:-1])
+        entries[i][2] -= len(listed) - 1
+        entries[i][3] -= len(listed) - 1
+        entries[i][4] = listed[-1]
+    if not cut:
+        return 0
+    order.sort(key=lambda i: entries[i][2])  # stable: equal counts keep their order
+    new_lasta = [0] * (_MAX_POOLS + 1)
+    for k, i in enumerate(order):
+        entries[i][5] = table + order[k + 1] * _ARENA_OBJECT if k + 1 < len(order) else 0
+        entries[i][6] = table + order[k - 1] * _ARENA_OBJECT if k else 0
+        new_lasta[entries[i][2]] = table + i * _ARENA_OBJECT
+    new_image = b"".join(struct.pack("<QQIIQQQ", *e) for e in entries)
+    new_head = struct.pack("<Q", table + order[0] * _ARENA_OBJECT)
+    regions = [(table, image, new_image), (_lists[0], lasta, struct.pack(f"<{_MAX_POOLS + 1}Q", *new_lasta)),
+               (_lists[1], usable, new_head)]
+    if not _commit(regions):
+        return -1
+    madvise, advice, given = _madvise[0], _MADV_DONTNEED, 0
+    for pool in cut:
+        if madvise(pool, POOL, advice) == 0:
+            given += POOL
+    _state["detached"] += given
     return given
