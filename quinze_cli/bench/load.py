@@ -39,6 +39,7 @@ server of another checkout (for before/after comparisons in the same conditions)
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import time
@@ -161,6 +162,8 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
             c.start_listing(run.rng.below(10_000) / 1000.0)
         await asyncio.sleep(0.5)
         lobby = await server.ask("stats")
+        arenas = os.environ.get("QUINZE_BENCH_ARENAS")  # diagnosis: pymalloc's summary, in the lobby, playing, after close
+        in_lobby = await server.ask("arenas") if arenas else None
         traced = os.environ.get("QUINZE_BENCH_TRACEMALLOC")  # diagnosis: what outlives the tables (load_survivors)
         if traced:
             await server.ask("trace-start")
@@ -194,15 +197,14 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
             await server.ask(f"profile-stop {window}-{size.tables}.prof")
         objects = await server.ask("objects")
         playing = await server.ask("stats")
-        arenas = os.environ.get("QUINZE_BENCH_ARENAS")  # diagnosis: pymalloc's summary, playing and after close
-        if arenas:
-            playing["arenas"] = (await server.ask("arenas"))["lines"]
+        in_play = await server.ask("arenas") if arenas else None
         await close_tables(run, players)
         closed = await _after_close(server, playing)
-        if arenas:
-            closed["arenas"] = (await server.ask("arenas"))["lines"]
+        if arenas and in_lobby and in_play:
+            after = await server.ask("arenas")
             with open(f"{arenas}-{size.tables}.txt", "w") as f:
-                f.write("\n".join(["playing"] + playing["arenas"] + ["after close"] + closed["arenas"]) + "\n")
+                for title, got in (("in the lobby", in_lobby), ("playing", in_play), ("after close", after)):
+                    f.write("\n".join([title] + got["lines"] + [json.dumps(got.get("residency"))]) + "\n")
         survivors = await server.ask(f"survivors {traced}-{size.tables}.txt {size.idle}", 900) if traced else None
         # A second wave of as many tables: how much of the memory kept by the process is reused.
         again = await _seated(server, run, "q", size.tables)
@@ -259,6 +261,8 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
             "longest_pause_closing_ms": closed["gc"]["max_pause_ms"],
             "open_tables_after_close": closed.get("open_tables"),
             "trims_after_close": closed["trims"] - playing["trims"] if closed.get("trims") is not None else None,
+            "pools_given_mib": {k: round((v - (playing.get("pools_bytes") or {}).get(k, 0)) / 2**20, 2)
+                                for k, v in closed["pools_bytes"].items()} if closed.get("pools_bytes") else None,
         },
         **({"survivors": survivors} if survivors is not None else {}),
         "wire": wire,

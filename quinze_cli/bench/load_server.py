@@ -20,7 +20,9 @@ line read on stdin:
   wall-clock time, what clients wait, and in the thread's CPU time, ``max_pause_cpu_ms``, what the
   collector itself costs when the machine is shared); ``trims``: how many times the server gave
   memory back to the system so far (``quinze_server.collector.Reclaimer``; None for a tree without);
-  ``connections``, ``open_tables``: what the server holds now (None if the tree does not tell).
+  ``connections``, ``open_tables``: what the server holds now (None if the tree does not tell);
+  ``pools_bytes``: ``{"released", "detached"}``, the bytes of CPython's free pools the server gave
+  back so far (``quinze_server.pools``; None for a tree without).
 - ``objects``: ``{"tracked": n, "frozen": n, "full_ms", "full_cpu_ms", "every_cpu_ms"}``: the objects
   the cyclic collector tracks now (those its collections walk; ``frozen``: those it tracks and
   never walks, :func:`gc.freeze`), the time (wall, CPU) of one full collection run then (a forced
@@ -30,9 +32,11 @@ line read on stdin:
   collector found unreachable between the two (kept by ``gc.DEBUG_SAVEALL`` to be counted; the
   frozen objects swept at the end): the cyclic garbage the server made meanwhile, what freezing
   survivors could keep until a sweep (tests/test_server_cycles.py).
-- ``arenas``: the summary lines of ``sys._debugmallocstats()`` (CPython's arenas and blocks), for
-  diagnosis (``QUINZE_BENCH_ARENAS=PREFIX`` in the generator's environment writes them, playing and
-  after the tables closed, to ``PREFIX-TABLES.txt``).
+- ``arenas``: ``{"lines", "residency"}``, the summary lines of ``sys._debugmallocstats()`` (CPython's
+  arenas, pools and blocks) and where the resident set is (the arenas' resident pages, in pools used
+  and free, and glibc's heap: :func:`load_survivors.residency`), for diagnosis
+  (``QUINZE_BENCH_ARENAS=PREFIX`` in the generator's environment writes them, in the lobby, playing
+  and after the tables closed, to ``PREFIX-TABLES.txt``).
 - ``types``: the 25 most numerous types among them (``{name: count}``), for diagnosis.
 - ``profile-start`` / ``profile-stop FILE`` (diagnosis, ``{}``): profile the server with cProfile
   between the two, timed by the thread's CPU time (a wall clock would count the moments the
@@ -139,10 +143,21 @@ def _stats(collector: str, order: str) -> dict[str, Any]:
         "open_tables": getattr(getattr(_server[0], "lobby", None), "open_tables", None) if _server else None,
         "trims": getattr(getattr(_server[0], "reclaimer", None), "trims", None) if _server else None,
         "released": getattr(getattr(_server[0], "reclaimer", None), "released", None) if _server else None,
+        "pools_bytes": _pools_bytes(),
     }
     _gens.clear()
     _max[0], _max[1], _max[2] = 0.0, -1, 0.0
     return out
+
+
+def _pools_bytes() -> dict[str, int] | None:
+    """What the measured tree's ``pools`` gave back of CPython's free pools so far, in bytes:
+    ``{"released": pages of pools kept, "detached": whole pools taken out of their arenas}``
+    (None for a tree without; ``detached`` 0 for a tree before it)."""
+    pools = next((sys.modules[n] for n in ("quinze_server.pools", "server.pools") if n in sys.modules), None)
+    if pools is None or not hasattr(pools, "released_bytes"):
+        return None
+    return {"released": pools.released_bytes(), "detached": pools.detached_bytes() if hasattr(pools, "detached_bytes") else 0}
 
 
 def _server_package() -> str:
@@ -247,7 +262,11 @@ def main(argv: list[str]) -> None:
                     ctypes.CDLL("libc.so.6").malloc_trim(0)
                     reply = {"rss_bytes": _rss(), "ms": round((time.perf_counter() - t0) * 1e3, 2)}
                 elif cmd == "arenas":  # a diagnosis: CPython's small-object allocator, its summary lines
-                    reply = {"lines": _load_survivors().mallocstats(also=("Total",))}
+                    pools = sys.modules.get(f"{package}.pools")  # the measured tree's arena table, where it has one
+                    where = list(getattr(pools, "_where", ()) or ()) or None
+                    resident = _load_survivors().residency(where)  # first: the stats below read every pool's header
+                    reply = {"lines": _load_survivors().mallocstats(also=("Total", "pools"), classes=True),
+                             "residency": resident}
                 elif cmd == "trace-start" and _survivors is not None:  # diagnosis: QUINZE_BENCH_TRACEMALLOC
                     _survivors.start()
                     reply = {}

@@ -87,9 +87,10 @@ def _block_traceback(addr: int) -> tracemalloc.Traceback | None:
     return tracemalloc.Traceback(frames) if frames else None
 
 
-def mallocstats(also: tuple[str, ...] = ()) -> list[str]:
+def mallocstats(also: tuple[str, ...] = (), classes: bool = False) -> list[str]:
     """CPython's small-object allocator summary (``sys._debugmallocstats``, written on C's
-    stderr): its lines about arenas and bytes in use, and those holding any of ``also``."""
+    stderr): its lines about arenas and bytes in use, and those holding any of ``also``; with
+    ``classes``, the table of size classes too (class, size, pools, blocks in use, free)."""
     import tempfile
 
     with tempfile.TemporaryFile("w+") as f:
@@ -102,7 +103,8 @@ def mallocstats(also: tuple[str, ...] = ()) -> list[str]:
             os.dup2(saved, 2)
             os.close(saved)
         f.seek(0)
-        return [x for x in f.read().splitlines() if "arena" in x or "bytes in" in x or any(a in x for a in also)]
+        return [x for x in f.read().splitlines() if "arena" in x or "bytes in" in x or any(a in x for a in also)
+                or (classes and x[:5].strip().isdigit())]
 
 
 def _site(tb: tracemalloc.Traceback) -> str:
@@ -128,6 +130,7 @@ def report(path: str, top: int = 40) -> dict[str, Any]:
     phases = [("snapshot", time.perf_counter() - t0)]
     maps = _mapped()
     arenas: dict[tracemalloc.Traceback, set[int]] = collections.defaultdict(set)
+    pools: dict[tracemalloc.Traceback, set[int]] = collections.defaultdict(set)  # the pools its blocks keep in use
     found: collections.Counter[tracemalloc.Traceback] = collections.Counter()
     by_arena: dict[int, collections.Counter[tracemalloc.Traceback]] = collections.defaultdict(collections.Counter)
     seen: set[int] = set()  # the traced untracked objects already counted
@@ -170,6 +173,7 @@ def report(path: str, top: int = 40) -> dict[str, Any]:
         found[tb] += 1
         if a is not None:
             arenas[tb].add(a)
+            pools[tb].add(addr & ~(POOL - 1))
             by_arena[a][tb] += 1
     total = sum(s.size for s in stats.values())
     found_bytes = sum(stats[tb].size / stats[tb].count * n for tb, n in found.items())
@@ -185,15 +189,27 @@ def report(path: str, top: int = 40) -> dict[str, Any]:
     for a, c in sorted(by_arena.items(), key=lambda kv: -sum(kv[1].values())):
         lines.append(f"arena {a}: {sum(c.values())} blocks; " + "; ".join(f"{n} {tb[-1]}" for tb, n in c.most_common(3)))
     lines.append("")
-    lines.append("by the innermost frame of the project (server/, protocol/): arenas, blocks live, KiB")
-    sites: dict[str, list[Any]] = collections.defaultdict(lambda: [set(), 0, 0])
+    every_pool = set().union(*pools.values()) if pools else set()
+    lines.append(f"pools holding the blocks found: {len(every_pool)}")
+    lines.append("by the innermost frame of the project (server/, protocol/): arenas, pools, blocks live, KiB")
+    sites: dict[str, list[Any]] = collections.defaultdict(lambda: [set(), 0, 0, set()])
     for tb, st in stats.items():
         site = _site(tb)
         sites[site][0] |= arenas.get(tb, set())
         sites[site][1] += st.count
         sites[site][2] += st.size
-    for site, (ar, n, size) in sorted(sites.items(), key=lambda kv: (-len(kv[1][0]), -kv[1][2])):
-        lines.append(f"{len(ar):3d} arenas {n:6d} blocks {size / 1024:8.1f} KiB  {site}")
+        sites[site][3] |= pools.get(tb, set())
+    for site, (ar, n, size, po) in sorted(sites.items(), key=lambda kv: (-len(kv[1][3]), -kv[1][2])):
+        lines.append(f"{len(ar):3d} arenas {len(po):4d} pools {n:6d} blocks {size / 1024:8.1f} KiB  {site}")
+    lines.append("")
+    lines.append("by the innermost frame: pools, blocks live, KiB")
+    inner: dict[str, list[Any]] = collections.defaultdict(lambda: [set(), 0, 0])
+    for tb, st in stats.items():
+        inner[str(tb[-1])][0] |= pools.get(tb, set())
+        inner[str(tb[-1])][1] += st.count
+        inner[str(tb[-1])][2] += st.size
+    for where, (po, n, size) in sorted(inner.items(), key=lambda kv: (-len(kv[1][0]), -kv[1][2]))[:60]:
+        lines.append(f"{len(po):4d} pools {n:6d} blocks {size / 1024:8.1f} KiB  {where}")
     lines.append("")
     summary = []
     for tb in order[:top]:
@@ -208,3 +224,69 @@ def report(path: str, top: int = 40) -> dict[str, Any]:
         f.write("\n".join(lines) + "\n")
     return {"seconds": round(time.perf_counter() - t0, 1), "groups": len(stats), "blocks": sum(s.count for s in stats.values()), "bytes": total,
             "arenas": len(by_arena), "found_share": round(found_bytes / max(total, 1), 2), "top": summary[:10]}
+
+
+def residency(where: list[int] | None) -> dict[str, Any]:
+    """Where the resident set is, counted (no timing): for CPython's allocated arenas (``where``:
+    the addresses of its ``arenas`` and ``maxarenas`` variables, as ``quinze_server.pools``
+    located them; None: not counted), how many there are, their pools in use and free (of their
+    total) and their resident KiB (``mincore``: the pages the kernel holds for them); glibc's own
+    heap (``mallinfo2``: KiB in use, free, and in chunks mapped on their own); the process's
+    resident KiB. ``{"rss_kib", "arenas": {"n", "pools_used", "pools_free", "resident_kib",
+    "resident_free_kib", "empty_of_used"}, "glibc": {"used_kib", "free_kib", "mapped_kib"}}``;
+    ``resident_free_kib``: the part of ``resident_kib`` in free pools; ``empty_of_used``: arenas
+    whose used pools number 4 or fewer (kept by a few blocks)."""
+    out: dict[str, Any] = {}
+    page = os.sysconf("SC_PAGE_SIZE")
+    with open("/proc/self/statm") as f:
+        out["rss_kib"] = int(f.read().split()[1]) * page // 1024
+    libc = ctypes.CDLL(None)
+    if where:
+        libc.mincore.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]
+        vec = (ctypes.c_ubyte * ((1 << 20) // page))()
+        table = ctypes.c_void_p.from_address(where[0]).value or 0
+        count = ctypes.c_uint.from_address(where[1]).value
+        n = used = free = resident = resident_free = few = free_tail = 0
+        for i in range(count):
+            entry = table + i * 48
+            address = ctypes.c_uint64.from_address(entry).value
+            if not address:
+                continue
+            nfree = ctypes.c_uint.from_address(entry + 16).value
+            total = ctypes.c_uint.from_address(entry + 20).value
+            pool_address = ctypes.c_uint64.from_address(entry + 8).value
+            n += 1
+            used += total - nfree
+            free += nfree
+            few += total - nfree <= 4
+            if libc.mincore(ctypes.c_void_p(address), 1 << 20, vec) != 0:
+                continue
+            resident += sum(1 for b in vec if b & 1) * page // 1024
+            first = (address + POOL - 1) & ~(POOL - 1)
+            tail = 0  # free pools after the last one in use
+            for p in range(first, min(pool_address, address + (1 << 20)), POOL):
+                if ctypes.c_uint.from_address(p).value == 0:  # ref.count: no block in use
+                    lo = (p - address) // page
+                    resident_free += sum(1 for b in vec[lo:lo + POOL // page] if b & 1) * page // 1024
+                    tail += 1
+                else:
+                    tail = 0
+            free_tail += tail
+            untouched = pool_address - address if pool_address < address + (1 << 20) else 1 << 20
+            lo = untouched // page
+            resident_free += sum(1 for b in vec[lo:] if b & 1) * page // 1024
+        out["arenas"] = {"n": n, "pools_used": used, "pools_free": free, "resident_kib": resident,
+                         "resident_free_kib": resident_free, "empty_of_used": few,
+                         "free_tail": free_tail}
+
+    class _Mallinfo2(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_size_t) for name in
+                    ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks", "keepcost")]
+
+    try:
+        libc.mallinfo2.restype = _Mallinfo2
+        m = libc.mallinfo2()
+        out["glibc"] = {"used_kib": m.uordblks // 1024, "free_kib": m.fordblks // 1024, "mapped_kib": m.hblkhd // 1024}
+    except AttributeError:
+        pass
+    return out
