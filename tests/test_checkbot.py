@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from clikit import quinze
-from test_native_bots import CARGO, GCC, build_c, build_rust
+from test_native_bots import CARGO, GCC, build_c, build_rust, built_once
 
 from quinze_cli.checkbot.report import CHECKS
 
@@ -67,13 +67,13 @@ def test_js_example_bot_passes_every_check() -> None:
 
 
 @pytest.mark.skipif(GCC is None, reason="no C compiler (gcc or cc) on PATH")
-def test_c_example_bot_passes_every_check(tmp_path: Path) -> None:
-    assert_all_pass("--", str(build_c(tmp_path)))
+def test_c_example_bot_passes_every_check(tmp_path_factory: pytest.TempPathFactory) -> None:
+    assert_all_pass("--", str(built_once(tmp_path_factory, "c-bot", build_c)))  # the build of test_native_bots.py
 
 
 @pytest.mark.skipif(CARGO is None, reason="cargo is not on PATH nor in ~/.cargo/bin")
-def test_rust_example_bot_passes_every_check(tmp_path: Path) -> None:
-    assert_all_pass("--", str(build_rust(tmp_path / "target")))
+def test_rust_example_bot_passes_every_check(tmp_path_factory: pytest.TempPathFactory) -> None:
+    assert_all_pass("--", str(built_once(tmp_path_factory, "rust-bot", build_rust)))
 
 
 @pytest.mark.parametrize("script", ["crlf.py", "flood_stderr.py"])

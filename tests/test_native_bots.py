@@ -5,12 +5,14 @@ against the engines (every answer checked legal, as in test_examples.py) and thr
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -57,18 +59,38 @@ def build_rust(target_dir: Path) -> Path:
     return target_dir / "release" / "random_bot"
 
 
+def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Callable[[Path], Path]) -> Path:
+    """``build(folder)``'s binary, built once per run of the suite: by the first test asking, in a
+    folder of the run's temporary directory shared by its xdist workers (the parent of each one's
+    ``basetemp``; without xdist, this process's), under a lock; the others wait and take it. A
+    failed build leaves nothing, so the next test asking builds again (and fails the same way).
+    The C and Rust example bots were each built twice a run (here and in tests/test_checkbot.py;
+    the Rust one 1.1 s of CPU); test_readme_lines.py still builds them as README says, from a copy."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    folder, done = shared / f"built-{name}", shared / f"built-{name}.path"
+    with open(shared / f"built-{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if done.exists():
+            return Path(done.read_text())
+        folder.mkdir(exist_ok=True)
+        binary = build(folder)
+        done.write_text(str(binary))
+        return binary
+
+
 @pytest.fixture(scope="module")
 def c_bot(tmp_path_factory) -> Path:
     if GCC is None:
         pytest.skip("no C compiler (gcc or cc) on PATH")
-    return build_c(tmp_path_factory.mktemp("cbot"))
+    return built_once(tmp_path_factory, "c-bot", build_c)
 
 
 @pytest.fixture(scope="module")
 def rust_bot(tmp_path_factory) -> Path:
     if CARGO is None:
         pytest.skip("cargo is not on PATH nor in ~/.cargo/bin")
-    return build_rust(tmp_path_factory.mktemp("rustbot"))
+    return built_once(tmp_path_factory, "rust-bot", build_rust)
 
 
 def readme_bot() -> str:
