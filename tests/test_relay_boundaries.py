@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import trio
+import forkkit
 from netclient import NetClient
 from serverkit import autoplay, create, serving
 
@@ -146,11 +147,10 @@ def test_match_failure_lines_to_a_pipe_are_whole_and_the_json_has_move_times(tmp
     """``quinze match`` with its stderr a pipe: each failure is one line however long; the results
     JSON gives each bot its mean and longest move time and the moves within 10% of the limit."""
     import json
-    import subprocess
 
     quinze = str(Path(PY).parent / "quinze")
     illegal = f"{PY} {BOTS / 'illegal.py'}"
-    done = subprocess.run([quinze, "match", illegal, "builtin:random", "--games", "2", "--seed", "5", "--json", "out.json",
+    done = forkkit.run([quinze, "match", illegal, "builtin:random", "--games", "2", "--seed", "5", "--json", "out.json",
                            "--log-dir", "logs", "--option", "target=1"], cwd=tmp_path, capture_output=True, text=True,
                           timeout=120)
     lines = [ln for ln in done.stderr.splitlines() if "forfeits" in ln]
@@ -179,7 +179,7 @@ async def test_a_relay_stalled_past_the_deadline_does_not_forfeit_the_game_that_
         table = await create(ctl, games=2, move_time=2.0)
         bob = await NetClient.connect(port, "bob")
         await bob.request({"type": "join", "table": table, "seat": 1}, "joined")
-        relay = subprocess.Popen([quinze, "bot", "--server", f"127.0.0.1:{port}", "--table", table, "--seat", "0",
+        relay = forkkit.Popen([quinze, "bot", "--server", f"127.0.0.1:{port}", "--table", table, "--seat", "0",
                                   "--stderr", str(tmp_path / "bot.stderr"), "--", PY, str(BOTS / "late_answer.py"), "2.5", "--quote"],
                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         try:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
 import sys
 from pathlib import Path
 
+import forkkit
 import pexpect
 
 QUINZE = str(Path(sys.executable).with_name("quinze"))
@@ -30,7 +30,7 @@ def test_progress_bar_then_ctrl_c_summarises_the_finished_games() -> None:
 
 
 def test_no_progress_bar_off_a_terminal() -> None:
-    run = subprocess.run([QUINZE, "selfplay", "--games", "3", "--json"], capture_output=True, text=True, timeout=60)
+    run = forkkit.run([QUINZE, "selfplay", "--games", "3", "--json"], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0 and run.stderr == ""
     summary = json.loads(run.stdout)
     assert summary["games"] == summary["games_requested"] == 3 and summary["interrupted"] is False
