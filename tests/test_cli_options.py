@@ -149,11 +149,13 @@ def test_match_refuses_before_starting_and_leaves_nothing(args: list[str], words
 
 def test_match_keeps_only_non_empty_stderr_files(tmp_path: Path) -> None:
     noisy = f"{PY} {BOTS / 'flood_stderr.py'} 0.01"
-    proc = quinze("match", noisy, RANDOM_BOT, "--games", "2", "--seed", "3", cwd=tmp_path)
+    # games of one deal (target=1): the files are the subject; the flood still fills its file to the cap
+    proc = quinze("match", noisy, RANDOM_BOT, "--games", "2", "--seed", "3", "--option", "target=1", cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     (folder,) = (tmp_path / "logs").glob("match-*-stderr")
     assert [p.name for p in folder.iterdir()] == ["flood_stderr-slot1.log"]  # the quiet bot's empty file is gone
-    quiet = quinze("match", RANDOM_BOT, RANDOM_BOT, "--games", "1", "--seed", "3", "--log-dir", "quiet", cwd=tmp_path)
+    quiet = quinze("match", RANDOM_BOT, RANDOM_BOT, "--games", "1", "--seed", "3", "--log-dir", "quiet", "--option", "target=1",
+                   cwd=tmp_path)
     assert quiet.returncode == 0, quiet.stderr
     names = sorted(p.name for p in (tmp_path / "quiet").iterdir())  # the log and its journal (docs/match.md "Resume")
     assert len(names) == 2 and names[0].endswith(".journal") and names[1].endswith(".jsonl")
