@@ -127,10 +127,16 @@ def test_readme_bot_plays_a_whole_game_of_every_game_legally(tmp_path: Path, gam
     assert game.is_over and played
 
 
+SHORT = {"quinze": ["--option", "target=30"]}
+"""Options that shorten a game where the game has one (Le Quinze to 30 points: two or three deals,
+not eight or nine): a match through the server is the subject, whole games are played above."""
+
+
 def match(tmp_path: Path, game_id: str, *bots: str) -> dict:
-    """``quinze match BOTS --game G --games 2`` on an embedded server; the results of --json."""
+    """``quinze match BOTS --game G --games 2`` (with :data:`SHORT`) on an embedded server; the
+    results of --json."""
     done = forkkit.run([QUINZE, "match", *bots, "--game", game_id, "--games", "2", "--seed", "5",
-                           "--json", "out.json", "--log-dir", "logs"],
+                           "--json", "out.json", "--log-dir", "logs", *SHORT.get(game_id, [])],
                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr + done.stdout
     data = json.loads((tmp_path / "out.json").read_text())
