@@ -211,12 +211,16 @@ def search(hb: dict[int, list[int]], tb: dict[int, list[int]], masks: int, hand_
     the ranks held), without aces and jokers (``flex`` None) or with their choices
     (``quinze_legal._flex``)."""
     new = tuple.__new__
+    out: list[Any] = []
     if flex is None:  # no ace, no joker: the positive part is the fifteen, with a hand card
         res = _positive(15, masks, hb, tb, hand_ranks)
         if make is None:
             return [(ht, tt) for _, ht, tt, nh, _ in res if nh]
-        return [new(make, ("fifteen", ht, tt, _EMPTY, _EMPTY)) for _, ht, tt, nh, _ in res if nh]
-    out: list[Any] = []
+        # a loop, not a comprehension (a Python call, more than one or two fifteens cost)
+        for _, ht, tt, nh, _ in res:
+            if nh:
+                out.append(new(make, ("fifteen", ht, tt, _EMPTY, _EMPTY)))
+        return out
     add = out.append
     for t, items in flex.items():
         if t < 2:

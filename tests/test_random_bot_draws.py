@@ -1,0 +1,47 @@
+"""The built-in random bots draw exactly ``Rng.below(len(legal))`` from their seed
+(protocol/games/*_bots.py): Le Quinze's computes its generator's outputs a batch at a time
+(quinze_bots._outputs), and a game played by it must stay the game the plain generator gives
+(tests/test_engine_digests.py holds those games); its ``rng`` reads as after the draws made."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from quinze_protocol.game import get_bot
+from quinze_protocol.games import quinze_bots
+from quinze_protocol.rng import MASK64, Rng
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, MASK64), st.lists(st.integers(1, 1 << 64), min_size=1, max_size=300))
+def test_le_quinze_random_bot_draws_what_below_draws(seed: int, sizes: list[int]) -> None:
+    bot = get_bot("quinze", "random", seed)
+    rng = Rng(seed)
+    legal_lists = {n: list(range(n)) for n in set(sizes) if n <= 64}
+    for i, n in enumerate(sizes):
+        want = rng.below(n) if n > 1 else 0  # a single legal action is taken without a draw
+        if n in legal_lists and i % 2:
+            assert bot.choose({}, legal_lists[n]) == want
+        else:
+            assert bot.pick(n) == want
+    assert bot.rng.state == rng.state
+    # after reading rng, the bot goes on from that state
+    assert [bot.pick(1000) for _ in range(70)] == [rng.below(1000) for _ in range(70)]
+    assert bot.rng.state == rng.state
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, MASK64), st.sampled_from(quinze_bots._BATCHES))
+def test_a_batch_is_the_next_outputs(state: int, k: int) -> None:
+    rng = Rng.from_state(state)
+    assert quinze_bots._outputs(state, k) == [rng.next64() for _ in range(k)][::-1]
+
+
+def test_rejected_draws_are_skipped_as_below_skips_them() -> None:
+    # n just over 2**63: about half the outputs are rejected
+    n = (1 << 63) + 12345
+    bot = quinze_bots.RandomBot(7)
+    rng = Rng(7)
+    assert [bot.pick(n) for _ in range(200)] == [rng.below(n) for _ in range(200)]
+    assert bot.rng.state == rng.state
