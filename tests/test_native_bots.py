@@ -67,7 +67,8 @@ def built_once(tmp_path_factory: pytest.TempPathFactory, name: str, build: Calla
     The C and Rust example bots were each built twice a run (here and in tests/test_checkbot.py;
     the Rust one 1.1 s of CPU); test_readme_lines.py still builds them as README says, from a copy."""
     base = tmp_path_factory.getbasetemp()
-    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    shared = base.parent if worker and base.name == f"popen-{worker}" else base  # xdist's own layout, else ours
     folder, done = shared / f"built-{name}", shared / f"built-{name}.path"
     with open(shared / f"built-{name}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
