@@ -423,7 +423,10 @@ class QuinzeGame(Game):
             self.discard.extend(tc)
             self.fifteens_made += 1
             if events is not None:
-                events.append(_tnew(Event, ("fifteen", {"seat": s, "hand": [_TEXT[c] for c in hc], "table": [_TEXT[c] for c in tc] if tc else []}, _NO_PRIVATE)))
+                # one card's text without a comprehension (each one is a Python call)
+                ht = [_TEXT[hc[0]]] if len(hc) == 1 else [_TEXT[c] for c in hc]
+                tt = [] if not tc else [_TEXT[tc[0]]] if len(tc) == 1 else [_TEXT[c] for c in tc]
+                events.append(_tnew(Event, ("fifteen", {"seat": s, "hand": ht, "table": tt}, _NO_PRIVATE)))
             if not hand:
                 self._end_deal(events, "first-turn" if self.seat_turns[s] == 1 else "out", s)
                 return events or []

@@ -109,7 +109,6 @@ _GC_PAUSE = 48
 """Searches with (needed sums x positive ranks) at least this are run with the garbage collector paused."""
 _QSHIFT: tuple[int, ...] = tuple(r if r >= 2 else 0 for r in CARD_RANK)
 """Value of each card 2..K for the quick test; 0 for aces and jokers (handled apart)."""
-_Q15 = 1 << 19  # sum 15 in the quick test's bitset
 _MASK = (1 << 21) - 1  # subset sums 0..20 of positive ranks are enough (15 + at most 4 jokers)
 _FLEX_NONE = {15: [(_EMPTY, _EMPTY, 0, 0)]}
 _FLEXR = frozenset((0, 1))
@@ -145,6 +144,22 @@ def _rank_options(r: int, h: tuple[int, ...], t: tuple[int, ...]) -> tuple[list[
 
 _FLEX_CACHE: dict[tuple[tuple[int, ...], ...], tuple[dict[int, list[Any]], int, int]] = {}
 """Flexible parts by (hand aces, table aces, hand jokers, table jokers): a few hundred keys."""
+_FLEX_BY_CARDS: dict[tuple[tuple[int, ...], int], tuple[dict[int, list[Any]], int, int]] = {}
+"""The same by (the aces and jokers held then those on the table, by card number; how many are
+held), as :func:`fifteens` collects them."""
+_P15 = 1 << 15
+
+
+def _flex_of(fl: list[int], nfh: int) -> tuple[dict[int, list[Any]], int, int]:
+    """The flexible part of the aces and jokers ``fl`` (the first ``nfh`` held, the rest on the
+    table; each place by card number): :func:`_flex`, shared through :data:`_FLEX_CACHE`."""
+    h, t = fl[:nfh], fl[nfh:]
+    key = (tuple(c for c in h if c < 52), tuple(c for c in t if c < 52),
+           tuple(c for c in h if c >= 52), tuple(c for c in t if c >= 52))
+    cached = _FLEX_CACHE.get(key)
+    if cached is None:
+        cached = _FLEX_CACHE[key] = _flex(*key)
+    return cached
 
 
 def _flex(ah_: tuple[int, ...], at_: tuple[int, ...], jh_: tuple[int, ...], jt_: tuple[int, ...]
@@ -190,69 +205,72 @@ def fifteens(hand: Sequence[int], table: Sequence[int], make: type | None = None
     needed sum; the hand-card and two-card conditions are checked when joining.
     """
     # ---- quick exact test: no subset of the cards adds up to 15 (aces 1 or 14, jokers -1),
-    # so there is no fifteen; about half the turns of a game start like this.
-    a = 16  # bit 4 + s: sum s reachable (s >= -4: exact with at most 4 jokers, two decks)
-    nj = 0
+    # so there is no fifteen; about half the turns of a game start like this. The sums of the
+    # positive cards (2..K) are one bitset; aces and jokers are set aside, and their choices
+    # (the flexible part, cached) say which positive sums complete a fifteen.
+    p = 1  # bit s: some positive cards add up to s
+    fl: list[int] = []  # the aces and jokers held, then those on the table
     qs = _QSHIFT
     for c in hand:
         v = qs[c]
         if v:
-            a |= a << v
-        elif c < 52:  # an ace: 1 or 14
-            a |= a << 1 | a << 14
-        else:  # a joker: -1
-            a |= a >> 1
-            nj += 1
+            p |= p << v
+        else:
+            fl.append(c)
+    nfh = len(fl)
     for c in table:
         v = qs[c]
         if v:
-            a |= a << v
-        elif c < 52:
-            a |= a << 1 | a << 14
+            p |= p << v
         else:
-            a |= a >> 1
-            nj += 1
-    if not a & _Q15 and nj <= 4:
-        return []
+            fl.append(c)
+    # ---- flexible part: needed positive sum T -> [(hand cards, table cards, hand count, count)]
+    if fl:
+        fkey = (tuple(fl), nfh)
+        cached = _FLEX_BY_CARDS.get(fkey)
+        if cached is None:
+            cached = _FLEX_BY_CARDS[fkey] = _flex_of(fl, nfh)
+        flex, need, top = cached
+        if not p & need:
+            return []
+    else:
+        if not p & _P15:
+            return []
+        flex = _FLEX_NONE
+        need = 1 << 15
+        top = 15
 
     rank = CARD_RANK
-    hb: dict[int, list[int]] = {}
-    tb: dict[int, list[int]] = {}
+    # the cards by rank, lists indexed by rank (None: none of that rank), read by index
+    hb: list[list[int] | None] = [None] * 14
+    tb: list[list[int] | None] = [None] * 14
     hm = 0  # bit r set when rank r is held
     m = 0  # bit r set when rank r is on the table (then: present)
     m2 = 0  # bit r set when rank r is present twice or more
     for c in hand:
         r = rank[c]
-        if r in hb:
-            hb[r].append(c)
-            m2 |= _BIT[r]
-        else:
+        cur = hb[r]
+        if cur is None:
             hb[r] = [c]
             hm |= _BIT[r]
+        else:
+            cur.append(c)
+            m2 |= _BIT[r]
     for c in table:
         r = rank[c]
-        if r in tb:
-            tb[r].append(c)
-            m2 |= _BIT[r]
-        else:
+        cur = tb[r]
+        if cur is None:
             tb[r] = [c]
             m |= _BIT[r]
+        else:
+            cur.append(c)
+            m2 |= _BIT[r]
     m2 |= m & hm
     m |= hm
 
-    # ---- flexible part: needed positive sum T -> [(hand cards, table cards, hand count, count)]
-    if m & 3:
-        key = (tuple(hb.get(1, _EMPTY)), tuple(tb.get(1, _EMPTY)), tuple(hb.get(0, _EMPTY)), tuple(tb.get(0, _EMPTY)))
-        cached = _FLEX_CACHE.get(key)
-        if cached is None:
-            cached = _FLEX_CACHE[key] = _flex(*key)
-        flex, need, top = cached
-    else:
-        flex = _FLEX_NONE
-        need = 1 << 15
-        top = 15
     if len(hand) + len(table) <= _partitions.SMALL:  # a normal place: the partitions (same list)
-        return _partitions.search(hb, tb, (m2 >> 2) << 12 | m >> 2, hm, None if flex is _FLEX_NONE else flex, make)
+        return _partitions.search(hb, tb if table else None, (m2 >> 2) << 12 | m >> 2, hm,
+                                  None if flex is _FLEX_NONE else flex, make, p)
 
     # ---- positive ranks, descending, with exact subset-sum pruning
     ranks = _DESC[m >> 2]
@@ -262,8 +280,8 @@ def fifteens(hand: Sequence[int], table: Sequence[int], make: type | None = None
     a = 1
     for i in range(L - 1, -1, -1):
         r = ranks[i]
-        h = hb.get(r)
-        tc = tb.get(r)
+        h = hb[r]
+        tc = tb[r]
         # r is present, so h and tc are never both None (no assert in this loop: it is the hot path)
         if tc is None and len(h) == 1:  # type: ignore[arg-type]  # tc None: h is not
             a = (a | (a << r)) & _MASK
@@ -434,6 +452,7 @@ def _search15(L: int, reach: list[int], opts: list[list[Any]], make: type | None
 
 _caches.register_dict("quinze_legal._RANK_CACHE", _RANK_CACHE)
 _caches.register_dict("quinze_legal._FLEX_CACHE", _FLEX_CACHE)
+_caches.register_dict("quinze_legal._FLEX_BY_CARDS", _FLEX_BY_CARDS)
 
 
 def after_fifteen(listed: list[Any], table: Sequence[int], hc: tuple[int, ...], tc: tuple[int, ...],

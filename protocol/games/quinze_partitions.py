@@ -109,11 +109,16 @@ def _tables(t: int) -> _Tables:
     return got
 
 
-def _positive(t: int, masks: int, hb: dict[int, list[int]], tb: dict[int, list[int]], hand_ranks: int
+ByRank = list["list[int] | None"]
+"""A place's cards by rank: index ``rank`` (0 jokers .. 13), the cards of that rank by card
+number, or None when it has none."""
+
+
+def _positive(t: int, masks: int, hb: ByRank, tb: ByRank | None, hand_ranks: int
               ) -> list[tuple[int, tuple[int, ...], tuple[int, ...], int, int]]:
     """The positive parts adding up to ``t``: ``[(key, hand cards, table cards, hand count,
-    count)]`` sorted by key. ``hand_ranks``: bits of the ranks held; a candidate with none of
-    them is skipped (-1: keep all)."""
+    count)]`` sorted by key (``hb``, ``tb``: as for :func:`search`). ``hand_ranks``: bits of the
+    ranks held; a candidate with none of them is skipped (-1: keep all)."""
     tables = _TABLES.get(t)
     if tables is None:
         tables = _tables(t)
@@ -122,7 +127,7 @@ def _positive(t: int, masks: int, hb: dict[int, list[int]], tb: dict[int, list[i
     once = absent >> 12
     bits = full & ~(lo1[absent & 63] | hi1[(absent >> 6) & 63] | lo2[once & 63] | hi2[(once >> 6) & 63])
     res = []
-    if not tb:  # every card from the hand (a deal's first turn): one split, its key known
+    if tb is None:  # every card from the hand (a deal's first turn): one split, its key known
         while bits:
             low = bits & -bits
             bits ^= low
@@ -130,14 +135,15 @@ def _positive(t: int, masks: int, hb: dict[int, list[int]], tb: dict[int, list[i
             if big:
                 enough = True
                 for r, k in big:
-                    if len(hb[r]) < k:
+                    if len(hb[r]) < k:  # type: ignore[arg-type]  # r is held
                         enough = False
                         break
                 if not enough:
                     continue
             ht = _EMPTY
             for r, k, _, _ in ranks:
-                ht += _ONE[hb[r][0]] if k == 1 else tuple(hb[r][:k])
+                h = hb[r]  # held: not None
+                ht += _ONE[h[0]] if k == 1 else tuple(h[:k])  # type: ignore[index]
             res.append((hkey, ht, _EMPTY, n, n))
         if len(res) > 1:
             res.sort()
@@ -151,7 +157,7 @@ def _positive(t: int, masks: int, hb: dict[int, list[int]], tb: dict[int, list[i
         if big:  # a rank taken three times or more: are there enough?
             enough = True
             for r, k in big:
-                if len(hb.get(r, _EMPTY)) + len(tb.get(r, _EMPTY)) < k:
+                if len(hb[r] or _EMPTY) + len(tb[r] or _EMPTY) < k:
                     enough = False
                     break
             if not enough:
@@ -161,8 +167,8 @@ def _positive(t: int, masks: int, hb: dict[int, list[int]], tb: dict[int, list[i
         nh = 0
         alts = None
         for r, k, code, unit in ranks:
-            h = hb.get(r)
-            tc = tb.get(r)
+            h = hb[r]
+            tc = tb[r]
             if tc is None:  # held only: h is not None (the rank is present)
                 ht += _ONE[h[0]] if k == 1 else tuple(h[:k])  # type: ignore[index]
                 key += code + k * unit
@@ -203,13 +209,15 @@ def _positive(t: int, masks: int, hb: dict[int, list[int]], tb: dict[int, list[i
     return res
 
 
-def search(hb: dict[int, list[int]], tb: dict[int, list[int]], masks: int, hand_ranks: int,
-           flex: dict[int, list[Any]] | None, make: type | None) -> list[Any]:
+def search(hb: ByRank, tb: ByRank | None, masks: int, hand_ranks: int,
+           flex: dict[int, list[Any]] | None, make: type | None, sums: int = -1) -> list[Any]:
     """The fifteens, as :func:`quinze_protocol.games.quinze_legal.fifteens` lists them, of the
-    places grouped by rank (``hb``, ``tb``: rank -> cards, by card number; ``masks``: ranks
-    present twice << 12 | ranks present, bits rank - 2; ``hand_ranks``: bits ``1 << rank`` of
-    the ranks held), without aces and jokers (``flex`` None) or with their choices
-    (``quinze_legal._flex``)."""
+    places grouped by rank (``hb``, ``tb``: :data:`ByRank`, ``tb`` None for an empty table;
+    ``masks``: ranks present twice << 12 | ranks present, bits rank - 2; ``hand_ranks``: bits
+    ``1 << rank`` of the ranks held), without aces and jokers (``flex`` None) or with their
+    choices (``quinze_legal._flex``). ``sums``: bit ``s`` set when some positive cards (2..K) add
+    up to ``s`` (the quick test's bitset); a sum ``flex`` needs that they cannot make is not
+    searched (-1: search every one)."""
     new = tuple.__new__
     out: list[Any] = []
     if flex is None:  # no ace, no joker: the positive part is the fifteen, with a hand card
@@ -228,6 +236,8 @@ def search(hb: dict[int, list[int]], tb: dict[int, list[int]], masks: int, hand_
                 for fh, ft, fnh, fn in items:
                     if fnh and fn >= 2:
                         add((fh, ft) if make is None else new(make, ("fifteen", _EMPTY, _EMPTY, fh, ft)))
+            continue
+        if not sums >> t & 1:  # no positive cards add up to t
             continue
         sol = _positive(t, masks, hb, tb, -1)
         if not sol:
