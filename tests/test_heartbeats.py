@@ -4,6 +4,7 @@ the connection thinks on an action request, ended connections forgotten. On trio
 
 from __future__ import annotations
 
+import gc
 import weakref
 from typing import Any
 
@@ -175,4 +176,34 @@ async def test_half_of_the_connections_ending_leave_the_schedule_at_once(autojum
         for peer in peers[200:]:
             beats.remove(peer)
         assert len(beats) < 600  # before: 800 until they were due (removing half never reached a quarter of the entries)
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_compacted_schedule_lets_go_of_the_ended_heartbeats_while_the_task_sleeps(autojump_clock: Any) -> None:
+    """Counted: once many connections ended, their Heartbeat objects are freed at the compaction,
+    not at the task's next due time (it held the old queues in its locals while it slept: the
+    players' 500 heartbeats outlived 250 tables that closed, each pinning a pool of the allocator)."""
+    beats = Heartbeats(10.0)
+
+    def alive() -> int:
+        return sum(1 for o in gc.get_objects() if type(o) is Heartbeat)
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(beats.run)
+        peers = [Peer(thinking=True) for _ in range(300)]
+        for peer in peers:
+            beats.add(peer)
+            beats.greeted(peer)
+        await trio.sleep(10.5)  # the first pings went out: the task looked at the queues, now it sleeps
+        assert all(len(p.pings) == 1 for p in peers)
+        before = alive()
+        for peer in peers[:250]:
+            beats.remove(peer)
+        del peers[:250], peer
+        assert len(beats) < 250  # compacted as they ended (the last few ended stay until due)
+        beats.compact()  # as the server does once no table is open
+        assert len(beats) == 50
+        assert alive() == before - 250  # and the ended ones' heartbeats freed, with the task asleep (before: 300 alive)
+        await trio.sleep(10)
+        assert all(len(p.pings) == 2 for p in peers)
         nursery.cancel_scope.cancel()
