@@ -164,6 +164,9 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         lobby = await server.ask("stats")
         arenas = os.environ.get("QUINZE_BENCH_ARENAS")  # diagnosis: pymalloc's summary, in the lobby, playing, after close
         in_lobby = await server.ask("arenas") if arenas else None
+        pinned = os.environ.get("QUINZE_BENCH_PINNING")  # diagnosis: what keeps pools in use after the close
+        if pinned:
+            await server.ask("pools-mark")
         traced = os.environ.get("QUINZE_BENCH_TRACEMALLOC")  # diagnosis: what outlives the tables (load_survivors)
         if traced:
             await server.ask("trace-start")
@@ -200,6 +203,9 @@ async def _one_size(size: Size, duration: float, warmup: float, tree: Path, stoc
         in_play = await server.ask("arenas") if arenas else None
         await close_tables(run, players)
         closed = await _after_close(server, playing)
+        if pinned:
+            with open(f"{pinned}-{size.tables}.json", "w") as f:
+                json.dump(await server.ask("pools-new", 300), f, indent=1)
         if arenas and in_lobby and in_play:
             after = await server.ask("arenas")
             with open(f"{arenas}-{size.tables}.txt", "w") as f:

@@ -37,6 +37,10 @@ line read on stdin:
   and free, and glibc's heap: :func:`load_survivors.residency`), for diagnosis
   (``QUINZE_BENCH_ARENAS=PREFIX`` in the generator's environment writes them, in the lobby, playing
   and after the tables closed, to ``PREFIX-TABLES.txt``).
+- ``pools-mark``, then ``pools-new``: which objects keep in use the pools of CPython's arenas
+  that were not in use at the mark, by type (:func:`load_survivors.pinning`; no tracing, so the
+  server runs at its speed); ``QUINZE_BENCH_PINNING=PREFIX`` in the generator's environment marks
+  in the lobby and writes the report after the close to ``PREFIX-TABLES.json``.
 - ``types``: the 25 most numerous types among them (``{name: count}``), for diagnosis.
 - ``profile-start`` / ``profile-stop FILE`` (diagnosis, ``{}``): profile the server with cProfile
   between the two, timed by the thread's CPU time (a wall clock would count the moments the
@@ -91,6 +95,7 @@ def _load_survivors() -> Any:
     if not hasattr(module, "mallocstats"):
         spec.loader.exec_module(module)
     return module
+_marked: list[set[int]] = []  # the pools in use at pools-mark (diagnosis)
 _server: list[Any] = []  # the running Server, when the measured tree tells it (run_server's on_server)
 
 
@@ -267,6 +272,16 @@ def main(argv: list[str]) -> None:
                     resident = _load_survivors().residency(where)  # first: the stats below read every pool's header
                     reply = {"lines": _load_survivors().mallocstats(also=("Total", "pools"), classes=True),
                              "residency": resident}
+                elif cmd in ("pools-mark", "pools-new"):  # diagnosis: what keeps the pools in use since the mark
+                    pools = sys.modules.get(f"{package}.pools")
+                    where = list(getattr(pools, "_where", ()) or ())
+                    if not where:
+                        reply = {"error": "no arena table"}
+                    elif cmd == "pools-mark":
+                        _marked[:] = [_load_survivors().used_pools(where)]
+                        reply = {"pools": len(_marked[0])}
+                    else:
+                        reply = _load_survivors().pinning(where, _marked[0] if _marked else set())
                 elif cmd == "trace-start" and _survivors is not None:  # diagnosis: QUINZE_BENCH_TRACEMALLOC
                     _survivors.start()
                     reply = {}

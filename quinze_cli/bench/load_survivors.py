@@ -290,3 +290,76 @@ def residency(where: list[int] | None) -> dict[str, Any]:
     except AttributeError:
         pass
     return out
+
+
+def used_pools(where: list[int]) -> set[int]:
+    """The addresses of the pools of CPython's arenas with a block in use now (``where``: as for
+    :func:`residency`)."""
+    table = ctypes.c_void_p.from_address(where[0]).value or 0
+    out = set()
+    for i in range(ctypes.c_uint.from_address(where[1]).value):
+        address = ctypes.c_uint64.from_address(table + i * 48).value
+        if not address:
+            continue
+        pool_address = ctypes.c_uint64.from_address(table + i * 48 + 8).value
+        first = (address + POOL - 1) & ~(POOL - 1)
+        for p in range(first, min(pool_address, address + (1 << 20)), POOL):
+            if ctypes.c_uint.from_address(p).value:
+                out.add(p)
+    return out
+
+
+def pinning(where: list[int], before: set[int], top: int = 40) -> dict[str, Any]:
+    """Which objects keep in use the pools that were not in use at ``before`` (:func:`used_pools`
+    then, e.g. in the lobby): every object reachable from the collector's objects and the modules
+    (as :func:`report` walks them, without tracing), by type (an untracked one as ``type in
+    holder's type``), with the new pools each group sits in. ``{"new_pools", "found_pools",
+    "by_type": [[name, objects, pools], ...]}``; ``found_pools``: the new pools with an object
+    found (the others hold free-list blocks or objects no walk reaches)."""
+    gc.collect()
+    new = used_pools(where) - before
+    groups: dict[str, list[Any]] = collections.defaultdict(lambda: [0, set()])
+    seen: set[int] = set()
+
+    def note(o: object, name: str) -> None:
+        for addr in [id(o)] + _buffers(o):
+            p = addr & ~(POOL - 1)
+            if p in new:
+                g = groups[name if addr == id(o) else name + " (buffer)"]
+                g[0] += 1
+                g[1].add(p)
+
+    frozen = gc.get_freeze_count()
+    gc.unfreeze()  # the frozen objects are walked too (a tuned server freezes what survives a collection)
+    gc.disable()
+    try:
+        for o in gc.get_objects() + [sys.modules]:
+            note(o, type(o).__name__)
+            holder = type(o).__name__
+            todo = gc.get_referents(o)
+            while todo:
+                r = todo.pop()
+                if gc.is_tracked(r) or id(r) in seen:
+                    continue
+                seen.add(id(r))
+                note(r, f"{type(r).__name__} in {holder}")
+                if type(r) is tuple or isinstance(r, dict):
+                    todo.extend(gc.get_referents(r))
+        # Who holds the objects of the three groups on most new pools (tracked ones): their referrers' types.
+        wanted = {name for name, _g in sorted(groups.items(), key=lambda kv: -len(kv[1][1]))[:3]}
+        targets = {id(o): type(o).__name__ for o in gc.get_objects() if type(o).__name__ in wanted
+                   and (id(o) & ~(POOL - 1)) in new}
+        holders: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+        for o in gc.get_objects():
+            for r in gc.get_referents(o):
+                if id(r) in targets:
+                    holders[targets[id(r)]][type(o).__name__] += 1
+    finally:
+        if frozen:
+            gc.freeze()
+        gc.enable()
+    found = set().union(*(g[1] for g in groups.values())) if groups else set()
+    ranked = sorted(groups.items(), key=lambda kv: -len(kv[1][1]))[:top]
+    return {"new_pools": len(new), "found_pools": len(found),
+            "by_type": [[name, n, len(pools)] for name, (n, pools) in ranked],
+            "holders": {k: dict(v.most_common(5)) for k, v in holders.items()}}
