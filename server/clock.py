@@ -110,7 +110,7 @@ class Heartbeat:
     Its times and nonce are kept in one array made with it, written in place: a connection that
     stays (an idle one in the lobby) renews no object while tables play, so none of its state
     lands among the tables' objects, where it would keep their memory (an allocator arena) from
-    going back to the system once they close (docs/server.md, "Memory returned")."""
+    going back to the system once they close (docs/server-rounds.md, "Memory returned")."""
 
     __slots__ = ("_t", "generation", "conn")
 
@@ -246,7 +246,7 @@ class Heartbeats:
         its own, so that what it looked at is let go when it returns: kept in the sleeping task's
         locals until its next due time (up to an interval), a queue replaced by :meth:`compact`
         kept every ended connection's :class:`Heartbeat` alive (500 of them, with their arrays, on
-        50 pools of CPython's allocator after 250 tables closed: docs/server.md, seventh round), and
+        50 pools of CPython's allocator after 250 tables closed: docs/server-rounds.md, seventh round), and
         the last connection pinged stayed alive after it ended."""
         hello_wait = MISSED_PONGS * self.interval
         beats = 0
