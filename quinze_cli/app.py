@@ -15,28 +15,52 @@ start loads. ``app`` (imported by tests and tools) is the whole CLI, built on fi
 from __future__ import annotations
 
 import importlib
+import os
 import sys
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     import typer
 
+class Command(NamedTuple):
+    """One ``quinze`` command: its module in :mod:`quinze_cli.commands` and its help (the first
+    paragraph is its line in ``quinze --help``)."""
+
+    module: str
+    help: str
+
+
 COMMANDS = {
-    "rules": "rules",
-    "legal": "legal",
-    "selfplay": "selfplay",
-    "bench": "bench",
-    "serve": "serve",
-    "bot": "bot",
-    "match": "match",
-    "tournament": "tournament",
-    "play": "play",
-    "servers": "servers",
-    "replay": "replay",
-    "check-bot": "checkbot",
+    "rules": Command("rules", "Print the rules of GAME as played here (all games when omitted)."),
+    "legal": Command("legal", "Print the legal actions of the seat to act in POSITION (- : standard input), one JSON "
+                              "object per line."),
+    "selfplay": Command("selfplay", "Play GAMES games between built-in bots and summarise the results (Ctrl-C: "
+                                    "summary so far)."),
+    "bench": Command("bench", "Measure the engines (µs per decision, legal generation), the server (action round "
+                              "trip vs a msgpack echo) and matches (bot chain overhead, games per second)."),
+    "serve": Command("serve", "Run the game server (default 127.0.0.1:15015) until Ctrl-C; games logged in ./logs."),
+    "bot": Command("bot", "Seat a bot program at a table (join one, or create one) and relay its games until the "
+                          "table closes."),
+    "match": Command("match", "Play a match between bots and print the score (per bot: games, wins, points, "
+                              "forfeits; Elo for two bots)."),
+    "tournament": Command("tournament", "Play a tournament between bots: standings with ratings, a crosstable, "
+                                        "forfeits and time per bot."),
+    "play": Command("play", "Play Le Quinze (and the other games) at a table from the terminal."),
+    "servers": Command("servers", "List the Quinze servers announced on the local network."),
+    "replay": Command("replay", "Tell the games of a replay log turn by turn (whole table or one seat), verify "
+                                "them, or print them as JSON."),
+    "check-bot": Command("checkbot", "Run a bot program through scripted scenarios "
+                         "(crafted messages and a real server) and print a checklist; exit 0 only when all pass."),
 }
-"""Each command's name and its module in :mod:`quinze_cli.commands`, in help order."""
+"""Each command's name, module and help, in help order: the one place a command's help is written
+(its module registers it with ``help=help_of(NAME)``), so that ``quinze --help`` lists every
+command without importing any (:func:`listing`)."""
+
+
+def help_of(name: str) -> str:
+    """The help of command ``name`` (a key of :data:`COMMANDS`); KeyError for another name."""
+    return COMMANDS[name].help
 
 
 def version_line() -> str:
@@ -55,7 +79,7 @@ def _version(value: bool) -> None:
         raise typer.Exit()
 
 
-def build(modules: Iterable[str] = COMMANDS.values()) -> typer.Typer:
+def build(modules: Iterable[str] | None = None) -> typer.Typer:
     """A Typer app with the commands of ``modules`` (default: every command). Plain help (wrapped
     at the terminal's width, values named by :mod:`quinze_cli.helptext`) and shell completion
     (``quinze --install-completion``, ``--show-completion``)."""
@@ -75,7 +99,7 @@ def build(modules: Iterable[str] = COMMANDS.values()) -> typer.Typer:
         rich_markup_mode=None,
     )
     cli.callback()(_main)
-    for module in modules:
+    for module in modules if modules is not None else (c.module for c in COMMANDS.values()):
         importlib.import_module(f"quinze_cli.commands.{module}").register(cli)
     return cli
 
@@ -96,6 +120,31 @@ def command(cli: typer.Typer | None = None) -> Any:
     from quinze_cli.helptext import tidy
 
     return tidy(typer.main.get_command(cli if cli is not None else __getattr__("app")))
+
+
+def listing() -> Any:
+    """The click group of ``quinze --help`` (and of a bare ``quinze``, or a usage error before any
+    command): the CLI's own options and each command of :data:`COMMANDS` by its name and help, with
+    none of the command modules imported, so that the listing costs Typer's start and no more. Its
+    help is the whole CLI's, byte for byte (``tests/test_cli_imports.py``). A listed command, were
+    it ever run from here, runs the real one, built then."""
+    import typer.main
+    from typer.core import TyperCommand
+
+    from quinze_cli.helptext import tidy
+
+    class Listed(TyperCommand):
+        def invoke(self, ctx: Any) -> Any:
+            from quinze_cli.helptext import run
+
+            name = str(self.name)
+            run(command(build([COMMANDS[name].module])), [name, *ctx.args])
+
+    group = typer.main.get_command(build([]))
+    for name, entry in COMMANDS.items():
+        group.add_command(Listed(name, help=entry.help, add_help_option=False,  # type: ignore[attr-defined]
+                                 context_settings={"ignore_unknown_options": True, "allow_extra_args": True}))
+    return tidy(group)
 
 
 SHELLS = ("bash", "zsh", "fish", "powershell", "pwsh")
@@ -140,5 +189,10 @@ def main() -> None:
             _completion(sys.argv[1], sys.argv[2])
         from quinze_cli.helptext import run
 
-        module = COMMANDS.get(sys.argv[1]) if len(sys.argv) > 1 else None
-        run(command(build([module]) if module is not None else None))
+        entry = COMMANDS.get(sys.argv[1]) if len(sys.argv) > 1 else None
+        if entry is not None:
+            run(command(build([entry.module])))
+        elif os.environ.get("_QUINZE_COMPLETE"):  # completing a command's options needs the commands
+            run(command())
+        else:
+            run(listing())

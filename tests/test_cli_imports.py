@@ -114,3 +114,36 @@ def test_the_plain_coercion_gives_what_typers_own_gives(value: object) -> None:
 
         mine, typers = outcome(param._runtime_param), outcome(build_runtime_param(param.type_descriptor))
         assert repr(mine) == repr(typers) and type(mine[1]) is type(typers[1]), (param.name, value)  # repr: nan
+
+
+@pytest.mark.parametrize("args", [["--help"], [], ["--bogus"], ["rules", "--help"], ["rules", "quinze"]])
+def test_the_listing_and_rules_load_no_trio_nor_the_server(tmp_path: Path, args: list[str]) -> None:
+    """``quinze --help`` (and a bare ``quinze``, a usage error) lists the commands from
+    quinze_cli.app.COMMANDS without importing any command module; ``rules`` imports its own alone."""
+    modules, done = loaded(tmp_path, *args)
+    assert done.returncode == (0 if args[:1] in (["--help"], ["rules"]) else 2), done.stderr
+    assert heavy(modules, ("trio", "quinze_server", "rich.progress", "quinze_cli.matchrun", "pydantic")) == []
+    commands = {m.split(".")[2] for m in modules if m.startswith("quinze_cli.commands.")}
+    assert commands == set(args[:1]) & {"rules"}
+
+
+def test_the_table_of_commands_is_what_each_module_registers() -> None:
+    """quinze_cli.app.COMMANDS (name, module, help) is what each command module declares: the whole
+    CLI's commands in that order, each module registering its command alone, with that help; and
+    the listing of ``quinze --help`` (no module imported) prints the whole CLI's help, byte for byte."""
+    from quinze_cli.app import COMMANDS, build, command, listing
+
+    whole = command()
+    assert list(whole.commands) == list(COMMANDS)
+    for name, entry in COMMANDS.items():
+        assert list(command(build([entry.module])).commands) == [name]
+        assert whole.commands[name].help == entry.help, name
+    listed = listing()
+    assert list(listed.commands) == list(COMMANDS)
+    for width in (60, 100, 200):
+        helps = []
+        for group in (whole, listed):
+            ctx = group.make_context("quinze", [], resilient_parsing=True, max_content_width=width,
+                                     terminal_width=width)
+            helps.append(group.get_help(ctx))
+        assert helps[0] == helps[1] and "check-bot" in helps[0], width

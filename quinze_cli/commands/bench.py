@@ -36,6 +36,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from quinze_cli.app import help_of
 from quinze_cli.errors import EXIT_USAGE, fail
 
 # The sections' modules (trio, the match runner, the cluster's) are imported when the command runs,
@@ -120,7 +121,7 @@ cannot be stopped; bot programs die with the process)."""
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("bench")
+    @app.command("bench", help=help_of("bench"))
     def bench(
         as_json: Annotated[bool, typer.Option("--json", help="Print the figures as JSON.")] = False,
         quick: Annotated[bool, typer.Option("--quick", help="Small budgets: a smoke run in seconds.")] = False,
@@ -153,8 +154,6 @@ def register(app: typer.Typer) -> None:
                                         "given as a ratio to its RLCard UNO and OpenSpiel figures, timed in the same run.")
         ] = None,
     ) -> None:
-        """Measure the engines (µs per decision, legal generation), the server (action round trip
-        vs a msgpack echo) and matches (bot chain overhead, games per second)."""
         from quinze_cli.bench.cluster import run_cluster_bench
         from quinze_cli.bench.engine import run_engine_bench
         from quinze_cli.bench.load import parse_sizes, run_load_bench

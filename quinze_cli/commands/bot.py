@@ -30,6 +30,7 @@ from rich.markup import escape
 
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.game import GameError, get_game
+from quinze_cli.app import help_of
 from quinze_cli.botproc import BotError, BotProcess
 from quinze_cli.builtin import BuiltinBot, builtin_name, builtin_problem
 from quinze_cli.client import ClientError, Connection, RequestRefused, connect, parse_address
@@ -209,7 +210,7 @@ def _tidy_stderr(err: Console, endpoint: Any, temporary: bool) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("bot", context_settings={"allow_interspersed_args": False})
+    @app.command("bot", help=help_of("bot"), context_settings={"allow_interspersed_args": False})
     def bot(
         command: Annotated[list[str], typer.Argument(help="The bot program and its arguments (after --), or builtin:NAME.", show_default=False)],
         server: Annotated[str, typer.Option(help="The server, HOST:PORT.")] = "127.0.0.1:15015",
@@ -225,7 +226,6 @@ def register(app: typer.Typer) -> None:
         stderr: Annotated[Optional[Path], typer.Option("--stderr", help="File for the bot's stderr (capped at 1 MiB; default: a temporary file).")] = None,
         debug: Annotated[bool, typer.Option("--debug", help="Log every message to and from the bot and the server on stderr.")] = False,
     ) -> None:
-        """Seat a bot program at a table (join one, or create one) and relay its games until the table closes."""
         if (table is None) == (create is None):
             fail("give exactly one of --table ID and --create GAME", EXIT_USAGE)
         if wire not in ("json", "msgpack"):

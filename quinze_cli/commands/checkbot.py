@@ -35,6 +35,7 @@ from rich.console import Console
 from rich.text import Text
 
 from quinze_protocol.game import game_ids
+from quinze_cli.app import help_of
 from quinze_cli.checkbot.report import Checklist, Verdict
 from quinze_cli.checkbot.probe import kill_all
 from quinze_cli.checkbot.scenarios import DIRECT, SEED_SPAN, Settings
@@ -101,7 +102,7 @@ def print_checklist(out: Console, command: str, settings: Settings, checks: Chec
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("check-bot", context_settings={"allow_interspersed_args": False})
+    @app.command("check-bot", help=help_of("check-bot"), context_settings={"allow_interspersed_args": False})
     def check_bot(
         command: Annotated[list[str], typer.Argument(help="The bot program and its arguments (after --).", show_default=False)],
         game: Annotated[str, typer.Option("--game", help="Game to check: an id, or all.")] = "all",
@@ -112,7 +113,6 @@ def register(app: typer.Typer) -> None:
         concurrency: Annotated[int, typer.Option(help="Scenarios run at the same time, each on its own process of the bot.")] = 1,
         seed: Annotated[int, typer.Option(help="Seed of the scripted games.")] = 1,
     ) -> None:
-        """Run a bot program through scripted scenarios (crafted messages and a real server) and print a checklist; exit 0 only when all pass."""
         known = game_ids()
         if game != "all" and game not in known:
             fail(f"--game must be one of {', '.join(known)} or all, got {game!r}", EXIT_USAGE)

@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 
 from quinze_protocol.game import Game, GameError, get_game
+from quinze_cli.app import help_of
 from quinze_cli.errors import fail, fail_game_error
 from quinze_cli.options import STDIO, read_text_file
 
@@ -57,11 +58,10 @@ def load_position_file(path: Path) -> Game:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("legal")
+    @app.command("legal", help=help_of("legal"))
     def legal(
         position: Annotated[Path, typer.Argument(help="A position file (JSON with a \"game\" field); - for standard input.")],
     ) -> None:
-        """Print the legal actions of the seat to act in POSITION (- : standard input), one JSON object per line."""
         game = load_position_file(position)
         lines = sorted(json.dumps(a, sort_keys=True, ensure_ascii=False) for a in game.legal_data())
         for line in lines:

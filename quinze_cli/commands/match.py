@@ -24,6 +24,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from quinze_protocol.game import GameError, get_game
+from quinze_cli.app import help_of
 from quinze_cli.gameside import game_id_help
 from quinze_cli.client import parse_address
 from quinze_cli.cluster import check_cluster, make_runner
@@ -253,7 +254,7 @@ def summary_data(config: MatchConfig, runner: MatchRunner, error: str | None, in
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("match")
+    @app.command("match", help=help_of("match"))
     def match(
         ctx: typer.Context,
         bots: Annotated[Optional[list[str]], typer.Argument(help='Bots: quoted command lines ("python3 bot.py") or builtin:NAME (on --resume: the journal\'s).', show_default=False)] = None,
@@ -277,7 +278,6 @@ def register(app: typer.Typer) -> None:
         positions: Annotated[Optional[Path], typer.Option("--positions", help="Start the games from these positions (the quinze legal format, one per line), each once per seat rotation.", show_default=False)] = None,
         resume: Annotated[Optional[Path], typer.Option("--resume", help="Go on with the match of this log (or its .journal): play only the missing games.", show_default=False)] = None,
     ) -> None:
-        """Play a match between bots and print the score (per bot: games, wins, points, forfeits; Elo for two bots)."""
         bots = bots or []
         check_at_least(shard_size, "--shard-size", 1)
         old: Journal | None = None

@@ -28,12 +28,13 @@ from typing import Annotated, Optional
 import typer
 
 from quinze_protocol.game import Game, GameError, get_game
+from quinze_cli.app import help_of
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
 from quinze_cli.options import check_log_dir, check_move_time, check_seat, check_seed, option_pairs
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("play")
+    @app.command("play", help=help_of("play"))
     def play(
         server: Annotated[Optional[str], typer.Option("--server", "-s", metavar="HOST[:PORT]", help="The server (port 15015 by default). When omitted: pick one of the servers found on the local network, or a local game. Not with --local.")] = None,
         name: Annotated[Optional[str], typer.Option("--name", "-n", help="Your name at the table (asked when omitted).")] = None,
@@ -53,7 +54,6 @@ def register(app: typer.Typer) -> None:
         no_log: Annotated[bool, typer.Option("--no-log", help="With --local: write no replay log.")] = False,
         lang: Annotated[Optional[str], typer.Option("--lang", help="Language: en or fr (default: from LANG, else en).")] = None,
     ) -> None:
-        """Play Le Quinze (and the other games) at a table from the terminal."""
         from quinze_cli.client import parse_address
         from quinze_cli.i18n import choose_language
         from quinze_cli.play.main import run_play

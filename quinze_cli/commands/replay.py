@@ -46,6 +46,7 @@ from rich.text import Text
 from quinze_protocol.game import GameError, get_game
 from quinze_protocol.replaylog import LoggedGame, iter_log
 from quinze_protocol.replaysim import verify
+from quinze_cli.app import help_of
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, stderr
 from quinze_cli.options import STDIO
 from quinze_cli.narrate import Names, narrate_event, result_lines, seat_event
@@ -371,7 +372,7 @@ def tell_game(number: int, game: LoggedGame, seat: int | None, out: Console) -> 
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("replay")
+    @app.command("replay", help=help_of("replay"))
     def replay(
         log: Annotated[Path, typer.Argument(help="A replay log (JSON Lines, as written by quinze serve or quinze match); - for standard input.", show_default=False)],
         game: Annotated[Optional[int], typer.Option("--game", help="Only game N of the file (1 = the first).")] = None,
@@ -384,7 +385,6 @@ def register(app: typer.Typer) -> None:
         coup: Annotated[Optional[int], typer.Option("--coup", help="With --position: at the start of coup C (Le Quinze classique).")] = None,
         step: Annotated[bool, typer.Option("--step", help="Step through one game full screen (keys on screen); with --seat, start in that seat's view.")] = False,
     ) -> None:
-        """Tell the games of a replay log turn by turn (whole table or one seat), verify them, or print them as JSON."""
         if check:
             apart = [flag for flag, given in (("--seat", seat_arg is not None), ("--position", position), ("--step", step),
                                               ("--at", at is not None), ("--deal", deal is not None),

@@ -12,18 +12,18 @@ from typing import Annotated, Optional
 
 import typer
 from quinze_protocol.game import GameError, game_ids, get_game
+from quinze_cli.app import help_of
 from quinze_cli.gameside import game_id_help
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
 from quinze_cli.rulestext import rules_text
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("rules")
+    @app.command("rules", help=help_of("rules"))
     def rules(
         game: Annotated[Optional[str], typer.Argument(metavar="GAME", help=game_id_help())] = None,
         lang: Annotated[Optional[str], typer.Option("--lang", metavar="LANG", help="Language: en or fr (default: from LANG, else en).")] = None,
     ) -> None:
-        """Print the rules of GAME as played here (all games when omitted)."""
         from rich.console import Console
         from rich.markdown import Markdown  # markdown-it and pygments: only where the rules are printed
 

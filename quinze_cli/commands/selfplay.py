@@ -35,6 +35,7 @@ from rich.progress import (
 from rich.table import Table
 
 from quinze_protocol.game import GameError, get_bot, get_game
+from quinze_cli.app import help_of
 from quinze_cli.bench.engine import play
 from quinze_cli.errors import EXIT_INTERRUPTED, fail_game_error
 from quinze_cli.options import check_seed, option_pairs
@@ -100,7 +101,7 @@ def run_selfplay(game_id: str, games: int, seed: int, players: int | None, bot_n
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("selfplay")
+    @app.command("selfplay", help=help_of("selfplay"))
     def selfplay(
         game: Annotated[str, typer.Option(help="Game id.")] = "quinze",
         games: Annotated[int, typer.Option(min=1, help="Number of games.")] = 100,
@@ -110,7 +111,6 @@ def register(app: typer.Typer) -> None:
         option: Annotated[Optional[list[str]], typer.Option(help="Table option KEY=VALUE (repeatable).")] = None,
         as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     ) -> None:
-        """Play GAMES games between built-in bots and summarise the results (Ctrl-C: summary so far)."""
         check_seed(seed, games)
         err_console = Console(stderr=True, highlight=False)
         interrupted = threading.Event()

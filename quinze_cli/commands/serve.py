@@ -37,6 +37,7 @@ import typer
 from rich.console import Console
 from rich.logging import RichHandler
 
+from quinze_cli.app import help_of
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
 from quinze_cli.options import check_at_least, check_move_time, check_seconds
 from quinze_server.app import run_server
@@ -119,7 +120,7 @@ def _say_lan_addresses(console: Console, port: int) -> None:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("serve")
+    @app.command("serve", help=help_of("serve"))
     def serve(
         host: Annotated[str, typer.Option(help="Address to listen on; 0.0.0.0 for the local network.")] = DEFAULT_HOST,
         port: Annotated[int, typer.Option(help="TCP port (0: any free port).")] = DEFAULT_PORT,
@@ -135,7 +136,6 @@ def register(app: typer.Typer) -> None:
         no_announce: Annotated[bool, typer.Option("--no-announce", help="Do not announce this server on the local network (multicast DNS).")] = False,
         name: Annotated[Optional[str], typer.Option("--name", metavar="NAME", help="The name announced on the local network (default: this machine's host name).")] = None,
     ) -> None:
-        """Run the game server (default 127.0.0.1:15015) until Ctrl-C; games logged in ./logs."""
         logs = None if no_log else log_dir
         check_move_time(move_time)  # each by its flag: ServerConfig's own checks name its fields (move_time)
         check_seconds(thinking_long, "--thinking-long")

@@ -18,6 +18,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from quinze_cli.app import help_of
 from quinze_cli.errors import EXIT_USAGE, fail
 from quinze_cli.lan.browse import DEFAULT_TIMEOUT
 from quinze_cli.lan.listing import servers_table
@@ -51,12 +52,11 @@ def search(timeout: float) -> list:
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("servers")
+    @app.command("servers", help=help_of("servers"))
     def servers(
         as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list of the servers found.")] = False,
         timeout: Annotated[float, typer.Option("--timeout", metavar="SECONDS", help="How long to listen for answers.")] = DEFAULT_TIMEOUT,
     ) -> None:
-        """List the Quinze servers announced on the local network."""
         check_timeout(timeout)
         found = search(timeout)
         console = Console(highlight=False)

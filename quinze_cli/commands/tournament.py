@@ -28,6 +28,7 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from quinze_protocol.replaylog import utc_stamp
+from quinze_cli.app import help_of
 from quinze_cli.builtin import builtin_name
 from quinze_cli.gameside import game_id_help
 from quinze_cli.cluster import check_cluster, make_runner
@@ -226,7 +227,7 @@ async def _run(runner: MatchRunner, journal: Journal, total: int, done: int, err
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("tournament")
+    @app.command("tournament", help=help_of("tournament"))
     def tournament(
         bots: Annotated[Optional[list[str]], typer.Argument(help="Bots: builtin:NAME, a quoted command line, or \"name=N cmd=C args=A movetime=S seed=N\".", show_default=False)] = None,
         game: Annotated[Optional[str], typer.Option(help=game_id_help("quinze"), show_default=False)] = None,
@@ -248,7 +249,6 @@ def register(app: typer.Typer) -> None:
         shard_size: Annotated[int, typer.Option("--shard-size", metavar="N", help="With --cluster: games per Dask task.")] = 24,
         positions: Annotated[Optional[Path], typer.Option("--positions", help="Start the deals from these positions (the quinze legal format, one per line), each once per seat rotation.", show_default=False)] = None,
     ) -> None:
-        """Play a tournament between bots: standings with ratings, a crosstable, forfeits and time per bot."""
         check_at_least(shard_size, "--shard-size", 1)
         given: dict[str, Any] = {k: v for k, v in {
             "game": game, "format": format, "games_per_pairing": games_per_pairing, "rounds": rounds, "seats": seats,
