@@ -67,12 +67,13 @@ Actions and their data: :mod:`quinze_protocol.games.quatorze_actions`. Positions
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from quinze_protocol import caches as _caches
 from quinze_protocol.cards import card_text, cards_text, deck
 from quinze_protocol.game import Action, Event, Game, IllegalAction, Option, Result, register_game
+from quinze_protocol.games import quatorze_pick as _pick
 from quinze_protocol.games import quatorze_position
 from quinze_protocol.games.quatorze_actions import ORDER as _ORDER
 from quinze_protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, parse_action, sort_cards
@@ -158,6 +159,8 @@ class QuatorzeGame(Game):
         self._tix: TableIndex | None = None  # the index of the table; None when it changed (built when needed)
         self._infos: list[Info] | None = None  # per combination of the table, its quatorze_index.info (None: not made yet)
         self._changed: tuple[int, ...] = ()  # combinations changed or laid since _tix was built
+        self._hand: tuple[list[int], _pick.Hand] | None = None  # the hand to act (the list itself) and its summary
+        self._tally: _pick.Tally | None = None  # the table's tally (None: not made yet), moved with the table
 
     # ------------------------------------------------------------------ creation
 
@@ -218,6 +221,9 @@ class QuatorzeGame(Game):
         d["table"] = [c[:] for c in self.table]
         if self._infos is not None:
             d["_infos"] = self._infos[:]
+        h = self._hand
+        if h is not None and self.seat is not None and h[0] is self.hands[self.seat]:
+            d["_hand"] = (d["hands"][self.seat], h[1])  # the summary holds for the copy's own list
         d["discard"] = self.discard[:]
         d["stock"] = self.stock[:]
         return g
@@ -261,20 +267,55 @@ class QuatorzeGame(Game):
         if self.no_draw == "whole-hand":
             return list(whole_hand_combinations(hand))
         if self.substitutions < self.options["max_substitutions"]:
-            tix = self._tix
-            if tix is None:
-                infos = self._infos
-                if infos is None:
-                    infos = self._infos = [info(tuple(c)) for c in self.table]
-                tix = self._tix = TableIndex(infos=infos)
-            elif self._changed:
-                tix = self._tix = TableIndex(infos=self._infos, prev=tix, changed=self._changed)
-                self._changed = ()
             # the combinations first (a new list), then substitutions and discards
-            return listing(tix, hand, canonical_combinations(hand) if self.phase == "combine" else [])
+            return listing(self._index(), hand, canonical_combinations(hand) if self.phase == "combine" else [])
         acts: list[Any] = canonical_combinations(hand) if self.phase == "combine" else []
         acts.extend(map(_DISCARDS.__getitem__, dict.fromkeys(hand)))  # the hand is kept in canonical order
         return acts
+
+    def _index(self) -> TableIndex:
+        """The table's index, made again (from the last one) when the table changed."""
+        tix = self._tix
+        if tix is None:
+            infos = self._infos
+            if infos is None:
+                infos = self._infos = [info(tuple(c)) for c in self.table]
+            tix = self._tix = TableIndex(infos=infos)
+        elif self._changed:
+            tix = self._tix = TableIndex(infos=self._infos, prev=tix, changed=self._changed)
+            self._changed = ()
+        return tix
+
+    def legal_count(self) -> int:
+        """``len(legal_actions())``, counted without the list in the combine and substitute phases
+        (:mod:`quinze_protocol.games.quatorze_pick`)."""
+        c = _pick.counted(self)
+        return len(self.legal_actions()) if c is None else c[5][3]
+
+    def legal_action(self, i: int) -> Action:
+        """``legal_actions()[i]``, built alone in the combine and substitute phases. Raises
+        :class:`IndexError` as :meth:`Game.legal_action` does."""
+        c = _pick.counted(self)
+        if c is None or not 0 <= i < c[5][3]:
+            return Game.legal_action(self, i)
+        return _pick.nth(*c, i)
+
+    def legal_pick(self, pick: Callable[[int], int]) -> Action:
+        """``legal_action(pick(legal_count()))``, counted once (see :meth:`Game.legal_pick`)."""
+        c = _pick.counted(self)
+        if c is None:
+            if self.phase == "draw":  # the stock first, as listed
+                stock = bool(self.stock or len(self.discard) >= 2)
+                n = stock + bool(self.discard)
+                i = pick(n)
+                if 0 <= i < n:
+                    return _DRAW_STOCK if stock and not i else _DRAW_DISCARD
+                return Game.legal_action(self, i)
+            return Game.legal_pick(self, pick)
+        i = pick(c[5][3])
+        if not 0 <= i < c[5][3]:
+            return Game.legal_action(self, i)
+        return _pick.nth(*c, i)
 
     @classmethod
     def parse_action(cls, data: Mapping[str, Any]) -> Action:
@@ -360,17 +401,25 @@ class QuatorzeGame(Game):
         events: list[Event] | None = [] if self.record_events else None
         if type(a) is Substitute:
             table = self.table
+            if a.kind != "between":
+                self._hand = None  # else the hand is unchanged: its summary still holds
             apply_substitute(hand, table, a)
             infos = self._infos
-            if infos is not None:  # else no index was built yet
+            if infos is not None:  # else no index or tally was made yet
                 i = a.combination
-                infos[i] = info(tuple(table[i]))
+                old = infos[i]
+                new = infos[i] = info(tuple(table[i]))
                 j = a.other
                 if j >= 0:
-                    infos[j] = info(tuple(table[j]))
-                    self._changed += (i, j)
+                    old_j = infos[j]
+                    new_j = infos[j] = info(tuple(table[j]))
+                    if self._tally is not None:
+                        self._tally = _pick.moved(self._tally, i, old, new, j, old_j, new_j)
+                    self._moved((i, j))
                 else:
-                    self._changed += (i,)
+                    if self._tally is not None:
+                        self._tally = _pick.moved(self._tally, i, old, new)
+                    self._moved((i,))
             self.substitutions += 1
             if events is not None:
                 kind = a.kind
@@ -386,6 +435,7 @@ class QuatorzeGame(Game):
                 events.append(_tnew(Event, ("substitute", pub, _NOPRIV)))  # a.to_data()'s fields, in its order
             self.phase = "substitute"
         elif type(a) is Discard:
+            self._hand = None
             c = a.card
             hand.remove(c)
             self.discard.append(c)
@@ -398,6 +448,7 @@ class QuatorzeGame(Game):
             if hand or not self._hand_emptied(seat, events):  # quinze_cli/rules/quatorze.md: take up the next packet, or win
                 self._end_turn(events)
         elif type(a) is Draw:
+            self._hand = None
             stock = self.stock
             if a.from_ == "stock":
                 if not stock:  # the discard pile but its top card, shuffled
@@ -430,18 +481,31 @@ class QuatorzeGame(Game):
             self.phase = "combine"
         else:
             assert isinstance(a, Combine)
+            self._hand = None
             for c in a.cards:
                 hand.remove(c)
             self.table.append(list(a.cards))
             if self._infos is not None:
-                self._infos.append(info(a.cards))
-                self._changed += (len(self.table) - 1,)
+                new = info(a.cards)
+                self._infos.append(new)
+                if self._tally is not None:
+                    self._tally = _pick.moved(self._tally, len(self.table) - 1, None, new)
+                self._moved((len(self.table) - 1,))
             if events is not None:
                 events.append(_tnew(Event, ("combine", {"seat": seat, "cards": cards_text(a.cards), "combination": len(self.table) - 1}, _NOPRIV)))
             if not hand:  # quinze_cli/rules/quatorze.md [decision]: the turn ends at once, no substitution, no discard
                 if not self._hand_emptied(seat, events):
                     self._end_turn(events)
         return events or []
+
+    def _moved(self, changed: tuple[int, ...]) -> None:
+        """The combinations at ``changed`` were changed or laid: the index is made again from the
+        last one when next needed, or from scratch once many changed (a game that only counts)."""
+        if self._tix is not None:
+            if len(self._changed) < 16:
+                self._changed += changed
+            else:
+                self._tix, self._changed = None, ()
 
     def _hand_emptied(self, seat: int, events: list[Event] | None) -> bool:
         """The hand of ``seat`` is empty: take up the next packet, or win. True if the game ended."""

@@ -33,12 +33,21 @@ __all__ = ["DISCARDS", "Info", "TableIndex", "info", "listing", "substitutions"]
 _Pairs = tuple[tuple[tuple[int, int], int], ...]
 _Cards = tuple[tuple[int, int], ...]
 _Where = tuple[tuple[int, int], ...]
-_Info = tuple[_Pairs, _Cards, int, int, _Where]
+_Info = tuple[_Pairs, _Cards, int, int, _Where, int, int, int, int]
 Info = _Info
 """One combination: distinct pairs ``(pair, sum)`` in pair order (none under 3 cards), distinct
 cards ``(card, value)`` in canonical order, the mask of the pair sums (bit ``sum``), the mask of
-the card values (bit ``value``), and per value present ``(value, suits)``, ``suits`` having bit
-``suit`` (0..3, S H D C) for each suit of that value the combination holds."""
+the card values (bit ``value``), per value present ``(value, suits)``, ``suits`` having bit
+``suit`` (0..3, S H D C) for each suit of that value the combination holds; then, for counting
+(:mod:`quinze_protocol.games.quatorze_pick`): how many of its own distinct cards are worth one
+of its pair sums (each pair counted), and three counts per value packed in one int, ``X``
+bits a value (:data:`X`): its pairs per sum (at ``X * sum``), its distinct cards per value (at
+``X * value``) and the same reversed (at ``X * (13 - value)``)."""
+X = 16
+"""Bits per value in the packed counts of :data:`Info`: no count on a table or in a hand of
+104 cards, nor any sum of products of them that counting forms, reaches ``2 ** 16`` (the
+largest: 14 values x 106 pairs of hand cards of one sum x 8 table cards of one value)."""
+_X = X
 
 _INFO: dict[tuple[int, ...], _Info] = {}
 """:func:`info` by combination (canonical order); cleared when large. Tuples of ints only."""
@@ -81,9 +90,17 @@ def info(comb: tuple[int, ...]) -> _Info:
     for c, v in cards:
         vmask |= 1 << v
         suits[v] = suits.get(v, 0) | 1 << (c // 13)
+    own = tp = cp = cr = 0
+    for _, s in pairs:
+        tp += 1 << _X * s
+        if s in suits:
+            own += suits[s].bit_count()
+    for _, v in cards:
+        cp += 1 << _X * v
+        cr += 1 << _X * (13 - v)
     if len(_INFO) > _INFO_MAX:
         _INFO.clear()
-    got = _INFO[comb] = (tuple(pairs), tuple(cards), pmask, vmask, tuple(suits.items()))
+    got = _INFO[comb] = (tuple(pairs), tuple(cards), pmask, vmask, tuple(suits.items()), own, tp, cp, cr)
     return got
 
 

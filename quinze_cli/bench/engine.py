@@ -4,8 +4,13 @@ Figures (measured, never asserted; the only targets are ratios to a reference en
 the same run, see ``anchor`` below):
 
 * ``decision_us`` — per game id: µs per decision in 2-player (minimum players) random
-  self-play: ``legal_actions()`` + the random bot's choice + ``apply(checked=False)``, game
-  creation and every event included; the mean over the run and the best chunk of 5 games.
+  self-play: a uniformly random legal action + ``apply(checked=False)``, game creation and every
+  event included; the mean over the run and the best chunk of 5 games. Where the game's random
+  bot picks by index (``by_index``: Le 14), the action is ``game.legal_pick(bot.pick)``, which
+  counts the legal actions and builds only the one picked (:meth:`Game.legal_pick`: the same
+  action from the same draw, so the same games); ``listing_us_per_decision`` (and its CPU
+  time) is then the same games with the whole list made at each decision (``legal_actions()`` +
+  ``bot.choose``), as every game is timed where its bot does not pick by index.
   ``quiet_us_per_decision`` (and its CPU time): the same games with ``record_events = False``
   (:attr:`quinze_protocol.game.Game.record_events`), as a search playout or in-process
   self-play plays them: the same legal lists and actions, no events built.
@@ -54,14 +59,23 @@ def _bots(game_id: str, names: Sequence[str], seed: int) -> list[Bot]:
 
 def play(game_cls: type[Game], options: dict[str, Any], seed: int, bots: Sequence[Bot],
          on_decision: Callable[[Game, list[Action]], None] | None = None,
-         record_events: bool = True) -> tuple[Game, int]:
+         record_events: bool = True, pick: bool = False) -> tuple[Game, int]:
     """Play one game in process with built-in bots (trusted fast path); returns (game, decisions).
-    ``record_events=False``: the game builds no events after its opening ones (nobody reads them)."""
+    ``record_events=False``: the game builds no events after its opening ones (nobody reads them).
+    ``pick``: when every bot picks by index (:attr:`Bot.picks`) and no ``on_decision`` wants the
+    lists, each action is ``g.legal_pick(bot.pick)`` (:meth:`Game.legal_pick`: the same actions
+    and draws, so the same game, without the list where the game can count)."""
     g = game_cls.new(options, seed)
     if not record_events:
         g.record_events = False
-    views = [b.needs_view for b in bots]
     decisions = 0
+    if pick and on_decision is None and all(b.picks for b in bots):
+        picks = [b.pick for b in bots]
+        while not g.is_over:
+            g.apply(g.legal_pick(picks[g.to_act]), checked=False)  # type: ignore[index]  # not over: somebody acts
+            decisions += 1
+        return g, decisions
+    views = [b.needs_view for b in bots]
     empty: dict[str, Any] = {}
     while not g.is_over:
         seat = g.to_act
@@ -76,12 +90,13 @@ def play(game_cls: type[Game], options: dict[str, Any], seed: int, bots: Sequenc
 
 
 def decision_us(game_id: str, seconds: float = 2.0, players: int | None = None, seed: int = 1,
-                chunk: int = 5, record_events: bool = True) -> dict[str, Any]:
+                chunk: int = 5, record_events: bool = True, pick: bool = False) -> dict[str, Any]:
     """µs per decision of random self-play for about ``seconds`` (at least one game).
 
     ``us_per_decision``: the mean wall-clock time over the whole run; ``cpu_us_per_decision``:
     the same in CPU time of this process (less sensitive to other processes on the machine);
-    ``best_chunk_us``: the best wall-clock mean over chunks of ``chunk`` games.
+    ``best_chunk_us``: the best wall-clock mean over chunks of ``chunk`` games. ``pick``: the
+    random bots pick by index where they can (:func:`play`); ``by_index`` says whether they did.
     """
     cls = get_game(game_id)
     n = players or cls.min_players
@@ -95,7 +110,7 @@ def decision_us(game_id: str, seconds: float = 2.0, players: int | None = None, 
         t0 = time.perf_counter()
         for _ in range(chunk):
             bots = _bots(game_id, ["random"] * n, seed + games)
-            _, d = play(cls, options, seed + games, bots, record_events=record_events)
+            _, d = play(cls, options, seed + games, bots, record_events=record_events, pick=pick)
             d_chunk += d
             games += 1
         dt = time.perf_counter() - t0
@@ -104,7 +119,8 @@ def decision_us(game_id: str, seconds: float = 2.0, players: int | None = None, 
         if d_chunk:
             best = min(best, dt / d_chunk)
     cpu = time.process_time() - cpu0
-    return {"game": game_id, "players": n, "games": games, "decisions": decisions,
+    by_index = pick and get_bot(game_id, "random", 0).picks
+    return {"game": game_id, "players": n, "games": games, "decisions": decisions, "by_index": by_index,
             "us_per_decision": round(elapsed / max(decisions, 1) * 1e6, 2),
             "cpu_us_per_decision": round(cpu / max(decisions, 1) * 1e6, 2),
             "best_chunk_us": round(best * 1e6, 2) if decisions else None}
@@ -242,10 +258,14 @@ def run_engine_bench(quick: bool = False, anchor: dict[str, Any] | None = None) 
     per_game = []
     for gid in game_ids():
         try:
-            d = decision_us(gid, seconds=0.2 if quick else 2.0)
-            q = decision_us(gid, seconds=0.2 if quick else 2.0, record_events=False)
+            d = decision_us(gid, seconds=0.2 if quick else 2.0, pick=True)
+            q = decision_us(gid, seconds=0.2 if quick else 2.0, record_events=False, pick=True)
             d["quiet_us_per_decision"] = q["us_per_decision"]
             d["quiet_cpu_us_per_decision"] = q["cpu_us_per_decision"]
+            if d["by_index"]:  # the same games with the whole list made at each decision, as before
+                f = decision_us(gid, seconds=0.2 if quick else 2.0)
+                d["listing_us_per_decision"] = f["us_per_decision"]
+                d["listing_cpu_us_per_decision"] = f["cpu_us_per_decision"]
             c = copy_us(gid, games=2 if quick else 20)
             d["copy_us"] = c["us_per_copy"]
             d["copy_per_decision"] = round(c["us_per_copy"] / d["us_per_decision"], 3) if d["us_per_decision"] else None
@@ -279,7 +299,7 @@ def mark_ratios(out: dict[str, Any], anchor: dict[str, Any]) -> None:
     ``openspiel_crazy_eights_us_per_decision``, either may be None) in ``out["anchor"]`` and, next
     to each game's µs per decision, ``uno_ratio``, ``openspiel_ratio``, ``target_uno_ratio`` and
     ``met`` (``uno_ratio <= target``), and the same for the figure without events
-    (``quiet_uno_ratio``, ``quiet_met``). In place."""
+    (``quiet_uno_ratio``, ``quiet_met``) and for the whole-list figure (``listing_uno_ratio``). In place."""
     uno = anchor.get("rlcard_uno_us_per_decision")
     osp = anchor.get("openspiel_crazy_eights_us_per_decision")
     out["anchor"] = {"rlcard_uno_us_per_decision": uno, "openspiel_crazy_eights_us_per_decision": osp}
@@ -293,5 +313,7 @@ def mark_ratios(out: dict[str, Any], anchor: dict[str, Any]) -> None:
             if d.get("quiet_us_per_decision"):
                 d["quiet_uno_ratio"] = round(d["quiet_us_per_decision"] / uno, 3)
                 d["quiet_met"] = d["quiet_uno_ratio"] <= UNO_TARGET
+            if d.get("listing_us_per_decision"):
+                d["listing_uno_ratio"] = round(d["listing_us_per_decision"] / uno, 3)
         if osp:
             d["openspiel_ratio"] = round(d["us_per_decision"] / osp, 3)

@@ -325,13 +325,17 @@ def show(fig: dict) -> None:
         if "error" in d:
             t.add_row(f"{d['game']}: µs per decision", d["error"], "", "")
             continue
-        t.add_row(f"{d['game']}: µs per decision, wall mean / CPU mean / best chunk "
+        how = "a random pick by index, the list not made" if d.get("by_index") else "the legal list + the bot's choice"
+        t.add_row(f"{d['game']}: µs per decision ({how}), wall mean / CPU mean / best chunk "
                   f"({d['players']} players, {d['decisions']} decisions)",
                   f"{d['us_per_decision']} / {d['cpu_us_per_decision']} / {d['best_chunk_us']}", "", "")
         if "uno_ratio" in d or "openspiel_ratio" in d:
             t.add_row(f"{d['game']}: µs per decision as x RLCard UNO / x OpenSpiel crazy_eights",
                       f"{d.get('uno_ratio')} / {d.get('openspiel_ratio')}",
                       f"<= {d['target_uno_ratio']} x UNO" if "target_uno_ratio" in d else "", _met(d.get("met")))
+        if "listing_us_per_decision" in d:
+            t.add_row(f"{d['game']}: µs per decision with the whole legal list made, wall / CPU mean (x RLCard UNO)",
+                      f"{d['listing_us_per_decision']} / {d['listing_cpu_us_per_decision']} ({d.get('listing_uno_ratio')})", "", "")
         if "quiet_us_per_decision" in d:
             t.add_row(f"{d['game']}: µs per decision without events (as search playouts), wall / CPU mean",
                       f"{d['quiet_us_per_decision']} / {d['quiet_cpu_us_per_decision']}", "", "")

@@ -1,0 +1,280 @@
+"""Le 14 (``quatorze``): the legal actions of the ``combine`` and ``substitute`` phases counted,
+and one of them built, without listing them (``Game.legal_count``, ``legal_action`` and
+``legal_pick``: random self-play needs one uniform pick, not the list; issue 13 §4).
+Source: quinze_cli/rules/quatorze.md phases 2–4.
+
+The list they stand for is :func:`quinze_protocol.games.quatorze_index.listing`'s, in its order:
+
+1. the combinations of the hand (``combine`` phase only:
+   :func:`~quinze_protocol.games.quatorze_legal.canonical_combinations`);
+2. hand-for-two: per combination (table order), per pair (pair order), each distinct hand card
+   worth the pair's sum (canonical order);
+3. two-for-one: per combination (table order), per distinct card (canonical order), each
+   distinct pair of hand cards adding up to its value (in the order the hand's pairs are made:
+   per distinct card, with itself when held twice, then with each later one);
+4. between: per source combination (table order), per pair (pair order), each card of another
+   combination worth the pair's sum (table order, then suit);
+5. the discard of each distinct hand card (hand order).
+
+**Counting.** Counts per value (0..13) are packed in one int, :data:`~quinze_protocol.games.
+quatorze_index.X` bits a value, so that a sum over values of products of two counts is one
+multiplication: with ``a`` holding ``a[v]`` at ``X * v`` and ``b`` holding ``b[v]`` at
+``X * (13 - v)``, the product holds ``sum(a[v] * b[v])`` at ``X * 13`` (no count or sum of
+products reaches ``2 ** X``, so nothing carries between values). A :class:`Tally` of the table
+(kept by the engine, moved by each action that changes a combination) holds its pairs per sum
+and its cards per value; a :class:`Hand` (made once per hand: the engine keeps it while the hand
+is unchanged, as a substitution between combinations leaves it) holds the hand's cards per value
+and its pairs per sum. Then hand-for-two = sum over values of (table pairs of that sum) x (hand
+cards of that value), two-for-one = sum over values of (hand pairs of that sum) x (table cards
+of that value), between = sum over values of (table pairs) x (table cards), less each
+combination's own cards. :func:`nth` walks the segments by their counts to the one holding
+action ``k`` and builds that action alone: the same value as the list's entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+from quinze_protocol import caches as _caches
+from quinze_protocol.games.quatorze_actions import VALUES, Combine, Substitute
+from quinze_protocol.games.quatorze_index import _CARD, _ONE, DISCARDS, X, Info, info
+from quinze_protocol.games.quatorze_legal import canonical_combinations
+
+__all__ = ["Hand", "Tally", "combinations_count", "count", "counted", "hand", "moved", "nth", "tally"]
+
+_tnew = tuple.__new__
+_M = (1 << X) - 1
+_AT13 = 13 * X
+_REV = [1 << X * (13 - VALUES[c]) for c in range(54)]
+"""``_REV[c]``: 1 at ``X * (13 - value)``: a card counted under its value, reversed (a list: its
+``__getitem__`` is a faster call than a tuple's)."""
+_REV2 = [1 << X * (26 - 2 * VALUES[c]) for c in range(54)]
+"""``_REV2[c]``: 1 at ``X * (26 - 2 * value)``: the card with itself, under the pair's sum."""
+_TWICE13 = [1 << X * (13 - 2 * VALUES[c]) if 2 * VALUES[c] <= 13 else 0 for c in range(54)]
+"""``_TWICE13[c]``: a card held twice as a pair with itself, at ``X * (13 - sum)`` (none when the
+sum is over 13: no table card is worth it)."""
+_PAIRS: dict[int, int] = {}
+""":attr:`Hand.pairs` of the hand's distinct cards alone, by :attr:`Hand.values` (which
+decides it): the same value counts recur far more often than the same hands. Ints only."""
+_PAIRS_MAX = 50_000
+_C = 40
+"""Bits per sum in :func:`combinations_count`'s polynomial (its counts stay under ``3 ** 25``)."""
+_UNDER15 = (1 << _C * 15) - 1
+_ONCE = tuple(1 + (1 << _C * VALUES[c]) for c in range(54))
+_TWICE = tuple(1 + (1 << _C * VALUES[c]) + (1 << 2 * _C * VALUES[c]) for c in range(54))
+
+
+class Hand(NamedTuple):
+    """What counting needs of a hand (canonical order, as a game keeps it): its distinct cards
+    (canonical order), those it holds twice, per value ``v`` at ``X * (13 - v)`` its distinct
+    cards of that value, and per sum ``s`` up to 13 at ``X * (13 - s)`` its distinct pairs
+    adding up to ``s`` (a card held twice makes a pair with itself; a larger sum is worth no
+    table card)."""
+
+    cards: list[int]
+    twice: list[int]
+    values: int
+    pairs: int
+
+
+class Tally(NamedTuple):
+    """What counting needs of the table: ``where`` (per value, bit ``4 * combination + suit``
+    for each card of that value, as :class:`~quinze_protocol.games.quatorze_index.TableIndex`
+    has it; never changed in place), every combination's pairs per sum ``s`` at ``X * s``, its
+    distinct cards per value ``v`` at ``X * v`` and the same at ``X * (13 - v)``, the sum of
+    the combinations' own counts (:data:`~quinze_protocol.games.quatorze_index.Info`), and the
+    number of substitutions between combinations. Immutable: copies of a game share it."""
+
+    where: list[int]
+    pairs: int
+    cards: int
+    cards_rev: int
+    own: int
+    between: int
+
+
+def hand(cards: Sequence[int]) -> Hand:
+    """The :class:`Hand` of ``cards`` (canonical order: identical cards side by side)."""
+    twice: list[int] = []
+    if len(set(cards)) == len(cards):
+        distinct = list(cards)
+    else:
+        distinct = list(dict.fromkeys(cards))
+        twice = [a for a, b in zip(cards, cards[1:]) if a == b]  # two decks: a card at most twice
+    ones = sum(map(_REV.__getitem__, distinct))
+    pairs = _PAIRS.get(ones)
+    if pairs is None:
+        # every ordered pair, less each card with itself, halved: each pair of distinct cards
+        # once, at X * (26 - sum); then only the sums up to 13
+        pairs = (ones * ones - sum(map(_REV2.__getitem__, distinct))) >> (X * 13 + 1)
+        if len(_PAIRS) >= _PAIRS_MAX:
+            _PAIRS.clear()
+        _PAIRS[ones] = pairs
+    if twice:
+        pairs += sum(map(_TWICE13.__getitem__, twice))
+    return _tnew(Hand, (distinct, twice, ones, pairs))
+
+
+def tally(infos: Sequence[Info]) -> Tally:
+    """The :class:`Tally` of a table, from its combinations' infos (table order)."""
+    where = [0] * 14
+    shift = pairs = cards = rev = own = 0
+    for inf in infos:
+        for v, suits in inf[4]:
+            where[v] |= suits << shift
+        shift += 4
+        own += inf[5]
+        pairs += inf[6]
+        cards += inf[7]
+        rev += inf[8]
+    return _tnew(Tally, (where, pairs, cards, rev, own, ((pairs * rev >> _AT13) & _M) - own))
+
+
+def moved(t: Tally, i: int, old: Info | None, new: Info, j: int = -1, old_j: Info | None = None,
+          new_j: Info | None = None) -> Tally:
+    """``t`` after combination ``i`` went from ``old`` (None: newly laid) to ``new`` and, with
+    ``j >= 0``, combination ``j`` from ``old_j`` to ``new_j``: a new tally."""
+    where = t.where[:]
+    pairs, cards, rev, own = t.pairs + new[6], t.cards + new[7], t.cards_rev + new[8], t.own + new[5]
+    shift = 4 * i
+    if old is not None:
+        for v, suits in old[4]:
+            where[v] ^= suits << shift  # bits 4i..4i+3 are combination i's alone
+        pairs, cards, rev, own = pairs - old[6], cards - old[7], rev - old[8], own - old[5]
+    for v, suits in new[4]:
+        where[v] |= suits << shift
+    if j >= 0:
+        assert old_j is not None and new_j is not None
+        shift = 4 * j
+        for v, suits in old_j[4]:
+            where[v] ^= suits << shift
+        for v, suits in new_j[4]:
+            where[v] |= suits << shift
+        pairs += new_j[6] - old_j[6]
+        cards += new_j[7] - old_j[7]
+        rev += new_j[8] - old_j[8]
+        own += new_j[5] - old_j[5]
+    return _tnew(Tally, (where, pairs, cards, rev, own, ((pairs * rev >> _AT13) & _M) - own))
+
+
+def combinations_count(h: Hand, cards: Sequence[int]) -> int:
+    """How many combinations the hand ``cards`` (whose :class:`Hand` is ``h``) can lay,
+    ``len(canonical_combinations(cards))``: the coefficient of ``x ** 14`` in the product over
+    distinct cards of ``1 + x ** value`` (``+ x ** (2 * value)`` for a card held twice), each
+    term a multiset of hand cards adding up to 14."""
+    if len(h.cards) > 25:  # the coefficients could outgrow their bits: list them
+        return len(canonical_combinations(cards))
+    p = 1
+    tw = h.twice
+    for c in h.cards:
+        p = p * (_TWICE[c] if tw and c in tw else _ONCE[c]) & _UNDER15
+    return p >> _C * 14
+
+
+def count(t: Tally, h: Hand, combinations: int) -> tuple[int, int, int, int]:
+    """``(hand-for-two, two-for-one, between, total)``: how many of each the list holds, and the
+    whole list's length with ``combinations`` combinations first and the discards last."""
+    h42 = (h.values * t.pairs >> _AT13) & _M
+    t41 = (h.pairs * t.cards >> _AT13) & _M
+    return h42, t41, t.between, combinations + h42 + t41 + t.between + len(h.cards)
+
+
+def nth(t: Tally, infos: Sequence[Info], h: Hand, cards: Sequence[int], combinations: int,
+        counted: tuple[int, int, int, int], k: int) -> Any:
+    """Action ``k`` of the list (module docstring), ``0 <= k <`` the total of ``counted``
+    (:func:`count`'s for ``t``, ``h`` and ``combinations``); ``infos``: the table's, in order;
+    ``cards``: the hand itself (for the combinations, listed first)."""
+    if k < combinations:
+        combine: Combine = canonical_combinations(cards)[k]
+        return combine
+    k -= combinations
+    h42, t41, between, _ = counted
+    if k < h42:
+        ones = h.values
+        for i, inf in enumerate(infos):
+            for p, s in inf[0]:
+                n = (ones >> X * (13 - s)) & _M
+                if k < n:
+                    card = [c for c in h.cards if VALUES[c] == s][k]
+                    return _tnew(Substitute, ("hand-for-two", i, _ONE[card], p, -1, -1))
+                k -= n
+        raise AssertionError("a hand-for-two counted but not found")
+    k -= h42
+    if k < t41:
+        pairs = h.pairs
+        for i, inf in enumerate(infos):
+            for c, v in inf[1]:
+                n = (pairs >> X * (13 - v)) & _M
+                if k < n:
+                    return _tnew(Substitute, ("two-for-one", i, _hand_pair(h, v, k), (), -1, c))
+                k -= n
+        raise AssertionError("a two-for-one counted but not found")
+    k -= t41
+    if k < between:
+        return _between(t, infos, k)
+    return DISCARDS[h.cards[k - between]]
+
+
+def _hand_pair(h: Hand, s: int, k: int) -> tuple[int, int]:
+    """Pair ``k`` of the hand's distinct pairs adding up to ``s``, in the listing's order."""
+    V = VALUES
+    cards = h.cards
+    for j, a in enumerate(cards):
+        va = V[a]
+        if va + va == s and a in h.twice:
+            if not k:
+                return (a, a)
+            k -= 1
+        for b in cards[j + 1:]:
+            if va + V[b] == s:
+                if not k:
+                    return (a, b)
+                k -= 1
+    raise AssertionError("a hand pair counted but not found")
+
+
+def _between(t: Tally, infos: Sequence[Info], k: int) -> Any:
+    where, rev = t.where, t.cards_rev
+    for i, inf in enumerate(infos):
+        if inf[0]:
+            n = ((inf[6] * rev >> _AT13) & _M) - inf[5]  # its pairs x the table's cards, less its own
+            if k < n:
+                others = ~(15 << 4 * i)
+                for pair, s in inf[0]:
+                    m = where[s] & others
+                    c = m.bit_count()
+                    if k < c:
+                        for _ in range(k):
+                            m &= m - 1
+                        b = (m & -m).bit_length() - 1
+                        return _tnew(Substitute, ("between", i, (), pair, b >> 2, _CARD[s][b & 3]))
+                    k -= c
+            k -= n
+    raise AssertionError("a substitution between combinations counted but not found")
+
+
+_caches.register_dict("quatorze_pick._PAIRS", _PAIRS)
+
+
+def counted(g: Any) -> tuple[Tally, list[Info], Hand, list[int], int, tuple[int, int, int, int]] | None:
+    """For a Le 14 game whose legal list this module counts (``combine`` or ``substitute``,
+    substitutions left, no whole hand to lay): the table's tally and infos, the hand's summary
+    (kept by the game while the hand is unchanged), the hand, the number of combinations listed
+    first, and :func:`count`'s counts; the game keeps the tally and infos. None for any other
+    position."""
+    if g.phase == "draw" or g.phase == "over" or g.no_draw == "whole-hand" \
+            or g.substitutions >= g.options["max_substitutions"]:
+        return None
+    cards = g.hands[g.seat]
+    h = g._hand
+    if h is None or h[0] is not cards:
+        h = g._hand = (cards, hand(cards))
+    infos = g._infos
+    if infos is None:
+        infos = g._infos = [info(tuple(c)) for c in g.table]
+    t = g._tally
+    if t is None:
+        t = g._tally = tally(infos)
+    nc = combinations_count(h[1], cards) if g.phase == "combine" else 0
+    return t, infos, h[1], cards, nc, count(t, h[1], nc)
