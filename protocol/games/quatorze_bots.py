@@ -51,21 +51,9 @@ class RandomBot(Bot):
         return x % n
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        """One of ``legal``, uniformly: ``legal[rng.below(len(legal))]``, with
-        :meth:`~quinze_protocol.rng.Rng.below` inlined (the same numbers and the same state,
-        rejections included)."""
-        n = len(legal)
-        limit = _LIMITS.get(n)
-        if limit is None:
-            limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
-        rng = self.rng
-        rng.state = z = (rng.state + GAMMA) & MASK64
-        z = ((z ^ (z >> 30)) * MIX1) & MASK64
-        z = ((z ^ (z >> 27)) * MIX2) & MASK64
-        x = z ^ (z >> 31)
-        while x >= limit:
-            x = rng.next64()
-        return legal[x % n]
+        """One of ``legal``, uniformly: ``legal[rng.below(len(legal))]`` (:meth:`pick`: the same
+        numbers and the same state, rejections included)."""
+        return legal[self.pick(len(legal))]
 
 
 _LIMITS: dict[int, int] = {}

@@ -105,18 +105,9 @@ class RandomBot(Bot):
         return x % n
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        n = len(legal)
-        if n == 1:
-            return legal[0]
-        # Rng.below(n) (same numbers): uniform without modulo bias
-        limit = _LIMITS.get(n)
-        if limit is None:
-            limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
-        ahead = self._ahead
-        x = ahead.pop() if ahead else self._next()
-        while x >= limit:
-            x = self._next()
-        return legal[x % n]
+        """One of ``legal``, uniformly: ``legal[Rng.below(len(legal))]`` (:meth:`pick`: the same
+        numbers, uniform without modulo bias)."""
+        return legal[self.pick(len(legal))]
 
 
 class GreedyBot(Bot):
