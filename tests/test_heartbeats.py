@@ -142,14 +142,20 @@ async def test_a_removed_connection_is_not_kept_alive_by_the_schedule(autojump_c
         nursery.cancel_scope.cancel()
 
 
+def _greeted_peers(beats: Heartbeats, n: int, thinking: bool = False) -> list[Peer]:
+    """``n`` peers added to ``beats`` and greeted: two entries each (the hello deadline, the first ping)."""
+    peers = [Peer(thinking=thinking) for _ in range(n)]
+    for peer in peers:
+        beats.add(peer)
+        beats.greeted(peer)
+    return peers
+
+
 async def test_many_removed_at_once_leave_the_schedule_at_once(autojump_clock: Any) -> None:
     beats = Heartbeats(10.0)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(beats.run)
-        peers = [Peer(thinking=True) for _ in range(300)]
-        for peer in peers:
-            beats.add(peer)
-            beats.greeted(peer)
+        peers = _greeted_peers(beats, 300, thinking=True)
         assert len(beats) == 600  # each: its hello deadline and its first ping
         for peer in peers[:250]:
             beats.remove(peer)
@@ -168,10 +174,7 @@ async def test_half_of_the_connections_ending_leave_the_schedule_at_once(autojum
     beats = Heartbeats(10.0)
     async with trio.open_nursery() as nursery:
         nursery.start_soon(beats.run)
-        peers = [Peer() for _ in range(400)]
-        for peer in peers:
-            beats.add(peer)
-            beats.greeted(peer)
+        peers = _greeted_peers(beats, 400)
         assert len(beats) == 800
         for peer in peers[200:]:
             beats.remove(peer)
@@ -190,10 +193,7 @@ async def test_a_compacted_schedule_lets_go_of_the_ended_heartbeats_while_the_ta
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(beats.run)
-        peers = [Peer(thinking=True) for _ in range(300)]
-        for peer in peers:
-            beats.add(peer)
-            beats.greeted(peer)
+        peers = _greeted_peers(beats, 300, thinking=True)
         await trio.sleep(10.5)  # the first pings went out: the task looked at the queues, now it sleeps
         assert all(len(p.pings) == 1 for p in peers)
         before = alive()
