@@ -72,7 +72,7 @@ from typing import Any
 
 from quinze_protocol import caches as _caches
 from quinze_protocol.cards import card_text, cards_text, deck
-from quinze_protocol.game import Action, Event, Game, IllegalAction, Option, Result, register_game
+from quinze_protocol.game import Action, Event, Game, Option, Result, register_game
 from quinze_protocol.games import quatorze_pick as _pick
 from quinze_protocol.games import quatorze_position
 from quinze_protocol.games.quatorze_actions import ORDER as _ORDER
@@ -80,9 +80,8 @@ from quinze_protocol.games.quatorze_actions import Combine, Discard, Draw, Subst
 from quinze_protocol.games.quatorze_legal import (
     apply_substitute,
     can_lay_whole_hand,
-    check_combine,
     canonical_combinations,
-    check_substitute,
+    check_action,
     whole_hand_combinations,
 )
 from quinze_protocol.games.quatorze_index import DISCARDS as _DISCARDS
@@ -326,63 +325,9 @@ class QuatorzeGame(Game):
     # ------------------------------------------------------------------ checks
 
     def check(self, a: Action) -> None:
-        """Raise :class:`IllegalAction` (stable code, reason in words) unless ``a`` is legal now."""
-        if self.phase == "over":
-            raise IllegalAction("the game is over", code="game-over")
-        seat = self.seat
-        assert seat is not None, "somebody acts until the game is over"
-        hand = self.hands[seat]
-        if isinstance(a, Draw):
-            if self.phase != "draw":
-                if self.no_draw == "whole-hand":
-                    raise IllegalAction(
-                        "your whole hand can be laid as combinations, so you must not draw (quinze_cli/rules/quatorze.md phase 1)",
-                        code="must-not-draw",
-                    )
-                if self.no_draw == "nothing-to-draw":
-                    raise IllegalAction("the stock and the discard pile are both empty", code="nothing-to-draw")
-                raise IllegalAction("you have already drawn this turn", code="wrong-phase")
-            if a.from_ == "stock" and not self.stock and len(self.discard) < 2:
-                raise IllegalAction("the stock is empty and the discard pile cannot refill it", code="empty-stock")
-            if a.from_ == "discard" and not self.discard:
-                raise IllegalAction("the discard pile is empty", code="empty-discard")
-            return
-        if self.phase == "draw":
-            raise IllegalAction("draw first, from the stock or the discard pile", code="must-draw")
-        if self.no_draw == "whole-hand":
-            if not isinstance(a, Combine):
-                raise IllegalAction(
-                    "your whole hand can be laid as combinations, so you must lay it: only combinations this turn",
-                    code="must-lay-whole-hand",
-                )
-            check_combine(hand, a)
-            rest = list(hand)
-            for c in a.cards:
-                rest.remove(c)
-            if rest and not can_lay_whole_hand(rest):
-                raise IllegalAction(
-                    "this combination leaves cards that cannot all be laid; lay the whole hand", code="must-lay-whole-hand"
-                )
-            return
-        if isinstance(a, Combine):
-            if self.phase != "combine":
-                raise IllegalAction(
-                    "combinations are laid before substitutions; after a substitution only substitutions or the discard remain",
-                    code="wrong-phase",
-                )
-            check_combine(hand, a)
-        elif isinstance(a, Substitute):
-            if self.substitutions >= self.options["max_substitutions"]:
-                raise IllegalAction(
-                    f"no more substitutions this turn (max_substitutions = {self.options['max_substitutions']}); discard",
-                    code="too-many-substitutions",
-                )
-            check_substitute(hand, self.table, a)
-        elif isinstance(a, Discard):
-            if a.card not in hand:
-                raise IllegalAction(f"your hand does not hold {card_text(a.card)}", code="card-not-held")
-        else:
-            raise IllegalAction(f"{type(a).__name__} is not a Le 14 action", code="unknown-action")
+        """Raise :class:`IllegalAction` (stable code, reason in words) unless ``a`` is legal now
+        (:func:`quinze_protocol.games.quatorze_legal.check_action`)."""
+        check_action(self, a)
 
     # ------------------------------------------------------------------ play
 

@@ -19,17 +19,19 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from quinze_protocol import caches as _caches
 from quinze_protocol.cards import card_text
 from quinze_protocol.game import IllegalAction
-from quinze_protocol.games.quatorze_actions import ORDER, VALUES, Combine, Substitute, make_combine, value
+from quinze_protocol.games.quatorze_actions import ORDER, VALUES, Combine, Discard, Draw, Substitute, make_combine, value
 from quinze_protocol.games.quatorze_index import TableIndex
 from quinze_protocol.games.quatorze_index import substitutions as _substitutions
 
 __all__ = [
     "FOURTEEN",
     "can_lay_whole_hand",
+    "check_action",
     "check_combine",
     "check_substitute",
     "canonical_combinations",
@@ -345,6 +347,72 @@ def apply_substitute(hand: list[int], table: list[list[int]], s: Substitute) -> 
         other.extend(s.cards)
         other.sort(key=order)
     comb.sort(key=order)
+
+
+# --------------------------------------------------------------------------- the refusals of a game
+
+
+def check_action(game: Any, a: Any) -> None:
+    """Raise :class:`IllegalAction` (stable code, reason in words) unless ``a`` is legal now in the
+    Le 14 game ``game`` (:meth:`quinze_protocol.games.quatorze.QuatorzeGame.check`, whose codes
+    its ``_play`` lists): the phase model of quinze_cli/rules/quatorze.md "Your turn"."""
+    if game.phase == "over":
+        raise IllegalAction("the game is over", code="game-over")
+    seat = game.seat
+    assert seat is not None, "somebody acts until the game is over"
+    hand = game.hands[seat]
+    if isinstance(a, Draw):
+        if game.phase != "draw":
+            if game.no_draw == "whole-hand":
+                raise IllegalAction(
+                    "your whole hand can be laid as combinations, so you must not draw (quinze_cli/rules/quatorze.md phase 1)",
+                    code="must-not-draw",
+                )
+            if game.no_draw == "nothing-to-draw":
+                raise IllegalAction("the stock and the discard pile are both empty", code="nothing-to-draw")
+            raise IllegalAction("you have already drawn this turn", code="wrong-phase")
+        if a.from_ == "stock" and not game.stock and len(game.discard) < 2:
+            raise IllegalAction("the stock is empty and the discard pile cannot refill it", code="empty-stock")
+        if a.from_ == "discard" and not game.discard:
+            raise IllegalAction("the discard pile is empty", code="empty-discard")
+        return
+    if game.phase == "draw":
+        raise IllegalAction("draw first, from the stock or the discard pile", code="must-draw")
+    if game.no_draw == "whole-hand":
+        if not isinstance(a, Combine):
+            raise IllegalAction(
+                "your whole hand can be laid as combinations, so you must lay it: only combinations this turn",
+                code="must-lay-whole-hand",
+            )
+        check_combine(hand, a)
+        rest = list(hand)
+        for c in a.cards:
+            rest.remove(c)
+        if rest and not can_lay_whole_hand(rest):
+            raise IllegalAction(
+                "this combination leaves cards that cannot all be laid; lay the whole hand", code="must-lay-whole-hand"
+            )
+        return
+    if isinstance(a, Combine):
+        if game.phase != "combine":
+            raise IllegalAction(
+                "combinations are laid before substitutions; after a substitution only substitutions or the discard remain",
+                code="wrong-phase",
+            )
+        check_combine(hand, a)
+    elif isinstance(a, Substitute):
+        if game.substitutions >= game.options["max_substitutions"]:
+            raise IllegalAction(
+                f"no more substitutions this turn (max_substitutions = {game.options['max_substitutions']}); discard",
+                code="too-many-substitutions",
+            )
+        check_substitute(hand, game.table, a)
+    elif isinstance(a, Discard):
+        if a.card not in hand:
+            raise IllegalAction(f"your hand does not hold {card_text(a.card)}", code="card-not-held")
+    else:
+        raise IllegalAction(f"{type(a).__name__} is not a Le 14 action", code="unknown-action")
+
 
 _caches.register_dict("quatorze_legal._SHAPES", _SHAPES)
 _caches.register_dict("quatorze_legal._COMBINES", _COMBINES)
