@@ -8,9 +8,11 @@ in positions and logs as a plain number.
 
 from __future__ import annotations
 
+import sys
+from array import array
 from typing import MutableSequence, TypeVar
 
-__all__ = ["GAMMA", "MASK64", "MIX1", "MIX2", "SEED_BITS", "SEED_MAX", "Rng"]
+__all__ = ["BATCHES", "GAMMA", "MASK64", "MIX1", "MIX2", "SEED_BITS", "SEED_MAX", "DrawsAhead", "Rng", "outputs"]
 
 MASK64 = (1 << 64) - 1
 """The generator works modulo 2**64: its state and outputs are in 0 .. MASK64."""
@@ -86,3 +88,71 @@ class Rng:
     def choice(self, items: "list[_T] | tuple[_T, ...]") -> _T:
         """One element of a non-empty sequence, uniformly."""
         return items[self.below(len(items))]
+
+
+BATCHES = (8, 16, 32, 64)
+"""Outputs :class:`DrawsAhead` computes at once: 8 at its first draw, then twice as many each time,
+up to 64 (a bot made for a few decisions does not compute many it will not use)."""
+_LANES = {k: sum(_MASK << 128 * i for i in range(k)) for k in BATCHES}
+"""For ``k`` outputs: one 64-bit lane of ones every 128 bits (lane ``i``: bits 128i .. 128i+63)."""
+_ONES = {k: sum(1 << 128 * i for i in range(k)) for k in BATCHES}
+_STEPS = {k: sum((i + 1) * GAMMA << 128 * i for i in range(k)) for k in BATCHES}
+_BIG_ENDIAN = sys.byteorder == "big"
+
+
+def outputs(state: int, k: int) -> list[int]:
+    """The next ``k`` outputs (``k`` in :data:`BATCHES`) of an :class:`Rng` at ``state`` (the
+    same numbers as ``k`` calls of ``next64``), next one last: SplitMix64 on ``k`` lanes of one
+    integer at once, lane ``i`` holding the state after ``i + 1`` steps. Each lane is 64 bits
+    below 64 spare ones, so a product of a lane and a 64-bit multiplier stays in its lane, and the
+    bits a right shift brings in from the next lane are cleared by ``lanes`` before they are
+    multiplied: each step is one operation on the whole integer, in C, instead of ``k`` in Python."""
+    lanes = _LANES[k]
+    z = (state * _ONES[k] + _STEPS[k]) & lanes
+    z = ((z ^ (z >> 30)) & lanes) * MIX1 & lanes
+    z = ((z ^ (z >> 27)) & lanes) * MIX2 & lanes
+    z ^= (z >> 31) & lanes
+    words = array("Q", z.to_bytes(16 * k, "little"))
+    if _BIG_ENDIAN:
+        words.byteswap()
+    return words[-2::-2].tolist()  # lanes k-1 .. 0 (the even words: the odd ones, high halves, are zero)
+
+
+class DrawsAhead:
+    """An :class:`Rng` whose outputs are computed a batch at a time (:func:`outputs`) and taken one
+    per draw, for a random bot (mixed into its class, which calls :meth:`_draws_from` once): the
+    same numbers as the plain generator. Reading :attr:`rng` gives the generator as after the
+    draws made so far (the outputs computed ahead given back). A bot's ``pick(n)`` takes the next
+    output as ``ahead.pop() if ahead else self._next()`` (``ahead``: ``self._ahead``)."""
+
+    _rng: Rng
+    _ahead: list[int]
+    _batch: int
+
+    def _draws_from(self, seed: int) -> None:
+        self._rng = Rng(seed)
+        self._ahead = []  # outputs computed ahead, the next one last
+        self._batch = 0  # index in BATCHES of the next batch's size
+
+    @property
+    def rng(self) -> Rng:
+        """The generator, in the state after the draws made so far."""
+        if self._ahead:
+            self._rng.state = (self._rng.state - len(self._ahead) * GAMMA) & _MASK
+            self._ahead = []
+        return self._rng
+
+    def _next(self) -> int:
+        """The next output, computing a batch when none is left (the generator then stands after
+        the batch; :attr:`rng` gives back what was not drawn)."""
+        ahead = self._ahead
+        if ahead:
+            return ahead.pop()
+        b = self._batch
+        k = BATCHES[b]
+        if b < len(BATCHES) - 1:
+            self._batch = b + 1
+        rng = self._rng
+        ahead = self._ahead = outputs(rng.state, k)
+        rng.state = (rng.state + k * GAMMA) & _MASK
+        return ahead.pop()

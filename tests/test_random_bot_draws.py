@@ -1,7 +1,8 @@
 """The built-in random bots draw exactly ``Rng.below(len(legal))`` from their seed
-(protocol/games/*_bots.py): Le Quinze's computes its generator's outputs a batch at a time
-(quinze_bots._outputs), and a game played by it must stay the game the plain generator gives
-(tests/test_engine_digests.py holds those games); its ``rng`` reads as after the draws made."""
+(protocol/games/*_bots.py): Le Quinze's and Le 14's compute their generator's outputs a batch at
+a time (quinze_protocol.rng.DrawsAhead, rng.outputs), and a game played by one must stay the game
+the plain generator gives (tests/test_engine_digests.py holds those games); its ``rng`` reads as
+after the draws made. Le 14's draws for a single legal action too (Le Quinze's does not)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from hypothesis import strategies as st
 
 from quinze_protocol.game import get_bot
 from quinze_protocol.games import quinze_bots
+from quinze_protocol import rng as rng_module
 from quinze_protocol.rng import MASK64, Rng
 
 
@@ -32,10 +34,10 @@ def test_le_quinze_random_bot_draws_what_below_draws(seed: int, sizes: list[int]
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.integers(0, MASK64), st.sampled_from(quinze_bots._BATCHES))
+@given(st.integers(0, MASK64), st.sampled_from(rng_module.BATCHES))
 def test_a_batch_is_the_next_outputs(state: int, k: int) -> None:
     rng = Rng.from_state(state)
-    assert quinze_bots._outputs(state, k) == [rng.next64() for _ in range(k)][::-1]
+    assert rng_module.outputs(state, k) == [rng.next64() for _ in range(k)][::-1]
 
 
 def test_rejected_draws_are_skipped_as_below_skips_them() -> None:
@@ -44,4 +46,26 @@ def test_rejected_draws_are_skipped_as_below_skips_them() -> None:
     bot = quinze_bots.RandomBot(7)
     rng = Rng(7)
     assert [bot.pick(n) for _ in range(200)] == [rng.below(n) for _ in range(200)]
+    assert bot.rng.state == rng.state
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, MASK64), st.lists(st.integers(1, 1 << 64), min_size=1, max_size=300))
+def test_le_14_random_bot_draws_what_below_draws(seed: int, sizes: list[int]) -> None:
+    bot = get_bot("quatorze", "random", seed)
+    rng = Rng(seed)
+    legal_lists = {n: list(range(n)) for n in set(sizes) if n <= 64}
+    for i, n in enumerate(sizes):
+        want = rng.below(n)  # a draw even for a single legal action
+        if n in legal_lists and i % 2:
+            assert bot.choose({}, legal_lists[n]) == want
+        else:
+            assert bot.pick(n) == want
+    assert bot.rng.state == rng.state
+    assert [bot.pick(1) for _ in range(3)] == [0, 0, 0]
+    assert [rng.below(1) for _ in range(3)] == [0, 0, 0]
+    assert [bot.pick(1000) for _ in range(70)] == [rng.below(1000) for _ in range(70)]
+    assert bot.rng.state == rng.state
+    n = (1 << 63) + 12345  # about half the outputs rejected
+    assert [bot.pick(n) for _ in range(100)] == [rng.below(n) for _ in range(100)]
     assert bot.rng.state == rng.state

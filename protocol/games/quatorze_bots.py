@@ -21,38 +21,38 @@ from quinze_protocol.cards import parse_card
 from quinze_protocol.game import Action, Bot, register_bot
 from quinze_protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, value
 from quinze_protocol.games.quatorze_legal import combinations
-from quinze_protocol.rng import GAMMA, MASK64, MIX1, MIX2, Rng
+from quinze_protocol.rng import DrawsAhead
 
 __all__ = ["GreedyBot", "RandomBot"]
 
 
-class RandomBot(Bot):
-    """Uniformly random legal actions (own generator, seeded)."""
+class RandomBot(DrawsAhead, Bot):
+    """Uniformly random legal actions (own generator, seeded): ``legal[rng.below(len(legal))]``,
+    a draw for every decision (one legal action too), with the same numbers and state as the plain
+    generator, rejections included; the outputs are computed a batch at a time
+    (:class:`~quinze_protocol.rng.DrawsAhead`). Reading :attr:`rng` gives the generator as after
+    the draws made so far."""
 
     needs_view = False
     picks = True
 
     def __init__(self, seed: int) -> None:
-        self.rng = Rng(seed)
+        self._draws_from(seed)
 
     def pick(self, n: int) -> int:
-        """``rng.below(n)``, inlined as in :meth:`choose` (the same numbers and state): the index
-        :meth:`choose` takes among ``n`` legal actions (``game.legal_pick(bot.pick)``)."""
+        """``rng.below(n)``'s number: the index :meth:`choose` takes among ``n`` legal actions
+        (``game.legal_pick(bot.pick)``)."""
         limit = _LIMITS.get(n)
         if limit is None:
             limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
-        rng = self.rng
-        rng.state = z = (rng.state + GAMMA) & MASK64
-        z = ((z ^ (z >> 30)) * MIX1) & MASK64
-        z = ((z ^ (z >> 27)) * MIX2) & MASK64
-        x = z ^ (z >> 31)
+        ahead = self._ahead
+        x = ahead.pop() if ahead else self._next()
         while x >= limit:
-            x = rng.next64()
+            x = self._next()
         return x % n
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        """One of ``legal``, uniformly: ``legal[rng.below(len(legal))]`` (:meth:`pick`: the same
-        numbers and the same state, rejections included)."""
+        """One of ``legal``, uniformly: ``legal[rng.below(len(legal))]`` (:meth:`pick`)."""
         return legal[self.pick(len(legal))]
 
 
