@@ -359,11 +359,11 @@ class QuatorzeGame(Game):
                     old_j = infos[j]
                     new_j = infos[j] = info(tuple(table[j]))
                     if self._tally is not None:
-                        self._tally = _pick.moved(self._tally, i, old, new, j, old_j, new_j)
+                        self._tally = _pick.moved(self._tally, old, new, old_j, new_j)
                     self._moved((i, j))
                 else:
                     if self._tally is not None:
-                        self._tally = _pick.moved(self._tally, i, old, new)
+                        self._tally = _pick.moved(self._tally, old, new)
                     self._moved((i,))
             self.substitutions += 1
             if events is not None:
@@ -434,7 +434,7 @@ class QuatorzeGame(Game):
                 new = info(a.cards)
                 self._infos.append(new)
                 if self._tally is not None:
-                    self._tally = _pick.moved(self._tally, len(self.table) - 1, None, new)
+                    self._tally = _pick.moved(self._tally, None, new)
                 self._moved((len(self.table) - 1,))
             if events is not None:
                 events.append(_tnew(Event, ("combine", {"seat": seat, "cards": cards_text(a.cards), "combination": len(self.table) - 1}, _NOPRIV)))

@@ -33,7 +33,7 @@ __all__ = ["DISCARDS", "Info", "TableIndex", "info", "listing", "substitutions"]
 _Pairs = tuple[tuple[tuple[int, int], int], ...]
 _Cards = tuple[tuple[int, int], ...]
 _Where = tuple[tuple[int, int], ...]
-_Info = tuple[_Pairs, _Cards, int, int, _Where, int, int, int, int]
+_Info = tuple[_Pairs, _Cards, int, int, _Where, int, int, int, int, int]
 Info = _Info
 """One combination: distinct pairs ``(pair, sum)`` in pair order (none under 3 cards), distinct
 cards ``(card, value)`` in canonical order, the mask of the pair sums (bit ``sum``), the mask of
@@ -42,7 +42,8 @@ the card values (bit ``value``), per value present ``(value, suits)``, ``suits``
 (:mod:`quinze_protocol.games.quatorze_pick`): how many of its own distinct cards are worth one
 of its pair sums (each pair counted), and three counts per value packed in one int, ``X``
 bits a value (:data:`X`): its pairs per sum (at ``X * sum``), its distinct cards per value (at
-``X * value``) and the same reversed (at ``X * (13 - value)``)."""
+``X * value``) and the same reversed (at ``X * (13 - value)``); last, its suits per value in one
+int, the ``suits`` of value ``v`` at ``4 * v``."""
 X = 16
 """Bits per value in the packed counts of :data:`Info`: no count on a table or in a hand of
 104 cards, nor any sum of products of them that counting forms, reaches ``2 ** 16`` (the
@@ -100,7 +101,10 @@ def info(comb: tuple[int, ...]) -> _Info:
         cr += 1 << _X * (13 - v)
     if len(_INFO) > _INFO_MAX:
         _INFO.clear()
-    got = _INFO[comb] = (tuple(pairs), tuple(cards), pmask, vmask, tuple(suits.items()), own, tp, cp, cr)
+    vs = 0
+    for v, su in suits.items():
+        vs |= su << 4 * v
+    got = _INFO[comb] = (tuple(pairs), tuple(cards), pmask, vmask, tuple(suits.items()), own, tp, cp, cr, vs)
     return got
 
 

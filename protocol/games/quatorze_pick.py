@@ -79,14 +79,13 @@ class Hand(NamedTuple):
 
 
 class Tally(NamedTuple):
-    """What counting needs of the table: ``where`` (per value, bit ``4 * combination + suit``
-    for each card of that value, as :class:`~quinze_protocol.games.quatorze_index.TableIndex`
-    has it; never changed in place), every combination's pairs per sum ``s`` at ``X * s``, its
-    distinct cards per value ``v`` at ``X * v`` and the same at ``X * (13 - v)``, the sum of
-    the combinations' own counts (:data:`~quinze_protocol.games.quatorze_index.Info`), and the
-    number of substitutions between combinations. Immutable: copies of a game share it."""
+    """What counting needs of the table: every combination's pairs per sum ``s`` at ``X * s``,
+    its distinct cards per value ``v`` at ``X * v`` and the same at ``X * (13 - v)``, the sum
+    of the combinations' own counts (:data:`~quinze_protocol.games.quatorze_index.Info`), and
+    the number of substitutions between combinations. Sums over the combinations, so an action
+    moves it by the changed combinations' counts alone (:func:`moved`). Immutable: copies of a
+    game share it."""
 
-    where: list[int]
     pairs: int
     cards: int
     cards_rev: int
@@ -118,44 +117,29 @@ def hand(cards: Sequence[int]) -> Hand:
 
 def tally(infos: Sequence[Info]) -> Tally:
     """The :class:`Tally` of a table, from its combinations' infos (table order)."""
-    where = [0] * 14
-    shift = pairs = cards = rev = own = 0
+    pairs = cards = rev = own = 0
     for inf in infos:
-        for v, suits in inf[4]:
-            where[v] |= suits << shift
-        shift += 4
         own += inf[5]
         pairs += inf[6]
         cards += inf[7]
         rev += inf[8]
-    return _tnew(Tally, (where, pairs, cards, rev, own, ((pairs * rev >> _AT13) & _M) - own))
+    return _tnew(Tally, (pairs, cards, rev, own, ((pairs * rev >> _AT13) & _M) - own))
 
 
-def moved(t: Tally, i: int, old: Info | None, new: Info, j: int = -1, old_j: Info | None = None,
-          new_j: Info | None = None) -> Tally:
-    """``t`` after combination ``i`` went from ``old`` (None: newly laid) to ``new`` and, with
-    ``j >= 0``, combination ``j`` from ``old_j`` to ``new_j``: a new tally."""
-    where = t.where[:]
+def moved(t: Tally, old: Info | None, new: Info, old_j: Info | None = None, new_j: Info | None = None) -> Tally:
+    """``t`` after one combination went from ``old`` (None: newly laid) to ``new`` and, with
+    ``new_j``, another from ``old_j`` to ``new_j``: a new tally (each count is a sum over the
+    combinations, exact in any order)."""
     pairs, cards, rev, own = t.pairs + new[6], t.cards + new[7], t.cards_rev + new[8], t.own + new[5]
-    shift = 4 * i
     if old is not None:
-        for v, suits in old[4]:
-            where[v] ^= suits << shift  # bits 4i..4i+3 are combination i's alone
         pairs, cards, rev, own = pairs - old[6], cards - old[7], rev - old[8], own - old[5]
-    for v, suits in new[4]:
-        where[v] |= suits << shift
-    if j >= 0:
-        assert old_j is not None and new_j is not None
-        shift = 4 * j
-        for v, suits in old_j[4]:
-            where[v] ^= suits << shift
-        for v, suits in new_j[4]:
-            where[v] |= suits << shift
+    if new_j is not None:
+        assert old_j is not None
         pairs += new_j[6] - old_j[6]
         cards += new_j[7] - old_j[7]
         rev += new_j[8] - old_j[8]
         own += new_j[5] - old_j[5]
-    return _tnew(Tally, (where, pairs, cards, rev, own, ((pairs * rev >> _AT13) & _M) - own))
+    return _tnew(Tally, (pairs, cards, rev, own, ((pairs * rev >> _AT13) & _M) - own))
 
 
 def combinations_count(h: Hand, cards: Sequence[int]) -> int:
@@ -235,20 +219,30 @@ def _hand_pair(h: Hand, s: int, k: int) -> tuple[int, int]:
 
 
 def _between(t: Tally, infos: Sequence[Info], k: int) -> Any:
-    where, rev = t.where, t.cards_rev
+    """Substitution ``k`` between combinations, in the listing's order: per source (table order),
+    per pair, the cards worth its sum in the other combinations (table order, then suit)."""
+    rev, cards = t.cards_rev, t.cards
     for i, inf in enumerate(infos):
         if inf[0]:
             n = ((inf[6] * rev >> _AT13) & _M) - inf[5]  # its pairs x the table's cards, less its own
             if k < n:
-                others = ~(15 << 4 * i)
+                elsewhere = cards - inf[7]  # per value, the distinct cards of the other combinations
                 for pair, s in inf[0]:
-                    m = where[s] & others
-                    c = m.bit_count()
+                    c = (elsewhere >> X * s) & _M
                     if k < c:
-                        for _ in range(k):
-                            m &= m - 1
-                        b = (m & -m).bit_length() - 1
-                        return _tnew(Substitute, ("between", i, (), pair, b >> 2, _CARD[s][b & 3]))
+                        sh = 4 * s
+                        for j, o in enumerate(infos):
+                            if j != i:
+                                suits = o[9] >> sh & 15
+                                if suits:
+                                    b = suits.bit_count()
+                                    if k < b:
+                                        for _ in range(k):
+                                            suits &= suits - 1
+                                        return _tnew(Substitute, ("between", i, (), pair, j,
+                                                                  _CARD[s][(suits & -suits).bit_length() - 1]))
+                                    k -= b
+                        raise AssertionError("a card elsewhere counted but not found")
                     k -= c
             k -= n
     raise AssertionError("a substitution between combinations counted but not found")
