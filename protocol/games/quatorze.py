@@ -75,7 +75,7 @@ from quinze_protocol.cards import card_text, cards_text, deck
 from quinze_protocol.game import Action, Event, Game, Option, Result, register_game
 from quinze_protocol.games import quatorze_pick as _pick
 from quinze_protocol.games import quatorze_position
-from quinze_protocol.games.quatorze_actions import ORDER as _ORDER
+from quinze_protocol.games.quatorze_actions import ORDER_KEY as _ORDER_KEY
 from quinze_protocol.games.quatorze_actions import Combine, Discard, Draw, Substitute, parse_action, sort_cards
 from quinze_protocol.games.quatorze_legal import (
     apply_substitute,
@@ -422,7 +422,7 @@ class QuatorzeGame(Game):
                             Event, ("draw", {"seat": seat, "from": "discard", "card": _TEXT[c], "stock": len(stock)}, _NOPRIV)
                         )
                     events.append(ev)
-            insort(hand, c, key=_ORDER.__getitem__)  # the hand stays in canonical order
+            insort(hand, c, key=_ORDER_KEY)  # the hand stays in canonical order
             self.phase = "combine"
         else:
             assert isinstance(a, Combine)

@@ -43,6 +43,8 @@ __all__ = [
     "parse_action",
     "sort_cards",
     "ORDER",
+    "ORDER_KEY",
+    "VALUE_OF",
     "value",
 ]
 
@@ -66,7 +68,13 @@ def card_key(c: int) -> tuple[int, int]:
 
 ORDER: tuple[int, ...] = tuple(rank(c) * 64 + c for c in range(54))
 """``ORDER[c]``: a number that sorts cards as :func:`card_key` does (an int compares faster than a tuple)."""
-_order = ORDER.__getitem__
+ORDER_KEY = list(ORDER).__getitem__
+"""``ORDER_KEY(c) == ORDER[c]``: the sort key of the canonical order. A list's ``__getitem__`` is a
+builtin method, called directly; a tuple's is a method-wrapper, whose every call builds a tuple of
+its arguments (a sort calls its key once per card, ``insort`` once per comparison)."""
+VALUE_OF = list(VALUES).__getitem__
+"""``VALUE_OF(c) == VALUES[c]``, the same faster call, for ``map``."""
+_order = ORDER_KEY
 
 
 def sort_cards(cs: Any) -> tuple[int, ...]:

@@ -24,7 +24,18 @@ from typing import Any
 from quinze_protocol import caches as _caches
 from quinze_protocol.cards import card_text
 from quinze_protocol.game import IllegalAction
-from quinze_protocol.games.quatorze_actions import ORDER, VALUES, Combine, Discard, Draw, Substitute, make_combine, value
+from quinze_protocol.games.quatorze_actions import (
+    ORDER,
+    ORDER_KEY,
+    VALUE_OF,
+    VALUES,
+    Combine,
+    Discard,
+    Draw,
+    Substitute,
+    make_combine,
+    value,
+)
 from quinze_protocol.games.quatorze_index import TableIndex
 from quinze_protocol.games.quatorze_index import substitutions as _substitutions
 
@@ -41,7 +52,7 @@ __all__ = [
 ]
 
 FOURTEEN = 14
-_order = ORDER.__getitem__
+_order = ORDER_KEY
 
 
 def _plus(cs: Sequence[int]) -> str:
@@ -198,7 +209,7 @@ def can_lay_whole_hand(hand: Sequence[int]) -> bool:
     if not hand:
         return False
     V = VALUES
-    if sum(map(V.__getitem__, hand)) % FOURTEEN:  # each combination adds up to 14, so must the hand
+    if sum(map(VALUE_OF, hand)) % FOURTEEN:  # each combination adds up to 14, so must the hand
         return False
     counts = [0] * 14
     for c in hand:
