@@ -177,22 +177,34 @@ def nth(t: Tally, infos: Sequence[Info], h: Hand, cards: Sequence[int], combinat
     if k < h42:
         ones = h.values
         for i, inf in enumerate(infos):
-            for p, s in inf[0]:
-                n = (ones >> X * (13 - s)) & _M
+            if inf[0]:
+                n = (ones * inf[6] >> _AT13) & _M  # its pairs x the hand's cards of their sums
                 if k < n:
-                    card = [c for c in h.cards if VALUES[c] == s][k]
-                    return _tnew(Substitute, ("hand-for-two", i, _ONE[card], p, -1, -1))
+                    for p, s in inf[0]:
+                        m = (ones >> X * (13 - s)) & _M
+                        if k < m:
+                            for c in h.cards:
+                                if VALUES[c] == s:
+                                    if not k:
+                                        return _tnew(Substitute, ("hand-for-two", i, _ONE[c], p, -1, -1))
+                                    k -= 1
+                        k -= m
+                    break  # counted but not found
                 k -= n
         raise AssertionError("a hand-for-two counted but not found")
     k -= h42
     if k < t41:
         pairs = h.pairs
         for i, inf in enumerate(infos):
-            for c, v in inf[1]:
-                n = (pairs >> X * (13 - v)) & _M
-                if k < n:
-                    return _tnew(Substitute, ("two-for-one", i, _hand_pair(h, v, k), (), -1, c))
-                k -= n
+            n = (pairs * inf[7] >> _AT13) & _M  # the hand's pairs x its cards of their sums
+            if k < n:
+                for c, v in inf[1]:
+                    m = (pairs >> X * (13 - v)) & _M
+                    if k < m:
+                        return _tnew(Substitute, ("two-for-one", i, _hand_pair(h, v, k), (), -1, c))
+                    k -= m
+                break  # counted but not found
+            k -= n
         raise AssertionError("a two-for-one counted but not found")
     k -= t41
     if k < between:
