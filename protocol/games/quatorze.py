@@ -150,6 +150,8 @@ class QuatorzeGame(Game):
         self.stock: list[int] = []  # bottom .. top
         self.seat: int | None = None
         self.phase = "draw"
+        self.to_act = None
+        self.is_over = False
         self.no_draw: str | None = None
         self.turns = 0  # completed turns (max_turns counts these)
         self.substitutions = 0  # substitutions made this turn (max_substitutions bounds them)
@@ -229,15 +231,12 @@ class QuatorzeGame(Game):
 
     # ------------------------------------------------------------------ queries
 
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act, None once over."""
-        return None if self.phase == "over" else self.seat
-
-    @property
-    def is_over(self) -> bool:
-        """True once somebody played their 14th card or ``max_turns`` was reached."""
-        return self.phase == "over"
+    # ``to_act`` (the seat to act, None once over) and ``is_over`` (True once somebody played their
+    # 14th card or ``max_turns`` was reached), Game's properties, are plain attributes here, set
+    # where the seat changes (_start_turn) or the game ends (_finish), and by a loaded position:
+    # they are read before every decision, and a property's call costs more than the rest of a draw.
+    to_act: int | None = None
+    is_over: bool = False
 
     def cards_left(self) -> list[int]:
         """Per seat: cards in hand plus cards in packets not yet taken up (quinze_cli/rules/quatorze.md safety rule)."""
@@ -483,7 +482,7 @@ class QuatorzeGame(Game):
         several combinations, must not draw and must be laid ([decision]); nothing at all to draw
         skips the draw ([decision]); else the ``draw`` phase (an empty stock is refilled at the
         draw itself, see :meth:`apply`)."""
-        self.seat = seat
+        self.seat = self.to_act = seat
         self.substitutions = 0
         self.no_draw = None
         if can_lay_whole_hand(self.hands[seat]):
@@ -500,6 +499,8 @@ class QuatorzeGame(Game):
 
     def _finish(self, winners: list[int], reason: str, events: list[Event] | None) -> None:
         self.phase = "over"
+        self.to_act = None
+        self.is_over = True
         self.no_draw = None
         self.substitutions = 0  # counted in a turn only: none once over (as positions say)
         self.winners = tuple(sorted(winners))

@@ -176,6 +176,8 @@ def load(cls: "type[QuatorzeGame]", data: Mapping[str, Any]) -> "QuatorzeGame":
     g.rng = rng
     g.seat = seat
     g.phase = phase
+    g.to_act = None if phase == "over" else seat
+    g.is_over = phase == "over"
     g.no_draw = no_draw if phase != "over" else None
     g.turns = turn
     g.substitutions = subs
