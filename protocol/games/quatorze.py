@@ -85,7 +85,7 @@ from quinze_protocol.games.quatorze_legal import (
     whole_hand_combinations,
 )
 from quinze_protocol.games.quatorze_index import DISCARDS as _DISCARDS
-from quinze_protocol.games.quatorze_index import Info, TableIndex, info, listing
+from quinze_protocol.games.quatorze_index import _INFO, Info, TableIndex, info, listing
 from quinze_protocol.games.quatorze_observer import QuatorzeObserver
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle  # exactly Rng.shuffle, faster
 from quinze_protocol.rng import Rng
@@ -101,6 +101,9 @@ _NOPRIV = Event._field_defaults["private"]
 """Events are built as ``_tnew(Event, (kind, public, private))``, the value of ``Event(kind,
 public, private)`` in one call (:mod:`quinze_protocol.games.events`); ``_NOPRIV``: no private field."""
 _DRAW_STOCK, _DRAW_DISCARD = Draw("stock"), Draw("discard")
+_info_get = _INFO.get
+"""The look-up of :func:`~quinze_protocol.games.quatorze_index.info`'s cache (cleared in place,
+never replaced): a hit without the call."""
 _TEXT = tuple(card_text(c) for c in range(54))
 """``_TEXT[c]`` is ``card_text(c)``."""
 _EVENTS: dict[int, Event] = {}
@@ -300,18 +303,19 @@ class QuatorzeGame(Game):
 
     def legal_pick(self, pick: Callable[[int], int]) -> Action:
         """``legal_action(pick(legal_count()))``, counted once (see :meth:`Game.legal_pick`)."""
+        if self.phase == "draw":  # the stock first, as listed
+            stock = bool(self.stock or len(self.discard) >= 2)
+            n = stock + bool(self.discard)
+            i = pick(n)
+            if 0 <= i < n:
+                return _DRAW_STOCK if stock and not i else _DRAW_DISCARD
+            return Game.legal_action(self, i)
         c = _pick.counted(self)
         if c is None:
-            if self.phase == "draw":  # the stock first, as listed
-                stock = bool(self.stock or len(self.discard) >= 2)
-                n = stock + bool(self.discard)
-                i = pick(n)
-                if 0 <= i < n:
-                    return _DRAW_STOCK if stock and not i else _DRAW_DISCARD
-                return Game.legal_action(self, i)
             return Game.legal_pick(self, pick)
-        i = pick(c[5][3])
-        if not 0 <= i < c[5][3]:
+        n = c[5][3]
+        i = pick(n)
+        if not 0 <= i < n:
             return Game.legal_action(self, i)
         return _pick.nth(*c, i)
 
@@ -352,18 +356,22 @@ class QuatorzeGame(Game):
             if infos is not None:  # else no index or tally was made yet
                 i = a.combination
                 old = infos[i]
-                new = infos[i] = info(tuple(table[i]))
+                key = tuple(table[i])
+                new = infos[i] = _info_get(key) or info(key)  # the cache's look-up inlined
                 j = a.other
                 if j >= 0:
                     old_j = infos[j]
-                    new_j = infos[j] = info(tuple(table[j]))
+                    key = tuple(table[j])
+                    new_j = infos[j] = _info_get(key) or info(key)
                     if self._tally is not None:
                         self._tally = _pick.moved(self._tally, old, new, old_j, new_j)
-                    self._moved((i, j))
+                    if self._tix is not None:
+                        self._moved((i, j))
                 else:
                     if self._tally is not None:
                         self._tally = _pick.moved(self._tally, old, new)
-                    self._moved((i,))
+                    if self._tix is not None:
+                        self._moved((i,))
             self.substitutions += 1
             if events is not None:
                 kind = a.kind
@@ -434,7 +442,8 @@ class QuatorzeGame(Game):
                 self._infos.append(new)
                 if self._tally is not None:
                     self._tally = _pick.moved(self._tally, None, new)
-                self._moved((len(self.table) - 1,))
+                if self._tix is not None:
+                    self._moved((len(self.table) - 1,))
             if events is not None:
                 events.append(_tnew(Event, ("combine", {"seat": seat, "cards": cards_text(a.cards), "combination": len(self.table) - 1}, _NOPRIV)))
             if not hand:  # quinze_cli/rules/quatorze.md [decision]: the turn ends at once, no substitution, no discard
@@ -443,13 +452,13 @@ class QuatorzeGame(Game):
         return events or []
 
     def _moved(self, changed: tuple[int, ...]) -> None:
-        """The combinations at ``changed`` were changed or laid: the index is made again from the
-        last one when next needed, or from scratch once many changed (a game that only counts)."""
-        if self._tix is not None:
-            if len(self._changed) < 16:
-                self._changed += changed
-            else:
-                self._tix, self._changed = None, ()
+        """The combinations at ``changed`` were changed or laid, with an index made (the caller
+        checks): the index is made again from the last one when next needed, or from scratch once
+        many changed (a game that only counts)."""
+        if len(self._changed) < 16:
+            self._changed += changed
+        else:
+            self._tix, self._changed = None, ()
 
     def _hand_emptied(self, seat: int, events: list[Event] | None) -> bool:
         """The hand of ``seat`` is empty: take up the next packet, or win. True if the game ended."""
