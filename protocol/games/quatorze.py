@@ -356,13 +356,13 @@ class QuatorzeGame(Game):
             if infos is not None:  # else no index or tally was made yet
                 i = a.combination
                 old = infos[i]
-                key = tuple(table[i])
-                new = infos[i] = _info_get(key) or info(key)  # the cache's look-up inlined
+                cs = tuple(table[i])
+                new = infos[i] = _info_get(cs) or info(cs)  # the cache's look-up inlined
                 j = a.other
                 if j >= 0:
                     old_j = infos[j]
-                    key = tuple(table[j])
-                    new_j = infos[j] = _info_get(key) or info(key)
+                    cs = tuple(table[j])
+                    new_j = infos[j] = _info_get(cs) or info(cs)
                     if self._tally is not None:
                         self._tally = _pick.moved(self._tally, old, new, old_j, new_j)
                     if self._tix is not None:
