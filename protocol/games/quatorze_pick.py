@@ -41,7 +41,7 @@ from quinze_protocol.games.quatorze_actions import VALUES, Combine, Substitute
 from quinze_protocol.games.quatorze_index import _CARD, _ONE, DISCARDS, X, Info, info
 from quinze_protocol.games.quatorze_legal import canonical_combinations
 
-__all__ = ["Hand", "Tally", "combinations_count", "count", "counted", "hand", "moved", "nth", "tally"]
+__all__ = ["Hand", "Tally", "combinations_count", "counted", "hand", "moved", "nth", "tally"]
 
 _tnew = tuple.__new__
 _M = (1 << X) - 1
@@ -61,6 +61,12 @@ _PAIRS_MAX = 50_000
 _C = 40
 """Bits per sum in :func:`combinations_count`'s polynomial (its counts stay under ``3 ** 25``)."""
 _UNDER15 = (1 << _C * 15) - 1
+_COUNTS: dict[int, int] = {}
+""":func:`combinations_count` by :attr:`Hand.values` plus, ``X * 14`` bits up, the same for the
+cards held twice (together they decide the count; the same hand shapes recur in every game,
+as they do for :data:`_PAIRS`). Ints only; cleared when large."""
+_COUNTS_MAX = 50_000
+_AT14 = 14 * X
 _ONCE = tuple(1 + (1 << _C * VALUES[c]) for c in range(54))
 _TWICE = tuple(1 + (1 << _C * VALUES[c]) + (1 << 2 * _C * VALUES[c]) for c in range(54))
 
@@ -146,28 +152,28 @@ def combinations_count(h: Hand, cards: Sequence[int]) -> int:
     """How many combinations the hand ``cards`` (whose :class:`Hand` is ``h``) can lay,
     ``len(canonical_combinations(cards))``: the coefficient of ``x ** 14`` in the product over
     distinct cards of ``1 + x ** value`` (``+ x ** (2 * value)`` for a card held twice), each
-    term a multiset of hand cards adding up to 14."""
+    term a multiset of hand cards adding up to 14. Cached by what decides it, per value the
+    distinct cards and those held twice (:data:`_COUNTS`)."""
     if len(h.cards) > 25:  # the coefficients could outgrow their bits: list them
         return len(canonical_combinations(cards))
-    p = 1
     tw = h.twice
-    for c in h.cards:
-        p = p * (_TWICE[c] if tw and c in tw else _ONCE[c]) & _UNDER15
-    return p >> _C * 14
-
-
-def count(t: Tally, h: Hand, combinations: int) -> tuple[int, int, int, int]:
-    """``(hand-for-two, two-for-one, between, total)``: how many of each the list holds, and the
-    whole list's length with ``combinations`` combinations first and the discards last."""
-    h42 = (h.values * t.pairs >> _AT13) & _M
-    t41 = (h.pairs * t.cards >> _AT13) & _M
-    return h42, t41, t.between, combinations + h42 + t41 + t.between + len(h.cards)
+    key = h.values + (sum(map(_REV.__getitem__, tw)) << _AT14) if tw else h.values
+    n = _COUNTS.get(key)
+    if n is None:
+        p = 1
+        for c in h.cards:
+            p = p * (_TWICE[c] if tw and c in tw else _ONCE[c]) & _UNDER15
+        n = p >> _C * 14
+        if len(_COUNTS) >= _COUNTS_MAX:
+            _COUNTS.clear()
+        _COUNTS[key] = n
+    return n
 
 
 def nth(t: Tally, infos: Sequence[Info], h: Hand, cards: Sequence[int], combinations: int,
         counted: tuple[int, int, int, int], k: int) -> Any:
     """Action ``k`` of the list (module docstring), ``0 <= k <`` the total of ``counted``
-    (:func:`count`'s for ``t``, ``h`` and ``combinations``); ``infos``: the table's, in order;
+    (:func:`counted`'s for ``t``, ``h`` and ``combinations``); ``infos``: the table's, in order;
     ``cards``: the hand itself (for the combinations, listed first)."""
     if k < combinations:
         combine: Combine = canonical_combinations(cards)[k]
@@ -261,14 +267,16 @@ def _between(t: Tally, infos: Sequence[Info], k: int) -> Any:
 
 
 _caches.register_dict("quatorze_pick._PAIRS", _PAIRS)
+_caches.register_dict("quatorze_pick._COUNTS", _COUNTS)
 
 
 def counted(g: Any) -> tuple[Tally, list[Info], Hand, list[int], int, tuple[int, int, int, int]] | None:
     """For a Le 14 game whose legal list this module counts (``combine`` or ``substitute``,
     substitutions left, no whole hand to lay): the table's tally and infos, the hand's summary
     (kept by the game while the hand is unchanged), the hand, the number of combinations listed
-    first, and :func:`count`'s counts; the game keeps the tally and infos. None for any other
-    position."""
+    first, and the counts ``(hand-for-two, two-for-one, between, total)``: how many of each the
+    list holds, and the whole list's length with the combinations first and the discards last;
+    the game keeps the tally and infos. None for any other position."""
     if g.phase == "draw" or g.phase == "over" or g.no_draw == "whole-hand" \
             or g.substitutions >= g.options["max_substitutions"]:
         return None
@@ -282,5 +290,8 @@ def counted(g: Any) -> tuple[Tally, list[Info], Hand, list[int], int, tuple[int,
     t = g._tally
     if t is None:
         t = g._tally = tally(infos)
-    nc = combinations_count(h[1], cards) if g.phase == "combine" else 0
-    return t, infos, h[1], cards, nc, count(t, h[1], nc)
+    hs = h[1]
+    nc = combinations_count(hs, cards) if g.phase == "combine" else 0
+    h42 = (hs.values * t.pairs >> _AT13) & _M
+    t41 = (hs.pairs * t.cards >> _AT13) & _M
+    return t, infos, hs, cards, nc, (h42, t41, t.between, nc + h42 + t41 + t.between + len(hs.cards))
