@@ -24,8 +24,9 @@ GAMES = 3
 """Games played in a row on one process, per game checked."""
 SEE = {"timeout": "deadline", "crash": "stays-up", "garbage": "well-formed", "illegal": "legal"}
 """The direct check about each kind of forfeit (the relay's failure kinds)."""
-SHORT = {"quinze": {"target": "1"}, "quatorze": {"max_turns": "80"}}
-"""Table options that keep these games short (one deal of Le Quinze; Le 14 stopped at 80 turns)."""
+SHORT = {"quinze": {"target": "1"}, "quatorze": {"max_turns": "20"}}
+"""Table options that keep these games short (one deal of Le Quinze; Le 14 stopped at 20 turns,
+ten for each player: the whole-game and legal checks play Le 14 to its end on their own)."""
 
 
 async def _one(s: Settings, game_id: str, log_dir: Path) -> tuple[list[str], int]:
