@@ -307,13 +307,15 @@ def match_throughput(*, games: int = 20, concurrency: int = 2, seed: int = 1) ->
 
 def run_match_bench(*, quick: bool = False) -> dict[str, Any]:
     """Both figures: ``{"chain": chain_overhead(...), "match": match_throughput(...)}``;
-    ``quick`` shrinks the budgets to a smoke run of a few seconds."""
+    ``quick`` shrinks the budgets to a smoke run of a few seconds (100 round trips, one whole
+    game for the chain, two match games, one sample game for the tournament: rough figures, as
+    ``--quick`` says)."""
     from quinze_cli.bench.tournament import tournament_overhead
 
     return {
-        "chain": chain_overhead(games=1 if quick else 6, rounds=300 if quick else 3000, chunk=50 if quick else 100),
-        "match": match_throughput(games=4 if quick else 20),
-        "tournament": tournament_overhead(games=200 if quick else 2000, sample_games=2 if quick else 10),
+        "chain": chain_overhead(games=1 if quick else 6, rounds=100 if quick else 3000, chunk=50 if quick else 100),
+        "match": match_throughput(games=2 if quick else 20),
+        "tournament": tournament_overhead(games=200 if quick else 2000, sample_games=1 if quick else 10),
     }
 
 
