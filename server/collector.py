@@ -18,7 +18,7 @@ see docs/server.md):
 - nothing walked twice: after every collection, what survived it is frozen too
   (:func:`_freeze_survivors`, a ``gc.callbacks`` hook set by :func:`tune`), so a collection, full
   or young, walks only the objects made since the last one (at most about the first threshold's
-  20,000 allocations), whatever the number of tables and connections. A frozen object is still
+  10,000 allocations), whatever the number of tables and connections. A frozen object is still
   freed as soon as its last reference goes; only a cycle among frozen objects waits: for
   :func:`sweep`, which collects everything after :data:`SWEEP_AFTER` tables closed or
   connections ended (:class:`Reclaimer`). The server's
@@ -60,9 +60,14 @@ from quinze_protocol.game import game_ids
 from quinze_server import pools
 from quinze_server.scheduling import prune_deadlines
 
-THRESHOLDS = (20_000, 20, 10)
+THRESHOLDS = (10_000, 20, 10)
 """Allocations (net) before a young collection; young collections before a middle one; middle
-ones before a full one is considered (CPython's stock values are 700, 10, 10)."""
+ones before a full one is considered (CPython's stock values are 700, 10, 10). Since the
+survivors of every collection are frozen, a young collection walks about the first threshold's
+objects whatever the load: its pause is in proportion to it (at 500 tables on the 2-core
+machine, 20,000 gave a young pause of 13-23 ms, over the 20 ms of issue 16; 10,000 about half,
+for twice as many collections of half the size: the same collector time in all,
+docs/server-rounds.md, eighth round)."""
 
 
 def tune(thresholds: tuple[int, int, int] = THRESHOLDS) -> None:
