@@ -256,7 +256,12 @@ def unpack_body(body: bytes, *, max_frame: int = DEFAULT_MAX_FRAME, max_elements
     """
     limit = max_frame if max_elements is None else max_elements
     try:
-        data = _unpack(body, max_frame, limit, strict=True)
+        if len(body) <= limit:  # _unpack's call, inline: so few bytes cannot hold more values than allowed
+            most = min(max_frame, limit)
+            data = msgpack.unpackb(body, raw=False, strict_map_key=True, use_list=True, max_str_len=max_frame,
+                                   max_bin_len=max_frame, max_array_len=most, max_map_len=most, max_ext_len=max_frame)
+        else:
+            data = _unpack(body, max_frame, limit, strict=True)
     except _TooMany:
         raise _too_many(limit) from None
     except UnicodeDecodeError as e:
@@ -382,13 +387,21 @@ class FrameDecoder(_Decoder):
         Raises ``frame-too-large``, ``not-msgpack`` (fatal), ``bad-utf8``, ``not-a-map``."""
         if self._error is not None:
             raise self._error
-        if len(self._buf) < 4:
+        buf = self._buf
+        have = len(buf)
+        if have < 4:
             return None
-        n = self._check_header()
-        if len(self._buf) < 4 + n:
+        n = _HEADER.unpack_from(buf)[0]
+        if n > self.max_frame:
+            self._check_header()  # raises frame-too-large
+        end = 4 + n
+        if have < end:
             return None
-        body = bytes(self._buf[4 : 4 + n])
-        del self._buf[: 4 + n]
+        body = bytes(buf[4:end])
+        if have == end:  # the usual read: one whole frame
+            buf.clear()
+        else:
+            del buf[:end]
         try:
             return unpack_body(body, max_frame=self.max_frame, max_elements=self.max_elements)
         except ProtocolError as e:
