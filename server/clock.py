@@ -31,23 +31,27 @@ class DecisionTimer:
     ``seconds`` after (trio clock; ``math.inf``: never, a table without a clock). On the wire a
     deadline is always a duration, the seconds left (:meth:`wire`); an instant is never sent."""
 
-    __slots__ = ("at", "started")
+    __slots__ = ("at", "started", "seconds")
 
-    def __init__(self, seconds: float) -> None:
-        self.started = trio.current_time()
+    def __init__(self, seconds: float, now: float | None = None) -> None:
+        self.started = trio.current_time() if now is None else now
         self.at = self.started + seconds
+        self.seconds = seconds
 
-    def left(self) -> float:
-        """Seconds left (0.0 once passed); what ``action-request.deadline`` carries."""
-        return max(0.0, self.at - trio.current_time())
+    def left(self, now: float | None = None) -> float:
+        """Seconds left at ``now`` (trio clock; None: read it) (0.0 once passed, never more than
+        it was given: read at its start, ``at - now`` may be a rounding above); what
+        ``action-request.deadline`` carries."""
+        return max(0.0, min(self.seconds, self.at - (trio.current_time() if now is None else now)))
 
     @property
     def expired(self) -> bool:
         return trio.current_time() >= self.at
 
-    def wire(self) -> float:
-        """``action-request.deadline``: the seconds left, at most a day (never infinite)."""
-        return min(self.left(), MAX_MOVE_TIME)
+    def wire(self, now: float | None = None) -> float:
+        """``action-request.deadline``: the seconds left at ``now`` (None: read the clock), at
+        most a day (never infinite)."""
+        return min(self.left(now), MAX_MOVE_TIME)
 
 
 class TableClock:
@@ -71,29 +75,36 @@ class TableClock:
         """Every bank back to ``base`` (the clock starts afresh with each game)."""
         self.bank = [float(self.spec.get("base", 0.0))] * self.seats
 
-    def start(self, seat: int) -> DecisionTimer:
+    def start(self, seat: int, now: float | None = None) -> DecisionTimer:
+        """The timer of a decision of ``seat`` starting at ``now`` (trio clock; None: read it)."""
         if self.kind == "move":
             own = self.seat_move_times[seat] if seat < len(self.seat_move_times) else None
-            return DecisionTimer(self.spec["move"] if own is None else own)
+            return DecisionTimer(self.spec["move"] if own is None else own, now)
         if self.kind == "bank":
-            return DecisionTimer(self.bank[seat])
-        return DecisionTimer(math.inf)
+            return DecisionTimer(self.bank[seat], now)
+        return DecisionTimer(math.inf, now)
 
-    def stop(self, seat: int, timer: DecisionTimer) -> None:
-        """The decision of ``seat`` (``timer``) was played now."""
+    def stop(self, seat: int, timer: DecisionTimer, now: float | None = None) -> None:
+        """The decision of ``seat`` (``timer``) was played at ``now`` (trio clock; None: now)."""
         if self.kind == "bank":
-            self.bank[seat] = timer.left() + self.spec.get("increment", 0.0)
+            self.bank[seat] = timer.left(now) + self.spec.get("increment", 0.0)
 
-    def state(self, running: int | None = None, timer: DecisionTimer | None = None) -> dict[str, Any]:
+    def state(self, running: int | None = None, timer: DecisionTimer | None = None, now: float | None = None) -> dict[str, Any]:
         """The clock state sent to clients: ``{"kind", "left": [seconds | None per seat]}``; the
-        seat ``running`` (to act, ``timer``) with the time it has left now."""
+        seat ``running`` (to act, ``timer``) with the time it has left at ``now`` (trio clock;
+        None: read it)."""
         left: list[float | None]
+        if self.kind == "move":  # the usual clock, the same map as below in fewer steps
+            left = [None] * self.seats
+            if running is not None and timer is not None:
+                left[running] = round(timer.wire(now), 3)
+            return {"kind": "move", "left": left, "move": self.spec["move"]}
         if self.kind == "bank":
             left = [round(b, 3) for b in self.bank]
         else:
             left = [None] * self.seats
         if running is not None and timer is not None and self.kind != "none":
-            left[running] = round(timer.wire(), 3)
+            left[running] = round(timer.wire(now), 3)
         out: dict[str, Any] = {"kind": self.kind, "left": left}
         if self.kind == "bank":
             out["increment"] = self.spec.get("increment", 0.0)
@@ -138,6 +149,10 @@ class Heartbeat:
     def pong(self, nonce: int = 0) -> None:
         """Record a ``pong`` (or any message) from the client."""
         self._t[0] = trio.current_time()
+
+    def pong_at(self, now: float) -> None:
+        """Record that the client was heard from at ``now`` (trio clock)."""
+        self._t[0] = now
 
 
 class Heartbeats:

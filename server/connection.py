@@ -132,6 +132,10 @@ class ClientConnection:
         """Like :meth:`send` with a message already encoded (one encoding for many clients)."""
         if self.closing:
             return
+        direct = self._direct
+        if direct:  # frames gathered already in this handled message (flush empties it at its end)
+            direct.append(frame)
+            return
         batch = self.server.batch
         if batch is not None and self._direct_ok and (self._direct or (not self._writing and not self._queue)):
             if not self._direct:
@@ -332,19 +336,23 @@ class ClientConnection:
                 why = f" mid-frame ({dec.buffered} bytes pending)" if dec.buffered else ""
                 self.abort(f"the client closed the connection{why}")
                 return STOP
-            self.heartbeat.pong()
+            now = trio.current_time()
+            self.heartbeat.pong_at(now)
             again = len(data) == RECEIVE_SIZE  # a full read: more may wait, with no event to come for it
             try:
                 dec.feed(data)
             except ProtocolError as e:
                 self._fatal(e)
                 return STOP
+        else:
+            now = trio.current_time()
         spent, left = self._handle_frames(start)
         self._buffered = left
         if self.closing:
             return STOP
+        # The share is reckoned as at the read (one clock reading per call): the refill of the
+        # time spent handling comes with the next call's.
         share = self.config.cpu_share
-        now = trio.current_time()
         acct = self._share
         budget = acct[0] = min(self.config.cpu_burst, acct[0] + (now - acct[1]) * share) - spent
         acct[1] = now

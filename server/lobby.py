@@ -86,7 +86,10 @@ class Lobby:
         except Exception as e:
             log.warning("cannot send a %s message: %s: %s", msg.get("type"), type(e).__name__, e)
             return None
-        return wire.frame(body, self.config.max_frame, str(msg.get("type")))
+        n = len(body)
+        if n > self.config.max_frame:
+            return wire.frame(body, self.config.max_frame, str(msg.get("type")))  # None, and logged
+        return n.to_bytes(4, "big") + body
 
     @staticmethod
     def unsendable(conns: Any, msg: dict[str, Any]) -> None:

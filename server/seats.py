@@ -60,6 +60,7 @@ class Seats:
         self.lobby = lobby
         self.list = [Seat(i) for i in range(count)]
         self.spectators: set[ClientConnection] = set()
+        self._people: bool | None = None  # has_people, until who sits or watches changes
 
     def __len__(self) -> int:
         return len(self.list)
@@ -118,9 +119,19 @@ class Seats:
             for c in list(self.spectators):
                 c.send_frame(frame)
 
+    @property
     def has_people(self) -> bool:
-        """True if a :meth:`notice` would reach anyone: a seat not held by a bot, or a spectator."""
-        return bool(self.spectators) or any(s.conn is not None and s.conn.role != "bot" for s in self.list)
+        """True if a :meth:`notice` would reach anyone: a seat not held by a bot, or a spectator.
+        Kept until who sits or watches changes (every change is made here: :meth:`_changed`);
+        a connection's role is set by its ``hello``, before it can sit or watch."""
+        people = self._people
+        if people is None:
+            people = self._people = bool(self.spectators) or any(s.conn is not None and s.conn.role != "bot" for s in self.list)
+        return people
+
+    def _changed(self) -> None:
+        """Who sits or watches changed: :attr:`has_people` is worked out again when next asked."""
+        self._people = None
 
     def notice(self, kind: str, seat: int | None, *, skip: ClientConnection | None = None, **extra: Any) -> None:
         """``notice`` (PROTOCOL.md) to the people at the table: seats not held by bots, spectators."""
@@ -178,6 +189,7 @@ class Seats:
         the first free one, while the table is ``open_`` (waiting for its first game or the
         next). ``table`` is added to ``conn.tables``. Sends ``joined``; returns the seat and the
         connection that held it before (resumed seats only), or None after sending the refusal."""
+        self._changed()
         tid = self.table_id
         mine = self.of(conn)
         if token is not None:
@@ -232,6 +244,7 @@ class Seats:
 
     def watch(self, conn: ClientConnection, table: Table) -> bool:
         """``spectate``: ``conn`` watches (``spectating`` sent); False after refusing a seat holder."""
+        self._changed()
         mine = self.of(conn)
         if mine is not None:
             conn.error("seat-taken", f"you hold seat {mine.index} at {self.table_id}; leave it to watch", "spectate")
@@ -244,6 +257,7 @@ class Seats:
     def leave(self, conn: ClientConnection, table: Table) -> Seat | None:
         """``leave``: free the seat ``conn`` holds (returned) or stop its watching, ``left`` sent;
         ``not-seated`` when it does neither (None)."""
+        self._changed()
         mine = self.of(conn)
         if mine is not None:
             mine.free()
@@ -261,6 +275,7 @@ class Seats:
     def dropped(self, conn: ClientConnection, *, free: bool) -> Seat | None:
         """``conn`` is gone: it stops watching; the seat it held (returned) is freed when ``free``,
         else kept, without a connection, for its token."""
+        self._changed()
         self.spectators.discard(conn)
         mine = self.of(conn)
         if mine is None:
@@ -273,6 +288,7 @@ class Seats:
 
     def close(self, table: Table) -> None:
         """The table closes: ``table-closed`` to everyone, every seat and watcher let go."""
+        self._changed()
         msg = {"type": "table-closed", "table": self.table_id}
         for s in self.list:
             if s.conn is not None:

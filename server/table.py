@@ -173,9 +173,10 @@ class Table:
 
     # ------------------------------------------------------------------ sending
 
-    def _clock_state(self) -> dict[str, Any]:
+    def _clock_state(self, now: float | None = None) -> dict[str, Any]:
+        """The clock state at ``now`` (trio clock; None: read it)."""
         p = self.pending
-        return self.clock.state(p.seat, p.timer) if p is not None else self.clock.state()
+        return self.clock.state(p.seat, p.timer, now) if p is not None else self.clock.state()
 
     def _game_start(self, seat: int | None) -> dict[str, Any]:
         return {
@@ -196,8 +197,9 @@ class Table:
         return {"type": "view", "table": self.id, "view": self.game.view(seat), "number": self.number,
                 "clock": self._clock_state()}
 
-    def _next_request(self) -> None:
-        """Open the request of the seat to act (a new id, a fresh deadline) and send it; none once over."""
+    def _next_request(self, now: float | None = None) -> None:
+        """Open the request of the seat to act (a new id, a fresh deadline from ``now``, trio
+        clock, None: read it) and send it; none once over."""
         game = self.game
         if game is None or game.is_over:
             self.pending = None
@@ -205,21 +207,25 @@ class Table:
         seat = game.to_act
         assert seat is not None
         self.request_id = self.lobby.next_request()
-        timer = self.clock.start(seat)
-        self.pending = p = Pending(self.request_id, seat, timer, timer.started)
-        if self.seats.has_people():  # notices are for people: none is built for bots alone
-            self.seats.notice("clock", seat, clock=self._clock_state())
-        self._send_request()
-        if min(p.timer.at, p.timer.started + self.lobby.config.thinking_long) < self._wake_at:
+        timer = self.clock.start(seat, now)
+        now = timer.started
+        self.pending = Pending(self.request_id, seat, timer, now)
+        if self.seats.has_people:  # notices are for people: none is built for bots alone
+            self.seats.notice("clock", seat, clock=self._clock_state(now))
+        self._send_request(now)
+        if min(timer.at, now + self.lobby.config.thinking_long) < self._wake_at:
             self._poke()  # the table task sleeps past this request's deadline or "thinking" moment
 
-    def _send_request(self) -> None:
+    def _send_request(self, now: float | None = None) -> None:
+        """The open request to its seat, its deadline and clock as at ``now`` (trio clock; None: read it)."""
         p, game = self.pending, self.game
         if p is None or game is None:
             return
-        conn = self.seats[p.seat].conn
+        conn = self.seats.list[p.seat].conn
         if conn is None:
             return
+        if now is None:
+            now = trio.current_time()
         conn.send(
             {
                 "type": "action-request",
@@ -228,9 +234,9 @@ class Table:
                 "seat": p.seat,
                 "view": game.view(p.seat),
                 "legal": game.legal_data(),
-                "deadline": p.timer.wire(),
+                "deadline": p.timer.wire(now),
                 "number": self.number,
-                "clock": self._clock_state(),
+                "clock": self.clock.state(p.seat, p.timer, now),
             }
         )
 
@@ -500,8 +506,9 @@ class Table:
         if request != p.request:
             self._refuse(conn, request, "stale-request", f"the open request at {self.id} is {p.request}, not {request}")
             return
-        if p.timer.expired:
-            late = trio.current_time() - p.timer.at
+        now = trio.current_time()  # the answer's arrival: its lateness, its time, the next request's start
+        if now >= p.timer.at:
+            late = now - p.timer.at
             self._refuse(conn, request, "stale-request", f"the deadline of request {request} has passed: answered {late:.2f} s late")
             return
         try:
@@ -518,12 +525,12 @@ class Table:
             log.exception("table %s: engine failed on %r", self.id, data)
             self._refuse(conn, request, "engine-error", f"{type(e).__name__}: {e}")
             return
-        self.clock.stop(p.seat, p.timer)
-        self.records.add(mine.index, action.to_data(), round(trio.current_time() - p.opened, 4))
+        self.clock.stop(p.seat, p.timer, now)
+        self.records.add(mine.index, action.to_data(), round(now - p.opened, 4))
         conn.moves += 1
         conn.send_frame(self.wire.accepted(request, self.number))
         self.seats.events(events, self.number, self.wire)
-        self._next_request()
+        self._next_request(now)
         if self.pending is None:  # the game is over: the table task takes it from here
             self._poke()
 

@@ -60,34 +60,47 @@ class TableWire:
     """The encoded start of one table's ``accepted`` and ``event`` messages (built once per table);
     both end with the game's ``number`` (PROTOCOL.md "Game boundaries")."""
 
-    __slots__ = ("_accepted", "_event", "max_frame")
+    __slots__ = ("_accepted", "_event", "max_frame", "_number", "_tail")
 
     def __init__(self, table_id: str, max_frame: int) -> None:
         t = pack(table_id)
         self._accepted = map_header(4) + _TYPE + pack("accepted") + _TABLE + t + pack("request")
         self._event = map_header(4) + _TYPE + pack("event") + _TABLE + t + pack("event")
         self.max_frame = max_frame
+        self._number = 0
+        self._tail = _NUMBER + pack(0)  # the last entry of both, for game _number
+
+    def _end(self, number: int) -> bytes:
+        """The encoded ``"number": number`` entry (kept for the game being played)."""
+        if number != self._number:
+            self._number, self._tail = number, _NUMBER + pack(number)
+        return self._tail
 
     def accepted(self, request: int, number: int) -> bytes:
         """The frame of ``{"type": "accepted", "table", "request", "number"}``."""
-        body = self._accepted + pack(request) + _NUMBER + pack(number)
+        body = self._accepted + pack(request) + (self._tail if number == self._number else self._end(number))
         return len(body).to_bytes(4, "big") + body
 
     def event(self, data: Mapping[str, Any], number: int) -> bytes | None:
         """The frame of ``{"type": "event", "table", "event": data, "number"}`` (None if over the
         limit or unencodable: the log says why)."""
         try:
-            body = self._event + pack(data) + _NUMBER + pack(number)
+            body = self._event + pack(data) + (self._tail if number == self._number else self._end(number))
         except Exception:
             log.exception("cannot encode an event")
             return None
-        return frame(body, self.max_frame, "event")
+        n = len(body)
+        if n > self.max_frame:
+            return frame(body, self.max_frame, "event")  # None, and logged
+        return n.to_bytes(4, "big") + body
 
 
 _SEAT = map_header(2) + pack("seat")
 _SEAT_TIMED = map_header(3) + pack("seat")
 _ACTION = pack("action")
 _TIME = pack("time")
+_TIMED_HEADS = tuple(_SEAT_TIMED + pack(seat) + _ACTION for seat in range(16))
+"""The start of a timed record of seats 0-15, up to its action's value."""
 
 
 class Records:
@@ -110,10 +123,17 @@ class Records:
     def add(self, seat: int, action: Mapping[str, Any], time: float | None = None) -> None:
         """Append one action (``action``: its data, ``Action.to_data()``; ``time``: the seconds
         the seat took). Raises TypeError for data msgpack cannot encode (nothing is appended then)."""
+        data = pack(action)  # first: nothing is appended if it cannot be encoded
+        buf = self._buf
         if time is None:
-            self._buf += _SEAT + pack(seat) + _ACTION + pack(action)
+            buf += _SEAT + pack(seat) + _ACTION
+            buf += data
         else:
-            self._buf += _SEAT_TIMED + pack(seat) + _ACTION + pack(action) + _TIME + pack(time)
+            head = _TIMED_HEADS[seat] if 0 <= seat < len(_TIMED_HEADS) else _SEAT_TIMED + pack(seat) + _ACTION
+            buf += head
+            buf += data
+            buf += _TIME
+            buf += pack(time)
         self._n += 1
 
     def packed(self) -> bytes:
