@@ -46,7 +46,15 @@ class Divergence:
 
 
 def _new_game(header: Mapping[str, Any]) -> Game:
-    return start_game(header["game"], header["options"], header["seed"], header.get("position"))
+    """The game a log's header starts. Raises :class:`LogError` ("header: cannot start the game:
+    ..."), naming the game's own error, for a header this software cannot start (an unknown game,
+    options or a position the game refuses, a missing or mistyped field), so that every reader of
+    logs (``replay --verify``, ``--position``, ``--step``) reports it the same way."""
+    try:
+        return start_game(header["game"], header["options"], header["seed"], header.get("position"))
+    except (GameError, KeyError, TypeError, AttributeError, ValueError) as e:  # a field missing or of another shape
+        why = f"the header has no {e} field" if isinstance(e, KeyError) else str(e)
+        raise LogError(f"header: cannot start the game: {why}") from e
 
 
 def rules_needed(header: Mapping[str, Any]) -> tuple[Any, int] | None:
@@ -96,8 +104,9 @@ def verify(logged: LoggedGame) -> Divergence | None:
                    f"(verify it with a release that plays version {need[0]})")
     try:
         game = _new_game(h)
-    except (GameError, KeyError, TypeError) as e:
-        return div(0, "header", None, {k: h.get(k) for k in ("game", "options", "seed")}, f"cannot start the game: {e}")
+    except LogError as e:
+        return div(0, "header", None, {k: h.get(k) for k in ("game", "options", "seed")},
+                   str(e).removeprefix("header: "))
     players = h.get("players")
     if not isinstance(players, list) or len(players) != game.players:
         return div(0, "header", game.players, players, "the player names do not match the number of seats")
@@ -177,7 +186,7 @@ class Step:
 def steps(header: Mapping[str, Any], actions: Iterable[Any]) -> Iterator[Step]:
     """Replay a game step by step from its header (``game``, ``options``, ``seed``) and actions
     (``[{"seat", "action"}]``, e.g. ``LoggedGame.actions``). Raises :class:`LogError` when an
-    action is refused or out of turn, or the game's errors for a bad header."""
+    action is refused or out of turn, or the header cannot start a game."""
     game = _new_game(header)
     for i, (seat, data, _used) in enumerate(_action_items(actions)):
         events = _play(game, i, seat, data)
@@ -187,7 +196,8 @@ def steps(header: Mapping[str, Any], actions: Iterable[Any]) -> Iterator[Step]:
 def state_at(header: Mapping[str, Any], actions: Sequence[Any], index: int) -> Game:
     """The game after the first ``index`` actions (0: the state after the opening events;
     ``len(actions)``: the final state). ``game.to_position()`` then gives the position at that
-    moment. Raises :class:`LogError` (``index`` out of range, an action refused)."""
+    moment. Raises :class:`LogError` (``index`` out of range, an action refused, a header that
+    cannot start a game)."""
     if not 0 <= index <= len(actions):
         raise LogError(f"index must be 0..{len(actions)}, got {index}")
     if index == 0:

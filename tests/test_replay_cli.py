@@ -268,3 +268,34 @@ def test_missing_file_from_the_real_command_line(tmp_path: Path) -> None:
     assert proc.returncode == 1
     assert proc.stderr.startswith("error: ") and "no such file" in proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+HEADER_FLAWS = [
+    (lambda h: h.update(game="poker"), "no game 'poker'"),  # a game this software does not have
+    (lambda h: h.update(game="quatorze", rules=2), "target: unknown option for quatorze"),  # another game's options
+    (lambda h: h.update(options={**h["options"], "target": "lots"}), "target"),  # an option the game refuses
+    (lambda h: h.pop("seed"), "seed"),  # a missing field
+    (lambda h: h.update(options=[1, 2]), "cannot start the game"),  # a field of the wrong type
+]
+
+
+@pytest.mark.parametrize("flaw, named", HEADER_FLAWS)
+@pytest.mark.parametrize("how", [("--at", 3, "--position"), ("--deal", 1, "--position"), ("--step",)])
+def test_a_header_that_cannot_start_its_game_is_an_error_for_position_and_step(
+        tmp_path: Path, records: list[list[dict[str, Any]]], flaw: Any, named: str, how: tuple[Any, ...]) -> None:
+    """--position and --step re-simulate the game as --verify does: a header that cannot start a
+    game (unknown game, options another game's or refused, a field missing or mistyped) is one
+    line naming the header and the game's own error, exit 1, no traceback."""
+    game = [dict(r) for r in records[0]]
+    header = dict(game[0])
+    flaw(header)
+    game[0] = header
+    path = tmp_path / "flawed.jsonl"
+    path.write_text(dumps_records(game), encoding="utf-8")
+    result = run(path, "--game", 1, *how)
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "Traceback" not in result.output
+    assert "header: cannot start the game" in result.stderr and named in result.stderr, result.stderr
+    verified = run(path, "--verify")
+    assert verified.exit_code == 1 and "header" in verified.output, verified.output
