@@ -201,3 +201,21 @@ def test_check_bot_refuses_a_program_that_cannot_start(kind: str, tmp_path: Path
     proc = quinze("check-bot", "--game", "quinze", "--", *argv, cwd=tmp_path)
     _refused(proc, 1, "cannot start the bot", word)
     assert "PASS" not in proc.stdout and "FAIL" not in proc.stdout  # refused before any check ran
+
+
+@pytest.mark.parametrize("kind", ["proc-itself", "a-file", "under-a-file"])
+@pytest.mark.parametrize("command", [
+    ["serve", "--port", "0", "--no-announce"],
+    ["match", "builtin:random", "builtin:greedy", "--games", "1"],
+    ["tournament", "builtin:random", "builtin:greedy", "--games-per-pairing", "2"],
+])
+def test_serve_match_and_tournament_refuse_a_log_dir_they_cannot_write(command: list[str], kind: str,
+                                                                     tmp_path: Path) -> None:
+    """The same check as play's (quinze_cli.options.check_log_dir): a usage error naming why (a file
+    is "not a directory", not the system's "File exists"), before any game or listening socket."""
+    path, word = _bad_log_dir(tmp_path, kind)
+    proc = quinze(*command, "--log-dir", str(path), cwd=tmp_path)
+    _refused(proc, 2, f"--log-dir {path}", word)
+    assert "File exists" not in proc.stderr
+    if kind == "a-file":
+        assert path.read_text() == "x"  # left as it was

@@ -56,3 +56,4 @@ def test_legal_says_standard_input_is_not_text() -> None:
     p = quinze("legal", "-", input=BINARY)
     assert p.returncode == 1
     assert p.stderr.startswith("error: <stdin> is not UTF-8 text")
+

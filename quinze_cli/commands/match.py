@@ -30,7 +30,7 @@ from quinze_cli.client import parse_address
 from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_error
 from quinze_cli.interrupt import run_until_interrupted
-from quinze_cli.options import (STDIO, check_at_least, check_last_seed, check_move_time, check_seed, check_writable,
+from quinze_cli.options import (STDIO, check_at_least, check_last_seed, check_log_dir, check_move_time, check_seed, check_writable,
                                  fresh_seed, games_problem,
                                  option_pairs)
 from quinze_cli.positions import load_positions
@@ -323,6 +323,7 @@ def register(app: typer.Typer) -> None:
         json_stdout = json_file is not None and str(json_file) == STDIO  # --json -: the JSON alone on stdout
         if json_file is not None and not json_stdout:
             check_writable(json_file, "--json")
+        check_log_dir(log_dir)  # a file or a folder not writable: exit 2 before any game, naming why
         try:
             log_dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:

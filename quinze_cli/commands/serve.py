@@ -39,7 +39,7 @@ from rich.logging import RichHandler
 
 from quinze_cli.app import help_of
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
-from quinze_cli.options import check_at_least, check_move_time, check_seconds
+from quinze_cli.options import check_at_least, check_log_dir, check_move_time, check_seconds
 from quinze_server.app import run_server
 from quinze_server.collector import tune as tune_collector
 from quinze_server.scheduling import first_come_first_served
@@ -162,6 +162,7 @@ def register(app: typer.Typer) -> None:
         except ValueError as e:
             fail(str(e), EXIT_USAGE)
         if logs is not None:
+            check_log_dir(logs)  # a file, or a folder that cannot be written: a usage error naming why, as in match
             try:
                 logs.mkdir(parents=True, exist_ok=True)
             except OSError as e:

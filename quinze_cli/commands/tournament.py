@@ -38,7 +38,7 @@ from quinze_cli.matchjournal import game_entry
 from quinze_cli.matchrun import GameReport, MatchConfig, MatchRunner, validate_options
 from quinze_cli.schedule import GamePlan
 from quinze_cli.interrupt import run_until_interrupted
-from quinze_cli.options import (check_at_least, check_last_seed, check_move_time, check_seed, check_writable, fresh_seed,
+from quinze_cli.options import (check_at_least, check_last_seed, check_log_dir, check_move_time, check_seed, check_writable, fresh_seed,
                                  option_pairs)
 from quinze_cli.positions import load_positions, positions_digest
 from quinze_cli.progcheck import program_problem
@@ -292,6 +292,7 @@ def register(app: typer.Typer) -> None:
             journal = old
         else:
             stamp = utc_stamp()
+            check_log_dir(Path(data.get("log_dir") or log_dir))  # a file or a folder not writable: exit 2, naming why
             event_dir = Path(data.get("log_dir") or log_dir) / f"tournament-{stamp}"
             try:
                 event_dir.mkdir(parents=True)
