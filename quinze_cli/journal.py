@@ -135,6 +135,10 @@ def read_journal(path: Path, kind: str) -> tuple[dict[str, Any], list[dict[str, 
         good += len(line) + 1
     if header is None and lines[-1] and not HEADER_START.startswith(lines[-1][: len(HEADER_START)]):
         raise JournalError(f"{path}: line 1 is not a journal header")
+    if header is None and lines[-1]:
+        raise JournalError(f"{path}: empty journal: its only line, the header written as the {kind} began, is cut "
+                           f"short at byte {len(lines[-1])}, so its settings are lost and no game is recorded in it; "
+                           f"it cannot be resumed: start the {kind} anew (the games already in its log stay there)")
     if header is None:
         raise JournalError(f"{path}: empty journal (the {kind} stopped before it began: start it anew)")
     return dict(header.get("settings") or {}), entries, good

@@ -24,6 +24,9 @@ CASES = [
     (b"", "empty journal"),
     (HEADER[:5].encode(), "empty journal"),
     (HEADER[:20].encode(), "empty journal"),
+    (HEADER[:20].encode(), "is cut short at byte 20, so its settings are lost"),  # not "stopped before it began"
+    (HEADER[:-1].encode(), f"cut short at byte {len(HEADER) - 1}"),
+    (b"", "the tournament stopped before it began"),
     (json.dumps({"journal": JOURNAL, "kind": "match", "settings": {}}).encode() + b"\n", "not a tournament journal"),
     (HEADER.encode() + b"\nnot json\n", "line 2 is not JSON"),
     (HEADER.encode() + b'\n{"no": "index"}\n', "line 2 is not a game entry"),
