@@ -145,6 +145,18 @@ def test_each_misbehaving_bot_fails_the_check_about_its_fault(script: str, check
     assert verdict["hint"], verdict
 
 
+def test_a_bot_exiting_0_too_early_is_told_to_keep_reading_not_to_exit_0() -> None:
+    """An exit with status 0 while input is still coming: the failed checks say so, and their fix
+    is to keep reading until stdin ends, never the exit check's own "exit with status 0" (which it
+    did, too early: a newcomer's report of contradictory advice)."""
+    code, data = checklist("--game", "quinze", "--", PY, str(BOTS / "exit_zero_early.py"), deadline=5.0, grace=2.0)
+    assert code == 1 and not data["passed"]
+    early = [c for c in data["checks"] if c["status"] == "fail" and "exited with code 0" in c["reason"]]
+    assert early, data["checks"]
+    assert all("exit with status 0" not in verdict["hint"] for verdict in early), early
+    assert any("keep reading until stdin ends" in verdict["hint"] for verdict in early), early
+
+
 def test_every_check_but_stderr_is_failed_by_some_test_bot() -> None:
     # stderr has no failing bot: flood_stderr.py is correct and must pass it.
     assert {m[1] for m in MISBEHAVING} == {c[0] for c in CHECKS} - {"stderr"}

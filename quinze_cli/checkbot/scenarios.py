@@ -132,8 +132,10 @@ class Session:
 
     def _exited(self, rc: int | None, when: str) -> None:
         tail = self.probe.stderr_tail()
+        early = ("keep reading until stdin ends (read returns end of file), and exit only then: "
+                 "its end (status 0) came while input was still being sent") if rc == 0 else ""  # not the check's own hint
         self.checks.fail(self.crash_check, f"{self.where}: the program {describe_exit(rc)} {when}"
-                         + (f"; stderr ends with: {tail}" if tail else ""))
+                         + (f"; stderr ends with: {tail}" if tail else ""), early)
         raise Stop
 
     def ask(self, game: Game, label: str, after: str | None = None, **extra: Any) -> dict[str, Any] | None:
