@@ -253,7 +253,7 @@ class SeatRelay:
                 if scope.cancelled_caught:
                     asked = self._owed_request()
                     if game is self._game and asked is not None and asked.late(trio.current_time()) >= 0:
-                        reason = f"no answer to request {asked.id.request} in {asked.deadline:.1f} s"
+                        reason = f"no answer to request {asked.id.request} in {asked.deadline:g} s"
                         partial = getattr(self.bot, "partial_output", lambda: "")()
                         if partial:
                             reason += f"; {partial}"
