@@ -471,8 +471,10 @@ class Bot(ABC):
 
     ``needs_view``: False lets fast callers (self-play, benchmarks) pass an empty view.
     ``picks``: True when the choice depends on the number of legal actions alone:
-    ``choose(view, legal)`` is ``legal[pick(len(legal))]`` with the same draws, so a caller may
-    play ``game.legal_pick(bot.pick)`` instead (the same game, no list: random self-play).
+    ``choose(view, legal)`` is ``complete(legal[pick(len(legal))])`` with the same draws, so a
+    caller may play ``bot.complete(game.legal_pick(bot.pick))`` instead (the same game, no list:
+    random self-play); :meth:`complete` is the identity unless the bot draws a parameter of the
+    entry picked (classique's random bot: the amount of a raise listed with its range).
     """
 
     needs_view: ClassVar[bool] = True
@@ -481,6 +483,12 @@ class Bot(ABC):
     def pick(self, n: int) -> int:
         """The index (``0..n-1``) :meth:`choose` would take among ``n`` actions (:attr:`picks`)."""
         raise NotImplementedError(f"{type(self).__name__} chooses from the actions, not by index")
+
+    def complete(self, action: Action) -> Action:
+        """The action :meth:`choose` gives when :meth:`pick` chose the listed ``action``
+        (:attr:`picks`): ``action`` itself by default; a bot that draws a parameter after the
+        index (a raise's amount) draws it here, as :meth:`choose` does."""
+        return action
 
     @abstractmethod
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
@@ -522,8 +530,17 @@ def register_budgeted_bot(game_id: str, name: str, factory: Callable[[str, int],
     _BUDGETED.setdefault(game_id, {})[name] = factory
 
 
+_LOADED = False
+"""True once :mod:`quinze_protocol.games` is imported (an import statement run again still costs
+about 4,000 instructions: ``get_bot`` asks at every game of a self-play run)."""
+
+
 def _load() -> None:
-    import quinze_protocol.games  # noqa: F401  (registers the games and their bots)
+    global _LOADED
+    if not _LOADED:
+        import quinze_protocol.games  # noqa: F401  (registers the games and their bots)
+
+        _LOADED = True
 
 
 def get_game(game_id: str) -> type[Game]:

@@ -258,7 +258,7 @@ def test_legal_count_and_legal_action_agree_with_the_list(spec: Spec, data: st.D
 @SETTINGS
 @given(data=st.data())
 def test_a_picking_bot_plays_as_it_chooses(spec: Spec, data: st.DataObject) -> None:
-    """A bot with ``picks``: ``game.legal_pick(bot.pick)`` is ``bot.choose(view, legal)``, with
+    """A bot with ``picks``: ``bot.complete(game.legal_pick(bot.pick))`` is ``bot.choose(view, legal)``, with
     the same draws, so random self-play by index is the same game."""
     if spec.cls.id not in game_ids():
         return
@@ -275,7 +275,7 @@ def test_a_picking_bot_plays_as_it_chooses(spec: Spec, data: st.DataObject) -> N
                 break
             seat = g1.to_act
             a1 = b1[seat].choose(g1.view(seat), g1.legal_actions())
-            a2 = g2.legal_pick(b2[seat].pick)
+            a2 = b2[seat].complete(g2.legal_pick(b2[seat].pick))
             assert a1 == a2
             assert g1.apply(a1) == g2.apply(a2, checked=False)
         assert g1.to_position() == g2.to_position()

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from quinze_protocol.game import get_bot
 from quinze_protocol.games import quinze_bots
+from quinze_protocol.games.classique_actions import Fold, Raise
 from quinze_protocol import rng as rng_module
 from quinze_protocol.rng import MASK64, Rng
 
@@ -68,4 +69,21 @@ def test_le_14_random_bot_draws_what_below_draws(seed: int, sizes: list[int]) ->
     assert bot.rng.state == rng.state
     n = (1 << 63) + 12345  # about half the outputs rejected
     assert [bot.pick(n) for _ in range(100)] == [rng.below(n) for _ in range(100)]
+    assert bot.rng.state == rng.state
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, MASK64), st.lists(st.integers(1, 40), min_size=1, max_size=100))
+def test_classique_random_bot_draws_what_below_draws(seed: int, sizes: list[int]) -> None:
+    bot = get_bot("quinze-classique", "random", seed)
+    rng = Rng(seed)
+    for n in sizes:
+        assert bot.pick(n) == rng.below(n)  # one legal action is drawn for too, as below(1) does
+    # a raise listed with its range: the index, then the amount in the range (Bot.complete)
+    legal = [Fold(), Raise(min=3, max=20)]
+    for _ in range(20):
+        want = legal[rng.below(2)]
+        if isinstance(want, Raise):
+            want = Raise(amount=3 + rng.below(18))
+        assert bot.choose({}, legal) == want
     assert bot.rng.state == rng.state

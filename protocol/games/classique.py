@@ -62,12 +62,12 @@ Events (``kind``: public fields; private fields in brackets):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from quinze_protocol import caches as _caches
 from quinze_protocol.cards import card_text, rank
-from quinze_protocol.game import ActionError, Event, Game, IllegalAction, Option, OptionError, Result, register_game
+from quinze_protocol.game import Action, ActionError, Event, Game, IllegalAction, Option, OptionError, Result, register_game
 from quinze_protocol.games.classique_actions import Call, Check, Fold, Hit, Pass, Raise, Stand, parse_action_data
 from quinze_protocol.games.classique_observer import ClassiqueObserver
 from quinze_protocol.games.events import event
@@ -89,6 +89,8 @@ from quinze_protocol.games.classique_coup import (  # noqa: F401  (re-exported)
 )
 
 _PASS, _STAND, _HIT, _CHECK, _CALL, _FOLD = Pass(), Stand(), Hit(), Check(), Call(), Fold()
+_SPEAK = (_PASS, _STAND, _HIT)
+"""The speaking round's legal actions, in the listed order."""
 _RAISES: dict[tuple[int, int], Raise] = {}
 """Listed raises by range: actions are immutable values, so the legal lists reuse them."""
 
@@ -240,7 +242,7 @@ class ClassiqueGame(Game):
         s = st.turn
         assert s is not None, "somebody acts until the match is over"
         if st.phase == "speak":
-            return [_PASS, _STAND, _HIT]
+            return list(_SPEAK)
         rr = self.flow.raise_range(s)
         if st.phase == "draw":
             out = [_HIT, _STAND]
@@ -260,6 +262,30 @@ class ClassiqueGame(Game):
         if st.phase != "draw":
             out.append(_FOLD)
         return out
+
+    def legal_count(self) -> int:
+        """``len(legal_actions())``, counted without the list."""
+        st = self.state
+        phase = st.phase
+        if phase == "speak":
+            return 3
+        if phase == "over":
+            return 0
+        s = st.turn
+        assert s is not None, "somebody acts until the match is over"
+        n = 2 if phase == "draw" else (not st.raised) + (st.stakes[s] < st.high) + 1
+        return n + (self.flow.raise_range(s) is not None)
+
+    def legal_pick(self, pick: Callable[[int], int]) -> Action:
+        """``legal_action(pick(legal_count()))`` (see :meth:`Game.legal_pick`); the speaking
+        round's three actions without a list. Raises :class:`IndexError` as
+        :meth:`Game.legal_action` does."""
+        if self.state.phase == "speak":
+            i = pick(3)
+            if 0 <= i < 3:
+                return _SPEAK[i]
+            return Game.legal_action(self, i)
+        return Game.legal_pick(self, pick)
 
     @classmethod
     def parse_action(cls, data: Mapping[str, Any]):

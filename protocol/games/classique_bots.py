@@ -15,40 +15,48 @@ from typing import Any
 
 from quinze_protocol.game import Action, Bot, register_bot
 from quinze_protocol.games.classique_actions import Call, Check, Fold, Hit, Pass, Raise, Stand
-from quinze_protocol.rng import GAMMA, MASK64, MIX1, MIX2, Rng
+from quinze_protocol.rng import DrawsAhead, Rng
 
 __all__ = ["RandomBot", "ThresholdBot"]
 
-_LIMITS: dict[int, int] = {}
-"""``Rng.below``'s rejection limit by list length."""
-
-
-class RandomBot(Bot):
-    """Uniform over the legal actions, with its own seeded generator."""
+class RandomBot(DrawsAhead, Bot):
+    """Uniform over the legal actions, with its own seeded generator; a raise listed with its
+    range gets an amount uniform in it: ``legal[Rng.below(len(legal))]``, then for a raise
+    ``min + Rng.below(max - min + 1)``, the same numbers and state, rejections included (the
+    outputs computed a batch at a time, :class:`~quinze_protocol.rng.DrawsAhead`). It picks by
+    index (:attr:`picks`): :meth:`complete` draws the amount after the pick. A 2-seat match is
+    about 27 decisions, so a seat draws about 15 numbers: the first batch is 16."""
 
     needs_view = False
+    picks = True
 
     def __init__(self, seed: int = 0) -> None:
-        self.rng = Rng(seed)
+        self._draws_from(seed)
+        self._batch = 1  # BATCHES[1] = 16 outputs first
 
-    def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        # Rng.choice, without copying the list: Rng.below(len(legal)) inlined (the same numbers
-        # and the same state, rejections included)
-        n = len(legal)
+    def pick(self, n: int) -> int:
+        """``rng.below(n)``'s number (a draw for ``n == 1`` too)."""
         limit = _LIMITS.get(n)
         if limit is None:
             limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
-        rng = self.rng
-        rng.state = z = (rng.state + GAMMA) & MASK64
-        z = ((z ^ (z >> 30)) * MIX1) & MASK64
-        z = ((z ^ (z >> 27)) * MIX2) & MASK64
-        x = z ^ (z >> 31)
+        ahead = self._ahead
+        x = ahead.pop() if ahead else self._next()
         while x >= limit:
-            x = rng.next64()
-        a = legal[x % n]
-        if isinstance(a, Raise) and a.amount is None and a.min is not None and a.max is not None:
-            return a.with_amount(a.min + self.rng.below(a.max - a.min + 1))
-        return a
+            x = self._next()
+        return x % n
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
+        return self.complete(legal[self.pick(len(legal))])
+
+    def complete(self, action: Action) -> Action:
+        """A raise listed with its range: the raise by an amount drawn in it; any other action itself."""
+        if isinstance(action, Raise) and action.amount is None and action.min is not None and action.max is not None:
+            return action.with_amount(action.min + self.pick(action.max - action.min + 1))
+        return action
+
+
+_LIMITS: dict[int, int] = {}
+"""``Rng.below``'s rejection limit by list length (or raise range)."""
 
 
 class ThresholdBot(Bot):

@@ -50,7 +50,7 @@ Events (``Event.kind``; cards as canonical text):
 from __future__ import annotations
 
 from bisect import insort
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from quinze_protocol.cards import card_text
@@ -341,29 +341,76 @@ class QuinzeGame(Game):
                 out.extend(self._singles(self.hands[self.seat]))
             return out
         if phase == "place":
-            hand = self.hands[self.seat]
-            out = []
-            held = dup = 0
-            for c in hand:
-                bit = _RBIT[c]
-                if held & bit:
-                    dup |= bit
-                else:
-                    held |= bit
-                    out.append(_SINGLE[c])
-            if dup & _FACE_BITS and len(hand) >= 3:  # a J, Q or K pair held
-                seen = set()
-                for c in hand:
-                    r = CARD_RANK[c]
-                    if r in _FACE and r not in seen:
-                        same = [d for d in hand if CARD_RANK[d] == r]
-                        if len(same) >= 2:
-                            seen.add(r)
-                            out.append(_tnew(Place, ("place", (same[0], same[1]))))
-            return out
+            return self._placements(self.hands[self.seat])
         if phase == "placed":
             return [END]
         return []
+
+    def legal_count(self) -> int:
+        """``len(legal_actions())``, without copying the fifteens listed."""
+        phase = self.phase
+        if phase == "fifteen":
+            return len(self._fif)
+        if phase == "placed":
+            return 1
+        return len(self.legal_actions())
+
+    def legal_pick(self, pick: Callable[[int], int]) -> Action:
+        """``legal_action(pick(legal_count()))`` (see :meth:`Game.legal_pick`): the fifteens listed
+        at the turn's start or after a fifteen are read in place, never copied. Raises
+        :class:`IndexError` as :meth:`Game.legal_action` does."""
+        phase = self.phase
+        if phase == "fifteen":
+            fif = self._fif
+            n = len(fif)
+            i = pick(n)
+            if 0 <= i < n:
+                return fif[i]
+        elif phase == "place":
+            legal = self._placements(self.hands[self.seat])
+            n = len(legal)
+            i = pick(n)
+            if 0 <= i < n:
+                return legal[i]
+        elif phase == "more" and not (self.quick_place and self.used_table):
+            fif = self._fif
+            n = len(fif)
+            i = pick(n + 1)
+            if 0 <= i < n:
+                return fif[i]
+            if i == n:
+                return END
+        elif phase == "placed":
+            i = pick(1)
+            if i == 0:
+                return END
+        else:
+            return Game.legal_pick(self, pick)
+        return Game.legal_action(self, i)
+
+    @staticmethod
+    def _placements(hand: list[int]) -> list[Action]:
+        """The ``place`` phase's list: one placement per rank held, then the face pairs when
+        holding at least three cards."""
+        out: list[Action] = []
+        held = dup = 0
+        for c in hand:
+            bit = _RBIT[c]
+            if held & bit:
+                dup |= bit
+            else:
+                held |= bit
+                out.append(_SINGLE[c])
+        if dup & _FACE_BITS and len(hand) >= 3:  # a J, Q or K pair held
+            seen = set()
+            for c in hand:
+                r = CARD_RANK[c]
+                if r in _FACE and r not in seen:
+                    same = [d for d in hand if CARD_RANK[d] == r]
+                    if len(same) >= 2:
+                        seen.add(r)
+                        out.append(_tnew(Place, ("place", (same[0], same[1]))))
+        return out
 
     def generate_legal(self) -> list[Action]:
         """The legal list computed from scratch, without touching the cached one (for

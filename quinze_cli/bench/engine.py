@@ -6,7 +6,8 @@ the same run, see ``anchor`` below):
 * ``decision_us`` — per game id: µs per decision in 2-player (minimum players) random
   self-play: a uniformly random legal action + ``apply(checked=False)``, game creation and every
   event included; the mean over the run and the best chunk of 5 games. Where the game's random
-  bot picks by index (``by_index``: Le 14), the action is ``game.legal_pick(bot.pick)``, which
+  bot picks by index (``by_index``: all three games), the action is ``game.legal_pick(bot.pick)``
+  (completed by ``bot.complete``: classique's raise amount), which
   counts the legal actions and builds only the one picked (:meth:`Game.legal_pick`: the same
   action from the same draw, so the same games); ``listing_us_per_decision`` (and its CPU
   time) is then the same games with the whole list made at each decision (``legal_actions()`` +
@@ -63,16 +64,24 @@ def play(game_cls: type[Game], options: dict[str, Any], seed: int, bots: Sequenc
     """Play one game in process with built-in bots (trusted fast path); returns (game, decisions).
     ``record_events=False``: the game builds no events after its opening ones (nobody reads them).
     ``pick``: when every bot picks by index (:attr:`Bot.picks`) and no ``on_decision`` wants the
-    lists, each action is ``g.legal_pick(bot.pick)`` (:meth:`Game.legal_pick`: the same actions
-    and draws, so the same game, without the list where the game can count)."""
+    lists, each action is ``bot.complete(g.legal_pick(bot.pick))`` (:meth:`Game.legal_pick`,
+    :meth:`Bot.complete`: the same actions and draws, so the same game, without the list where
+    the game can count)."""
     g = game_cls.new(options, seed)
     if not record_events:
         g.record_events = False
     decisions = 0
     if pick and on_decision is None and all(b.picks for b in bots):
         picks = [b.pick for b in bots]
+        if all(type(b).complete is Bot.complete for b in bots):  # the entry picked is the action
+            while not g.is_over:
+                g.apply(g.legal_pick(picks[g.to_act]), checked=False)  # type: ignore[index]  # not over: somebody acts
+                decisions += 1
+            return g, decisions
+        completes = [b.complete for b in bots]
         while not g.is_over:
-            g.apply(g.legal_pick(picks[g.to_act]), checked=False)  # type: ignore[index]  # not over: somebody acts
+            seat = g.to_act
+            g.apply(completes[seat](g.legal_pick(picks[seat])), checked=False)  # type: ignore[index]  # the same
             decisions += 1
         return g, decisions
     views = [b.needs_view for b in bots]
