@@ -223,8 +223,7 @@ class Connection:
         """
         async with self._recv_lock:
             try:
-                data = await self._next_map(block=True)
-                assert data is not None
+                data = await self._ended_read()
                 return self._parse(data)
             finally:
                 self._took_in()  # a question waiting on this read looks again (answered, or the read failed)
@@ -240,9 +239,7 @@ class Connection:
         """
         async with self._recv_lock:
             try:
-                first = await self._next_map(block=True)
-                assert first is not None
-                out = [first]
+                out = [await self._ended_read()]
                 while True:
                     try:
                         more = await self._next_map(block=False)
@@ -254,6 +251,19 @@ class Connection:
                 return out
             finally:
                 self._took_in()
+
+    async def _ended_read(self) -> dict[str, Any]:
+        """The next map, waiting for it. The session is closed only when the connection's end
+        (a ``bye``, the stream's end) reaches the caller: the messages that came before a ``bye``
+        in the same read (:meth:`receive_maps`) are still handed to the session in the state
+        they were sent in (the last ``game-over`` of a shutdown, PROTOCOL.md "Flow" 8)."""
+        try:
+            data = await self._next_map(block=True)
+        except ConnectionClosed:
+            self.session.state = CLOSED
+            raise
+        assert data is not None
+        return data
 
     def _parse(self, data: dict[str, Any]) -> Message:
         try:
@@ -284,7 +294,7 @@ class Connection:
             if kind == "bye":
                 said = data.get("reason")
                 reason = said if isinstance(said, str) else ""
-                self.session.state = CLOSED
+                self._decoder = FrameDecoder(self.max_frame)  # nothing after bye counts (PROTOCOL.md "Flow" 8)
                 raise self._close_with(f"the server said goodbye: {reason or 'no reason given'}", reason)
             if not isinstance(kind, str) or kind not in SERVER_TYPES:
                 raise ServerProtocolError(ProtocolError("unknown-type", f"no server message type {kind!r}", "type"))
@@ -328,6 +338,7 @@ class Connection:
         wait for ``table-created``: the new table's TableInfo. Raises :class:`RequestRefused`
         (``unknown-game``, ``bad-option``, ``too-many-tables``), ``ProtocolError`` ``bad-field``
         for a field out of range (nothing sent), and the errors of :meth:`send` and :meth:`receive`."""
+        self._check_open()
         msg, ask = self.session.create_table(game, options, **{k: v for k, v in fields.items() if v is not None})
         reply = await self._ask(msg, ask)
         assert isinstance(reply, TableCreated)
@@ -335,6 +346,7 @@ class Connection:
 
     async def list_tables(self, **fields: Any) -> Tables:
         """``list-tables`` (``closed``, ``table``, ``offset``, ``limit``) and its ``tables`` answer."""
+        self._check_open()
         msg, ask = self.session.list_tables(**fields)
         reply = await self._ask(msg, ask)
         assert isinstance(reply, Tables)
@@ -344,6 +356,7 @@ class Connection:
         """``join`` (``seat`` None: the first free one; ``token``: take a held seat back) and wait
         for ``joined``. Raises :class:`RequestRefused` (``seat-taken``, ``table-full``,
         ``unknown-table``, ``bad-token``, ``no-clock``, ...)."""
+        self._check_open()
         msg, ask = self.session.join(table, seat, token)
         reply = await self._ask(msg, ask)
         assert isinstance(reply, Joined)
@@ -351,6 +364,7 @@ class Connection:
 
     async def spectate(self, table: str) -> Spectating:
         """``spectate`` and wait for ``spectating``. Raises :class:`RequestRefused`."""
+        self._check_open()
         msg, ask = self.session.spectate(table)
         reply = await self._ask(msg, ask)
         assert isinstance(reply, Spectating)
@@ -359,6 +373,7 @@ class Connection:
     async def leave(self, table: str) -> Left:
         """``leave`` and wait for ``left`` (leaving a seat while a game runs forfeits it).
         Raises :class:`RequestRefused` (``not-seated``)."""
+        self._check_open()
         msg, ask = self.session.leave(table)
         reply = await self._ask(msg, ask)
         assert isinstance(reply, Left)
@@ -384,6 +399,12 @@ class Connection:
         assert ask.reply is not None
         return ask.reply
 
+    def _check_open(self) -> None:
+        """Raise :class:`ConnectionClosed` once the connection is over (a question is never put to
+        a closed session, whose refusal would be a :class:`~quinze_protocol.session.LocalProtocolError`)."""
+        if self._closed is not None:
+            raise self._closed
+
     def _close_with(self, message: str, reason: str = "") -> ConnectionClosed:
         if self._closed is None:
             self._closed = ConnectionClosed(message, reason)
@@ -393,6 +414,11 @@ class Connection:
     def closed(self) -> bool:
         """True once the connection is known to be over."""
         return self._closed is not None
+
+    @property
+    def ended(self) -> ConnectionClosed | None:
+        """How the connection ended (its error, the ``bye`` reason in ``reason``), or None while open."""
+        return self._closed
 
     async def aclose(self, reason: str = "") -> None:
         """Say ``bye`` (best effort, 1 s at most) and close the stream. Never raises."""
