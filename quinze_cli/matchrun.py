@@ -33,7 +33,7 @@ from typing import Any, TextIO
 import trio
 
 from quinze_protocol.errors import ProtocolError
-from quinze_protocol.game import GameError, get_game
+from quinze_protocol.game import ABORTED, GameError, get_game
 from quinze_protocol.replaylog import LogError, dumps_records, game_records, utc_now, utc_stamp
 from quinze_server.logs import cut_at_end
 from quinze_cli.botproc import DEFAULT_STDERR_CAP, BotError, BotProcess
@@ -328,7 +328,7 @@ class MatchRunner:
             except ClientError:
                 return  # the next create_table reads the error itself
 
-    async def _create_table(self, plan: GamePlan, control: Connection) -> str:
+    async def _create_table(self, plan: GamePlan, control: Connection, address: tuple[str, int]) -> str:
         fields: dict[str, Any] = {"seed": plan.seed, "games": 1, "move_time": self.config.move_time}
         options = self.config.options
         if plan.position is not None:
@@ -345,7 +345,7 @@ class MatchRunner:
             except ProtocolError as err:  # a field out of range: nothing was sent
                 raise MatchError(f"cannot create the table: {err.message_text()} [{err.code}]") from None
             except ClientError as err:
-                raise MatchError(f"lost the server: {err}") from None
+                raise MatchError(_lost(address, err)) from None
         if scope.cancelled_caught:
             raise MatchError("the server did not answer create-table in 30 s")
         return info.table
@@ -366,7 +366,7 @@ class MatchRunner:
             await player.wake()
             await self._ready(player, address, bots_nursery)
             seat_players.append(player)
-        table = await self._create_table(plan, control)
+        table = await self._create_table(plan, control, address)
         outcomes: list[GameOutcome | None] = [None] * len(seat_players)
         failures: list[tuple[int, Failure]] = []
 
@@ -377,7 +377,9 @@ class MatchRunner:
                 await relay.join(table, seat)
                 got = await relay.play(table, seat, games=1)
             except RelayError as err:
-                raise MatchError(f"{player.label} at table {table}: {err}") from None
+                ended = relay.conn.ended
+                raise MatchError(f"{player.label} at table {table}: "
+                                 + (_lost(address, ended) if ended is not None else str(err))) from None
             outcomes[seat] = got[0] if got else None
             if got and got[0].failure is not None:
                 failure = got[0].failure
@@ -391,6 +393,13 @@ class MatchRunner:
         over = next((o for o in outcomes if o is not None and o.game_over is not None), None)
         if over is None:
             raise MatchError(f"table {table} closed before its game ended")
+        assert over.game_over is not None
+        if over.game_over.result.get("reason") == ABORTED:
+            # The server stopped during the game (PROTOCOL.md "Flow" 8): it counts for nobody, so it
+            # is neither logged nor journaled; a --resume plays it again. Its bye follows.
+            log.warning("game %d at table %s was aborted by the server's shutdown: not counted "
+                        "(--resume plays it again)", plan.index + 1, table)
+            raise MatchError(f"table {table}: " + _lost(address, "it shut down during the game"))
         self._write_game(over, self.config.positions[plan.position] if plan.position is not None else None)
         think = [(o.think, o.moves, o.max_think, o.near_limit) if o is not None else (0.0, 0, 0.0, 0) for o in outcomes]
         await self._count_game(GameReport(plan, table, over.game_over, failures, think))
@@ -527,6 +536,11 @@ class MatchRunner:
             result=over.result,
             position=position,
         )
+
+
+def _lost(address: tuple[str, int], why: object) -> str:
+    """The words for a server lost (closed, said ``bye``, shut down), naming its address."""
+    return f"lost the server {address[0]}:{address[1]}: {why}"
 
 
 def _first(group: BaseExceptionGroup, cls: type[BaseException]) -> BaseException | None:

@@ -369,4 +369,7 @@ def register(app: typer.Typer) -> None:
                 err.print("interrupted: no game finished (no log written)")
             raise typer.Exit(EXIT_INTERRUPTED)
         if error is not None:
+            if written:  # the finished games are kept: the rest can be played once the cause is fixed
+                err.print(f"the finished games are in {runner.log_path}; go on with: quinze match --resume {runner.log_path}",
+                          soft_wrap=True)  # one line to copy
             fail(f"the match stopped after {runner.stats.games} game(s): {error}")
