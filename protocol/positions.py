@@ -7,7 +7,11 @@ naming it (``"hands.1[2]"``, ``"options.target"``) and a reason for people.
 - :func:`entries` — a list, of ``n`` entries (one per seat) when ``n`` is given;
 - :func:`card` / :func:`cards` — canonical card text (``"7H"``, ``"BJ"``), jokers refused when
   the game is played without them;
-- :func:`rng_state` — the generator's state (``rng``), a whole number in ``0 .. 2**64-1``.
+- :func:`rng_state` — the generator's state (``rng``), a whole number in ``0 .. 2**64-1``;
+- :func:`check_int64` — every whole number of a position (but ``rng``) within the 64-bit signed
+  range (:data:`INT64_MIN` .. :data:`INT64_MAX`): a position must fit the wire
+  (``create-table.position``) and the engines' counters, so ``quinze legal`` and ``quinze match
+  --positions`` refuse what a table could not be made from. Every game's loader calls it first.
 """
 
 from __future__ import annotations
@@ -19,7 +23,10 @@ from quinze_protocol.cards import CardError, is_joker, parse_card
 from quinze_protocol.game import PositionError
 from quinze_protocol.rng import MASK64, Rng
 
-__all__ = ["card", "cards", "entries", "need", "rng_state", "whole", "whole_at"]
+__all__ = ["INT64_MAX", "INT64_MIN", "card", "cards", "check_int64", "entries", "need", "rng_state", "whole", "whole_at"]
+
+INT64_MIN = -(2**63)
+INT64_MAX = 2**63 - 1
 
 
 def need(data: Mapping[str, Any], key: str, *, where: str = "") -> Any:
@@ -27,6 +34,22 @@ def need(data: Mapping[str, Any], key: str, *, where: str = "") -> Any:
     if key not in data:
         raise PositionError("missing", field=where + key)
     return data[key]
+
+
+def check_int64(data: Any, field: str = "") -> None:
+    """Refuse any whole number in ``data`` (maps and lists walked; bools are not numbers) outside
+    ``INT64_MIN .. INT64_MAX``, but the top-level ``rng`` (:func:`rng_state` checks its own range).
+    Raises ``PositionError`` naming the field: map keys joined by ``.``, list entries ``[i]``
+    (``"totals[0]"``, ``"options.target"``)."""
+    if isinstance(data, Mapping):
+        for key, v in data.items():
+            if not (field == "" and key == "rng"):
+                check_int64(v, f"{field}.{key}" if field else str(key))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            check_int64(v, f"{field}[{i}]")
+    elif isinstance(data, int) and not isinstance(data, bool) and not INT64_MIN <= data <= INT64_MAX:
+        raise PositionError(f"must be a 64-bit whole number ({INT64_MIN} .. {INT64_MAX}), got {data}", field=field)
 
 
 def whole(v: Any, field: str, lo: int | None = None, hi: int | None = None, *, none: bool = False) -> Any:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from quinze_protocol.game import PositionError
-from quinze_protocol.positions import card, cards, entries, need, rng_state, whole, whole_at
+from quinze_protocol.game import get_game
+from quinze_protocol.positions import INT64_MAX, INT64_MIN, card, cards, check_int64, entries, need, rng_state, whole, whole_at
 from quinze_protocol.rng import MASK64
 
 
@@ -56,3 +57,19 @@ def test_cards_name_the_entry_at_fault_and_jokers_where_refused():
     err = _fails(cards, ["7H", "RJ"], "stock", no_jokers="Le 14 is played without jokers")
     assert err.field == "stock[1]" and "without jokers" in str(err)
     assert card("10D", "discard[0]") == cards(["10D"], "discard")[0]
+
+
+def test_check_int64_names_the_first_number_outside_the_signed_64_bit_range():
+    check_int64({"rng": MASK64, "totals": [INT64_MIN, INT64_MAX], "flag": True, "hands": [["7H"]]})
+    err = _fails(check_int64, {"totals": [0, INT64_MAX + 1]})
+    assert err.field == "totals[1]" and f"got {INT64_MAX + 1}" in str(err)
+    assert _fails(check_int64, {"options": {"target": INT64_MIN - 1}}).field == "options.target"
+    assert _fails(check_int64, {"turn": {"rng": 10**30}}).field == "turn.rng"  # only the top-level rng is its own
+
+
+@pytest.mark.parametrize(("game", "key"), [("quinze", "totals"), ("quinze-classique", "chips"), ("quatorze", "turns")])
+def test_every_game_refuses_a_position_number_beyond_64_bits(game, key):
+    pos = get_game(game).new({"players": 2}, 3).to_position()
+    pos[key] = [10**30] * len(pos[key]) if isinstance(pos[key], list) else 10**30
+    err = _fails(get_game(game).from_position, pos)
+    assert err.field in (key, f"{key}[0]") and "64-bit whole number" in str(err)

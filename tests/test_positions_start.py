@@ -104,3 +104,16 @@ def test_match_and_tournament_play_each_position_once_per_rotation(tmp_path):
     (tmp_path / "bad.jsonl").write_text(json.dumps(position(1)) + "\n{not json\n")
     bad = quinze("match", "builtin:greedy", "builtin:random", "--positions", "bad.jsonl", cwd=tmp_path)
     assert bad.returncode == 1 and "bad.jsonl line 2: not JSON" in bad.stderr
+
+
+def test_a_position_number_beyond_64_bits_is_refused_by_legal_and_before_any_game(tmp_path):
+    pos = position(1)
+    pos["totals"][0] = 10**30  # a JSON integer the wire cannot carry
+    (tmp_path / "big.jsonl").write_text(json.dumps(position(2)) + "\n" + json.dumps(pos) + "\n")
+    (tmp_path / "big.json").write_text(json.dumps(pos))
+    legal = quinze("legal", "big.json", cwd=tmp_path)
+    assert legal.returncode != 0 and "totals[0]: must be a 64-bit whole number" in legal.stderr
+    bad = quinze("match", "builtin:greedy", "builtin:random", "--positions", "big.jsonl", "--log-dir", "logs",
+                 cwd=tmp_path)
+    assert bad.returncode == 1 and "big.jsonl line 2: totals[0]: must be a 64-bit whole number" in bad.stderr
+    assert "stopped after" not in bad.stderr and not (tmp_path / "logs").exists()

@@ -28,7 +28,7 @@ from typing import Any
 
 from quinze_protocol.cards import card_text
 from quinze_protocol.game import GameError, PositionError
-from quinze_protocol.positions import card, entries, need, rng_state, whole
+from quinze_protocol.positions import card, check_int64, entries, need, rng_state, whole
 
 __all__ = ["dump", "load"]
 
@@ -80,6 +80,7 @@ def load(cls, data: Mapping[str, Any]):
 
     if not isinstance(data, Mapping):
         raise PositionError("a position is a map", field="position")
+    check_int64(data)
     if need(data, "game") != cls.id:
         raise PositionError(f"expects {cls.id!r}, got {data['game']!r}", field="game")
     fmt = need(data, "format")

@@ -31,7 +31,7 @@ from quinze_protocol.cards import card_text, cards_text
 from quinze_protocol.game import GameError, PositionError
 from quinze_protocol.games.quatorze_actions import sort_cards, value
 from quinze_protocol.games.quatorze_legal import can_lay_whole_hand
-from quinze_protocol.positions import cards, entries, need, rng_state, whole_at
+from quinze_protocol.positions import cards, check_int64, entries, need, rng_state, whole_at
 
 if TYPE_CHECKING:
     from quinze_protocol.games.quatorze import QuatorzeGame
@@ -75,6 +75,7 @@ def load(cls: "type[QuatorzeGame]", data: Mapping[str, Any]) -> "QuatorzeGame":
     """A ``cls`` game from position ``data``, fully validated first. Raises :class:`PositionError`."""
     if not isinstance(data, Mapping):
         raise PositionError(f"a position is a map, got {type(data).__name__}", field="position")
+    check_int64(data)
     if data.get("game") != "quatorze":
         raise PositionError(f"expects 'quatorze', got {data.get('game')!r}", field="game")
     fmt = data.get("format", FORMAT)

@@ -43,7 +43,7 @@ from quinze_protocol.cards import card_text
 from quinze_protocol.game import GameError, PositionError, Result
 from quinze_protocol.games.quinze_actions import Fifteen, parse_quinze_action
 from quinze_protocol.games.quinze_legal import fifteens
-from quinze_protocol.positions import cards, rng_state, whole_at
+from quinze_protocol.positions import cards, check_int64, rng_state, whole_at
 
 __all__ = ["dump", "load"]
 
@@ -87,6 +87,7 @@ def load(cls: Any, data: Mapping[str, Any]) -> Any:
     """A game of class ``cls`` from position ``data``; raises PositionError naming the field."""
     if not isinstance(data, Mapping):
         raise PositionError(f"a position is a map, not {type(data).__name__}", field="position")
+    check_int64(data)
     if data.get("game", "quinze") != "quinze":
         raise PositionError(f"this is a {data.get('game')!r} position, not quinze", field="game")
     fmt = data.get("format", 1)  # optional: hand-written positions may leave it out
