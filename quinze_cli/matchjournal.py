@@ -50,7 +50,7 @@ def game_entry(report: GameReport) -> dict[str, Any]:
     result = report.game_over.result
     return {
         "index": report.plan.index, "seed": report.plan.seed, "seat_bots": list(report.plan.seat_bots),
-        "points": result.get("points", []), "scores": result.get("scores", []),
+        "points": result.get("points", []), "scores": result.get("scores", []), "reason": result.get("reason"),
         "forfeits": [[b, f.kind] for b, f in report.failures],
         "failures": [{"bot": b, **f.to_data()} for b, f in report.failures],
         "think": [list(t) for t in report.think],
@@ -62,7 +62,8 @@ def replay_entries(stats: MatchStats, entries: list[dict[str, Any]]) -> set[int]
     done: set[int] = set()
     for e in sorted(entries, key=lambda e: e["index"]):
         stats.add_game(e["seat_bots"], e["points"], [tuple(f) for f in e["forfeits"]], e["scores"],
-                       index=e["index"], deal=e["seed"], think=[tuple(t) for t in e.get("think", [])])
+                       index=e["index"], deal=e["seed"], think=[tuple(t) for t in e.get("think", [])],
+                       reason=e.get("reason"))
         done.add(e["index"])
     return done
 

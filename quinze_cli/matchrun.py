@@ -410,7 +410,7 @@ class MatchRunner:
         result, plan = report.game_over.result, report.plan
         self.stats.add_game(plan.seat_bots, result.get("points", []),
                             [(b, f.kind) for b, f in report.failures], result.get("scores", []),
-                            index=plan.index, deal=plan.seed, think=report.think)
+                            index=plan.index, deal=plan.seed, think=report.think, reason=result.get("reason"))
         if self.stats.sprt is not None and self.stats.sprt.result is not None:
             self.stopping = True
         for bot_index, failure in report.failures:

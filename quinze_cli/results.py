@@ -43,13 +43,20 @@ def score_label(game: str) -> str:
     return _score(game)[0]
 
 
-def game_score_text(game: str, total: float, mean: float) -> str:
-    """A bot's game score as the game aggregates it: the sum (``+12``) or the mean (``47.5``)."""
-    return f"{total:+g}" if _score(game)[1] == "sum" else f"{mean:.1f}"
+def game_score_text(game: str, total: float, mean: float, scored: int | None = None, games: int | None = None) -> str:
+    """A bot's game score as the game aggregates it: the sum (``+12``) or the mean (``47.5``),
+    over its ``scored`` games (those ended without a forfeit, :class:`quinze_cli.stats.BotTotals`);
+    when that is fewer than its ``games``, it says so: ``47.5 (3 of 4)``, ``- (0 of 4)``."""
+    if scored == 0 and games:
+        return f"- (0 of {games})"
+    text = f"{total:+g}" if _score(game)[1] == "sum" else f"{mean:.1f}"
+    if scored is not None and games is not None and scored < games:
+        text += f" ({scored} of {games})"
+    return text
 
 
 def _game_score(game: str, b: BotTotals) -> str:
-    return game_score_text(game, b.game_score, b.game_score_mean)
+    return game_score_text(game, b.game_score, b.game_score_mean, b.scored_games, b.games)
 
 
 def score_caption(game: str) -> str:
@@ -57,7 +64,8 @@ def score_caption(game: str) -> str:
     lower is better."``"""
     label, _, meaning, lower = _score(game)
     sense = "" if lower is None else (", lower is better" if lower else ", higher is better")
-    return f"Score: points per game, higher is better. {label}: {meaning}{sense}."
+    return (f"Score: points per game, higher is better. {label}: {meaning}{sense}, over the games that "
+            "ended without a forfeit (\"2 of 6\": 2 of the bot's 6 games did).")
 
 
 def _repeats_wins(stats: MatchStats) -> bool:

@@ -18,7 +18,7 @@ __all__ = ["event_data", "print_summary", "standings_table"]
 
 
 def _game_score(game: str, row: dict[str, Any]) -> str:
-    return game_score_text(game, row["game_score"], row["game_score_mean"])
+    return game_score_text(game, row["game_score"], row["game_score_mean"], row.get("scored_games"), row["games"])
 
 
 def standings_table(stats: TournamentStats, *, final: bool = True, top: int | None = None,

@@ -148,6 +148,27 @@ async def test_a_misbehaving_bot_forfeits_and_the_match_goes_on(tmp_path, script
     assert all(not alive(pid) for pid in runner.all_pids)
 
 
+async def test_a_forfeited_game_never_counts_in_the_mean_total(tmp_path):
+    # Finishes a game or two on 14 answers, then crashes in mid-game; restarted, again: a forfeit
+    # gives every seat a total of 0, the best there is, so it must not count for either bot.
+    bad = f"{PY} {BOTS / 'exit_midgame.py'} 14"
+    runner, stats, failures = await run(config(tmp_path, [bad, "builtin:random"], games=6, max_restarts=10))
+    games = logged_games(runner.log_path)
+    finished = [g for g in games if g.result["result"]["reason"] != "forfeit"]
+    assert len(games) == 6 and 0 < len(finished) < 6 and len(failures) == 6 - len(finished)
+    for b in stats.bots:
+        mine = [g.result["result"]["scores"][g.header["players"].index(b.name)] for g in finished]
+        assert b.games == 6 and b.scored_games == len(finished)
+        assert b.game_score == sum(mine) and b.game_score_mean == pytest.approx(sum(mine) / len(mine))
+        assert b.to_data()["scored_games"] == len(finished)
+    assert stats.bots[0].game_score_mean > 0  # counting the forfeits as 0 would have lowered it
+    # A journal written before the result's reason was kept: its forfeits say the same.
+    old = MatchStats([("a", "x"), ("b", "y")])
+    old.add_game([0, 1], [0.0, 1.0], [(0, "crash")], [0.0, 0.0])
+    old.add_game([1, 0], [1.0, 0.0], [], [10.0, 40.0])
+    assert [(b.scored_games, b.game_score_mean) for b in old.bots] == [(1, 40.0), (1, 10.0)]
+
+
 async def test_a_bot_crashing_beyond_its_restarts_stops_the_match(tmp_path):
     bad = f"{PY} {BOTS / 'exit_midgame.py'} 1"
     cfg = config(tmp_path, [bad, "builtin:random"], games=5, max_restarts=1)
@@ -425,7 +446,8 @@ def test_results_on_a_narrow_terminal_never_cut_a_number():
     assert "…" not in text
     flat = " ".join(text.split())
     # Wins and Win rate only repeat Points and Score here: left out.
-    assert "random_bot: games 3, points 0, score 0.000, mean total 0.0, forfeits timeout 3" in flat
+    # Three forfeits: no game with a total to count (docs/match.md "Results"), never "0.0".
+    assert "random_bot: games 3, points 0, score 0.000, mean total - (0 of 3), forfeits timeout 3" in flat
     assert "points 3, score 1.000" in flat and "win rate" not in flat
 
 

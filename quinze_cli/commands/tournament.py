@@ -171,7 +171,8 @@ def settle(data: dict[str, Any]) -> tuple[EventSettings, MatchConfig, Schedule, 
 
 def _count(stats: TournamentStats, entry: dict[str, Any]) -> None:
     stats.add_game(entry["seat_bots"], entry["points"], [tuple(f) for f in entry["forfeits"]], entry["scores"],
-                   index=entry["index"], deal=entry["seed"], think=[tuple(t) for t in entry.get("think", [])])
+                   index=entry["index"], deal=entry["seed"], think=[tuple(t) for t in entry.get("think", [])],
+                   reason=entry.get("reason"))
 
 
 class _Quiet:

@@ -9,6 +9,10 @@
 - The sequential test of ``--sprt``: :mod:`quinze_cli.stats.sprt`.
 - More than two bots, or more than two seats: Plackett–Luce ratings from each game's ranking:
   :mod:`quinze_cli.stats.ratings`.
+- The game's own score (``Result.scores``: chips, match totals, cards left) counts only the games
+  that ended without a forfeit (``scored_games``): a forfeited game's scores are all 0
+  (:meth:`quinze_protocol.game.Result.forfeit`), the best possible Le Quinze total or Le 14 count,
+  so counting them would make forfeiting pay (docs/match.md "Results").
 
 Every total is an exactly rounded sum (:func:`math.fsum`) and the ratings follow the games'
 schedule order, so the figures do not depend on the order in which concurrent games finished
@@ -23,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from quinze_protocol.game import FORFEIT
 from quinze_cli.stats.elo import elo_estimate, pentanomial
 from quinze_cli.stats.sprt import SprtSpec, SprtState
 
@@ -34,7 +39,8 @@ class BotTotals:
     """One bot's totals: ``games`` played, ``wins`` (games where it took the whole point),
     ``points`` (sum), ``forfeits`` by kind (timeout, crash, garbage, illegal), and
     ``game_score``: the sum of the game's own scores (``Result.scores``) of its seats — chips won
-    or lost in Le Quinze classique, match totals in Le Quinze, cards left in Le 14."""
+    or lost in Le Quinze classique, match totals in Le Quinze, cards left in Le 14 — over the
+    ``scored_games``: the games it played that ended without a forfeit (anyone's)."""
 
     name: str
     command: str
@@ -42,6 +48,7 @@ class BotTotals:
     wins: int = 0
     points: float = 0.0
     game_score: float = 0.0
+    scored_games: int = 0
     forfeits: Counter[str] = field(default_factory=Counter)
     per_game: list[float] = field(default_factory=list)
     scores: list[float] = field(default_factory=list)
@@ -53,12 +60,17 @@ class BotTotals:
     near_limit: int = 0
     """Answers that took more than 90% of their time (within 10% of the move time limit)."""
 
-    def add(self, pts: float, scores: Sequence[float]) -> None:
+    def add(self, pts: float, scores: Sequence[float], *, scored: bool = True) -> None:
+        """One game: ``pts`` its points, ``scores`` its seats' game scores; ``scored`` False (a
+        forfeited game): the scores are not counted."""
         self.games += 1
         self.points += pts
         self.per_game.append(pts)
         if pts >= 1.0 - 1e-9:
             self.wins += 1
+        if not scored:
+            return
+        self.scored_games += 1
         for s in scores:
             self.scores.append(s)
             self.game_score += s
@@ -75,8 +87,8 @@ class BotTotals:
 
     @property
     def game_score_mean(self) -> float:
-        """``game_score`` per game played (0 before any game)."""
-        return self.game_score / self.games if self.games else 0.0
+        """``game_score`` per scored game (a game ended without a forfeit; 0 before any)."""
+        return self.game_score / self.scored_games if self.scored_games else 0.0
 
     def to_data(self) -> dict[str, Any]:
         """The totals as JSON data, sums exactly rounded (independent of the games' order)."""
@@ -92,7 +104,8 @@ class BotTotals:
             "win_rate": round(self.wins / n if n else 0.0, 6),
             "score": round(points / n if n else 0.0, 6),
             "game_score": round(game_score, 6),
-            "game_score_mean": round(game_score / n if n else 0.0, 6),
+            "game_score_mean": round(game_score / self.scored_games if self.scored_games else 0.0, 6),
+            "scored_games": self.scored_games,
             "forfeits": dict(sorted(self.forfeits.items())),
             "time": {"seconds": round(self.think, 3), "moves": self.moves,
                      "mean": round(self.think / self.moves, 6) if self.moves else None,
@@ -131,14 +144,17 @@ class MatchStats:
         """Two bots: the first bot's score in each complete unit (game or deal group)."""
 
     def add_game(self, seat_bots: Sequence[int], points: Sequence[float], forfeits: Sequence[tuple[int, str]],
-                 scores: Sequence[float] = (), *, index: int | None = None, deal: Any = None,
+                 scores: Sequence[float] = (), *, index: int | None = None, deal: Any = None, reason: str | None = None,
                  think: Sequence[tuple[float, int, float] | tuple[float, int, float, int]] = ()) -> None:
         """Count one game: ``seat_bots[s]`` is the bot index at seat ``s``, ``points[s]`` that
         seat's points, ``forfeits`` the ``(bot index, kind)`` of each bot failure in it,
         ``scores[s]`` the seat's game score (``Result.scores``; may be empty); ``index`` its
         place in the schedule (default: the order of arrival) and ``deal`` its deal group key
         (the seed; games of one group share it; default: the game alone); ``think[s]`` the
-        seat's ``(seconds, answers, longest answer[, answers within 10% of the limit])``."""
+        seat's ``(seconds, answers, longest answer[, answers within 10% of the limit])``;
+        ``reason`` the result's (``Result.reason``; None: ``"forfeit"`` when ``forfeits`` is not
+        empty, as a journal written before the reason was kept says). A forfeited game's scores
+        are not counted (the module docstring)."""
         if index is None:
             index = self.games
         self.games += 1
@@ -148,8 +164,9 @@ class MatchStats:
             got[bot] = got.get(bot, 0.0) + float(points[seat])
             if seat < len(scores):
                 got_scores.setdefault(bot, []).append(float(scores[seat]))
+        forfeited = reason == FORFEIT if reason is not None else bool(forfeits)
         for bot, pts in got.items():
-            self.bots[bot].add(pts, got_scores.get(bot, ()))
+            self.bots[bot].add(pts, got_scores.get(bot, ()), scored=not forfeited)
         for bot, kind in forfeits:
             self.bots[bot].forfeits[kind] += 1
         for seat, entry in enumerate(think):
