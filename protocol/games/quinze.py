@@ -56,15 +56,14 @@ from typing import Any
 from quinze_protocol.cards import card_text
 from quinze_protocol.game import (
     Action,
-    ActionError,
     Event,
     Game,
-    IllegalAction,
     Option,
     Result,
     register_game,
 )
-from quinze_protocol.games.quinze_actions import END, End, Fifteen, Place, parse_quinze_action
+from quinze_protocol.games.quinze_actions import END, Fifteen, Place, parse_quinze_action
+from quinze_protocol.games.quinze_check import check_action
 from quinze_protocol.games.quinze_legal import (
     CARD_POINTS,
     CARD_RANK,
@@ -504,64 +503,10 @@ class QuinzeGame(Game):
     # ------------------------------------------------------------------ checks
 
     def check(self, action: Any) -> None:
-        """Raise IllegalAction unless ``action`` is legal now (quinze_cli/rules/quinze.md "A turn"). No mutation."""
-        if self.phase == "over":
-            raise IllegalAction("the game is over", code="game-over")
-        if not isinstance(action, (Fifteen, Place, End)):
-            raise ActionError(f"not a {self.id} action: {action!r}", field="type")
-        phase = self.phase
-        hand = self.hands[self.seat]
-        kind = action[0]
-        if kind == "fifteen":
-            if phase == "placed":
-                raise IllegalAction("after the quick placement the turn can only end", code="cannot-fifteen")
-            hc = action[1] + action[3]
-            tc = action[2] + action[4]
-            self._held(hc, hand, "card-not-held", "you do not hold")
-            self._held(tc, self.table, "card-not-on-table", "the table does not have")
-            problem = fifteen_problem(hc, tc)
-            if problem is not None:
-                raise IllegalAction(problem[1], code=problem[0])
-            return
-        if kind == "place":
-            cards = action[1]
-            if phase == "fifteen":
-                raise IllegalAction("you can make a fifteen, so you must make one before anything else", code="must-make-fifteen")
-            if phase == "placed":
-                raise IllegalAction("you already placed a card this turn", code="cannot-place")
-            self._held(cards, hand, "card-not-held", "you do not hold")
-            if phase == "more":
-                if not self.quick_place:
-                    raise IllegalAction("after a fifteen you may only make more fifteens or end the turn", code="cannot-place")
-                if not self.used_table:
-                    raise IllegalAction("the quick placement needs a fifteen that used a table card this turn", code="cannot-place")
-                if len(cards) != 1:
-                    raise IllegalAction("the quick placement is one card", code="cannot-place")
-                if len(hand) < 2:
-                    raise IllegalAction("you may not place your last card", code="last-card")
-                return
-            if len(cards) == 2:
-                r0, r1 = CARD_RANK[cards[0]], CARD_RANK[cards[1]]
-                if r0 != r1 or r0 not in _FACE:
-                    raise IllegalAction("two cards may be placed only as a pair of J, Q or K", code="cannot-place")
-                if len(hand) < 3:
-                    raise IllegalAction("a face pair may be placed only when holding at least three cards", code="pair-needs-three")
-            return
-        # end
-        if phase in ("more", "placed"):
-            return
-        if phase == "fifteen":
-            raise IllegalAction("you can make a fifteen, so you must make one before ending the turn", code="must-make-fifteen")
-        raise IllegalAction("you made no fifteen: place a card to end the turn", code="cannot-end")
-
-    @staticmethod
-    def _held(cards: tuple[int, ...], pool: list[int], code: str, words: str) -> None:
-        left = list(pool)
-        for c in cards:
-            try:
-                left.remove(c)
-            except ValueError:
-                raise IllegalAction(f"{words} {_TEXT[c]}" + (" (that many times)" if c in pool else ""), code=code) from None
+        """Raise :class:`IllegalAction` (stable code, reason in words) or :class:`ActionError` unless
+        ``action`` is legal now (quinze_cli/rules/quinze.md "A turn"; the refusals are
+        :func:`quinze_protocol.games.quinze_check.check_action`). No mutation."""
+        check_action(self, action)
 
     # ------------------------------------------------------------------ views and stats
 
