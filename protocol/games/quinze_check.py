@@ -1,5 +1,5 @@
 """Le Quinze: the refusals of an action (:meth:`QuinzeGame.check`), each with its stable code
-and its reason in words (quinze_cli/rules/quinze.md "A turn"; PROTOCOL.md "Errors" lists the codes).
+and its reason in words (quinze_cli/rules/quinze.md "A turn"; PROTOCOL.md "Le Quinze (`quinze`)" lists the codes).
 Kept apart from the game's play and legal lists: a refusal reads the game, never changes it."""
 
 from __future__ import annotations
