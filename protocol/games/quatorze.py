@@ -82,6 +82,7 @@ from quinze_protocol.games.quatorze_legal import (
     can_lay_whole_hand,
     canonical_combinations,
     check_action,
+    substitute,
     whole_hand_combinations,
 )
 from quinze_protocol.games.quatorze_index import DISCARDS as _DISCARDS
@@ -144,6 +145,7 @@ class QuatorzeGame(Game):
 
     def __init__(self) -> None:
         self.options: dict[str, Any] = {}
+        self.record_events = True  # Game's default, held by the game itself: read at every action (see to_act below)
         self.opening_events: list[Event] = []
         self.rng = Rng(0)
         self.hands: list[list[int]] = []
@@ -348,17 +350,16 @@ class QuatorzeGame(Game):
         hand = self.hands[seat]
         events: list[Event] | None = [] if self.record_events else None
         if type(a) is Substitute:
+            kind, i, held, cards, j, card = a  # one unpacking: a named tuple's field read costs more
             table = self.table
-            if a.kind != "between":
+            if kind != "between":
                 self._hand = None  # else the hand is unchanged: its summary still holds
-            apply_substitute(hand, table, a)
+            substitute(hand, table, kind, i, held, cards, j, card)
             infos = self._infos
             if infos is not None:  # else no index or tally was made yet
-                i = a.combination
                 old = infos[i]
                 cs = tuple(table[i])
                 new = infos[i] = _info_get(cs) or info(cs)  # the cache's look-up inlined
-                j = a.other
                 if j >= 0:
                     old_j = infos[j]
                     cs = tuple(table[j])
@@ -373,18 +374,20 @@ class QuatorzeGame(Game):
                     if self._tix is not None:
                         self._moved((i,))
             self.substitutions += 1
-            if events is not None:
-                kind = a.kind
+            if events is not None:  # a.to_data()'s fields, in its order
                 if kind == "between":
-                    pub = {"seat": seat, "substitution": kind, "combination": a.combination,
-                           "cards": [_TEXT[a.cards[0]], _TEXT[a.cards[1]]], "other": a.other, "card": _TEXT[a.card]}
+                    c0, c1 = cards
+                    pub = {"seat": seat, "substitution": kind, "combination": i,
+                           "cards": [_TEXT[c0], _TEXT[c1]], "other": j, "card": _TEXT[card]}
                 elif kind == "hand-for-two":
-                    pub = {"seat": seat, "substitution": kind, "hand": _TEXT[a.hand[0]], "combination": a.combination,
-                           "cards": [_TEXT[a.cards[0]], _TEXT[a.cards[1]]]}
+                    c0, c1 = cards
+                    pub = {"seat": seat, "substitution": kind, "hand": _TEXT[held[0]], "combination": i,
+                           "cards": [_TEXT[c0], _TEXT[c1]]}
                 else:
-                    pub = {"seat": seat, "substitution": kind, "hand": [_TEXT[a.hand[0]], _TEXT[a.hand[1]]],
-                           "combination": a.combination, "card": _TEXT[a.card]}
-                events.append(_tnew(Event, ("substitute", pub, _NOPRIV)))  # a.to_data()'s fields, in its order
+                    c0, c1 = held
+                    pub = {"seat": seat, "substitution": kind, "hand": [_TEXT[c0], _TEXT[c1]],
+                           "combination": i, "card": _TEXT[card]}
+                events.append(_tnew(Event, ("substitute", pub, _NOPRIV)))
             self.phase = "substitute"
         elif type(a) is Discard:
             self._hand = None

@@ -47,6 +47,7 @@ __all__ = [
     "check_substitute",
     "canonical_combinations",
     "combinations",
+    "substitute",
     "substitutions",
     "whole_hand_combinations",
 ]
@@ -331,32 +332,39 @@ def check_substitute(hand: Sequence[int], table: Sequence[Sequence[int]], s: Sub
 
 def apply_substitute(hand: list[int], table: list[list[int]], s: Substitute) -> None:
     """Carry out a checked substitution in place (hand and combinations stay canonically sorted)."""
+    substitute(hand, table, *s)
 
+
+def substitute(hand: list[int], table: list[list[int]], kind: str, combination: int, held: tuple[int, ...],
+               cards: tuple[int, ...], other: int, card: int) -> None:
+    """:func:`apply_substitute` with the substitution's six fields given one by one, in the
+    order of :class:`~quinze_protocol.games.quatorze_actions.Substitute` (``held`` is its
+    ``hand``): the engine unpacks the action once (a named tuple's field read is a
+    descriptor's call, about twice the cost of an item of the unpacking)."""
     order = _order
-    comb = table[s.combination]
-    kind = s.kind
+    comb = table[combination]
     if kind == "hand-for-two":
-        hand.remove(s.hand[0])
-        for c in s.cards:
+        hand.remove(held[0])
+        for c in cards:
             comb.remove(c)
-        hand.extend(s.cards)
-        comb.extend(s.hand)
+        hand.extend(cards)
+        comb.extend(held)
         hand.sort(key=order)
     elif kind == "two-for-one":
-        for c in s.hand:
+        for c in held:
             hand.remove(c)
-        comb.remove(s.card)
-        hand.append(s.card)
-        comb.extend(s.hand)
+        comb.remove(card)
+        hand.append(card)
+        comb.extend(held)
         hand.sort(key=order)
     else:
-        other = table[s.other]
-        for c in s.cards:
+        o = table[other]
+        for c in cards:
             comb.remove(c)
-        other.remove(s.card)
-        comb.append(s.card)
-        other.extend(s.cards)
-        other.sort(key=order)
+        o.remove(card)
+        comb.append(card)
+        o.extend(cards)
+        o.sort(key=order)
     comb.sort(key=order)
 
 
