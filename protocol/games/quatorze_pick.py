@@ -20,9 +20,9 @@ The list they stand for is :func:`quinze_protocol.games.quatorze_index.listing`'
 quatorze_index.X` bits a value, so that a sum over values of products of two counts is one
 multiplication: with ``a`` holding ``a[v]`` at ``X * v`` and ``b`` holding ``b[v]`` at
 ``X * (13 - v)``, the product holds ``sum(a[v] * b[v])`` at ``X * 13`` (no count or sum of
-products reaches ``2 ** X``, so nothing carries between values). A :class:`Tally` of the table
+products reaches ``2 ** X``, so nothing carries between values). A :data:`Tally` of the table
 (kept by the engine, moved by each action that changes a combination) holds its pairs per sum
-and its cards per value; a :class:`Hand` (made once per hand: the engine keeps it while the hand
+and its cards per value; a :data:`Hand` (made once per hand: the engine keeps it while the hand
 is unchanged, as a substitution between combinations leaves it) holds the hand's cards per value
 and its pairs per sum. Then hand-for-two = sum over values of (table pairs of that sum) x (hand
 cards of that value), two-for-one = sum over values of (hand pairs of that sum) x (table cards
@@ -34,7 +34,7 @@ action ``k`` and builds that action alone: the same value as the list's entry.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 from quinze_protocol import caches as _caches
 from quinze_protocol.games.quatorze_actions import VALUES, Combine, Substitute
@@ -55,14 +55,14 @@ _TWICE13 = [1 << X * (13 - 2 * VALUES[c]) if 2 * VALUES[c] <= 13 else 0 for c in
 """``_TWICE13[c]``: a card held twice as a pair with itself, at ``X * (13 - sum)`` (none when the
 sum is over 13: no table card is worth it)."""
 _PAIRS: dict[int, int] = {}
-""":attr:`Hand.pairs` of the hand's distinct cards alone, by :attr:`Hand.values` (which
+"""The ``pairs`` of a :data:`Hand`'s distinct cards alone, by its ``values`` (which
 decides it): the same value counts recur far more often than the same hands. Ints only."""
 _PAIRS_MAX = 50_000
 _C = 40
 """Bits per sum in :func:`combinations_count`'s polynomial (its counts stay under ``3 ** 25``)."""
 _UNDER15 = (1 << _C * 15) - 1
 _COUNTS: dict[int, int] = {}
-""":func:`combinations_count` by :attr:`Hand.values` plus, ``X * 14`` bits up, the same for the
+""":func:`combinations_count` by the :data:`Hand`'s ``values`` plus, ``X * 14`` bits up, the same for the
 cards held twice (together they decide the count; the same hand shapes recur in every game,
 as they do for :data:`_PAIRS`). Ints only; cleared when large."""
 _COUNTS_MAX = 50_000
@@ -71,36 +71,26 @@ _ONCE = tuple(1 + (1 << _C * VALUES[c]) for c in range(54))
 _TWICE = tuple(1 + (1 << _C * VALUES[c]) + (1 << 2 * _C * VALUES[c]) for c in range(54))
 
 
-class Hand(NamedTuple):
-    """What counting needs of a hand (canonical order, as a game keeps it): its distinct cards
-    (canonical order), those it holds twice, per value ``v`` at ``X * (13 - v)`` its distinct
-    cards of that value, and per sum ``s`` up to 13 at ``X * (13 - s)`` its distinct pairs
-    adding up to ``s`` (a card held twice makes a pair with itself; a larger sum is worth no
-    table card)."""
+Hand = tuple[list[int], list[int], int, int]
+"""What counting needs of a hand (canonical order, as a game keeps it), a plain tuple
+``(cards, twice, values, pairs)``: its distinct cards (canonical order), those it holds twice,
+per value ``v`` at ``X * (13 - v)`` its distinct cards of that value (``values``), and per sum
+``s`` up to 13 at ``X * (13 - s)`` its distinct pairs adding up to ``s`` (``pairs``; a card held
+twice makes a pair with itself; a larger sum is worth no table card). A plain tuple, read by
+index or unpacking, as :data:`~quinze_protocol.games.quatorze_index.Info` is: a named tuple's
+field read is a descriptor's call, about twice the cost of a plain tuple's item."""
 
-    cards: list[int]
-    twice: list[int]
-    values: int
-    pairs: int
-
-
-class Tally(NamedTuple):
-    """What counting needs of the table: every combination's pairs per sum ``s`` at ``X * s``,
-    its distinct cards per value ``v`` at ``X * v`` and the same at ``X * (13 - v)``, the sum
-    of the combinations' own counts (:data:`~quinze_protocol.games.quatorze_index.Info`), and
-    the number of substitutions between combinations. Sums over the combinations, so an action
-    moves it by the changed combinations' counts alone (:func:`moved`). Immutable: copies of a
-    game share it."""
-
-    pairs: int
-    cards: int
-    cards_rev: int
-    own: int
-    between: int
+Tally = tuple[int, int, int, int, int]
+"""What counting needs of the table, a plain tuple ``(pairs, cards, cards_rev, own, between)``
+(as :data:`Hand`): every combination's pairs per sum ``s`` at ``X * s``, its distinct cards per
+value ``v`` at ``X * v`` and the same at ``X * (13 - v)``, the sum of the combinations' own
+counts (:data:`~quinze_protocol.games.quatorze_index.Info`), and the number of substitutions
+between combinations. Sums over the combinations, so an action moves it by the changed
+combinations' counts alone (:func:`moved`). Immutable: copies of a game share it."""
 
 
 def hand(cards: Sequence[int]) -> Hand:
-    """The :class:`Hand` of ``cards`` (canonical order: identical cards side by side)."""
+    """The :data:`Hand` of ``cards`` (canonical order: identical cards side by side)."""
     twice: list[int] = []
     if len(set(cards)) == len(cards):
         distinct = list(cards)
@@ -118,25 +108,26 @@ def hand(cards: Sequence[int]) -> Hand:
         _PAIRS[ones] = pairs
     if twice:
         pairs += sum(map(_TWICE13.__getitem__, twice))
-    return _tnew(Hand, (distinct, twice, ones, pairs))
+    return (distinct, twice, ones, pairs)
 
 
 def tally(infos: Sequence[Info]) -> Tally:
-    """The :class:`Tally` of a table, from its combinations' infos (table order)."""
+    """The :data:`Tally` of a table, from its combinations' infos (table order)."""
     pairs = cards = rev = own = 0
     for inf in infos:
         own += inf[5]
         pairs += inf[6]
         cards += inf[7]
         rev += inf[8]
-    return _tnew(Tally, (pairs, cards, rev, own, ((pairs * rev >> _AT13) & _M) - own))
+    return (pairs, cards, rev, own, ((pairs * rev >> _AT13) & _M) - own)
 
 
 def moved(t: Tally, old: Info | None, new: Info, old_j: Info | None = None, new_j: Info | None = None) -> Tally:
     """``t`` after one combination went from ``old`` (None: newly laid) to ``new`` and, with
     ``new_j``, another from ``old_j`` to ``new_j``: a new tally (each count is a sum over the
     combinations, exact in any order)."""
-    pairs, cards, rev, own = t.pairs + new[6], t.cards + new[7], t.cards_rev + new[8], t.own + new[5]
+    pairs, cards, rev, own, _ = t
+    pairs, cards, rev, own = pairs + new[6], cards + new[7], rev + new[8], own + new[5]
     if old is not None:
         pairs, cards, rev, own = pairs - old[6], cards - old[7], rev - old[8], own - old[5]
     if new_j is not None:
@@ -145,23 +136,23 @@ def moved(t: Tally, old: Info | None, new: Info, old_j: Info | None = None, new_
         cards += new_j[7] - old_j[7]
         rev += new_j[8] - old_j[8]
         own += new_j[5] - old_j[5]
-    return _tnew(Tally, (pairs, cards, rev, own, ((pairs * rev >> _AT13) & _M) - own))
+    return (pairs, cards, rev, own, ((pairs * rev >> _AT13) & _M) - own)
 
 
 def combinations_count(h: Hand, cards: Sequence[int]) -> int:
-    """How many combinations the hand ``cards`` (whose :class:`Hand` is ``h``) can lay,
+    """How many combinations the hand ``cards`` (whose :data:`Hand` is ``h``) can lay,
     ``len(canonical_combinations(cards))``: the coefficient of ``x ** 14`` in the product over
     distinct cards of ``1 + x ** value`` (``+ x ** (2 * value)`` for a card held twice), each
     term a multiset of hand cards adding up to 14. Cached by what decides it, per value the
     distinct cards and those held twice (:data:`_COUNTS`)."""
-    if len(h.cards) > 25:  # the coefficients could outgrow their bits: list them
+    distinct, tw, values, _ = h
+    if len(distinct) > 25:  # the coefficients could outgrow their bits: list them
         return len(canonical_combinations(cards))
-    tw = h.twice
-    key = h.values + (sum(map(_REV.__getitem__, tw)) << _AT14) if tw else h.values
+    key = values + (sum(map(_REV.__getitem__, tw)) << _AT14) if tw else values
     n = _COUNTS.get(key)
     if n is None:
         p = 1
-        for c in h.cards:
+        for c in distinct:
             p = p * (_TWICE[c] if tw and c in tw else _ONCE[c]) & _UNDER15
         n = p >> _C * 14
         if len(_COUNTS) >= _COUNTS_MAX:
@@ -181,7 +172,7 @@ def nth(t: Tally, infos: Sequence[Info], h: Hand, cards: Sequence[int], combinat
     k -= combinations
     h42, t41, between, _ = counted
     if k < h42:
-        ones = h.values
+        ones = h[2]
         for i, inf in enumerate(infos):
             if inf[0]:
                 n = (ones * inf[6] >> _AT13) & _M  # its pairs x the hand's cards of their sums
@@ -189,7 +180,7 @@ def nth(t: Tally, infos: Sequence[Info], h: Hand, cards: Sequence[int], combinat
                     for p, s in inf[0]:
                         m = (ones >> X * (13 - s)) & _M
                         if k < m:
-                            for c in h.cards:
+                            for c in h[0]:
                                 if VALUES[c] == s:
                                     if not k:
                                         return _tnew(Substitute, ("hand-for-two", i, _ONE[c], p, -1, -1))
@@ -200,7 +191,7 @@ def nth(t: Tally, infos: Sequence[Info], h: Hand, cards: Sequence[int], combinat
         raise AssertionError("a hand-for-two counted but not found")
     k -= h42
     if k < t41:
-        pairs = h.pairs
+        pairs = h[3]
         for i, inf in enumerate(infos):
             n = (pairs * inf[7] >> _AT13) & _M  # the hand's pairs x its cards of their sums
             if k < n:
@@ -215,16 +206,16 @@ def nth(t: Tally, infos: Sequence[Info], h: Hand, cards: Sequence[int], combinat
     k -= t41
     if k < between:
         return _between(t, infos, k)
-    return DISCARDS[h.cards[k - between]]
+    return DISCARDS[h[0][k - between]]
 
 
 def _hand_pair(h: Hand, s: int, k: int) -> tuple[int, int]:
     """Pair ``k`` of the hand's distinct pairs adding up to ``s``, in the listing's order."""
     V = VALUES
-    cards = h.cards
+    cards, twice, _, _ = h
     for j, a in enumerate(cards):
         va = V[a]
-        if va + va == s and a in h.twice:
+        if va + va == s and a in twice:
             if not k:
                 return (a, a)
             k -= 1
@@ -239,7 +230,7 @@ def _hand_pair(h: Hand, s: int, k: int) -> tuple[int, int]:
 def _between(t: Tally, infos: Sequence[Info], k: int) -> Any:
     """Substitution ``k`` between combinations, in the listing's order: per source (table order),
     per pair, the cards worth its sum in the other combinations (table order, then suit)."""
-    rev, cards = t.cards_rev, t.cards
+    _, cards, rev, _, _ = t
     for i, inf in enumerate(infos):
         if inf[0]:
             n = ((inf[6] * rev >> _AT13) & _M) - inf[5]  # its pairs x the table's cards, less its own
@@ -292,6 +283,8 @@ def counted(g: Any) -> tuple[Tally, list[Info], Hand, list[int], int, tuple[int,
         t = g._tally = tally(infos)
     hs = h[1]
     nc = combinations_count(hs, cards) if g.phase == "combine" else 0
-    h42 = (hs.values * t.pairs >> _AT13) & _M
-    t41 = (hs.pairs * t.cards >> _AT13) & _M
-    return t, infos, hs, cards, nc, (h42, t41, t.between, nc + h42 + t41 + t.between + len(hs.cards))
+    distinct, _, values, pairs = hs
+    t_pairs, t_cards, _, _, between = t
+    h42 = (values * t_pairs >> _AT13) & _M
+    t41 = (pairs * t_cards >> _AT13) & _M
+    return t, infos, hs, cards, nc, (h42, t41, between, nc + h42 + t41 + between + len(distinct))
