@@ -67,8 +67,10 @@ cards held twice (together they decide the count; the same hand shapes recur in 
 as they do for :data:`_PAIRS`). Ints only; cleared when large."""
 _COUNTS_MAX = 50_000
 _AT14 = 14 * X
-_ONCE = tuple(1 + (1 << _C * VALUES[c]) for c in range(54))
-_TWICE = tuple(1 + (1 << _C * VALUES[c]) + (1 << 2 * _C * VALUES[c]) for c in range(54))
+_SHIFT = [_C * VALUES[c] for c in range(54)]
+"""``_SHIFT[c]``: the bits of ``x ** value`` in :func:`combinations_count`'s polynomial: a product
+by ``1 + x ** value`` is a shift and an add, where a general product of two such ints costs
+several times as much."""
 
 
 Hand = tuple[list[int], list[int], int, int]
@@ -152,8 +154,10 @@ def combinations_count(h: Hand, cards: Sequence[int]) -> int:
     n = _COUNTS.get(key)
     if n is None:
         p = 1
-        for c in distinct:
-            p = p * (_TWICE[c] if tw and c in tw else _ONCE[c]) & _UNDER15
+        for c in distinct:  # p * (1 + x ** v) (+ x ** (2 * v) for a card held twice), by shifts
+            sh = _SHIFT[c]
+            q = p << sh
+            p = (p + q + (q << sh) if tw and c in tw else p + q) & _UNDER15
         n = p >> _C * 14
         if len(_COUNTS) >= _COUNTS_MAX:
             _COUNTS.clear()
