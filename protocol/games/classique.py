@@ -66,11 +66,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from quinze_protocol import caches as _caches
-from quinze_protocol.cards import card_text, rank
+from quinze_protocol.cards import card_text
 from quinze_protocol.game import Action, ActionError, Event, Game, IllegalAction, Option, OptionError, Result, register_game
 from quinze_protocol.games.classique_actions import Call, Check, Fold, Hit, Pass, Raise, Stand, parse_action_data
 from quinze_protocol.games.classique_observer import ClassiqueObserver
-from quinze_protocol.games.events import event
 from quinze_protocol.rng import Rng
 
 from quinze_protocol.games.classique_coup import (  # noqa: F401  (re-exported)
@@ -91,6 +90,12 @@ from quinze_protocol.games.classique_coup import (  # noqa: F401  (re-exported)
 _PASS, _STAND, _HIT, _CHECK, _CALL, _FOLD = Pass(), Stand(), Hit(), Check(), Call(), Fold()
 _SPEAK = (_PASS, _STAND, _HIT)
 """The speaking round's legal actions, in the listed order."""
+_CEREMONY = {n: tuple(CEREMONY_SUIT * 13 + r - 1 for r in CEREMONY_RANKS[:n]) for n in range(2, len(CEREMONY_RANKS) + 1)}
+"""The ceremony's cards by number of players, before the shuffle: one spade each from the king down."""
+_TEXT = tuple(card_text(c) for c in range(54))
+_tnew = tuple.__new__
+_NOPRIV = Event._field_defaults["private"]
+"""Events built as ``_tnew(Event, (kind, public, private))`` (:mod:`quinze_protocol.games.events`)."""
 _RAISES: dict[tuple[int, int], Raise] = {}
 """Listed raises by range: actions are immutable values, so the legal lists reuse them."""
 
@@ -126,11 +131,12 @@ class ClassiqueGame(Game):
 
     # ------------------------------------------------------------------ creation
 
-    def _blank(self, options: dict[str, Any], caves: list[int]) -> None:
-        """Options, no opening events, a fresh :class:`ClassiqueState` and its :class:`CoupFlow`."""
+    def _blank(self, options: dict[str, Any], caves: list[int], rng: Rng | None = None) -> None:
+        """Options, no opening events, a fresh :class:`ClassiqueState` (with ``rng``, by default
+        ``Rng(0)``) and its :class:`CoupFlow`."""
         self.options = options
         self.opening_events = []
-        self.state = ClassiqueState(caves)
+        self.state = ClassiqueState(caves, rng)
         self.flow = CoupFlow(options, self.state)
 
     @classmethod
@@ -167,21 +173,22 @@ class ClassiqueGame(Game):
         opts = cls.validate_options(options)
         caves = cls.read_caves(opts)
         game = cls.__new__(cls)
-        game._blank(opts, caves)
+        game._blank(opts, caves, Rng(seed))
         st = game.state
-        st.rng = Rng(seed)
         n = opts["players"]
-        cards = [CEREMONY_SUIT * 13 + r - 1 for r in CEREMONY_RANKS[:n]]
+        cards = list(_CEREMONY[n])
         st.rng.shuffle(cards)
-        draws = [{"card": card_text(c), "seat": s} for s, c in enumerate(cards)]
+        draws = []
         first = 0
-        for s in range(1, n):  # the lowest card (the first seat holding it; ranks are distinct)
-            if rank(cards[s]) < rank(cards[first]):
+        for s in range(n):  # the lowest card (the first seat holding it; ranks are distinct)
+            c = cards[s]
+            draws.append({"card": _TEXT[c], "seat": s})
+            if c < cards[first]:  # one suit: the card numbers are in the order of the ranks
                 first = s
         st.first_dealer = st.dealer = first
-        ev = [event("ceremony", {"draws": draws, "first_dealer": first, "first_to_speak": (first + 1) % n})]
+        ev = [_tnew(Event, ("ceremony", {"draws": draws, "first_dealer": first, "first_to_speak": (first + 1) % n}, _NOPRIV)),
+              _tnew(Event, ("deck-change", {"dealer": first, "deck": "black", "talon": 52, "reason": "first"}, _NOPRIV))]
         st.shuffle_talon(colour_deck("black"))
-        ev.append(event("deck-change", {"dealer": st.dealer, "deck": "black", "talon": 52, "reason": "first"}))
         game.flow.start_coup(ev)
         game._sync()
         game.opening_events = ev
@@ -284,8 +291,12 @@ class ClassiqueGame(Game):
             i = pick(3)
             if 0 <= i < 3:
                 return _SPEAK[i]
-            return Game.legal_action(self, i)
-        return Game.legal_pick(self, pick)
+        else:
+            legal = self.legal_actions()
+            i = pick(len(legal))
+            if 0 <= i < len(legal):
+                return legal[i]
+        return Game.legal_action(self, i)
 
     @classmethod
     def parse_action(cls, data: Mapping[str, Any]):

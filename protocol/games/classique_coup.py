@@ -40,6 +40,7 @@ def _orders(n: int) -> tuple[tuple[int, ...], ...]:
     return got
 TALLY_KEYS = ("coups", "all_passed", "single_opener", "last_in", "showdowns", "burns", "raises", "deck_changes")
 """Counters kept for :meth:`ClassiqueGame.stats`."""
+_TALLY_ZERO = dict.fromkeys(TALLY_KEYS, 0)
 
 
 def value(c: int) -> int:
@@ -59,6 +60,9 @@ def _sorted_deck(colour: str) -> tuple[int, ...]:
 _DECKS = {"black": _sorted_deck("black"), "red": _sorted_deck("red")}
 _TEXT = tuple(card_text(c) for c in range(54))
 """:func:`~quinze_protocol.cards.card_text` of every card number."""
+_DEALT = tuple({"card": _TEXT[c]} for c in range(54))
+"""The private part of a ``deal`` event for a seat, by its hidden card: built once, shared by the
+events (events are immutable values)."""
 _tnew = tuple.__new__
 _NOPRIV = Event._field_defaults["private"]
 """Events are built as ``_tnew(Event, (kind, public, private))``, the value of ``Event(kind,
@@ -95,7 +99,8 @@ class ClassiqueState:
     """The state's fields, which the game reads and writes as its own attributes."""
     __slots__ = FIELDS + ("_pending",)
 
-    def __init__(self, caves: list[int]) -> None:
+    def __init__(self, caves: list[int], rng: Rng | None = None) -> None:
+        """A match before its ceremony, with ``caves`` per seat and ``rng`` (by default ``Rng(0)``)."""
         n = len(caves)
         self.caves = list(caves)
         self.chips = list(caves)
@@ -122,8 +127,8 @@ class ClassiqueState:
         self.round_of = "opening"
         self.end_reason: str | None = None
         self.shares: list[int] = [0] * n
-        self.tally = dict.fromkeys(TALLY_KEYS, 0)
-        self.rng = Rng(0)
+        self.tally = dict(_TALLY_ZERO)
+        self.rng = Rng(0) if rng is None else rng
 
     def copy(self) -> "ClassiqueState":
         """An independent copy: every list, the counters and the generator copied."""
@@ -208,7 +213,11 @@ class CoupFlow:
         """Seats still in the coup (opened and neither folded nor burnt), in speaking order."""
         st = self.state
         in_match, status = st.in_match, st.status
-        return [s for s in self._orders[(st.dealer + 1) % self.n] if in_match[s] and status[s] in IN_COUP]
+        out = []
+        for s in self._orders[(st.dealer + 1) % self.n]:  # a loop: a comprehension is a call
+            if in_match[s] and status[s] in IN_COUP:
+                out.append(s)
+        return out
 
     def hidden_card(self, seat: int) -> int:
         """The hidden card of ``seat``, a seat in the coup (every one holds one)."""
@@ -320,18 +329,23 @@ class CoupFlow:
         if ev is not None:
             ev.append(_tnew(Event, ("ante", {"coup": coup, "amount": ante, "seats": players, "pot": st.pot}, _NOPRIV)))
         # the speaking order (:meth:`speaking_order`): every seat still in the match, after
-        # eliminations, from the dealer's next seat
-        order = [s for s in self._orders[(dealer + 1) % n] if in_match[s]]
+        # eliminations, from the dealer's next seat (all of them: the rotation itself)
+        rotation = self._orders[(dealer + 1) % n]
+        order = list(rotation) if len(players) == n else [s for s in rotation if in_match[s]]
         hidden = st.hidden
         talon = st.talon
         pending = st._pending
         # the bottom len(order) cards must be final (as pop_card settles them, a few at once)
         if pending is not None and pending[2] <= pending[1] - len(talon) + len(order):
             st._pending = advance(talon, pending, max(1, len(talon) - len(order) - 1))
-        for s in order:
-            hidden[s] = talon.pop()
-        if ev is not None:
-            private = {s: {"card": _TEXT[hidden[s]]} for s in order}
+        if ev is None:
+            for s in order:
+                hidden[s] = talon.pop()
+        else:
+            private = {}
+            for s in order:
+                hidden[s] = c = talon.pop()
+                private[s] = _DEALT[c]
             ev.append(_tnew(Event, ("deal", {"coup": coup, "dealer": dealer, "order": order, "talon": len(talon)}, private)))
         st.phase, st.turn = "speak", order[0]
         st.opener, st.high, st.raised, st.acted, st.round_of = None, ante, False, [], "opening"
