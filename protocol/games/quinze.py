@@ -90,6 +90,10 @@ _NO_PRIVATE: Any = Event._field_defaults["private"]
 """The empty private part every public-only event shares (events are immutable values)."""
 _DRAWN = tuple(tuple({s: {"card": _TEXT[c]}} for c in range(54)) for s in range(8))
 """The private part of a ``draw`` event, by seat and card: built once, shared by the events."""
+_DRAW_PUBLIC = tuple(tuple({"seat": s, "stock": k} for k in range(108)) for s in range(8))
+"""The public part of a ``draw`` event, by seat and stock size after it; ``_END_PUBLIC`` that of
+``end-turn`` by seat: built once, shared (the private parts are shared already)."""
+_END_PUBLIC = tuple({"seat": s} for s in range(8))
 VIEW_SORT = tuple((CARD_RANK[c] or 14) * 8 + (c // 13 if c < 52 else c - 52) for c in range(54))
 """Display order of cards in views: A 2 .. K then jokers, suits S H D C within a rank."""
 
@@ -273,7 +277,7 @@ class QuinzeGame(Game):
         hand = self.hands[s]
         insort(hand, c)
         if events is not None:
-            events.append(_tnew(Event, ("draw", {"seat": s, "stock": len(stock)}, _DRAWN[s][c])))
+            events.append(_tnew(Event, ("draw", _DRAW_PUBLIC[s][len(stock)], _DRAWN[s][c])))
         fif = self._fif = fifteens(hand, self.table, Fifteen)
         self.phase = "fifteen" if fif else "place"
 
@@ -495,7 +499,7 @@ class QuinzeGame(Game):
             self._start_turn(events)
             return events or []
         if events is not None:
-            events.append(_tnew(Event, ("end-turn", {"seat": s}, _NO_PRIVATE)))
+            events.append(_tnew(Event, ("end-turn", _END_PUBLIC[s], _NO_PRIVATE)))
         self.seat = self.to_act = (s + 1) % self.n  # the next turn (_next_turn, inlined)
         self._start_turn(events)
         return events or []
