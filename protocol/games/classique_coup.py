@@ -276,20 +276,20 @@ class CoupFlow:
         ante = self._ante
         n = self.n
         in_match, chips, status = st.in_match, st.chips, st.status
-        before: list[int] = []  # the seats in the match before this coup's eliminations
         players: list[int] = []
+        out: list[int] | None = None  # the seats eliminated now, if any
         for s in range(n):
             if in_match[s]:
-                before.append(s)
                 if chips[s] < ante:
                     in_match[s] = False
                     status[s] = "out"
+                    out = [s] if out is None else [*out, s]
                     if ev is not None:
                         ev.append(_tnew(Event, ("out", {"seat": s, "chips": chips[s]}, _NOPRIV)))
                 else:
                     players.append(s)
-        if len(players) < 2:
-            self._end_match(ev, "last-player", players or before)
+        if len(players) < 2:  # the last player, or (nobody can ante) those in the match before
+            self._end_match(ev, "last-player", players or out or [])
             return
         dealer = st.dealer
         dealer_out = not in_match[dealer]
@@ -313,7 +313,8 @@ class CoupFlow:
             st.dealer = dealer = nxt
             st.deck = deck = "red" if st.deck == "black" else "black"  # other_colour
             st.discards = []
-            st.shuffle_talon(list(_DECKS[deck]))  # colour_deck
+            st.talon = cards = list(_DECKS[deck])  # colour_deck, then shuffle_talon, inlined
+            st._pending = shuffle_lazy(st.rng, cards)
             if ev is not None:
                 reason = "dealer-out" if dealer_out else "played" if played else "talon-short"
                 ev.append(_tnew(Event, ("deck-change", {"dealer": nxt, "deck": deck, "talon": 52, "reason": reason}, _NOPRIV)))
