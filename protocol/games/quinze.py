@@ -473,9 +473,13 @@ class QuinzeGame(Game):
             self.discard.extend(tc)
             self.fifteens_made += 1
             if events is not None:
-                # one card's text without a comprehension (each one is a Python call)
-                ht = [_TEXT[hc[0]]] if len(hc) == 1 else [_TEXT[c] for c in hc]
-                tt = [] if not tc else [_TEXT[tc[0]]] if len(tc) == 1 else [_TEXT[c] for c in tc]
+                # up to three cards' texts without a comprehension (each one is a Python call)
+                k = len(hc)
+                ht = ([_TEXT[hc[0]]] if k == 1 else [_TEXT[hc[0]], _TEXT[hc[1]]] if k == 2
+                      else [_TEXT[hc[0]], _TEXT[hc[1]], _TEXT[hc[2]]] if k == 3 else [_TEXT[c] for c in hc])
+                k = len(tc)
+                tt = ([] if not k else [_TEXT[tc[0]]] if k == 1 else [_TEXT[tc[0]], _TEXT[tc[1]]] if k == 2
+                      else [_TEXT[c] for c in tc])
                 events.append(_tnew(Event, ("fifteen", {"seat": s, "hand": ht, "table": tt}, _NO_PRIVATE)))
             if not hand:
                 self._end_deal(events, "first-turn" if self.seat_turns[s] == 1 else "out", s)
@@ -490,7 +494,9 @@ class QuinzeGame(Game):
                 insort(self.table, c)
             quick = self.phase == "more"
             if events is not None:
-                events.append(_tnew(Event, ("place", {"seat": s, "cards": [_TEXT[cards[0]]] if len(cards) == 1 else [_TEXT[c] for c in cards], "quick": quick}, _NO_PRIVATE)))
+                k = len(cards)  # one card, or a face pair
+                ct = [_TEXT[cards[0]]] if k == 1 else [_TEXT[cards[0]], _TEXT[cards[1]]] if k == 2 else [_TEXT[c] for c in cards]
+                events.append(_tnew(Event, ("place", {"seat": s, "cards": ct, "quick": quick}, _NO_PRIVATE)))
             if quick:
                 self.phase = "placed"
                 self._fif = []
