@@ -421,11 +421,15 @@ class CoupFlow:
         if ev is not None:
             ev.append(_tnew(Event, ("speak", {"seat": s, "say": say}, _NOPRIV)))
         status, in_match = st.status, st.in_match
-        for p in self._orders[(st.dealer + 1) % self.n]:  # the next seat still to speak, in speaking order
+        rotation = self._orders[(st.dealer + 1) % self.n]
+        for p in rotation:  # the next seat still to speak, in speaking order
             if in_match[p] and status[p] == "waiting":
                 st.turn = p
                 return
-        openers = self.in_coup()
+        openers = []  # in_coup(), inlined
+        for p in rotation:
+            if in_match[p] and status[p] in IN_COUP:
+                openers.append(p)
         if not openers:
             self._finish_coup(ev, "all-passed")
         elif len(openers) == 1:
