@@ -210,12 +210,13 @@ class ClassiqueGame(Game):
 
     def copy(self) -> "ClassiqueGame":
         """An independent copy (see :meth:`quinze_protocol.game.Game.copy`): the state copied
-        (:meth:`ClassiqueState.copy`), a new flow over it; options and events are shared."""
+        (:meth:`ClassiqueState.copy`), a new flow over it (:meth:`CoupFlow.over`); options and
+        events are shared."""
         g = object.__new__(type(self))
         g.options = self.options
         g.opening_events = self.opening_events
         g.state = self.state.copy()
-        g.flow = CoupFlow(self.options, g.state)
+        g.flow = self.flow.over(g.state)
         g.record_events = self.record_events
         g.to_act, g.is_over = self.to_act, self.is_over
         return g

@@ -64,6 +64,7 @@ _DEALT = tuple({"card": _TEXT[c]} for c in range(54))
 """The private part of a ``deal`` event for a seat, by its hidden card: built once, shared by the
 events (events are immutable values)."""
 _tnew = tuple.__new__
+_object_new = object.__new__
 _NOPRIV = Event._field_defaults["private"]
 """Events are built as ``_tnew(Event, (kind, public, private))``, the value of ``Event(kind,
 public, private)`` in one call (:mod:`quinze_protocol.games.events`); ``_NOPRIV``: no private field."""
@@ -196,6 +197,14 @@ class CoupFlow:
         self._ante: int = options.get("ante", 0)
         self._tours: int = options.get("tours", 0)
         self._max_coups: int = options.get("max_coups", 0)
+
+    def over(self, state: ClassiqueState) -> "CoupFlow":
+        """A flow with the same options over another ``state`` (a copy's), without ``__init__``'s
+        reading of the options again."""
+        f = _object_new(CoupFlow)
+        f.options, f.state, f.n, f._orders = self.options, state, self.n, self._orders
+        f._ante, f._tours, f._max_coups = self._ante, self._tours, self._max_coups
+        return f
 
     # ------------------------------------------------------------------ seats and orders
 
