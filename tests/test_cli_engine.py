@@ -122,6 +122,9 @@ def tenth_budgets(monkeypatch):
     for module, name in ((engine, "decision_us"), (search, "playout_rate"), (search, "mcts_rate")):
         timed = getattr(module, name)
         monkeypatch.setattr(module, name, lambda *a, seconds, _timed=timed, **kw: _timed(*a, seconds=seconds / 10, **kw))
+    interleaved = engine.self_play_us
+    monkeypatch.setattr(engine, "self_play_us", lambda *a, seconds, warmup, _timed=interleaved, **kw:
+                        _timed(*a, seconds=seconds / 10, warmup=warmup / 10, **kw))
 
 
 def test_bench_quick_json(tenth_budgets):
@@ -233,3 +236,15 @@ def test_version_and_an_unknown_game_named_once():
     assert got.exit_code == 1
     text = got.output + (got.stderr if got.stderr_bytes is not None else "")
     assert "no game 'nope'" in text and "game: game" not in text
+
+
+def test_the_self_play_figures_are_interleaved_after_a_warm_up():
+    """The three self-play figures come from one interleaved run: each variant played whole
+    chunks of games of its own, after at least one untimed game."""
+    from quinze_cli.bench.engine import self_play_us
+
+    d = self_play_us("quatorze", seconds=0.01, warmup=0.0, chunk=2)
+    assert d["interleaved"] and d["by_index"] and d["warmup_games"] >= 1
+    assert d["games"] % 2 == 0 and d["games"] >= 2 and d["decisions"] > d["games"]
+    for key in ("us_per_decision", "quiet_us_per_decision", "listing_us_per_decision", "warmup_us_per_decision"):
+        assert d[key] > 0, key

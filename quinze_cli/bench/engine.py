@@ -9,12 +9,14 @@ the same run, see ``anchor`` below):
   bot picks by index (``by_index``: all three games), the action is ``game.legal_pick(bot.pick)``
   (completed by ``bot.complete``: classique's raise amount), which
   counts the legal actions and builds only the one picked (:meth:`Game.legal_pick`: the same
-  action from the same draw, so the same games); ``listing_us_per_decision`` (and its CPU
-  time) is then the same games with the whole list made at each decision (``legal_actions()`` +
-  ``bot.choose``), as every game is timed where its bot does not pick by index.
-  ``quiet_us_per_decision`` (and its CPU time): the same games with ``record_events = False``
-  (:attr:`quinze_protocol.game.Game.record_events`), as a search playout or in-process
-  self-play plays them: the same legal lists and actions, no events built.
+  action from the same draw, so the same games). The bench's figures come from
+  :func:`self_play_us`: after a second of untimed play, three variants take turns chunk by chunk,
+  each on seeds of its own: with events (the headline), ``quiet_us_per_decision`` (and its CPU
+  time) with ``record_events = False`` (:attr:`quinze_protocol.game.Game.record_events`, as a
+  search playout or in-process self-play plays: the same actions, no events built) and
+  ``listing_us_per_decision`` with the whole list made at each decision (``legal_actions()`` +
+  ``bot.choose``); ``warmup_us_per_decision`` is the untimed second's own mean (a fresh
+  process's first games, Le 14's caches still filling).
 * ``copy_us`` — per game id: µs per ``Game.copy()`` over positions of 2-player random self-play
   (best of 3 per position, mean over positions), and the same as a fraction of one decision
   (``copy_per_decision``, both timed in the same run).
@@ -51,6 +53,7 @@ __all__ = [
     "mark_ratios",
     "play",
     "run_engine_bench",
+    "self_play_us",
 ]
 
 
@@ -133,6 +136,77 @@ def decision_us(game_id: str, seconds: float = 2.0, players: int | None = None, 
             "us_per_decision": round(elapsed / max(decisions, 1) * 1e6, 2),
             "cpu_us_per_decision": round(cpu / max(decisions, 1) * 1e6, 2),
             "best_chunk_us": round(best * 1e6, 2) if decisions else None}
+
+
+_VARIANTS = (("events", True, True), ("quiet", False, True), ("listing", True, False))
+"""The interleaved figures of :func:`self_play_us`: (name, record_events, pick)."""
+
+
+def self_play_us(game_id: str, seconds: float = 2.0, warmup: float = 1.0, seed: int = 1,
+                 chunk: int = 5) -> dict[str, Any]:
+    """µs per decision of random self-play with events, without events and with the whole list,
+    measured *interleaved*: after ``warmup`` seconds of untimed play (with events), chunks of
+    ``chunk`` games of each variant take turns (the order rotating every round) until each has
+    had about ``seconds``. Every chunk plays its own seeds, never played before in the process,
+    so no variant replays games whose cached facts (Le 14's combinations and hand counts) another
+    filled, and a drift of the machine falls on all of them alike.
+
+    Returns :func:`decision_us`'s fields for the variant with events, the others as
+    ``quiet_us_per_decision``/``quiet_cpu_us_per_decision`` and
+    ``listing_us_per_decision``/``listing_cpu_us_per_decision`` (listing only where the random
+    bot picks by index: otherwise it is the same figure), and the warm-up's own mean as
+    ``warmup_us_per_decision`` with ``warmup_games`` (the cost of a process's first games)."""
+    cls = get_game(game_id)
+    n = cls.min_players
+    options = cls.validate_options({"players": n})
+    by_index = bool(get_bot(game_id, "random", 0).picks)
+    variants = [v for v in _VARIANTS if by_index or v[2]]
+    next_seed = seed + 1_000_000  # the warm-up's seeds, apart from the timed ones
+    warm_games = warm_decisions = 0
+    t0 = time.perf_counter()
+    while warm_games == 0 or time.perf_counter() - t0 < warmup:
+        _, d = play(cls, options, next_seed, _bots(game_id, ["random"] * n, next_seed), pick=True)
+        next_seed += 1
+        warm_games += 1
+        warm_decisions += d
+    warm_s = time.perf_counter() - t0
+    acc = {name: [0, 0, 0.0, 0.0, float("inf")] for name, _, _ in variants}  # games, decisions, wall, cpu, best
+    next_seed = seed
+    rnd = 0
+    while rnd == 0 or min(a[2] for a in acc.values()) < seconds:
+        for k in range(len(variants)):
+            name, events, pick = variants[(rnd + k) % len(variants)]
+            a = acc[name]
+            d_chunk = 0
+            c0, w0 = time.process_time(), time.perf_counter()
+            for _ in range(chunk):
+                _, d = play(cls, options, next_seed, _bots(game_id, ["random"] * n, next_seed),
+                            record_events=events, pick=pick)
+                next_seed += 1
+                d_chunk += d
+            dt = time.perf_counter() - w0
+            a[0] += chunk
+            a[1] += d_chunk
+            a[2] += dt
+            a[3] += time.process_time() - c0
+            if d_chunk:
+                a[4] = min(a[4], dt / d_chunk)
+        rnd += 1
+
+    def us(x: float, dec: int) -> float:
+        return round(x / max(dec, 1) * 1e6, 2)
+
+    ev = acc["events"]
+    out: dict[str, Any] = {"game": game_id, "players": n, "games": ev[0], "decisions": ev[1],
+                           "by_index": by_index, "interleaved": True,
+                           "us_per_decision": us(ev[2], ev[1]), "cpu_us_per_decision": us(ev[3], ev[1]),
+                           "best_chunk_us": round(ev[4] * 1e6, 2) if ev[1] else None,
+                           "warmup_games": warm_games, "warmup_us_per_decision": us(warm_s, warm_decisions)}
+    for name in ("quiet", "listing"):
+        if name in acc:
+            out[f"{name}_us_per_decision"] = us(acc[name][2], acc[name][1])
+            out[f"{name}_cpu_us_per_decision"] = us(acc[name][3], acc[name][1])
+    return out
 
 
 def copy_us(game_id: str, games: int = 10, every: int = 5, seed: int = 3, repeat: int = 3) -> dict[str, Any]:
@@ -267,14 +341,7 @@ def run_engine_bench(quick: bool = False, anchor: dict[str, Any] | None = None) 
     per_game = []
     for gid in game_ids():
         try:
-            d = decision_us(gid, seconds=0.2 if quick else 2.0, pick=True)
-            q = decision_us(gid, seconds=0.2 if quick else 2.0, record_events=False, pick=True)
-            d["quiet_us_per_decision"] = q["us_per_decision"]
-            d["quiet_cpu_us_per_decision"] = q["cpu_us_per_decision"]
-            if d["by_index"]:  # the same games with the whole list made at each decision, as before
-                f = decision_us(gid, seconds=0.2 if quick else 2.0)
-                d["listing_us_per_decision"] = f["us_per_decision"]
-                d["listing_cpu_us_per_decision"] = f["cpu_us_per_decision"]
+            d = self_play_us(gid, seconds=0.2 if quick else 2.0, warmup=0.05 if quick else 1.0)
             c = copy_us(gid, games=2 if quick else 20)
             d["copy_us"] = c["us_per_copy"]
             d["copy_per_decision"] = round(c["us_per_copy"] / d["us_per_decision"], 3) if d["us_per_decision"] else None

@@ -329,6 +329,9 @@ def show(fig: dict) -> None:
         t.add_row(f"{d['game']}: µs per decision ({how}), wall mean / CPU mean / best chunk "
                   f"({d['players']} players, {d['decisions']} decisions)",
                   f"{d['us_per_decision']} / {d['cpu_us_per_decision']} / {d['best_chunk_us']}", "", "")
+        if "warmup_us_per_decision" in d:
+            t.add_row(f"{d['game']}: µs per decision of the untimed warm-up ({d['warmup_games']} first games, wall mean)",
+                      f"{d['warmup_us_per_decision']}", "", "")
         if "uno_ratio" in d or "openspiel_ratio" in d:
             t.add_row(f"{d['game']}: µs per decision as x RLCard UNO / x OpenSpiel crazy_eights",
                       f"{d.get('uno_ratio')} / {d.get('openspiel_ratio')}",
