@@ -193,7 +193,7 @@ def self_play_us(game_id: str, seconds: float = 2.0, warmup: float = 1.0, seed: 
                 a[4] = min(a[4], dt / d_chunk)
         rnd += 1
 
-    def us(x: float, dec: int) -> float:
+    def us(x: float, dec: float) -> float:
         return round(x / max(dec, 1) * 1e6, 2)
 
     ev = acc["events"]
