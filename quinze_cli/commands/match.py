@@ -15,35 +15,27 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
-import trio
 import typer
-from rich.console import Console
-from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from quinze_protocol.game import GameError, get_game
 from quinze_cli.app import help_of
 from quinze_cli.gameside import game_id_help
-from quinze_cli.client import parse_address
-from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_error
-from quinze_cli.interrupt import run_until_interrupted
 from quinze_cli.options import (STDIO, check_at_least, check_last_seed, check_log_dir, check_move_time, check_seed, check_writable,
-                                 fresh_seed, games_problem,
-                                 option_pairs)
-from quinze_cli.positions import load_positions
-from quinze_cli.progcheck import program_problem
-from quinze_cli.matchrun import BotSpec, GameReport, MatchConfig, MatchRunner, parse_bot_spec, validate_options
-from quinze_cli.schedule import GamePlan, iter_schedule, last_seed, rotations
-from quinze_cli.relay import Failure
-from quinze_cli.results import elo_line, print_results, print_table, ratings_table, results_table
-from quinze_cli.journal import Journal, JournalError, differences
-from quinze_cli.matchjournal import cut_log, game_entry, journal_path, match_settings, open_resume, replay_entries
-from quinze_cli.results import lower_is_better
-from quinze_cli.stats import MatchStats
-from quinze_cli.stats.sprt import parse_sprt
+                                 fresh_seed, games_problem, option_pairs)
+from quinze_cli.results import elo_line, print_results, results_table
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from quinze_cli.journal import Journal
+    from quinze_cli.matchrun import MatchConfig, MatchRunner
+    from quinze_cli.stats import MatchStats
+
+# The match's own parts (trio, the runner and the server it embeds, the journal, the progress bar)
+# are imported where the command runs, not here: ``quinze match --help`` and the usage errors
+# Typer finds cost Typer's start, not trio's and the server's (tests/test_cli_imports.py).
 
 __all__ = ["build_config", "elo_line", "print_results", "register", "results_table", "summary_data"]
 
@@ -70,6 +62,13 @@ def build_config(
     """Check the command line and build the match (exits through :func:`fail` on bad input).
     With ``positions`` (``--positions FILE``) the games start from them, each once per seat
     rotation (duplicate implied); ``games`` 0 then means one per position and rotation."""
+    from rich.console import Console
+
+    from quinze_protocol.game import GameError, get_game
+    from quinze_cli.positions import load_positions
+    from quinze_cli.schedule import iter_schedule, last_seed, rotations
+    from quinze_cli.stats.sprt import parse_sprt
+
     starts: list[dict[str, Any]] = []
     if positions is not None:
         try:
@@ -98,6 +97,8 @@ def build_config(
         get_game(game)
     except GameError as err:
         fail_game_error(err, "--game")
+    from quinze_cli.matchrun import BotSpec, MatchConfig, parse_bot_spec, validate_options  # trio and the server: past the first checks
+
     raw = option_pairs(option)
     try:
         options = validate_options(game, raw, seats, len(bots))
@@ -125,6 +126,8 @@ def build_config(
             fail(f"BOT {text!r}: {err}")
     address = None
     if server is not None:
+        from quinze_cli.client import parse_address
+
         try:
             address = parse_address(server)
         except ValueError as err:
@@ -159,6 +162,17 @@ async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | N
                shard_size: int = 24, resumed: Resumed | None = None) -> tuple[MatchRunner, str | None, bool]:
     """Run the match with a progress bar, each finished game journaled; returns (runner, error
     message or None, interrupted). ``resumed``: go on with that match (its games so far counted)."""
+    from rich.markup import escape
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from quinze_cli.cluster import make_runner
+    from quinze_cli.interrupt import run_until_interrupted
+    from quinze_cli.journal import Journal
+    from quinze_cli.matchjournal import game_entry, journal_path, match_settings
+    from quinze_cli.matchrun import GameReport
+    from quinze_cli.relay import Failure
+    from quinze_cli.schedule import GamePlan, iter_schedule
+
     failures: list[dict[str, Any]] = list(resumed.failures) if resumed else []
     progress = Progress(
         TextColumn("[bold]match[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -278,10 +292,20 @@ def register(app: typer.Typer) -> None:
         positions: Annotated[Optional[Path], typer.Option("--positions", help="Start the games from these positions (the quinze legal format, one per line), each once per seat rotation.", show_default=False)] = None,
         resume: Annotated[Optional[Path], typer.Option("--resume", help="Go on with the match of this log (or its .journal): play only the missing games.", show_default=False)] = None,
     ) -> None:
+        from rich.console import Console
+
+        from quinze_cli.cluster import check_cluster
+        from quinze_cli.journal import JournalError, differences
+        from quinze_cli.progcheck import program_problem
+        from quinze_cli.results import lower_is_better, print_table, ratings_table
+        from quinze_cli.stats import MatchStats
+
         bots = bots or []
         check_at_least(shard_size, "--shard-size", 1)
         old: Journal | None = None
         if resume is not None:
+            from quinze_cli.matchjournal import open_resume
+
             try:
                 old, resume_log = open_resume(resume)
             except JournalError as e:
@@ -302,6 +326,8 @@ def register(app: typer.Typer) -> None:
         resumed: Resumed | None = None
         dropped = 0
         if old is not None:
+            from quinze_cli.matchjournal import cut_log, match_settings, replay_entries
+
             diff = differences(old.settings, match_settings(config))
             if diff:
                 old.close()
@@ -339,6 +365,8 @@ def register(app: typer.Typer) -> None:
                   + (f"; resuming: {len(resumed.done)} done" if resumed else "")
                   + (f" ({dropped} unfinished or unrecorded game(s) dropped from the log, to be played again)"
                      if resumed and dropped else ""))
+        import trio
+
         runner, error, interrupted = trio.run(_run, config, out, err, cluster, shard_size, resumed)
         written = runner.log_written or (resumed is not None and resumed.log.exists())
         if runner.stats.games or error is None:

@@ -30,21 +30,22 @@ import signal
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional
 
-import trio
 import typer
 from rich.console import Console
-from rich.logging import RichHandler
 
 from quinze_cli.app import help_of
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
 from quinze_cli.options import check_at_least, check_log_dir, check_move_time, check_seconds
-from quinze_server.app import run_server
-from quinze_server.collector import tune as tune_collector
-from quinze_server.scheduling import first_come_first_served
 from quinze_server.config import DEFAULT_HOST, DEFAULT_PORT, THINKING_LONG, ServerConfig
-from quinze_server.server import Server
+
+if TYPE_CHECKING:
+    import trio
+
+# The server itself and trio are imported where the command runs (quinze_server.config, its
+# defaults, is plain data): ``quinze serve --help`` and the usage errors Typer finds cost Typer's
+# start, not trio's and the server's (tests/test_cli_imports.py).
 
 
 def _find(exc: BaseException, kind: type[BaseException]) -> BaseException | None:
@@ -76,6 +77,11 @@ async def _watch_signals(signals: AsyncIterator[int], stop: trio.CancelScope, co
 
 async def _serve(config: ServerConfig, console: Console, announce: str | None) -> None:
     """Serve ``config`` until a signal; ``announce``: the name announced on the LAN (None: not announced)."""
+    import trio
+
+    from quinze_server.app import run_server
+    from quinze_server.server import Server
+
     with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
         async with trio.open_nursery() as outer:
             with trio.CancelScope() as stop:
@@ -136,6 +142,14 @@ def register(app: typer.Typer) -> None:
         no_announce: Annotated[bool, typer.Option("--no-announce", help="Do not announce this server on the local network (multicast DNS).")] = False,
         name: Annotated[Optional[str], typer.Option("--name", metavar="NAME", help="The name announced on the local network (default: this machine's host name).")] = None,
     ) -> None:
+        import trio
+        from rich.logging import RichHandler
+
+        import quinze_server.app  # noqa: F401 - the server's modules, imported before the collector freezes the start (below)
+        import quinze_server.server  # noqa: F401
+        from quinze_server.collector import tune as tune_collector
+        from quinze_server.scheduling import first_come_first_served
+
         logs = None if no_log else log_dir
         check_move_time(move_time)  # each by its flag: ServerConfig's own checks name its fields (move_time)
         check_seconds(thinking_long, "--thinking-long")

@@ -18,35 +18,27 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
-import trio
 import typer
-from rich.console import Console, Group
-from rich.live import Live
-from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from quinze_protocol.replaylog import utc_stamp
 from quinze_cli.app import help_of
-from quinze_cli.builtin import builtin_name
 from quinze_cli.gameside import game_id_help
-from quinze_cli.cluster import check_cluster, make_runner
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
-from quinze_cli.journal import Journal, JournalError, differences, resume_games
-from quinze_cli.matchjournal import game_entry
-from quinze_cli.matchrun import GameReport, MatchConfig, MatchRunner, validate_options
-from quinze_cli.schedule import GamePlan
-from quinze_cli.interrupt import run_until_interrupted
 from quinze_cli.options import (check_at_least, check_last_seed, check_log_dir, check_move_time, check_seed, check_writable, fresh_seed,
                                  option_pairs)
-from quinze_cli.positions import load_positions, positions_digest
-from quinze_cli.progcheck import program_problem
-from quinze_cli.relay import Failure
-from quinze_cli.results import lower_is_better
 from quinze_cli.schedule import FORMATS, MAX_EVENT_GAMES, Schedule, build_schedule, event_size
-from quinze_cli.tournament_view import event_data, print_summary, standings_table
-from quinze_cli.tournament import EventSettings, TournamentStats, bot_settings, load_config, make_bots, parse_entry
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from quinze_cli.journal import Journal
+    from quinze_cli.matchrun import MatchConfig, MatchRunner
+    from quinze_cli.tournament import EventSettings, TournamentStats
+
+# The event's own parts (trio, the match runner and the server it embeds, the live display) are
+# imported where the command runs, not here: ``quinze tournament --help`` and the usage errors
+# Typer finds cost Typer's start, not trio's and the server's (tests/test_cli_imports.py).
 
 __all__ = ["register"]
 
@@ -54,6 +46,8 @@ __all__ = ["register"]
 def resolve(given: dict[str, Any], bots: list[str], config: Optional[Path], base: dict[str, Any] | None) -> dict[str, Any]:
     """The event's raw settings: the command line's ``given`` values over ``--config``'s over
     ``base`` (the journal's, on resume) over the defaults. Exits through :func:`fail`."""
+    from quinze_cli.tournament import load_config, parse_entry
+
     data: dict[str, Any] = dict(base or {})
     if config is not None:
         try:
@@ -82,6 +76,10 @@ def resolve(given: dict[str, Any], bots: list[str], config: Optional[Path], base
 
 def settle(data: dict[str, Any]) -> tuple[EventSettings, MatchConfig, Schedule, list[float | None]]:
     """Check the raw settings; the event's settings, match config (log dir set later) and schedule."""
+    from quinze_cli.matchrun import MatchConfig, validate_options
+    from quinze_cli.positions import load_positions, positions_digest
+    from quinze_cli.tournament import EventSettings, bot_settings, make_bots
+
     game = str(data.get("game") or "quinze")
     fmt = str(data.get("format") or "round-robin")
     if fmt not in FORMATS:
@@ -193,6 +191,20 @@ class _Quiet:
 
 async def _run(runner: MatchRunner, journal: Journal, total: int, done: int, err: Console,
                failures: list[dict[str, Any]]) -> tuple[str | None, bool]:
+    import trio
+    from rich.console import Group
+    from rich.live import Live
+    from rich.markup import escape
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from quinze_cli.interrupt import run_until_interrupted
+    from quinze_cli.matchjournal import game_entry
+    from quinze_cli.matchrun import GameReport
+    from quinze_cli.relay import Failure
+    from quinze_cli.schedule import GamePlan
+    from quinze_cli.tournament import TournamentStats
+    from quinze_cli.tournament_view import standings_table
+
     progress = Progress(TextColumn("[bold]tournament[/]"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                         console=err, transient=False)
     task = progress.add_task("", total=total, completed=done)
@@ -250,6 +262,17 @@ def register(app: typer.Typer) -> None:
         shard_size: Annotated[int, typer.Option("--shard-size", metavar="N", help="With --cluster: games per Dask task.")] = 24,
         positions: Annotated[Optional[Path], typer.Option("--positions", help="Start the deals from these positions (the quinze legal format, one per line), each once per seat rotation.", show_default=False)] = None,
     ) -> None:
+        import trio
+        from rich.console import Console
+
+        from quinze_cli.cluster import check_cluster, make_runner
+        from quinze_cli.journal import Journal, JournalError, differences, resume_games
+        from quinze_cli.progcheck import program_problem
+        from quinze_cli.results import lower_is_better
+        from quinze_cli.tournament import TournamentStats
+        from quinze_cli.tournament_view import event_data, print_summary
+        from quinze_protocol.replaylog import utc_stamp
+
         check_at_least(shard_size, "--shard-size", 1)
         given: dict[str, Any] = {k: v for k, v in {
             "game": game, "format": format, "games_per_pairing": games_per_pairing, "rounds": rounds, "seats": seats,
@@ -348,6 +371,8 @@ def register(app: typer.Typer) -> None:
 
 def _base_from_journal(s: dict[str, Any]) -> dict[str, Any]:
     """The journal's settings in the shape of raw settings (:func:`resolve`)."""
+    from quinze_cli.builtin import builtin_name
+
     bots = []
     for b in s.get("bots", []):
         entry: dict[str, Any] = {"name": b["name"], "cmd": b["cmd"]}
