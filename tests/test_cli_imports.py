@@ -74,11 +74,13 @@ def test_listing_the_commands_loads_none_of_their_heavy_parts(tmp_path: Path, ar
 
 
 @pytest.mark.parametrize("args, code", [(["match", "--help"], 0), (["tournament", "--help"], 0), (["serve", "--help"], 0),
-                                        (["match", "builtin:random"], 2)])
+                                        (["bot", "--help"], 0), (["match", "builtin:random"], 2),
+                                        (["bot", "builtin:random"], 2)])
 def test_the_help_and_usage_errors_of_a_command_that_plays_load_neither_trio_nor_the_server(
         tmp_path: Path, args: list[str], code: int) -> None:
-    """``match``, ``tournament`` and ``serve`` import trio, the match runner and the server where
-    they run: their help, and a match's first usage errors (one bot here), need none."""
+    """``match``, ``tournament``, ``serve`` and ``bot`` import trio, the match runner and the server
+    where they run: their help, and the first usage errors of a match (one bot here) or of a bot
+    (neither --table nor --create), need none."""
     modules, done = loaded(tmp_path, *args)
     assert done.returncode == code and ("Usage:" in done.stdout if code == 0 else "error:" in done.stderr), done
     assert heavy(modules, (*HEAVY, "trio", "quinze_server.server", "quinze_server.app", "quinze_cli.matchrun",

@@ -21,9 +21,8 @@ from __future__ import annotations
 import shlex
 import shutil
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
-import trio
 import typer
 from rich.console import Console
 from rich.markup import escape
@@ -31,15 +30,19 @@ from rich.markup import escape
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.game import GameError, get_game
 from quinze_cli.app import help_of
-from quinze_cli.botproc import BotError, BotProcess
-from quinze_cli.builtin import BuiltinBot, builtin_name, builtin_problem
-from quinze_cli.client import ClientError, Connection, RequestRefused, connect, parse_address
-from quinze_cli.debuglog import enable_debug
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_error
-from quinze_cli.interrupt import run_until_signal
 from quinze_cli.options import check_move_time, check_seat, check_seed, parse_option_pairs
 from quinze_cli.progcheck import program_problem
-from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
+
+if TYPE_CHECKING:
+    import trio
+
+    from quinze_cli.client import Connection
+    from quinze_cli.relay import Failure, GameOutcome
+
+# The relay's own parts (trio, the connection, the bot process, the relay) are imported where the
+# command runs: ``quinze bot --help`` and the usage errors Typer finds cost Typer's start, not
+# trio's (tests/test_cli_imports.py).
 
 
 
@@ -53,6 +56,10 @@ class _Stop(Exception):
 
 async def _create(conn: Connection, game: str, options: dict[str, Any], seed: int | None, games: int,
                   move_time: float | None) -> str:
+    import trio
+
+    from quinze_cli.client import RequestRefused
+
     with trio.fail_after(30):
         try:
             info = await conn.create_table(game, options, seed=seed, games=games, move_time=move_time)
@@ -64,6 +71,8 @@ async def _create(conn: Connection, game: str, options: dict[str, Any], seed: in
 
 
 async def _run(args: dict[str, Any], out: Console, err: Console) -> int:
+    from quinze_cli.interrupt import run_until_signal
+
     failures: list[Failure] = []
 
     async def on_failure(failure: Failure) -> None:
@@ -93,6 +102,13 @@ async def _relay(args: dict[str, Any], host: str, port: int, out: Console, err: 
     Ctrl-C, server lost): the seat is left (``leave``: a running game is forfeited at once with
     kind ``leave`` rather than run down the clock), the bot stopped, a summary printed, and an
     empty temporary stderr file removed."""
+    import trio
+
+    from quinze_cli.botproc import BotError, BotProcess
+    from quinze_cli.builtin import BuiltinBot, builtin_name
+    from quinze_cli.client import ClientError, connect
+    from quinze_cli.relay import RelayError, SeatRelay
+
     endpoint: Any
     command: list[str] = args["command"]
     builtin = builtin_name(command[0]) if len(command) == 1 else None
@@ -237,6 +253,9 @@ def register(app: typer.Typer) -> None:
         check_seat(seat)
         if table is not None and (option or seed is not None or move_time is not None or games != 1):
             fail("--option, --games, --seed and --move-time go with --create, not --table", EXIT_USAGE)
+        from quinze_cli.client import parse_address  # trio and the rest: past the first checks
+        from quinze_cli.builtin import builtin_name, builtin_problem
+
         try:
             address = parse_address(server)
         except ValueError as e:
@@ -280,9 +299,13 @@ def register(app: typer.Typer) -> None:
             "move_time": move_time, "seat": seat, "name": bot_name, "wire": wire, "stderr": stderr, "command": command,
         }
         if debug:
+            from quinze_cli.debuglog import enable_debug
+
             enable_debug()
         out = Console(highlight=False)
         err = Console(stderr=True, highlight=False)
+        import trio
+
         code = trio.run(_run, args, out, err)
         if code:
             raise typer.Exit(code)
