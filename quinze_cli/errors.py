@@ -1,5 +1,6 @@
 """How every command reports a user error: one line on stderr, exit 1 (bad input) or 2 (usage);
-the exit status after Ctrl-C (130) and after its reader closed stdout (141, :mod:`quinze_cli.stdio`)."""
+the exit status after Ctrl-C (130), after its reader closed stdout (141) and when stdout cannot be
+written (a full disk: 1, with the line ``quinze: cannot write the output: ...``; :mod:`quinze_cli.stdio`)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,9 @@ from rich.console import Console
 from rich.markup import escape
 
 from quinze_protocol.game import GameError
-from quinze_cli.stdio import EXIT_BROKEN_PIPE
+from quinze_cli.stdio import EXIT_BROKEN_PIPE, EXIT_OUTPUT_FAILED
 
-__all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "EXIT_INVALID", "EXIT_USAGE", "fail", "fail_game_error", "plain_reason"]
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "EXIT_OUTPUT_FAILED", "EXIT_INVALID", "EXIT_USAGE", "fail", "fail_game_error", "plain_reason"]
 
 stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 

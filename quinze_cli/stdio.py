@@ -12,6 +12,11 @@ what happens when stdout cannot take it.
   (``Console.on_broken_pipe``), and ``print`` at exit into an ``Exception ignored`` message: all
   three come here. SIGPIPE stays ignored: a server or a relay writing to a peer that went away
   must get the error, not die.
+- **Any other error writing stdout** (a full disk, ``quinze rules > /dev/full``; an I/O error):
+  one line on stderr, ``quinze: cannot write the output: No space left on device`` (the error's
+  own text), and exit :data:`EXIT_OUTPUT_FAILED` (1), where the default was a traceback. stdout's
+  file is watched (:class:`_WatchedFile`) so that only its own write errors are taken so: a log
+  or journal file that cannot be written keeps its own error.
 - **Colour** (:func:`colour_wanted`): on a terminal with colours, unless ``NO_COLOR`` is set and
   not empty (https://no-color.org). ``NO_COLOR`` removes colour only: bold, dim and italic stay,
   as rich does for every command's output (its ``Console`` reads ``NO_COLOR`` the same way) and as
@@ -28,6 +33,7 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import io
 import os
 import select
 import sys
@@ -35,13 +41,18 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-__all__ = ["EXIT_BROKEN_PIPE", "PLAIN_ERRORS", "colour_wanted", "guarded", "no_color", "plain_text", "prepare_streams",
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_OUTPUT_FAILED", "PLAIN_ERRORS", "colour_wanted", "guarded", "no_color", "plain_text", "prepare_streams",
            "stdout_closed"]
 
 EXIT_BROKEN_PIPE = 141
 """Exit status of a command whose standard output was closed by its reader (128 + SIGPIPE, what
 the shell reports for a program that SIGPIPE ended); :mod:`quinze_cli.errors` lists it with the
 others. Here because ``quinze --version`` uses it without importing Typer or rich."""
+
+EXIT_OUTPUT_FAILED = 1
+"""Exit status of a command whose standard output could not be written for another reason than a
+closed reader (``ENOSPC``, ``EIO``...): 1, as for any failed command (``cat`` and ``grep`` give 1
+or 2 there too); :mod:`quinze_cli.errors` lists it with the others."""
 
 PLAIN_ERRORS = "quinze-plain"
 """The codec error handler of streams that are not UTF-8 (:func:`plain_text`)."""
@@ -127,6 +138,58 @@ def stdout_closed(stream: TextIO | None = None) -> bool:
         return False
 
 
+class _WatchedFile(io.FileIO):
+    """stdout's file descriptor (not closed with it) that keeps the last ``OSError`` a write to it
+    raised (:attr:`failed`), so that :func:`guarded` knows the error is stdout's."""
+
+    failed: OSError | None = None
+
+    def write(self, data: Any, /) -> int | None:
+        try:
+            return super().write(data)
+        except OSError as err:
+            type(self).failed = err
+            raise
+
+
+def _watch_stdout() -> None:
+    """Put ``sys.stdout`` (the process's own, with a file descriptor) on a :class:`_WatchedFile`,
+    keeping its encoding, error handler and buffering. A stream a test put there is left alone."""
+    _WatchedFile.failed = None
+    out = sys.stdout
+    if out is None or out is not sys.__stdout__ or not isinstance(out, io.TextIOWrapper):
+        return
+    try:
+        out.flush()
+        fd = out.fileno()
+    except (OSError, ValueError):
+        return
+    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WatchedFile(fd, "wb", closefd=False)), encoding=out.encoding,
+                                  errors=out.errors, line_buffering=out.line_buffering,
+                                  write_through=out.write_through)
+
+
+def _stdout_failed(err: BaseException) -> OSError | None:
+    """The error of a write to stdout that ``err`` is (alone, or every error of an exception group),
+    else None."""
+    failed = _WatchedFile.failed
+    if failed is None:
+        return None
+    if isinstance(err, BaseExceptionGroup):
+        return failed if all(_stdout_failed(e) is not None for e in err.exceptions) else None
+    return failed if isinstance(err, OSError) else None
+
+
+def _output_failed(err: OSError) -> None:
+    """Say on stderr, in one line, that stdout could not be written (``err``'s text), drop what is
+    still buffered for it, and exit with :data:`EXIT_OUTPUT_FAILED`."""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(f"quinze: cannot write the output: {err.strerror or err}\n")
+        sys.stderr.flush()
+    _to_devnull()
+    sys.exit(EXIT_OUTPUT_FAILED)
+
+
 def _broken_pipe(err: BaseException) -> bool:
     """Whether ``err`` is a broken pipe (alone, or every error of an exception group, as trio
     raises them)."""
@@ -137,13 +200,17 @@ def _broken_pipe(err: BaseException) -> bool:
     return False
 
 
-def _quiet_exit() -> None:
-    """Point stdout at /dev/null (what is still buffered goes nowhere, no second error at exit)
-    and exit with :data:`EXIT_BROKEN_PIPE`."""
+def _to_devnull() -> None:
+    """Point stdout at /dev/null: what is still buffered goes nowhere, no second error at exit."""
     with contextlib.suppress(OSError, ValueError, AttributeError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.__stdout__.fileno() if sys.__stdout__ is not None else 1)
         os.close(devnull)
+
+
+def _quiet_exit() -> None:
+    """Point stdout at /dev/null and exit with :data:`EXIT_BROKEN_PIPE`."""
+    _to_devnull()
     sys.exit(EXIT_BROKEN_PIPE)
 
 
@@ -153,7 +220,10 @@ def guarded(rich: bool = True) -> Iterator[None]:
     body uses rich): a write to a closed stdout (``BrokenPipeError``, or the exit status Typer
     made of it) ends it quietly with :data:`EXIT_BROKEN_PIPE`; stdout is flushed before the
     command's own exit status is kept, so that a pipe closed early is caught here rather than at
-    interpreter exit. A broken pipe that is not stdout's (a bot's, a peer's) is not touched."""
+    interpreter exit. A broken pipe that is not stdout's (a bot's, a peer's) is not touched. Any
+    other error writing stdout (a full disk) is one line on stderr and :data:`EXIT_OUTPUT_FAILED`;
+    an ``OSError`` of another file is not touched."""
+    _watch_stdout()
     prepare_streams(rich=rich)
     try:
         yield
@@ -165,6 +235,9 @@ def guarded(rich: bool = True) -> Iterator[None]:
     except BaseException as err:
         if _broken_pipe(err) and stdout_closed():
             _quiet_exit()
+        failed = _stdout_failed(err)
+        if failed is not None:
+            _output_failed(failed)
         raise
     _flush_or_quit()
 
@@ -180,5 +253,8 @@ def _flush_or_quit() -> None:
         sys.stdout.flush()
     except BrokenPipeError:
         _quiet_exit()
-    except (OSError, ValueError):
+    except OSError as err:
+        if _WatchedFile.failed is not None:
+            _output_failed(err)
+    except ValueError:
         pass

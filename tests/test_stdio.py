@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from quinze_cli.stdio import EXIT_BROKEN_PIPE, guarded, plain_text, stdout_closed
+from quinze_cli.stdio import EXIT_BROKEN_PIPE, EXIT_OUTPUT_FAILED, guarded, plain_text, stdout_closed
 
 ROOT = Path(__file__).resolve().parents[1]
 QUINZE = str(Path(sys.executable).parent / "quinze")
@@ -53,6 +53,23 @@ def test_a_broken_pipe_that_is_not_stdouts_is_not_hidden() -> None:
     assert not stdout_closed()
     with pytest.raises(BrokenPipeError), guarded(rich=False):
         raise BrokenPipeError(32, "a bot's stdin")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("args", WRITERS, ids=lambda a: " ".join(a).replace(LOG, "LOG").replace(POSITION, "POS"))
+def test_a_full_disk_is_one_line_and_exit_1(args: list[str], tmp_path: Path) -> None:
+    # /dev/full: every write fails with ENOSPC, as on a full disk.
+    with open("/dev/full", "wb") as full:
+        done = subprocess.run([QUINZE, *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=120,
+                              cwd=tmp_path)
+    assert done.returncode == EXIT_OUTPUT_FAILED == 1, done.stderr
+    assert done.stderr == "quinze: cannot write the output: No space left on device\n"
+
+
+def test_an_oserror_that_is_not_stdouts_is_not_hidden(tmp_path: Path) -> None:
+    # A log file that cannot be written keeps its own error: only stdout's writes are taken for it.
+    with pytest.raises(OSError, match="No space left"), guarded(rich=False):
+        raise OSError(28, "No space left on device")
 
 
 def test_stdout_closed_tells_a_pipe_without_reader() -> None:
