@@ -18,6 +18,17 @@ from quinze_cli.options import read_text_file
 __all__ = ["load_positions", "positions_digest"]
 
 
+def _one_per_line_hint(text: str) -> str:
+    """``"; ..."`` saying the file must hold one position per line when ``text`` as a whole is JSON
+    (a position spread over several lines, as ``examples/positions/*.json``), else ``""``."""
+    try:
+        json.loads(text)
+    except ValueError:
+        return ""
+    return ("; the whole file is JSON, but this file must hold one position per line (JSON Lines): "
+            "put each position on one line")
+
+
 def load_positions(path: Path, game: str) -> list[dict[str, Any]]:
     """The positions of ``path``: one JSON object per line (blank lines and lines starting with
     ``#`` skipped), each loadable by ``game``. Raises ``ValueError`` naming the file, the line and
@@ -32,7 +43,7 @@ def load_positions(path: Path, game: str) -> list[dict[str, Any]]:
         try:
             data = json.loads(line)
         except ValueError as err:
-            raise ValueError(f"{path} line {n}: not JSON: {err}") from None
+            raise ValueError(f"{path} line {n}: not JSON: {err}{_one_per_line_hint(text)}") from None
         if not isinstance(data, dict):
             raise ValueError(f"{path} line {n}: a position is a JSON object")
         if data.get("game", game) != game:

@@ -23,7 +23,7 @@ def position_or_step(selected: list[tuple[int, LoggedGame]], *, position: bool, 
     if position and step:
         fail("give --position or --step, not both", EXIT_USAGE)
     if not position and not step:
-        fail("--at, --deal and --coup go with --position", EXIT_USAGE)
+        fail("--at goes with --position or --step, --deal and --coup with --position", EXIT_USAGE)
     if position:
         print_position(selected, at=at, deal=deal, coup=coup, seat=seat)
         return 0

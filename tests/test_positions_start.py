@@ -104,6 +104,13 @@ def test_match_and_tournament_play_each_position_once_per_rotation(tmp_path):
     (tmp_path / "bad.jsonl").write_text(json.dumps(position(1)) + "\n{not json\n")
     bad = quinze("match", "builtin:greedy", "builtin:random", "--positions", "bad.jsonl", cwd=tmp_path)
     assert bad.returncode == 1 and "bad.jsonl line 2: not JSON" in bad.stderr
+    assert "JSON Lines" not in bad.stderr  # the file as a whole is not JSON either: no hint
+
+    # One position spread over several lines, as examples/positions/*.json: valid JSON, not one per line.
+    (tmp_path / "spread.json").write_text(json.dumps(position(1), indent=2) + "\n")
+    spread = quinze("match", "builtin:greedy", "builtin:random", "--positions", "spread.json", cwd=tmp_path)
+    assert spread.returncode == 1 and "spread.json line 1: not JSON" in spread.stderr
+    assert "this file must hold one position per line (JSON Lines)" in spread.stderr
 
 
 def test_a_position_number_beyond_64_bits_is_refused_by_legal_and_before_any_game(tmp_path):

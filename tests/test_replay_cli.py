@@ -114,6 +114,14 @@ def test_json_whole_table_keeps_the_full_records(log: Path, records: list[list[d
         assert game["records"] == recs[1:-1]
 
 
+@pytest.mark.parametrize("extra", [("--at", "5"), ("--deal", "1"), ("--coup", "1")])
+def test_at_deal_or_coup_alone_name_both_step_and_position(log: Path, extra: tuple[str, ...]) -> None:
+    # --step --at is valid too (docs/botkit.md): the message names both.
+    result = run(log, "--game", 1, *extra)
+    assert result.exit_code == 2
+    assert result.stderr == "error: --at goes with --position or --step, --deal and --coup with --position\n"
+
+
 def test_verify_reports_each_game_with_its_action_count(log: Path, records: list[list[dict[str, Any]]]) -> None:
     result = run(log, "--verify")
     assert result.exit_code == 0, result.output

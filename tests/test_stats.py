@@ -107,7 +107,10 @@ def test_sprt_bounds_and_decisions():
         if state.add(1.0):
             break
     assert state.result == "H1" and state.llr >= state.spec.upper and state.decided_at == state.units
-    assert "H1 accepted" in state.line()
+    assert "H1 accepted" in state.line() and "undecided" not in state.line()
+    undecided = SprtState(SprtSpec(0, 5))
+    undecided.add_all([1.0, 0.0] * 5)  # stopped by --games with LLR between the bounds
+    assert undecided.result is None and undecided.line().endswith(", 10 games: undecided")
     state = SprtState(SprtSpec(0, 50))
     state.add_all([0.0, 0.5] * 100)
     assert state.result == "H0"

@@ -178,13 +178,13 @@ class SprtState:
         return self.result
 
     def line(self) -> str:
-        """``"SPRT elo0=0 elo1=5: LLR 1.23 (-2.94, 2.94), 40 pairs"`` plus the decision."""
+        """``"SPRT elo0=0 elo1=5: LLR 1.23 (-2.94, 2.94), 40 pairs"`` plus the decision (``": H1
+        accepted"``), or ``": undecided"`` while LLR is still between the bounds (a match stopped
+        by ``--games`` before the test decided)."""
         unit = "pairs" if self.group == 2 else "groups" if self.group > 2 else "games"
         text = (f"SPRT elo0={self.spec.elo0:g} elo1={self.spec.elo1:g}: LLR {self.llr:.2f} "
                 f"({self.spec.lower:.2f}, {self.spec.upper:.2f}), {self.units} {unit}")
-        if self.result is not None:
-            text += f": {self.result} accepted"
-        return text
+        return text + (f": {self.result} accepted" if self.result is not None else ": undecided")
 
     def to_data(self) -> dict[str, Any]:
         return {**self.spec.to_data(), "llr": round(self.llr, 4), "lower": round(self.spec.lower, 4),
