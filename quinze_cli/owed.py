@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["OwedAnswers"]
+__all__ = ["OwedAnswers", "quoted_detail", "quoting_note"]
 
 KEEP = 64
 """Owed requests remembered at most (a bot that never answers does not grow the list without end)."""
@@ -21,13 +21,16 @@ KEEP = 64
 
 class OwedAnswers:
     """The ``(table, request)`` pairs passed on to one bot program and not answered yet, oldest
-    first; and the count of lines nobody asked for since the last report."""
+    first; the count of lines nobody asked for since the last report; and, of those that quoted a
+    request, how many quoted which (:attr:`quoted`: ``(expected, quoted) -> lines``, ``expected``
+    the request pending then, None when none was)."""
 
-    __slots__ = ("owed", "unasked")
+    __slots__ = ("owed", "quoted", "unasked")
 
     def __init__(self) -> None:
         self.owed: list[tuple[str, int]] = []
         self.unasked = 0
+        self.quoted: dict[tuple[int | None, int], int] = {}
 
     def owe(self, table: str, request: int) -> None:
         """The bot was passed ``request`` at ``table`` and owes an answer."""
@@ -59,9 +62,47 @@ class OwedAnswers:
             if owed[1] == request and (table is None or owed[0] == table):
                 del self.owed[: i + 1]
                 return "pending" if owed == current else "stale"
+        if isinstance(request, int) and ((pending, request) in self.quoted or len(self.quoted) < KEEP):
+            self.quoted[pending, request] = self.quoted.get((pending, request), 0) + 1
         return "unasked"
 
-    def take_unasked(self) -> int:
-        """The lines nobody asked for since the last call (and start counting afresh)."""
+    def quoting_others(self, expected: int) -> dict[int, int]:
+        """Of the lines nobody asked for since the last report, those that quoted another request
+        while ``expected`` was pending: ``quoted request -> lines``."""
+        return {quoted: n for (pending, quoted), n in self.quoted.items() if pending == expected}
+
+    def take_unasked(self) -> tuple[int, dict[tuple[int | None, int], int]]:
+        """The lines nobody asked for since the last call, and of them the ones that quoted a
+        request (:attr:`quoted`); counting starts afresh."""
         n, self.unasked = self.unasked, 0
-        return n
+        quoted, self.quoted = self.quoted, {}
+        return n, quoted
+
+
+def _requests(ids: list[int]) -> str:
+    return f"request {ids[0]}" if len(ids) == 1 else "requests " + ", ".join(map(str, ids))
+
+
+def quoting_note(quoting: dict[int, int]) -> str:
+    """What a timeout adds about the answers ignored for quoting other requests
+    (:meth:`OwedAnswers.quoting_others`): ``" (2 answers quoting request 8 were ignored)"``, or
+    ``""`` when there were none."""
+    n = sum(quoting.values())
+    if not n:
+        return ""
+    return f" ({n} answer{'s' if n > 1 else ''} quoting {_requests(sorted(quoting))} " \
+           f"{'were' if n > 1 else 'was'} ignored)"
+
+
+def quoted_detail(quoted: dict[tuple[int | None, int], int]) -> str:
+    """What the warning about lines nobody asked for adds about those that quoted a request
+    (:meth:`OwedAnswers.take_unasked`): ``": 2 quoting request 8 while request 1 was expected"``
+    (or ``"while none was pending"``), ``""`` when none quoted one."""
+    by_expected: dict[int | None, dict[int, int]] = {}
+    for (expected, request), n in quoted.items():
+        by_expected.setdefault(expected, {})[request] = n
+    parts = []
+    for expected, requests in by_expected.items():
+        when = f"while request {expected} was expected" if expected is not None else "while none was pending"
+        parts.append(f"{sum(requests.values())} quoting {_requests(sorted(requests))} {when}")
+    return ": " + "; ".join(parts) if parts else ""

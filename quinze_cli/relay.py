@@ -71,7 +71,7 @@ from quinze_protocol.messages import (
 )
 from quinze_cli.botproc import BotError, BotGarbage
 from quinze_cli.errors import plain_reason
-from quinze_cli.owed import OwedAnswers
+from quinze_cli.owed import OwedAnswers, quoted_detail, quoting_note
 from quinze_cli.relay_outcomes import Failure, GameOutcome
 from quinze_cli.client import ClientError, Connection, RequestRefused, ServerProtocolError
 
@@ -254,6 +254,7 @@ class SeatRelay:
                     asked = self._owed_request()
                     if game is self._game and asked is not None and asked.late(trio.current_time()) >= 0:
                         reason = f"no answer to request {asked.id.request} in {asked.deadline:g} s"
+                        reason += quoting_note(self._answers.quoting_others(asked.id.request))
                         partial = getattr(self.bot, "partial_output", lambda: "")()
                         if partial:
                             reason += f"; {partial}"
@@ -444,10 +445,10 @@ class SeatRelay:
 
     def _report_unasked(self) -> None:
         """One warning for the lines nobody asked for since the last one, with their count."""
-        n = self._answers.take_unasked()
+        n, quoted = self._answers.take_unasked()
         if n:
             log.warning("%s: %d line%s nobody asked for (no request pending, or quoting another request) "
-                        "ignored", self.bot.name, n, "" if n == 1 else "s")
+                        "ignored%s", self.bot.name, n, "" if n == 1 else "s", quoted_detail(quoted))
 
     async def _from_bot(self, data: dict[str, Any], game: _Game) -> None:
         game = self._game  # the line is read now: it is judged in the game that runs now

@@ -116,6 +116,28 @@ async def test_a_flood_of_lines_nobody_asked_for_gets_one_warning_per_request(tm
     assert all("3000 lines nobody asked for" in w for w in warnings), warnings[:3]
 
 
+async def test_a_timeout_says_which_request_the_ignored_answers_quoted(tmp_path, caplog) -> None:
+    # The bot answers, but quoting request N+7: ignored (nobody asked for it), so it times out;
+    # the timeout and the warning say what it quoted and what was expected.
+    caplog.set_level(logging.INFO, logger="quinze.relay")
+    async with serving() as port:
+        ctl = await NetClient.connect(port, "ctl")
+        table = await create(ctl, games=1, move_time=0.5)
+
+        async def bob(c):
+            await c.expect("game-over")
+
+        args = [BOTS / "wrong_request.py", "--plus", "7"]
+        outcomes, failures = await relay_games(port, table, args, tmp_path, games=1, other=bob)
+    assert [f.kind for f in failures][:1] == ["timeout"]
+    reason = outcomes[0].failure.reason
+    asked = int(re.search(r"no answer to request (\d+) in 0.5 s", reason).group(1))
+    assert f"(1 answer quoting request {asked + 7} was ignored)" in reason, reason
+    warnings = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING and r.name == "quinze.relay"]
+    assert any("1 line nobody asked for" in w and f": 1 quoting request {asked + 7} while request {asked} was expected"
+               in w for w in warnings), warnings
+
+
 async def test_a_timeout_with_an_unfinished_line_says_to_end_lines_and_flush(tmp_path) -> None:
     async with serving() as port:
         ctl = await NetClient.connect(port, "ctl")
