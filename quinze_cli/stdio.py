@@ -144,7 +144,7 @@ class _WatchedFile(io.FileIO):
 
     failed: OSError | None = None
 
-    def write(self, data: Any, /) -> int | None:
+    def write(self, data: Any, /) -> int:
         try:
             return super().write(data)
         except OSError as err:

@@ -157,6 +157,39 @@ def test_a_bot_exiting_0_too_early_is_told_to_keep_reading_not_to_exit_0() -> No
     assert any("keep reading until stdin ends" in verdict["hint"] for verdict in early), early
 
 
+def test_a_bot_crashing_anyway_is_not_blamed_on_unknown_messages() -> None:
+    # It exits on its 3rd request whatever it is sent: in whole games too (stays-up), so the
+    # crash in the unknown-messages scenario is said as a crash, not "skip unknown types".
+    code, data = checklist("--game", "quinze", "--", PY, str(BOTS / "exit_midgame.py"), "2")
+    verdicts = {c["check"]: c for c in data["checks"]}
+    assert code == 1 and verdicts["stays-up"]["status"] == "fail", verdicts["stays-up"]
+    unknown = verdicts["unknown"]
+    assert unknown["status"] == "skip" and "skip messages" not in unknown["hint"], unknown
+    assert "exited with code 1" in unknown["reason"] and "stderr ends with: exit_midgame: exiting with code 1" \
+        in unknown["reason"] and "in whole games too (see stays-up)" in unknown["reason"], unknown
+
+
+def test_a_bot_that_only_writes_garbage_passes_no_check_about_its_answers() -> None:
+    code, data = checklist("--game", "quinze", "--", PY, str(BOTS / "garbage_always.py"))
+    verdicts = {c["check"]: c for c in data["checks"]}
+    assert code == 1 and verdicts["well-formed"]["status"] == "fail"
+    for check in ("deadline", "unknown", "refused"):
+        assert verdicts[check]["status"] != "pass", verdicts[check]
+        assert "well-formed" in verdicts[check]["reason"], verdicts[check]
+
+
+@pytest.mark.parametrize(("bot", "wire", "other"), [
+    ([str(EXAMPLES / "random_bot.py")], "msgpack", "--wire json"),  # a JSON bot: it crashes on the frames
+    ([str(BOTS / "other_wire.py"), "json-out"], "msgpack", "--wire json"),  # it answers JSON text
+    ([str(BOTS / "other_wire.py"), "frames-out"], "json", "--wire msgpack"),  # it answers frames
+])
+def test_a_bot_on_the_other_wire_is_told_to_check_wire(bot: list[str], wire: str, other: str) -> None:
+    code, data = checklist("--wire", wire, "--game", "quinze", "--", PY, *bot, deadline=1.0, grace=0.5)
+    handshake = next(c for c in data["checks"] if c["check"] == "handshake")
+    assert code == 1 and handshake["status"] == "fail", handshake
+    assert f"check --wire: this run spoke the {wire} wire" in handshake["hint"] and other in handshake["hint"], handshake
+
+
 def test_every_check_but_stderr_is_failed_by_some_test_bot() -> None:
     # stderr has no failing bot: flood_stderr.py is correct and must pass it.
     assert {m[1] for m in MISBEHAVING} == {c[0] for c in CHECKS} - {"stderr"}

@@ -55,7 +55,8 @@ class Output:
     not a map, no type, too long, bad frame), ``"timeout"`` (nothing complete within the time;
     ``partial`` bytes of an unfinished line or frame were seen), ``"exited"`` (stdout closed;
     ``returncode`` if the process ended). ``at``: seconds since the write of the last message,
-    ``raw``: the line or frame as read (cut to 200 bytes)."""
+    ``raw``: the line or frame as read (cut to 200 bytes). ``other_wire``: garbage that looks like
+    the other wire (JSON text where frames were expected, a frame where lines were)."""
 
     kind: str
     data: dict[str, Any] | None = None
@@ -64,6 +65,13 @@ class Output:
     partial: int = 0
     returncode: int | None = None
     raw: bytes = b""
+    other_wire: bool = False
+
+
+def _a_frame(line: bytes) -> bool:
+    """Whether ``line`` (up to a newline byte) starts like a msgpack frame: a 4-byte length, then
+    a map's first byte (fixmap, map16, map32)."""
+    return len(line) > 4 and line[0] == 0 and (0x80 <= line[4] <= 0x8F or line[4] in (0xDE, 0xDF))
 
 
 class Probe:
@@ -156,7 +164,8 @@ class Probe:
                 return Output("exited", returncode=rc, partial=len(self._buf), at=time.monotonic() - self.sent_at)
             left = end - time.monotonic()
             if left <= 0:
-                return Output("timeout", partial=len(self._buf), at=time.monotonic() - self.sent_at)
+                return Output("timeout", partial=len(self._buf), at=time.monotonic() - self.sent_at,
+                              other_wire=self.wire == "json" and _a_frame(bytes(self._buf)))
             if select.select([self._out], [], [], left)[0]:
                 try:
                     chunk = os.read(self._out, 65536)
@@ -205,6 +214,9 @@ class Probe:
         try:
             data = loads_line(line)
         except ProtocolError as err:
+            if _a_frame(line):
+                return Output("garbage", reason=f"a msgpack frame where a JSON line was expected ({err.reason} "
+                                                f"[{err.code}])", raw=line[:200], other_wire=True)
             return Output("garbage", reason=f"{err.reason} [{err.code}]", raw=line[:200])
         if data is None:
             return Output("garbage", reason="a blank line", raw=line[:200])
@@ -215,8 +227,13 @@ class Probe:
             return None
         (n,) = struct.unpack(">I", self._buf[:4])
         if n > DEFAULT_MAX_FRAME:
+            json_text = bytes(self._buf[:1]) in (b"{", b"[")
+            raw = bytes(self._buf[:200]).split(b"\n", 1)[0]
             self._buf.clear()
             self._eof = self._eof  # the stream cannot be resynchronised
+            if json_text:
+                return Output("garbage", reason="JSON text where a msgpack frame was expected", raw=raw,
+                              other_wire=True)
             return Output("garbage", reason=f"a frame of {n} bytes, over the limit of {DEFAULT_MAX_FRAME} [frame-too-large]")
         if len(self._buf) < 4 + n:
             return None

@@ -28,9 +28,12 @@ from quinze_protocol.rng import Rng
 from quinze_cli.botproc import describe_exit
 from quinze_cli.checkbot.positions import concrete, crafted
 from quinze_cli.checkbot.probe import Probe
-from quinze_cli.checkbot.report import Checklist
+from quinze_cli.checkbot.report import HINTS, Checklist
 
 SALT = "c0ffee0123456789"
+AFTER_GAMES = ("unknown", "refused", "exit")
+"""The checks whose scenario an exit fails, that can wait for the whole-games scenario to end (the
+scenarios run in order, ``handshake`` first, or at the same time)."""
 EXIT_WAIT = 2.0
 """Seconds a bot may take to exit once its stdin is closed."""
 QUIET = 0.3
@@ -62,15 +65,32 @@ class Settings:
     seed: int = 1
     answers: dict[str, int] = field(default_factory=dict)
     games_done: threading.Event = field(default_factory=threading.Event)
+    games_exit: str = ""
+    """How the program ended in the whole-games scenario (``"exited with code 1"``), ``""`` when
+    it kept running: an exit in a later scenario is then not blamed on what that scenario sent."""
 
     def answered_whole_games(self) -> bool:
         """Whether the whole-games scenario had a request answered in time; waits for it to end."""
         self.games_done.wait()
         return self.answers.get("whole games", 0) > 0
 
+    def exited_in_whole_games(self) -> str:
+        """:attr:`games_exit`, once the whole-games scenario has ended (waits for it)."""
+        self.games_done.wait()
+        return self.games_exit
+
 
 class Stop(Exception):
     """The scenario cannot go on (no answer, late answer, the program ended)."""
+
+
+def wire_hint(wire: str) -> str:
+    """The hint of a bot that may speak the other wire than ``wire``."""
+    if wire == "msgpack":
+        return ("check --wire: this run spoke the msgpack wire (length-prefixed frames); a bot that reads and "
+                "writes JSON lines fails so (give --wire json)")
+    return ("check --wire: this run spoke the json wire (one JSON object per line); a bot that reads and writes "
+            "msgpack frames fails so (give --wire msgpack)")
 
 
 def _short(value: Any, limit: int = 120) -> str:
@@ -91,6 +111,10 @@ class Session:
         self.request = 40
         self.number = 0
         self.answers = 0
+        self.valid = 0
+        self.crashed_anyway = False
+        """Whether the program ended here as it does in whole games (not judged for this scenario)."""
+        """The answers that were well-formed actions (a check passes only on one of them)."""
         self.loose = False
         """Whether the first line after a request is its answer, whatever it quotes (see ``_past_strays``)."""
         self.heard: Any = None
@@ -134,8 +158,18 @@ class Session:
         tail = self.probe.stderr_tail()
         early = ("keep reading until stdin ends (read returns end of file), and exit only then: "
                  "its end (status 0) came while input was still being sent") if rc == 0 else ""  # not the check's own hint
-        self.checks.fail(self.crash_check, f"{self.where}: the program {describe_exit(rc)} {when}"
-                         + (f"; stderr ends with: {tail}" if tail else ""), early)
+        reason = f"{self.where}: the program {describe_exit(rc)} {when}" + (f"; stderr ends with: {tail}" if tail else "")
+        if self.crash_check == "stays-up":
+            self.s.games_exit = describe_exit(rc)
+        elif self.crash_check in AFTER_GAMES and self.s.exited_in_whole_games():
+            # It ends in whole games too, where nothing unusual is sent: a crash, not this check's fault.
+            self.crashed_anyway = True
+            self.checks.not_judged(self.crash_check, f"not judged: {reason}; it {self.s.games_exit} in whole games "
+                                                     "too (see stays-up)")
+            raise Stop
+        elif self.crash_check == "handshake" and self.answers == 0:
+            early = early or f"{HINTS['handshake']}; {wire_hint(self.s.wire)}"
+        self.checks.fail(self.crash_check, reason, early)
         raise Stop
 
     def ask(self, game: Game, label: str, after: str | None = None, **extra: Any) -> dict[str, Any] | None:
@@ -175,13 +209,17 @@ class Session:
                 self.checks.fail("flush", f"{where}: {out.partial} bytes without a line end, then the output ended")
             self._exited(out.returncode, f"at {at}")
         self.answers += 1
-        self.checks.ok("deadline")
         self.checks.ok("flush")
         if out.kind == "garbage":
-            self.checks.fail("well-formed", f"{where}: {out.reason}" + (f": {_short(out.raw)}" if out.raw else ""))
+            self.checks.fail("well-formed", f"{where}: {out.reason}" + (f": {_short(out.raw)}" if out.raw else ""),
+                             f"{HINTS['well-formed']}; {wire_hint(self.s.wire)}" if out.other_wire else "")
             return None
         assert out.data is not None, "a message read carries its map"
-        return self.judge(game, out.data, legal, where)
+        valid = self.valid
+        action = self.judge(game, out.data, legal, where)
+        if self.valid > valid:  # in time, and an answer: garbage in time answers nothing
+            self.checks.ok("deadline")
+        return action
 
     def _is_answer(self, out: Any) -> bool:
         return out.kind == "message" and out.data.get("type") == "action" and out.data.get("request") == self.request
@@ -220,6 +258,7 @@ class Session:
             self.checks.fail("well-formed", f"{where}: the server could not be sent it ({err})")
             return None
         self.checks.ok("well-formed")
+        self.valid += 1
         if data.get("request") != self.request:
             self.checks.fail("copies", f"{where}: it quoted request {data.get('request')!r}")
         elif "table" in data and data["table"] != self.table:
@@ -296,9 +335,14 @@ def run_handshake(s: Settings, checks: Checklist) -> None:
         if sess.heard.kind == "message" and sess.heard.data.get("type") == "hello":
             # written first, though it came in after the quiet time (a program slow to start)
             checks.fail("handshake", "its first line was a 'hello', not an answer: the bot wire has no handshake")
+        elif sess.heard.kind == "garbage" and sess.heard.other_wire:
+            checks.fail("handshake", f"its first answer was {sess.heard.reason}", wire_hint(s.wire))
         checks.ok("handshake")
     except Stop:
-        if checks.verdicts["handshake"].status != "fail":
+        if sess.heard is not None and sess.heard.kind == "timeout" and sess.heard.other_wire:
+            checks.fail("handshake", "its first output was a msgpack frame (no line end) where a JSON line was "
+                                     "expected", wire_hint(s.wire))
+        elif checks.verdicts["handshake"].status != "fail":
             checks.ok("handshake", "no answer to the first request (see deadline)")
     finally:
         sess.close()
@@ -324,6 +368,8 @@ def run_games(s: Settings, checks: Checklist) -> None:
                 sess.game_over(game, [])
         checks.ok("stays-up")
         checks.ok("stderr", f"{sess.probe.stderr_bytes} bytes of stderr drained")
+        if not sess.valid:
+            checks.not_judged("deadline", "not judged: no answer was a well-formed action (see well-formed)")
     except Stop:
         if sess.probe.stderr_bytes > 65536 and checks.verdicts["deadline"].status == "fail":
             checks.fail("stderr", f"it went silent after writing {sess.probe.stderr_bytes} bytes to stderr")
@@ -383,9 +429,12 @@ def run_unknown(s: Settings, checks: Checklist) -> None:
         extra = "an action-request with keys it does not know (hint, clock)"
         game, seat = _turn(sess, game, seat, rng, f"{after} or {extra}", hint={"note": "unknown"}, clock=[1.5, 2.5])
         _turn(sess, game, seat, rng, extra)
-        checks.ok("unknown")  # a pass never overrides a failure found above
+        if sess.valid:
+            checks.ok("unknown")  # a pass never overrides a failure found above
+        else:
+            checks.not_judged("unknown", "not judged: no answer after them was a well-formed action (see well-formed)")
     except Stop:
-        if checks.verdicts["unknown"].status == "fail":
+        if checks.verdicts["unknown"].status == "fail" or sess.crashed_anyway:
             pass
         elif not s.answered_whole_games():
             checks.not_judged("unknown", "not judged: it answered no request in time (see deadline and flush)")
@@ -419,10 +468,14 @@ def run_refused(s: Settings, checks: Checklist) -> None:
         game = _new(s.games[0], 2, s.seed + 10)
         sess.game_start(game, _acting(game))
         sess.events(game.opening_events, _acting(game))
+        valid = sess.valid
         sess.ask(game, "the next game's first request")
-        checks.ok("refused")  # answered in time (whether the answer is right is judged by the other checks)
+        if sess.valid > valid:
+            checks.ok("refused")  # answered in time (whether the answer is right is judged by the other checks)
+        else:
+            checks.not_judged("refused", "not judged: the answer after it was not a well-formed action (see well-formed)")
     except Stop:
-        if checks.verdicts["refused"].status == "fail":
+        if checks.verdicts["refused"].status == "fail" or sess.crashed_anyway:
             pass
         elif not s.answered_whole_games():
             checks.not_judged("refused", "not judged: it answered no request in time (see deadline and flush)")
