@@ -107,3 +107,29 @@ def test_classique_by_hand_to_the_end(env):
     assert "You raise 1" in text
     assert "Final chips (won or lost): Ana " in text and "The match ends" in text
     assert child.exitstatus == 0
+
+
+def test_a_move_typed_at_a_summary_is_not_said_to_wait_for_a_bot(env):
+    # "1" typed at "Press Enter to go on>" after a deal (the last one too, the game then over): the
+    # deal is over and no move is owed, not "It is not your turn (waiting for greedy-1)" (or for Ana).
+    child = spawn(env, "--game", "quinze", "--opponents", "builtin:greedy", "--seed", "1", "--option", "target=30")
+    summaries, out = 0, []
+    while True:
+        k = child.expect([PROMPT, CLOSED, ENTER])
+        out.append(plain(child.before))
+        if k == 1:
+            break
+        if k == 2:
+            summaries += 1
+            child.sendline("1")
+            said = child.expect([r"No move to make now\.", r"It is not your turn[^\r\n]*"])
+            assert said == 0, child.after
+            continue
+        child.sendline("1")
+        assert len(out) < 600
+    child.expect(pexpect.EOF)
+    child.close()
+    text = "\n".join(out)
+    assert summaries >= 1 and "Winner(s): " in text
+    assert "It is not your turn" not in text
+    assert child.exitstatus == 0

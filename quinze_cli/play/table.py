@@ -179,6 +179,9 @@ class TableLoop(Asides):
         self.shown: ShownSummary | None = None
         self.hold_pending = False
         self.holding = False
+        self.after_summary = False
+        """Whether the line being handled was typed at a summary's prompt: the deal is over, and what
+        comes next (the next deal, the game's end) waits behind it, so no move is owed anyone."""
         """A summary waits for Enter (:meth:`_hold`)."""
         self.asking = False
         """A yes/no question waits for its answer (:meth:`_ask`)."""
@@ -325,7 +328,11 @@ class TableLoop(Asides):
         self.shown = None
         self._soon()
         if line:
-            await self.on_line(line)
+            self.after_summary = True
+            try:
+                await self.on_line(line)
+            finally:
+                self.after_summary = False
 
     # ---------------------------------------------------------------- server
     async def on_message(self, msg: dict[str, Any], step: Step | None = None) -> bool:
@@ -478,7 +485,7 @@ class TableLoop(Asides):
 
     def _not_your_turn(self) -> None:
         st = self.state
-        if st.to_act is None or st.result is not None:
+        if st.to_act is None or st.result is not None or self.after_summary:
             self.s.say(self.cat("table.no-move-now"))
         else:
             self.s.say(self.cat("table.not-your-turn", name=st.name(st.to_act)))
