@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from quinze_protocol.fields import FORFEIT_LEAVE, FORFEIT_TIMEOUT
-from quinze_protocol.game import Game, GameError, Result
+from quinze_protocol.game import Action, Game, GameError, Result
 from quinze_protocol.clocks import move_clock
 from quinze_protocol.messages import commitment
 from quinze_protocol.replaylog import iso_now, start_game
@@ -69,13 +69,16 @@ log = logging.getLogger("quinze.server")
 @dataclass(slots=True)
 class Pending:
     """The open ``action-request``: its id, the seat to act, when it is due and when it opened
-    (trio clock seconds)."""
+    (trio clock seconds); once sent, the legal actions it offered (``listed``) and each one's
+    data encoded as in its ``legal`` array (``offered``), kept until it is answered."""
 
     request: int
     seat: int
     timer: DecisionTimer
     opened: float = 0.0
     told_thinking: bool = False
+    listed: list[Action] | None = None
+    offered: list[bytes] | None = None
 
 
 class Table:
@@ -217,7 +220,12 @@ class Table:
             self._poke()  # the table task sleeps past this request's deadline or "thinking" moment
 
     def _send_request(self, now: float | None = None) -> None:
-        """The open request to its seat, its deadline and clock as at ``now`` (trio clock; None: read it)."""
+        """The open request to its seat, its deadline and clock as at ``now`` (trio clock; None: read it).
+
+        Its ``legal`` array is ``Game.legal_data()``, each entry encoded once and kept with the
+        actions it lists (``Pending.offered``, ``Pending.listed``: the same list again if the
+        request is sent again to a seat taken back), so that an answer naming one of them, byte
+        for byte, is read without parsing it again (:meth:`handle_action`)."""
         p, game = self.pending, self.game
         if p is None or game is None:
             return
@@ -226,19 +234,20 @@ class Table:
             return
         if now is None:
             now = trio.current_time()
-        conn.send(
-            {
-                "type": "action-request",
-                "table": self.id,
-                "request": p.request,
-                "seat": p.seat,
-                "view": game.view(p.seat),
-                "legal": game.legal_data(),
-                "deadline": p.timer.wire(now),
-                "number": self.number,
-                "clock": self.clock.state(p.seat, p.timer, now),
-            }
-        )
+        offered = p.offered
+        if offered is None:
+            if type(game).legal_data is Game.legal_data:  # the data of the listed actions, in order
+                listed = p.listed = game.legal_actions()
+                offered = [pack(a.to_data()) for a in listed]
+            else:  # pragma: no cover - a game's own legal_data (none does): its entries, not read back
+                offered = [pack(d) for d in game.legal_data()]
+            p.offered = offered
+        frame = self.wire.request(p.request, p.seat, game.view(p.seat), offered, p.timer.wire(now), self.number,
+                                  self.clock.state(p.seat, p.timer, now))
+        if frame is not None:
+            conn.send_frame(frame)
+        else:  # never silently: the client is told (the log says why)
+            self.lobby.unsendable([conn], {"type": "action-request"})
 
     def _poke(self) -> None:
         self._changed.set()
@@ -511,8 +520,21 @@ class Table:
             late = now - p.timer.at
             self._refuse(conn, request, "stale-request", f"the deadline of request {request} has passed: answered {late:.2f} s late")
             return
+        # An answer naming a listed action byte for byte is that action (parse_action would read
+        # it back to an equal one: tests/test_server_wire.py); it is still checked by apply (a
+        # listed entry may be no action itself: a classique raise's range), and its encoding is
+        # the one recorded. Any other data is read by the game.
+        packed: bytes | None = None
+        listed = p.listed
+        if listed is not None and p.offered is not None:
+            packed = pack(data)
+            try:
+                action = listed[p.offered.index(packed)]
+            except ValueError:
+                packed = None
         try:
-            action = game.parse_action(data)
+            if packed is None:
+                action = game.parse_action(data)
             events = game.apply(action)
         except GameError as e:
             reason = f"{e.field}: {e.reason}" if e.field else e.reason
@@ -526,7 +548,10 @@ class Table:
             self._refuse(conn, request, "engine-error", f"{type(e).__name__}: {e}")
             return
         self.clock.stop(p.seat, p.timer, now)
-        self.records.add(mine.index, action.to_data(), round(now - p.opened, 4))
+        if packed is not None:
+            self.records.add_packed(mine.index, packed, round(now - p.opened, 4))
+        else:
+            self.records.add(mine.index, action.to_data(), round(now - p.opened, 4))
         conn.moves += 1
         conn.send_frame(self.wire.accepted(request, self.number))
         self.seats.events(events, self.number, self.wire)

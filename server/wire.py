@@ -56,16 +56,26 @@ _TABLE = pack("table")
 _NUMBER = pack("number")
 
 
-class TableWire:
-    """The encoded start of one table's ``accepted`` and ``event`` messages (built once per table);
-    both end with the game's ``number`` (PROTOCOL.md "Game boundaries")."""
+_SEAT_KEY = pack("seat")
+_VIEW = pack("view")
+_SEAT_VIEW = tuple(_SEAT_KEY + pack(seat) + _VIEW for seat in range(16))
+"""The ``seat`` entry of an ``action-request`` of seats 0-15 and the key after it."""
+_LEGAL = pack("legal")
+_DEADLINE = pack("deadline")
+_CLOCK = pack("clock")
 
-    __slots__ = ("_accepted", "_event", "max_frame", "_number", "_tail")
+
+class TableWire:
+    """The encoded start of one table's ``accepted``, ``event`` and ``action-request`` messages
+    (built once per table); they carry the game's ``number`` (PROTOCOL.md "Game boundaries")."""
+
+    __slots__ = ("_accepted", "_event", "_request", "max_frame", "_number", "_tail")
 
     def __init__(self, table_id: str, max_frame: int) -> None:
         t = pack(table_id)
         self._accepted = map_header(4) + _TYPE + pack("accepted") + _TABLE + t + pack("request")
         self._event = map_header(4) + _TYPE + pack("event") + _TABLE + t + pack("event")
+        self._request = map_header(9) + _TYPE + pack("action-request") + _TABLE + t + pack("request")
         self.max_frame = max_frame
         self._number = 0
         self._tail = _NUMBER + pack(0)  # the last entry of both, for game _number
@@ -92,6 +102,24 @@ class TableWire:
         n = len(body)
         if n > self.max_frame:
             return frame(body, self.max_frame, "event")  # None, and logged
+        return n.to_bytes(4, "big") + body
+
+    def request(self, request: int, seat: int, view: Mapping[str, Any], offered: list[bytes], deadline: float,
+                number: int, clock: Mapping[str, Any]) -> bytes | None:
+        """The frame of ``{"type": "action-request", "table", "request", "seat", "view", "legal",
+        "deadline", "number", "clock"}`` (PROTOCOL.md ``action-request``), ``legal`` being the
+        array of the ``offered`` entries, each already encoded (:func:`pack` of its data). None if
+        over the limit or unencodable (the log says why)."""
+        try:
+            head = self._request + pack(request) + (_SEAT_VIEW[seat] if 0 <= seat < 16 else _SEAT_KEY + pack(seat) + _VIEW)
+            body = b"".join((head, pack(view), _LEGAL, array_header(len(offered)), *offered, _DEADLINE, pack(deadline),
+                             self._tail if number == self._number else self._end(number), _CLOCK, pack(clock)))
+        except Exception:
+            log.exception("cannot encode an action-request")
+            return None
+        n = len(body)
+        if n > self.max_frame:
+            return frame(body, self.max_frame, "action-request")  # None, and logged
         return n.to_bytes(4, "big") + body
 
 
@@ -123,7 +151,10 @@ class Records:
     def add(self, seat: int, action: Mapping[str, Any], time: float | None = None) -> None:
         """Append one action (``action``: its data, ``Action.to_data()``; ``time``: the seconds
         the seat took). Raises TypeError for data msgpack cannot encode (nothing is appended then)."""
-        data = pack(action)  # first: nothing is appended if it cannot be encoded
+        self.add_packed(seat, pack(action), time)  # packed first: nothing is appended if it cannot be encoded
+
+    def add_packed(self, seat: int, data: bytes, time: float | None = None) -> None:
+        """:meth:`add` with the action's data already encoded (``data``: :func:`pack` of it)."""
         buf = self._buf
         if time is None:
             buf += _SEAT + pack(seat) + _ACTION

@@ -45,6 +45,20 @@ def test_table_frames_are_the_plain_encoding(table: str, request: int, data: dic
 
 
 @SETTINGS
+@given(st.text(min_size=1, max_size=70), st.integers(0, 2**63 - 1), st.integers(0, 40),
+       st.dictionaries(st.text(max_size=8), _values, max_size=6), st.lists(st.dictionaries(st.text(max_size=8), _values, max_size=3), max_size=20),
+       st.floats(0, 86400), st.integers(1, 2**31), st.dictionaries(st.text(max_size=8), _values, max_size=3))
+def test_request_frames_are_the_plain_encoding(table: str, request: int, seat: int, view: dict, legal: list, deadline: float,
+                                               number: int, clock: dict) -> None:
+    wire = TableWire(table, 1 << 20)
+    offered = [msgpack.packb(entry, use_bin_type=True) for entry in legal]
+    plain = {"type": "action-request", "table": table, "request": request, "seat": seat, "view": view, "legal": legal,
+             "deadline": deadline, "number": number, "clock": clock}
+    assert wire.request(request, seat, view, offered, deadline, number, clock) == encode_frame(plain)
+    assert TableWire(table, 64).request(request, seat, {"x": "y" * 100}, offered, deadline, number, clock) is None
+
+
+@SETTINGS
 @given(st.lists(st.tuples(st.integers(0, 7), st.dictionaries(st.text(max_size=8), _values, max_size=4)), max_size=40),
        st.dictionaries(st.text(max_size=6), _values, max_size=20))
 def test_records_join_into_the_plain_encoding(actions: list, head: dict) -> None:

@@ -1,0 +1,128 @@
+"""An answer that names one of the actions an ``action-request`` listed, byte for byte, is taken
+as that listed action without being parsed again (``Table.handle_action``): it plays and is
+recorded exactly as the same data read by the game, and an entry that is no action itself (a
+classique raise's range) is still refused. Real server on loopback TCP, real games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+import pytest
+import trio
+
+from quinze_protocol.game import game_ids, get_game
+from quinze_protocol.rng import Rng
+from netclient import NetClient
+from serverkit import seated_pair, serving
+
+_pack = msgpack.Packer(use_bin_type=True).pack
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_listed_actions_read_back_as_themselves(game_id: str, players: int) -> None:
+    """What the server's shortcut relies on: every listed action's data, read by the game, is an
+    action equal to it, whose data encodes to the same bytes (random games, every decision)."""
+    cls = get_game(game_id)
+    checked = 0
+    for seed in range(6):
+        game = cls.new({"players": players}, seed=seed)
+        rng = Rng(seed)
+        for _ in range(200):
+            if game.is_over:
+                break
+            legal = game.legal_actions()
+            for action in legal:
+                data = action.to_data()
+                again = cls.parse_action(data)
+                assert again == action, (game_id, data)
+                assert _pack(again.to_data()) == _pack(data), (game_id, data)
+                checked += 1
+            game.apply(game.legal_action(rng.below(len(legal))) if game_id != "quinze-classique"
+                       else _concrete(game.legal_action(rng.below(len(legal)))))
+    assert checked > 100
+
+
+def _concrete(action: Any) -> Any:
+    """A classique raise listed with its range, as the raise by its least amount."""
+    data = action.to_data()
+    return action.with_amount(data["min"]) if data.get("min") is not None else action
+
+
+def _standing(legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """A classique answer that keeps the coup going to its raising round: stand, check or call."""
+    return next((e for t in ("stand", "check", "call") for e in legal if e["type"] == t), legal[0])
+
+
+def _reordered(data: dict[str, Any]) -> dict[str, Any]:
+    """The same action data, its keys in reverse order: not the listed entry's bytes."""
+    return dict(reversed(list(data.items())))
+
+
+async def _play(port: int, answer: Any) -> dict[str, Any]:
+    """A seeded 2-player Le Quinze game played to its end with the first listed action each time,
+    sent as ``answer(entry)``; the game-over message (its actions without their times)."""
+    a, b, table, _ = await seated_pair(port, game="quinze", options={"players": 2, "target": 30}, seed=77)
+    over: dict[str, Any] = {}
+
+    async def run(key: str, c: NetClient) -> None:
+        while True:
+            msg = await c.recv(10.0)
+            if msg["type"] == "action-request":
+                await c.send({"type": "action", "table": table, "request": msg["request"], "action": answer(msg["legal"][0])})
+            elif msg["type"] == "game-over":
+                over[key] = msg
+                return
+
+    async with trio.open_nursery() as n:
+        n.start_soon(run, "a", a)
+        n.start_soon(run, "b", b)
+    assert over["a"] == over["b"]
+    for rec in over["a"]["actions"]:
+        assert rec.keys() == {"seat", "action", "time"}
+        del rec["time"]
+    await a.aclose()
+    await b.aclose()
+    return over["a"]
+
+
+async def test_listed_and_other_answers_play_and_record_alike() -> None:
+    async with serving() as port:
+        listed = await _play(port, lambda entry: entry)
+        other = await _play(port, _reordered)
+    assert len(listed["actions"]) > 10
+    for key in ("actions", "result", "forfeit", "seed"):
+        assert listed[key] == other[key], key
+
+
+async def test_a_listed_entry_that_is_no_action_is_refused() -> None:
+    """Le Quinze classique lists a raise with its range; that entry sent back as it is is
+    refused (``bad-action``, field ``amount``), listed or not, and the seat may answer again."""
+    async with serving() as port:
+        a, b, table, _ = await seated_pair(port, game="quinze-classique", options={"players": 2}, seed=5)
+        seen: list[dict[str, Any]] = []
+
+        async def run(c: NetClient, done: trio.CancelScope) -> None:
+            while True:
+                req = await c.expect("action-request", timeout=10.0)
+                ranged = [e for e in req["legal"] if e["type"] == "raise" and "min" in e]
+                if not ranged:
+                    await c.send({"type": "action", "table": table, "request": req["request"], "action": _standing(req["legal"])})
+                    continue
+                await c.send({"type": "action", "table": table, "request": req["request"], "action": ranged[0]})
+                seen.append(await c.expect("refused"))
+                fine = {"type": "raise", "amount": ranged[0]["min"]}
+                await c.send({"type": "action", "table": table, "request": req["request"], "action": fine})
+                seen.append(await c.expect("accepted", request=req["request"]))
+                seen.append(req)
+                done.cancel()
+
+        with trio.fail_after(20):
+            async with trio.open_nursery() as n:
+                n.start_soon(run, a, n.cancel_scope)
+                n.start_soon(run, b, n.cancel_scope)
+        refused, accepted, req = seen
+        assert refused["code"] == "bad-action" and refused["request"] == req["request"]
+        assert "amount" in refused["reason"]
+        assert accepted["request"] == req["request"]
