@@ -4,7 +4,7 @@ A game module keeps, at module level, what it computed once for a hand or a tabl
 search options of Le Quinze, the combinations of Le 14) so that the next game does not compute it
 again: a cache lives as long as the process. A server empties them when no table is open any more
 (``quinze_server.collector.Reclaimer``): their entries were made while tables played, are spread
-over the memory those tables used, and would keep it from going back to the system (docs/server-rounds.md,
+over the memory those tables used, and would keep it from going back to the system (docs/server-rounds-early.md,
 "Memory returned"); the next tables fill them again.
 
 Each cache is registered by the module that owns it (:func:`register`), with its name, how to

@@ -121,7 +121,7 @@ class Heartbeat:
     Its times and nonce are kept in one array made with it, written in place: a connection that
     stays (an idle one in the lobby) renews no object while tables play, so none of its state
     lands among the tables' objects, where it would keep their memory (an allocator arena) from
-    going back to the system once they close (docs/server-rounds.md, "Memory returned")."""
+    going back to the system once they close (docs/server-rounds-early.md, "Memory returned")."""
 
     __slots__ = ("_t", "generation", "conn")
 

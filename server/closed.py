@@ -8,7 +8,7 @@ ids, timers) outlives its closing. Those objects were made while tables played, 
 other table's, and each one still alive kept a whole arena of CPython's allocator from going
 back to the system once the tables closed. One bytes object of at least :data:`FLOOR` bytes is
 given by the C allocator instead (``malloc``, which ``malloc_trim`` returns), whatever the
-number kept (docs/server-rounds.md, "Memory returned").
+number kept (docs/server-rounds-early.md, "Memory returned").
 
 The answers of a closed table (:class:`ClosedTable`, made for each message that names one and
 dropped after it) are those a closed :class:`~quinze_server.table.Table` gave.

@@ -40,7 +40,7 @@ allocated while tables played: the games' modules (about 1 MiB, else imported by
 heartbeat entries of ended connections, cycles and free lists) is let go of once the last table
 closed (:func:`release`); the state the connections that stay renew each time they wake, the
 closed tables kept for the listing, and the long-lived tasks' current objects still hold some
-(docs/server-rounds.md, "Memory returned").
+(docs/server-rounds-early.md, "Memory returned").
 :func:`tune` changes the whole process, so it is called by the program that owns the process
 (``quinze serve``, the load bench's server), never by :func:`quinze_server.app.run_server`, which other
 programs and the tests embed.

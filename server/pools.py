@@ -4,7 +4,7 @@
 CPython keeps objects of 512 bytes or less in 16 KiB pools carved from 1 MiB arenas, and gives an
 arena back only when every pool in it is free. After hundreds of tables closed, most of their
 pools are free, yet every arena still holds a few live blocks allocated while the tables played
-(the long-lived tasks' current objects, trio's own: docs/server-rounds.md, "Memory returned"), so no
+(the long-lived tasks' current objects, trio's own: docs/server-rounds-early.md, "Memory returned"), so no
 arena goes back and the resident set stays where it was. A free pool's memory is only needed
 again when the pool is reused, and then CPython writes it afresh, provided the pool's header says
 it was never used for a size class (``szidx`` set to its "dummy" value, as a freshly carved pool

@@ -53,7 +53,7 @@ def prune_deadlines() -> int:
     and leaves an entry there when its scope ends early, until the deadline passes or the stale
     entries outnumber the live ones by a thousand. A table's wait for the next move sets one per
     move: when the tables close, the entries of their last waits stay up to the move time (60 s),
-    and with them each wait's scope, its task's state, and the memory those sit in (docs/server-rounds.md,
+    and with them each wait's scope, its task's state, and the memory those sit in (docs/server-rounds-early.md,
     "Memory returned"). Called when no table is open any more (``quinze_server.collector.release``);
     trio does the same itself (``Deadlines._prune``) when the heap grows."""
     runner = getattr(getattr(getattr(trio._core, "_run", None), "GLOBAL_RUN_CONTEXT", None), "runner", None)

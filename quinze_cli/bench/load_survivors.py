@@ -1,5 +1,5 @@
 """Diagnosis for the load bench's server: which objects allocated while the tables played are
-still alive after they closed, and which of CPython's 1 MiB arenas they keep (docs/server-rounds.md,
+still alive after they closed, and which of CPython's 1 MiB arenas they keep (docs/server-rounds-early.md,
 "Memory returned").
 
 Loaded by :mod:`quinze_cli.bench.load_server` by path (it imports only the standard library) when
