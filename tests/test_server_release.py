@@ -1,7 +1,7 @@
 """What a server lets go once its last open table closed (quinze_server.collector.release, run
 by the Reclaimer before its trim): the games' caches (quinze_protocol.caches), the heartbeat
 entries of ended connections, and trio's stale deadlines. Each was filled while tables played and
-would keep a piece of their memory from going back to the system (docs/server-rounds.md, "Memory
+would keep a piece of their memory from going back to the system (docs/server-rounds-early.md, "Memory
 returned"). Checked by the sizes of those structures themselves, on a real server."""
 
 from __future__ import annotations
