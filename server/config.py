@@ -23,6 +23,10 @@ MAX_ELEMENTS = 4096
 """Values one client frame may hold (arrays, maps, elements, entries): no client message needs
 more than a few dozen, and reading 4096 costs well under a millisecond (PROTOCOL.md "Framing")."""
 
+TABLE_IDLE = 600.0
+"""Default seconds a table waiting for players stays open with nobody taking a seat
+(``ServerConfig.table_idle``): ten minutes, long enough to tell a friend which table to join."""
+
 THINKING_LONG = 30.0
 """Default seconds a seat may decide before the others get ``notice{kind: "thinking"}``
 (``ServerConfig.thinking_long``)."""
@@ -46,6 +50,9 @@ class ServerConfig:
     - ``max_tables``: tables open at once (waiting or playing) on this server;
       ``max_tables_per_connection``: open tables one connection created; more is
       ``too-many-tables``.
+    - ``table_idle``: seconds a table waiting for players stays open while nobody takes a seat
+      (counted from its creation or the last seat taken); then it closes
+      (``table-closed`` to whoever watches or sits there). Default :data:`TABLE_IDLE` (600).
     - ``page_size``: tables in one ``tables`` answer unless ``list-tables.limit`` says otherwise
       (and never more than fit in a frame).
     - ``cpu_share``, ``cpu_burst``: the server time one connection's messages may use, the
@@ -78,9 +85,10 @@ class ServerConfig:
     cpu_burst: float = 0.05
     builtin_bots: bool = False
     thinking_long: float = THINKING_LONG
+    table_idle: float = TABLE_IDLE
 
     def __post_init__(self) -> None:
-        for name in ("move_time", "heartbeat", "send_timeout", "thinking_long"):
+        for name in ("move_time", "heartbeat", "send_timeout", "thinking_long", "table_idle"):
             if not 0 < getattr(self, name) < math.inf:
                 raise ValueError(f"{name} must be positive, finite seconds, got {getattr(self, name)!r}")
         if self.move_time > MAX_MOVE_TIME:  # a table's clock may not be longer (PROTOCOL.md "Clocks")

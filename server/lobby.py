@@ -8,6 +8,12 @@ stay listed (state ``"closed"``, only by ``list-tables {closed: true}``) until
 ``max_tables_per_connection`` of them created by one connection (``too-many-tables``). A
 ``tables`` answer is one page that always fits in a frame, with the ``total`` count.
 
+Abandoned tables close, so no client can keep the open tables' limit filled for good
+(PROTOCOL.md "Timeouts and limits"): a waiting table with no seat held closes when the
+connection that created it is gone (at once if it already is; else when its last seated
+player leaves or drops before the game), and a waiting table where nobody takes a seat for
+``ServerConfig.table_idle`` seconds closes (:meth:`quinze_server.table.Table.run`).
+
 Request ids come from one counter for the whole server run, so no two requests of a server
 run (whatever their table or game) share an id: an answer to a request of an earlier game can
 never be taken for an answer to the running one (PROTOCOL.md "Game boundaries").
@@ -58,7 +64,7 @@ class Lobby:
         self._request = 0
         self.open_tables = 0
         """Tables waiting or playing."""
-        self._created: dict[int, int] = {}  # connection id -> open tables it created
+        self._created: dict[int, dict[Table, None]] = {}  # connection id -> open tables it created
         self.run = new_run_id(config.log_dir)
         """This server run's id: the prefix of its table ids, written in every log header."""
         self.stopping = False
@@ -169,7 +175,7 @@ class Lobby:
             conn.error("too-many-tables", f"this server has {self.open_tables} open tables, its limit "
                        f"(max_tables {config.max_tables}); try again once some have closed", "create-table")
             return None
-        mine = self._created.get(conn.id, 0)
+        mine = len(self._created.get(conn.id, ()))
         if mine >= config.max_tables_per_connection:
             conn.error("too-many-tables", f"this connection created {mine} tables still open, its limit "
                        f"(max_tables_per_connection {config.max_tables_per_connection})", "create-table")
@@ -205,7 +211,7 @@ class Lobby:
         table.creator = conn.id
         self.tables[table_id] = table
         self.open_tables += 1
-        self._created[conn.id] = mine + 1
+        self._created.setdefault(conn.id, {})[table] = None
         self._bodies[table_id] = b""
         self.listing_changed(table)
         self.nursery.start_soon(table.run, name=f"table {table_id}")
@@ -217,11 +223,11 @@ class Lobby:
         """Keep the closed table listed (as bytes, :class:`ClosedTables`: the Table itself is let
         go), forgetting the oldest closed ones beyond the limit."""
         self.open_tables -= 1
-        left = self._created.get(table.creator, 0) - 1
-        if left > 0:
-            self._created[table.creator] = left
-        else:
-            self._created.pop(table.creator, None)
+        made = self._created.get(table.creator)
+        if made is not None:
+            made.pop(table, None)
+            if not made:
+                del self._created[table.creator]
         self._closed.add(_creation(table.id), table.id, table.info_body())
         self.tables.pop(table.id, None)
         self._bodies.pop(table.id, None)
@@ -231,10 +237,16 @@ class Lobby:
             self._ended()
 
     def dropped(self, conn: ClientConnection) -> None:
-        """``conn`` is gone: every table it sat at or watched is told."""
+        """``conn`` is gone: every table it sat at or watched is told, then every table it
+        created (one still waiting with no seat held closes: :meth:`Table.creator_left`)."""
         for table in list(conn.tables):
             try:
                 table.dropped(conn)
             except Exception:
                 log.exception("table %s: dropping %r failed", table.id, conn)
         conn.tables.clear()
+        for table in list(self._created.get(conn.id, ())):
+            try:
+                table.creator_left()
+            except Exception:
+                log.exception("table %s: its creator %r leaving failed", table.id, conn)

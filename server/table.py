@@ -25,6 +25,10 @@ Rules applied here (PROTOCOL.md):
 - a dropped seat stays held during a game and may be taken back with its token
   (``joined{resumed:true}``, ``game-start`` again, the pending request if it is its turn).
   Before the first game a dropped seat is simply freed;
+- an abandoned table closes (``table-closed`` to whoever is there): one waiting for its first
+  game with no seat held once its creator's connection is gone (:meth:`Table.creator_left`,
+  and when its last seated player leaves or drops after that), and one where nobody takes a
+  seat for ``ServerConfig.table_idle`` seconds (:meth:`Table._until_seated`);
 - when the server stops (:meth:`Table.abort`), a running game ends at once with the aborted
   result (:meth:`quinze_protocol.game.Result.aborted`, reason ``"aborted"``): ``game-over`` to every
   seat and spectator, before their ``bye``, and the game is logged as aborted;
@@ -132,6 +136,10 @@ class Table:
         self.started = ""
         self.creator = -1
         """The id of the connection that created the table (its per-connection limit)."""
+        self.creator_gone = False
+        """The connection that created the table has ended (:meth:`creator_left`)."""
+        self._seated_at = trio.current_time()
+        """When a seat was last taken (or the table created), trio clock: its idle time counts from there."""
         self.aborted: str | None = None
         self._announced = False
         self._changed = trio.Event()
@@ -265,8 +273,8 @@ class Table:
         try:
             lobby = self.lobby
             while True:
-                await self._until(lambda: lobby.stopping or self.seats.all_held)
-                if lobby.stopping:  # the server shuts down: no new game
+                await self._until_seated()
+                if lobby.stopping or self.state == "closed":  # shutting down (no new game), or abandoned
                     break
                 await self._play_one()
                 if self.number >= self.games or not self.seats.all_connected or lobby.stopping:
@@ -275,6 +283,35 @@ class Table:
             log.exception("table %s failed", self.id)
         finally:
             self._close()
+
+    async def _until_seated(self) -> None:
+        """Wait until every seat is held, the server stops or the table is closed; close it
+        when nobody has taken a seat for ``table_idle`` seconds (PROTOCOL.md "Timeouts and limits")."""
+        lobby = self.lobby
+        idle = lobby.config.table_idle
+        while not (lobby.stopping or self.state == "closed" or self.seats.all_held):
+            if trio.current_time() >= self._seated_at + idle:
+                log.info("table %s: nobody took a seat for %g s", self.id, idle)
+                self._close()
+                return
+            self._changed = trio.Event()
+            with trio.move_on_at(self._seated_at + idle):
+                await self._changed.wait()
+
+    def creator_left(self) -> None:
+        """The connection that created the table has ended: a table still waiting for its first
+        game with no seat held closes now; one with players closes when the last of them goes
+        before the game (:meth:`_close_if_abandoned`)."""
+        self.creator_gone = True
+        self._close_if_abandoned()
+
+    def _close_if_abandoned(self) -> None:
+        """Close the table if it waits for its first game, its creator is gone and no seat is held."""
+        if self.state == "waiting" and self.number == 0 and self.creator_gone \
+                and not any(s.held for s in self.seats):
+            log.info("table %s: abandoned (its creator is gone and no seat is held)", self.id)
+            self._close()
+            self._poke()
 
     async def _play_one(self) -> None:
         self._touch()
@@ -423,6 +460,7 @@ class Table:
         if taken is None:
             return
         target, old = taken
+        self._seated_at = trio.current_time()
         if token is None:
             log.info("table %s: %s takes seat %d", self.id, conn.name, target.index)
             self._poke()
@@ -458,6 +496,7 @@ class Table:
             self.forfeit = (mine.index, FORFEIT_LEAVE)
         if self.seats.leave(conn, self) is not None:
             self._poke()
+            self._close_if_abandoned()
 
     def dropped(self, conn: ClientConnection) -> None:
         """``conn`` is gone: spectating stops; a seat is freed before the first game, else kept for
@@ -469,6 +508,7 @@ class Table:
         if mine.held and self.state == "playing":
             self.seats.notice("disconnected", mine.index)
         self._poke()
+        self._close_if_abandoned()
 
     def handle_forfeit(self, conn: ClientConnection, kind: str, number: int | None = None) -> None:
         """``forfeit``: the sender's seat concedes the running game; ``kind`` (the message's
@@ -481,8 +521,8 @@ class Table:
             conn.error("not-seated", f"you hold no seat at {self.id}", "forfeit")
             return
         if number is not None and (number != self.number or self.state != "playing"):
-            running = f"game {self.number} is running" if self.state == "playing" else "no game is running"
-            conn.error("stale-game", f"game {number} at {self.id} is over ({running}): the forfeit is ignored", "forfeit")
+            which = "is over (no game is running)" if number == self.number and number else self._which_game(number)
+            conn.error("stale-game", f"game {number} at {self.id} {which}: the forfeit is ignored", "forfeit")
             return
         if self.state != "playing" or self.game is None or self.forfeit is not None:
             conn.error("game-not-running", f"no game is running at {self.id}", "forfeit")
@@ -502,8 +542,8 @@ class Table:
                 conn.error("not-seated", f"you hold no seat at {self.id}", "action")
             return
         if number is not None and number != self.number:
-            self._refuse(conn, request, "stale-request", f"request {request} belongs to game {number} at {self.id}, "
-                         f"which is over (game {self.number} is the current one)", number)
+            self._refuse(conn, request, "stale-request", f"request {request} names game {number} at {self.id}, "
+                         f"which {self._which_game(number)}", number)
             return
         game, p = self.game, self.pending
         if self.state != "playing" or game is None or game.is_over or self.forfeit is not None:
@@ -558,6 +598,16 @@ class Table:
         self._next_request(now)
         if self.pending is None:  # the game is over: the table task takes it from here
             self._poke()
+
+    def _which_game(self, number: int) -> str:
+        """Why game ``number`` (not the current one) cannot be played: over (below the current),
+        not started yet, or never played at this table (above its ``games``)."""
+        current = f"game {self.number} is the current one" if self.number else "no game has started yet"
+        if number < self.number:
+            return f"is over ({current})"
+        if number > self.games:
+            return f"does not exist (the table plays {self.games} game{'s' if self.games > 1 else ''}; {current})"
+        return f"has not started ({current})"
 
     def _refuse(self, conn: ClientConnection, request: int, code: str, reason: str, number: int | None = None) -> None:
         """``refused`` for the answer to ``request`` of game ``number`` (default: the current game)."""

@@ -38,7 +38,7 @@ from rich.console import Console
 from quinze_cli.app import help_of
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
 from quinze_cli.options import check_at_least, check_log_dir, check_move_time, check_seconds
-from quinze_server.config import DEFAULT_HOST, DEFAULT_PORT, THINKING_LONG, ServerConfig
+from quinze_server.config import DEFAULT_HOST, DEFAULT_PORT, TABLE_IDLE, THINKING_LONG, ServerConfig
 
 if TYPE_CHECKING:
     import trio
@@ -139,6 +139,8 @@ def register(app: typer.Typer) -> None:
         max_tables_per_connection: Annotated[
             int, typer.Option("--max-tables-per-connection", help="Open tables one connection may create.")
         ] = 20,
+        table_idle: Annotated[float, typer.Option("--table-idle", metavar="SECONDS",
+                                                  help="Seconds a table waiting for players stays open while nobody takes a seat.")] = TABLE_IDLE,
         no_announce: Annotated[bool, typer.Option("--no-announce", help="Do not announce this server on the local network (multicast DNS).")] = False,
         name: Annotated[Optional[str], typer.Option("--name", metavar="NAME", help="The name announced on the local network (default: this machine's host name).")] = None,
     ) -> None:
@@ -153,6 +155,7 @@ def register(app: typer.Typer) -> None:
         logs = None if no_log else log_dir
         check_move_time(move_time)  # each by its flag: ServerConfig's own checks name its fields (move_time)
         check_seconds(thinking_long, "--thinking-long")
+        check_seconds(table_idle, "--table-idle")
         check_at_least(max_tables, "--max-tables", 1)
         check_at_least(max_tables_per_connection, "--max-tables-per-connection", 1)
         if name is not None:
@@ -172,7 +175,8 @@ def register(app: typer.Typer) -> None:
                 fail(str(e), EXIT_USAGE)
         try:
             config = ServerConfig(host=host, port=port, log_dir=logs, move_time=move_time, max_tables=max_tables,
-                                  max_tables_per_connection=max_tables_per_connection, thinking_long=thinking_long)
+                                  max_tables_per_connection=max_tables_per_connection, thinking_long=thinking_long,
+                                  table_idle=table_idle)
         except ValueError as e:
             fail(str(e), EXIT_USAGE)
         if logs is not None:

@@ -22,7 +22,7 @@ import trio
 
 from quinze_protocol.game import bot_names, get_bot, get_game
 from quinze_cli.builtin import BUILTIN_PREFIX, BuiltinBot, builtin_name
-from quinze_cli.client import RequestRefused, connect
+from quinze_cli.client import ClientError, Connection, RequestRefused, connect
 from quinze_cli.relay import SeatRelay
 
 __all__ = ["DEFAULT_LOG_DIR", "LocalError", "default_opponents", "logged_games", "parse_opponents",
@@ -97,6 +97,18 @@ async def _bot_seat(port: int, table: str, seat: int, name: str, seed: int) -> N
             return
 
 
+async def _keep_creator(conn: Connection) -> None:
+    """Keep the connection that created the local table open (its pings answered) while the
+    server runs: a table whose creator is gone closes as soon as no seat is held (PROTOCOL.md
+    "Timeouts and limits"), and the bots take their seats after it was created."""
+    async with conn:
+        while True:
+            try:
+                await conn.receive()
+            except ClientError:
+                return
+
+
 async def start_local(
     nursery: trio.Nursery,
     *,
@@ -128,13 +140,17 @@ async def start_local(
     opts = dict(options)
     opts["players"] = 1 + len(opponents)
     conn = await connect(HOST, port, "local", "player")
-    async with conn:
-        try:
-            info = await conn.create_table(game, opts, seed=seed, games=games,
-                                           clock=dict(clock) if clock is not None else None)
-        except RequestRefused as err:
-            raise LocalError(f"the local server refused the table: {err.reason} [{err.code}]") from None
-        table = info.table
+    try:
+        info = await conn.create_table(game, opts, seed=seed, games=games,
+                                       clock=dict(clock) if clock is not None else None)
+    except RequestRefused as err:
+        await conn.aclose()
+        raise LocalError(f"the local server refused the table: {err.reason} [{err.code}]") from None
+    except BaseException:
+        await conn.aclose()
+        raise
+    table = info.table
+    nursery.start_soon(_keep_creator, conn)
     base = seed if seed is not None else 0
     for i, name in enumerate(opponents, 1):
         nursery.start_soon(_bot_seat, port, table, i, name, base)
