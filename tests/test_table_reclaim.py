@@ -2,16 +2,25 @@
 "Timeouts and limits"): a waiting table with no seat held closes when the connection that created
 it goes, an emptied one once its creator is gone, and one where nobody takes a seat for
 ``table_idle`` seconds. Also the refusal of an answer naming a game that is not the current one
-(over, not started, or never played). A real server on loopback TCP, raw clients."""
+(over, not started, or never played), and the ``quinze play`` lobby saying when its list is one
+page of more tables. A real server on loopback TCP, raw clients."""
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import trio
+from rich.console import Console
 
 from netclient import NetClient
 from serverkit import create, play_pair, seated_pair, serving
+from quinze_cli.client import connect
+from quinze_cli.i18n import Catalogue
+from quinze_cli.play.cards_ui import CardStyle
+from quinze_cli.play.lobby import _pick, lobby
+from quinze_cli.play.session import PlayOptions, Quit, Session
+from quinze_cli.play.terminal import LineReader
 
 
 async def _open_total(client: NetClient, want: int) -> dict[str, Any]:
@@ -130,3 +139,42 @@ async def test_an_answer_naming_a_game_not_yet_played_is_refused_in_those_words(
         # the state is unchanged: the same request is answered for game 1
         await a.send({**answer, "number": 1})
         assert (await a.expect("accepted"))["number"] == 1
+
+
+async def test_the_lobby_says_how_many_tables_its_page_shows() -> None:
+    async with serving(page_size=3) as port:
+        maker = await NetClient.connect(port, "maker")
+        made = [await create(maker) for _ in range(5)]
+        buf = io.StringIO()
+        console = Console(file=buf, width=120, no_color=True, force_terminal=False)
+        s = Session(PlayOptions(host="127.0.0.1", port=port, name="ana"), console, Catalogue("en"),
+                    CardStyle("en", False), LineReader())
+        conn = await connect("127.0.0.1", port, "ana", "player")
+        s.conn = conn
+        async with trio.open_nursery() as nursery:
+            s.nursery = nursery
+            nursery.start_soon(s._pump, conn, s.generation)
+
+            async def typist() -> None:  # each line once its prompt is shown (lines typed before are not read)
+                for i, line in enumerate(("5", "q"), 1):
+                    while buf.getvalue().count("lobby> ") < i:
+                        await trio.sleep(0.01)
+                    s.send_ch.send_nowait(("input", line))
+
+            nursery.start_soon(typist)
+            try:
+                with trio.fail_after(10):
+                    await lobby(s)
+            except Quit:
+                pass
+            nursery.cancel_scope.cancel()
+        await conn.aclose()
+        out = buf.getvalue()
+        assert "Showing 3 of 5 tables" in out
+        assert "No table 5 in the list: it shows 3 of 5 tables" in out
+        assert made[0] in out and made[4] not in out
+    # a table id not on the cut page is asked for all the same; a number off the page is not
+    page = [{"table": t} for t in made[:3]]
+    assert _pick(page, made[4], cut=True) == made[4]
+    assert _pick(page, made[4]) is None and _pick(page, "5", cut=True) is None
+    assert _pick(page, "2", cut=True) == made[1]

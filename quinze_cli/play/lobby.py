@@ -4,6 +4,10 @@ Commands at the ``lobby>`` prompt (English or French words): a number (or a tabl
 at that table, ``w N`` / ``watch N`` (``r N`` / ``regarder N``) to watch it, ``c`` / ``create``
 (``créer``) to create a table (game, seats, options ``K=V``; a wrong answer is explained and
 asked again, ``q`` goes back to the lobby), Enter to refresh, ``q`` to quit.
+
+The server lists one page of tables (100 by default) with the ``total`` (PROTOCOL.md
+``tables``): when there are more, the lobby says how many it shows of how many, and a table id
+typed that is not on the page is asked for all the same.
 """
 
 from __future__ import annotations
@@ -58,7 +62,9 @@ def parse_options(text: str) -> dict[str, str]:
     return out
 
 
-def _show(s: Session, tables: list[dict[str, Any]]) -> None:
+def _show(s: Session, tables: list[dict[str, Any]], total: int) -> None:
+    """The lobby's table list; ``total``: how many open tables the server has (more than
+    ``tables`` when its page is cut)."""
     cat = s.cat
     s.say(cat("lobby.title", host=s.opts.host, port=s.opts.port), style="bold")
     if not tables:
@@ -78,6 +84,8 @@ def _show(s: Session, tables: list[dict[str, Any]]) -> None:
                  cat(f"lobby.state.{t.get('state', '')}"), opts)
         grid.add_row(*(Text(c) for c in cells))  # names are shown as typed, never read as markup
     s.console.print(grid)
+    if total > len(tables):
+        s.say(cat("lobby.more", shown=len(tables), total=total))
 
 
 async def _create(s: Session) -> str | None:
@@ -143,7 +151,9 @@ async def lobby(s: Session) -> None:
         try:
             msg = await ask_server(s, {"type": "list-tables"})
             tables = [t for t in msg.get("tables", []) if t.get("state") != "closed"]  # never pickable
-            _show(s, tables)
+            total = msg.get("total", 0)
+            total = total if isinstance(total, int) and total >= len(tables) else len(tables)
+            _show(s, tables, total)
             s.say(cat("lobby.help"), style="dim")
             s.reader.set_words(["create", "watch", "quit", "help"] + [t.get("table", "") for t in tables])
             line = await ask(s, cat("lobby.prompt"))
@@ -163,9 +173,12 @@ async def lobby(s: Session) -> None:
                 continue
             watch = head in WATCH_WORDS
             ref = words[1] if watch and len(words) > 1 else words[0]
-            table = _pick(tables, ref)
+            table = _pick(tables, ref, cut=total > len(tables))
             if table is None:
-                s.say(cat("lobby.no-table", ref=ref), style="red")
+                if total > len(tables):
+                    s.say(cat("lobby.no-table-shown", ref=ref, shown=len(tables), total=total), style="red")
+                else:
+                    s.say(cat("lobby.no-table", ref=ref), style="red")
                 continue
             if watch:
                 await spectate_table(s, table)
@@ -175,10 +188,12 @@ async def lobby(s: Session) -> None:
             s.say(str(err), style="red")
 
 
-def _pick(tables: list[dict[str, Any]], ref: str) -> str | None:
+def _pick(tables: list[dict[str, Any]], ref: str, *, cut: bool = False) -> str | None:
+    """The table id ``ref`` names: a number in the list, or a listed table id; with ``cut`` (the
+    list is one page of more tables) any other id too, for the server to find or refuse."""
     if ref.isdigit() and 1 <= int(ref) <= len(tables):
         return tables[int(ref) - 1].get("table")
     for t in tables:
         if t.get("table") == ref:
             return ref
-    return None
+    return ref if cut and not ref.isdigit() else None
