@@ -10,8 +10,9 @@ records are in the log, so after any stop the journal names exactly the games th
 
 On resume (:func:`resume_games`) the log is cut back to the games the journal names that it holds
 complete and verified: a game that reached the log but not the journal (stopped between the two
-writes), a game cut anywhere (in its header, mid-record, before its result), a damaged one or a
-duplicate is dropped from the log; the journal is then cut back to the games the log kept, and
+writes), a game cut anywhere by a crash (in its header, mid-record, before its result), a whole one
+that does not verify or a duplicate is dropped from the log (a log changed in its middle, a damaged
+line with more of its game after it, is refused instead: :class:`LogDamaged`, nothing changed); the journal is then cut back to the games the log kept, and
 every other game is played again; the resumed event's log then holds each game of the schedule
 exactly once, as an uninterrupted run's does. An incomplete last journal
 line (stopped mid-write) is ignored and cut off.
@@ -25,7 +26,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
-__all__ = ["JOURNAL", "Journal", "JournalError", "differences", "player_names", "reconcile_log"]
+__all__ = ["JOURNAL", "Journal", "JournalError", "LogDamaged", "differences", "player_names", "reconcile_log"]
 
 JOURNAL = 1
 """The journal format version."""
@@ -33,6 +34,18 @@ JOURNAL = 1
 
 class JournalError(Exception):
     """The journal cannot be used (missing, unreadable, another format or kind)."""
+
+
+class LogDamaged(JournalError):
+    """The game log has a damaged line that is not a cut tail (:func:`reconcile_log`): ``line``
+    (1-based) and why, in words; the log was changed or corrupted there, not cut by a crash, so
+    resuming would silently drop games it holds: the log and the journal are left as they were."""
+
+    def __init__(self, log: Path, line: int, why: str) -> None:
+        self.log, self.line = log, line
+        super().__init__(f"DAMAGED at line {line} of {log}: {why} (the log was changed or corrupted there, not cut by "
+                         f"a crash); nothing was changed: see quinze replay {log} --verify, mend or remove that "
+                         "line, then resume again")
 
 
 def _fsync_append(fh: TextIO, text: str) -> None:
@@ -45,8 +58,11 @@ class Journal:
     """An open journal (append only). Make one with :meth:`create` or :meth:`resume`."""
 
     def __init__(self, path: Path, settings: dict[str, Any], entries: list[dict[str, Any]], fh: TextIO,
-                 kind: str) -> None:
+                 kind: str, good: int | None = None) -> None:
         self.path = path
+        self._good = good
+        """On resume: the length of the journal's good part, cut to on the first change (a line cut
+        mid-write is dropped then, not while the resume may still be refused)."""
         self.kind = kind
         self.settings = settings
         self.entries = entries
@@ -64,14 +80,20 @@ class Journal:
     def resume(cls, path: Path, kind: str) -> "Journal":
         """Read an existing journal and open it for more games. Raises :class:`JournalError`."""
         settings, entries, good = read_journal(path, kind)
-        with open(path, "r+", encoding="utf-8") as fix:
-            fix.truncate(good)  # a line cut mid-write is dropped
         fh = open(path, "a", encoding="utf-8")
-        return cls(path, settings, entries, fh, kind)
+        return cls(path, settings, entries, fh, kind, good)
+
+    def _mend(self) -> None:
+        """Drop a last line cut mid-write (once, before the first change)."""
+        if self._good is not None:
+            self._fh.flush()
+            os.truncate(self.path, self._good)
+            self._good = None
 
     def keep(self, indices: set[int]) -> None:
         """Keep only the entries of these games (the others are played again): the journal is
         rewritten atomically (a temporary file, fsynced, renamed) and opened again for more."""
+        self._mend()
         if all(e["index"] in indices for e in self.entries):
             return
         self.entries = [e for e in self.entries if e["index"] in indices]
@@ -87,6 +109,7 @@ class Journal:
 
     def append(self, entry: Mapping[str, Any]) -> None:
         """Add one finished game, flushed and fsynced."""
+        self._mend()
         _fsync_append(self._fh, json.dumps(entry, separators=(",", ":")) + "\n")
 
     def close(self) -> None:
@@ -186,10 +209,16 @@ def reconcile_log(log: Path, keep: Mapping[tuple[Any, tuple[Any, ...]], Any]) ->
     games, each mapped to the journal's ``points`` for it), each once, complete and verified: read
     leniently and a game at a time (:func:`quinze_protocol.replaylog.iter_log`: memory holds the
     game being read and its lines, not the log), a game cut anywhere (in its header, in a record,
-    before its result) or damaged is dropped, and so is a whole one that does not re-simulate
+    before its result) is dropped, and so is a whole one that does not re-simulate
     (:func:`quinze_protocol.replaysim.verify`) or whose points differ from the journal's. The
     games kept are written, line for line as they were, to a temporary file, fsynced and renamed
-    over the log. Returns ``(the keys of the games kept, games dropped)``; no log: ``(set(), 0)``."""
+    over the log. Returns ``(the keys of the games kept, games dropped)``; no log: ``(set(), 0)``.
+
+    Only what a crash leaves is dropped: a record cut short at the end of its game (the log's last
+    line, or one a later run wrote a newline after before appending), a game without its result.
+    A damaged line with more of its game after it, or more than one line outside any game in a
+    row, means the log was changed: :class:`LogDamaged` (its line number) is raised and the log is
+    left as it was."""
     from quinze_protocol.replaylog import iter_log
     from quinze_protocol.replaysim import verify
 
@@ -206,22 +235,55 @@ def reconcile_log(log: Path, keep: Mapping[tuple[Any, tuple[Any, ...]], Any]) ->
             yield raw
 
     tmp = log.with_name(log.name + ".tmp")
-    with open(log, "rb") as source, open(tmp, "w", encoding="utf-8") as fh:
-        for game in iter_log(lines(source), []):
-            key: tuple[Any, tuple[Any, ...]] = (game.header.get("seed"), tuple(game.header.get("players") or ()))
-            points = (game.result or {}).get("result", {}).get("points")
-            if game.whole and key in keep and key not in seen and points == keep[key] and verify(game) is None:
-                seen.add(key)
-                fh.write("".join(held[n] + "\n" for n in game.lines))
-            else:
-                dropped += 1
-            last = game.lines[-1] if game.lines else 0
-            for n in [n for n in held if n <= last]:  # this game's lines and the strays before it
-                del held[n]
-        fh.flush()
-        os.fsync(fh.fileno())
+    try:
+        with open(log, "rb") as source, open(tmp, "w", encoding="utf-8") as fh:
+            for game in iter_log(lines(source), []):
+                _refuse_damage(log, game, held)
+                key: tuple[Any, tuple[Any, ...]] = (game.header.get("seed"), tuple(game.header.get("players") or ()))
+                points = (game.result or {}).get("result", {}).get("points")
+                if game.whole and key in keep and key not in seen and points == keep[key] and verify(game) is None:
+                    seen.add(key)
+                    fh.write("".join(held[n] + "\n" for n in game.lines))
+                else:
+                    dropped += 1
+                last = game.lines[-1] if game.lines else 0
+                for n in [n for n in held if n <= last]:  # this game's lines and the strays before it
+                    del held[n]
+            _refuse_strays(log, held, None)  # the tail after the last game
+            fh.flush()
+            os.fsync(fh.fileno())
+    except BaseException:
+        tmp.unlink(missing_ok=True)  # refused (or stopped): the log stays as it was
+        raise
     os.replace(tmp, log)
     return seen, dropped
+
+
+def _refuse_damage(log: Path, game: Any, held: Mapping[int, str]) -> None:
+    """Raise :class:`LogDamaged` when ``game`` (a :class:`quinze_protocol.replaylog.LoggedGame`)
+    shows a change of the log, not a crash's cut: a damaged record with more of its records after
+    it (what ``quinze replay`` calls DAMAGED), a line inside it that is not one of its records, or
+    more than one line before its header that belongs to no game (a crash cuts one line)."""
+    if game.damaged is not None:
+        raise LogDamaged(log, game.damaged, f"a record of the game at line {game.lines[0]} is not JSON and more of "
+                                            "that game's records follow it")
+    if not game.lines:
+        return
+    first, last, own = game.lines[0], game.lines[-1], set(game.lines)
+    inside = [n for n in held if first < n < last and n not in own and held[n].strip()]
+    if inside:
+        raise LogDamaged(log, inside[0], f"that line is not a record of the game at line {first}, and more of "
+                                         "that game's records follow it")
+    _refuse_strays(log, held, first)
+
+
+def _refuse_strays(log: Path, held: Mapping[int, str], before: int | None) -> None:
+    """The lines held before line ``before`` (None: all) belong to no game: one is what a crash
+    leaves (a record cut short, e.g. in a header); more, the log was changed."""
+    stray = [n for n in held if (before is None or n < before) and held[n].strip()]
+    if len(stray) > 1:
+        raise LogDamaged(log, stray[0], f"that line belongs to no game and {len(stray) - 1} more such line(s) "
+                                        f"follow it (up to line {stray[-1]})")
 
 
 def resume_games(log: Path, journal: "Journal", names: Sequence[str]) -> int:

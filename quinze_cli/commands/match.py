@@ -7,7 +7,9 @@ restarts and the log are described in :mod:`quinze_cli.matchrun`; the statistics
 Elo) in :mod:`quinze_cli.stats`.
 
 Exit status: 0 after a complete match; 1 when the match had to stop (a bot failing beyond its
-restarts, the server lost) or for bad input (``--json`` not writable: checked before playing); 2 for usage errors; 130 after Ctrl-C (the bots
+restarts, the server lost) or for bad input (``--json`` not writable: checked before playing; a ``--resume`` log with a
+damaged line that is not a cut tail, :class:`quinze_cli.journal.LogDamaged`); 2 for usage errors (and when another
+quinze run is using the log: :mod:`quinze_cli.loglock`, nothing changed); 130 after Ctrl-C (the bots
 are stopped, the finished games are in the log).
 """
 
@@ -159,9 +161,11 @@ def build_config(
 
 
 async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | None = None,
-               shard_size: int = 24, resumed: Resumed | None = None) -> tuple[MatchRunner, str | None, bool]:
+               shard_size: int = 24, resumed: Resumed | None = None,
+               log: Path | None = None) -> tuple[MatchRunner, str | None, bool]:
     """Run the match with a progress bar, each finished game journaled; returns (runner, error
-    message or None, interrupted). ``resumed``: go on with that match (its games so far counted)."""
+    message or None, interrupted). ``resumed``: go on with that match (its games so far counted);
+    ``log``: a new match's log (the one this run locked), default the runner's own name."""
     from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -206,6 +210,9 @@ async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | N
             runner.stopping = True
     else:
         runner = make_runner(config, cluster, shard_size, on_game=on_game, on_failure=on_failure)
+        if log is not None:
+            runner.log_path = log
+            runner.stderr_dir = log.with_name(log.name[: -len(".jsonl")] + "-stderr")
     state: dict[str, Any] = {"error": None, "interrupted": False}
     with progress:
         task = progress.add_task(runner.stats.running_score(), total=config.games,
@@ -296,6 +303,7 @@ def register(app: typer.Typer) -> None:
 
         from quinze_cli.cluster import check_cluster
         from quinze_cli.journal import JournalError, differences
+        from quinze_cli.loglock import hold_log
         from quinze_cli.progcheck import program_problem
         from quinze_cli.results import lower_is_better, print_table, ratings_table
         from quinze_cli.stats import MatchStats
@@ -304,8 +312,9 @@ def register(app: typer.Typer) -> None:
         check_at_least(shard_size, "--shard-size", 1)
         old: Journal | None = None
         if resume is not None:
-            from quinze_cli.matchjournal import open_resume
+            from quinze_cli.matchjournal import log_path_of, open_resume
 
+            hold_log(log_path_of(resume), f"--resume {resume}", ctx)  # one run per log: before the journal or log is touched
             try:
                 old, resume_log = open_resume(resume)
             except JournalError as e:
@@ -334,7 +343,11 @@ def register(app: typer.Typer) -> None:
                 fail(f"--resume {resume}: the settings differ from the journal's: " + "; ".join(diff))
             stats = MatchStats([(b.name, b.spec) for b in config.bots], group=config.group, sprt=config.sprt,
                                seats=config.seats, lower_is_better=lower_is_better(config.game))
-            dropped = cut_log(resume_log, old, [b.name for b in config.bots])  # first: only what the log holds counts
+            try:
+                dropped = cut_log(resume_log, old, [b.name for b in config.bots])  # first: only what the log holds counts
+            except JournalError as e:  # a damaged line that is not a cut tail: nothing changed
+                old.close()
+                fail(f"--resume {resume}: {e}")
             done = replay_entries(stats, old.entries)
             failures = [{"game": e["index"] + 1, **f} for e in sorted(old.entries, key=lambda e: e["index"])
                         for f in e.get("failures", [])]
@@ -354,6 +367,12 @@ def register(app: typer.Typer) -> None:
             log_dir.mkdir(parents=True, exist_ok=True)
         except OSError as e:
             fail(f"--log-dir {log_dir}: {e.strerror or e}")
+        new_log = None
+        if resumed is None:
+            from quinze_protocol.replaylog import utc_stamp
+
+            new_log = log_dir / f"match-{utc_stamp()}.jsonl"
+            hold_log(new_log, f"--log-dir {log_dir}", ctx)
         if debug:
             from quinze_cli.debuglog import enable_debug
 
@@ -367,7 +386,7 @@ def register(app: typer.Typer) -> None:
                      if resumed and dropped else ""))
         import trio
 
-        runner, error, interrupted = trio.run(_run, config, out, err, cluster, shard_size, resumed)
+        runner, error, interrupted = trio.run(_run, config, out, err, cluster, shard_size, resumed, new_log)
         written = runner.log_written or (resumed is not None and resumed.log.exists())
         if runner.stats.games or error is None:
             print_results(out, runner.stats, config.game)

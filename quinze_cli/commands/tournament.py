@@ -9,7 +9,9 @@ one event is in its directory ``<log-dir>/tournament-<time>/``: ``games.jsonl`` 
 ``journal.jsonl``, ``stderr/``; ``--resume DIR`` takes that directory.
 
 Exit status: 0 after a complete event; 1 when it had to stop (a bot failing beyond its restarts,
-the server lost) or for bad input (a journal that does not match); 2 for usage errors; 130 after
+the server lost) or for bad input (a journal that does not match, a log with a damaged line that is not
+a cut tail: :class:`quinze_cli.journal.LogDamaged`); 2 for usage errors (and when another quinze run is using
+the event: :mod:`quinze_cli.loglock`, nothing changed); 130 after
 Ctrl-C (bots stopped, finished games in the log and the journal: ``--resume`` goes on).
 """
 
@@ -242,6 +244,7 @@ async def _run(runner: MatchRunner, journal: Journal, total: int, done: int, err
 def register(app: typer.Typer) -> None:
     @app.command("tournament", help=help_of("tournament"))
     def tournament(
+        ctx: typer.Context,
         bots: Annotated[Optional[list[str]], typer.Argument(help="Bots: builtin:NAME, a quoted command line, or \"name=N cmd=C args=A movetime=S seed=N\".", show_default=False)] = None,
         game: Annotated[Optional[str], typer.Option(help=game_id_help("quinze"), show_default=False)] = None,
         format: Annotated[Optional[str], typer.Option("--format", help="round-robin (default), gauntlet (the first bot against each other) or free-for-all.", show_default=False)] = None,
@@ -267,6 +270,7 @@ def register(app: typer.Typer) -> None:
 
         from quinze_cli.cluster import check_cluster, make_runner
         from quinze_cli.journal import Journal, JournalError, differences, resume_games
+        from quinze_cli.loglock import hold_log
         from quinze_cli.progcheck import program_problem
         from quinze_cli.results import lower_is_better
         from quinze_cli.tournament import TournamentStats
@@ -283,6 +287,7 @@ def register(app: typer.Typer) -> None:
             given["options"] = option_pairs(option)
         old: Journal | None = None
         if resume is not None:
+            hold_log(resume / "games.jsonl", f"--resume {resume}", ctx)  # one run per event: before its journal or log is touched
             try:
                 old = Journal.resume(resume / "journal.jsonl", "tournament")
             except JournalError as err:
@@ -320,6 +325,7 @@ def register(app: typer.Typer) -> None:
             event_dir = Path(data.get("log_dir") or log_dir) / f"tournament-{stamp}"
             try:
                 event_dir.mkdir(parents=True)
+                hold_log(event_dir / "games.jsonl", f"--log-dir {event_dir}", ctx)
                 journal = Journal.create(event_dir / "journal.jsonl", "tournament", settings.to_data())
             except OSError as e:
                 fail(f"--log-dir {event_dir}: {e.strerror or e}")
@@ -330,7 +336,11 @@ def register(app: typer.Typer) -> None:
         failures: list[dict[str, Any]] = []
         done: set[int] = set()
         log_path = event_dir / "games.jsonl"
-        dropped = resume_games(log_path, journal, names) if old is not None else 0  # only what the log holds counts
+        try:
+            dropped = resume_games(log_path, journal, names) if old is not None else 0  # only what the log holds counts
+        except JournalError as err:  # a damaged line that is not a cut tail: nothing changed
+            journal.close()
+            fail(f"--resume {resume}: {err}")
         for entry in sorted(journal.entries, key=lambda e: e["index"]):
             _count(stats, entry)
             done.add(entry["index"])
