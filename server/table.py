@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, Any
 import trio
 
 from quinze_protocol.fields import FORFEIT_LEAVE, FORFEIT_TIMEOUT
-from quinze_protocol.game import Action, Game, GameError, Result
+from quinze_protocol.game import Action, Game, GameError
 from quinze_protocol.clocks import move_clock
 from quinze_protocol.messages import commitment
 from quinze_protocol.replaylog import iso_now, start_game
@@ -61,6 +61,7 @@ from quinze_protocol.rng import SEED_BITS
 from quinze_server.clock import DecisionTimer, TableClock
 from quinze_server.logs import write_game
 from quinze_server.seats import Seats
+from quinze_server.table_over import game_over_head, how_it_ended, log_job, settle
 from quinze_server.wire import Records, TableWire, joined_map, pack
 from quinze_server.wire import frame as wire_frame
 
@@ -360,60 +361,20 @@ class Table:
 
     def _announce(self, game: Game) -> dict[str, Any] | None:
         """Send ``game-over`` to every seat and spectator (once per game) and return what
-        :func:`quinze_server.logs.write_game` needs to log the game (None without a log directory)."""
+        :func:`quinze_server.logs.write_game` needs to log the game (None without a log directory):
+        :mod:`quinze_server.table_over` settles the result and builds both."""
         self._announced = True
-        if self.aborted is not None:
-            result = Result.aborted(len(self.seats))
-            forfeit: dict[str, Any] | None = None
-        elif self.forfeit is not None:
-            result = Result.forfeit(len(self.seats), self.forfeit[0])  # 0 to it, the others share
-            forfeit = {"seat": self.forfeit[0], "kind": self.forfeit[1]}
-        else:
-            done = game.result()
-            assert done is not None
-            result, forfeit = done, None
-        head = {
-            "type": "game-over",
-            "table": self.id,
-            "number": self.number,
-            "result": result.to_data(),
-            "forfeit": forfeit,
-            "seed": self.seed,
-            "salt": self.salt,
-        }
+        result, forfeit = settle(game, len(self.seats), self.aborted, self.forfeit)
         # The recorded actions are joined in as they were encoded: "actions" is the last key.
-        over = wire_frame(joined_map(head, "actions", self.records.packed()), self.lobby.config.max_frame, "game-over")
+        over = wire_frame(joined_map(game_over_head(self, result, forfeit), "actions", self.records.packed()),
+                          self.lobby.config.max_frame, "game-over")
         if over is not None:
             self.seats.to_all_frame(over)
         else:  # never silently: every receiver is told (the log says why)
             self.lobby.unsendable(self.seats.receivers(), {"type": "game-over"})
-        if self.aborted is not None:
-            how = f"aborted ({self.aborted})"
-        elif forfeit is not None:
-            how = f"seat {forfeit['seat']} ({self.players[forfeit['seat']] or '?'}) forfeits ({forfeit['kind']})"
-        else:
-            how = str(result.reason)
-        (log.debug if self.lobby.stopping else log.info)("table %s: game %d over: %s", self.id, self.number, how)
-        log_dir = self.lobby.config.log_dir
-        if log_dir is None:
-            return None
-        return dict(
-            log_dir=log_dir,
-            table=self.id,
-            game_id=self.game_cls.id,
-            number=self.number,
-            options=self.options,
-            seed=self.seed,
-            salt=self.salt,
-            players=self.players,
-            actions=self.records.data(),
-            result=result.to_data(),
-            forfeit=forfeit,
-            started=self.started,
-            run=self.lobby.run,
-            aborted=self.aborted,
-            position=self.position,
-        )
+        (log.debug if self.lobby.stopping else log.info)("table %s: game %d over: %s", self.id, self.number,
+                                                         how_it_ended(result, forfeit, self.aborted, self.players))
+        return log_job(self, result, forfeit)
 
     def abort(self, reason: str) -> dict[str, Any] | None:
         """The server stops (``reason``, e.g. ``"shutdown"``): a game not yet announced over ends
