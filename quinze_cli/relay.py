@@ -384,6 +384,10 @@ class SeatRelay:
                     self._owe(msg.request)
                     self._deadline_changed()
         elif isinstance(msg, GameOver):
+            last = self.conn.session.last_asked(self._table)  # before the report empties the counts
+            if last is not None and last.seat != self._seat:
+                last = None
+            ignored = quoting_note(self._answers.quoting_others(last.id.request)) if last is not None else ""
             self._report_unasked()
             self._to_bot(data)
             failure = game.failure
@@ -391,6 +395,8 @@ class SeatRelay:
                 # The server ended it first (its own deadline): report it all the same.
                 why = "no answer in time" if msg.forfeit.kind == "timeout" else "forfeited"
                 reason = f"{why}: the server ended the game for this seat ({msg.forfeit.kind})"
+                if msg.forfeit.kind == "timeout" and last is not None:  # as when the relay's clock is first
+                    reason += f"; no answer to request {last.id.request}{ignored}"
                 partial = getattr(self.bot, "partial_output", lambda: "")() if msg.forfeit.kind == "timeout" else ""
                 if partial:
                     reason += f"; {partial}"

@@ -51,3 +51,19 @@ def quinze(*args: str, cwd: str | Path | None = None, input: str | bytes | None 
             sys.stdout.flush()
             sys.stderr.flush()
         return subprocess.CompletedProcess(["quinze", *args], code, out.getvalue().decode(), err.getvalue().decode())
+
+
+def summary_of_a_run(path: Path) -> dict:
+    """A match's ``--json`` summary at ``path`` without what differs between two runs of the same
+    games (the log's name, the concurrency, the bots' times, the failures' table ids): two runs
+    that played the same games compare equal."""
+    import json
+
+    data = json.loads(path.read_text())
+    for key in ("log", "concurrency"):
+        data.pop(key)
+    for b in data["bots"]:
+        b.pop("time")
+    for f in data["failures"]:
+        f.pop("table", None)
+    return data

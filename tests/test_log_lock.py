@@ -24,6 +24,7 @@ import pytest
 
 import forkkit
 from clikit import quinze
+from clikit import summary_of_a_run as _final
 from quinze_cli.loglock import LogInUse, LogLock, lock_path
 
 PY = sys.executable
@@ -56,13 +57,6 @@ def _verified(log: Path, games: int) -> None:
     assert check.stdout.strip().splitlines()[-1] == f"{games}/{games} verified"
 
 
-def _final(path: Path) -> dict:
-    data = json.loads(path.read_text())
-    for key in ("log", "concurrency"):
-        data.pop(key)
-    for b in data["bots"]:
-        b.pop("time")
-    return data
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:

@@ -16,6 +16,7 @@ import pytest
 
 from quinze_protocol.replaylog import read_log
 import forkkit
+from clikit import summary_of_a_run as _final
 
 PY = sys.executable
 QUINZE = str(Path(PY).parent / "quinze")
@@ -27,15 +28,6 @@ def quinze(*args, cwd, timeout=120):
     return forkkit.run([QUINZE, *args], cwd=cwd, capture_output=True, text=True, timeout=timeout)
 
 
-def _final(path: Path) -> dict:
-    data = json.loads(path.read_text())
-    for key in ("log", "concurrency"):
-        data.pop(key)
-    for b in data["bots"]:
-        b.pop("time")
-    for f in data["failures"]:
-        f.pop("table", None)
-    return data
 
 
 def _games(log: Path) -> list[tuple]:

@@ -115,7 +115,11 @@ class Probe:
             del self._tail[:-STDERR_TAIL]
 
     def stderr_tail(self, limit: int = 160) -> str:
-        """The last non-blank line of the program's stderr (at most ``limit`` characters)."""
+        """The last non-blank line of the program's stderr (at most ``limit`` characters). Once the
+        program has exited, its last words are waited for: the draining thread reads on to the end
+        of the pipe (at most 2 s, should a child of the program still hold it open)."""
+        if self.proc.poll() is not None and self._drain.is_alive():
+            self._drain.join(2.0)
         lines = [ln for ln in bytes(self._tail).decode("utf-8", "replace").splitlines() if ln.strip()]
         last = lines[-1].strip() if lines else ""
         return last if len(last) <= limit else "..." + last[-limit:]

@@ -39,3 +39,18 @@ def send(message, end="\n"):
     """Write ``message`` as one JSON line on stdout, ending with ``end``, and flush."""
     sys.stdout.buffer.write((json.dumps(message) + end).encode())
     sys.stdout.buffer.flush()
+
+
+def frames(stream):
+    """Yield each map read from ``stream`` (4-byte big-endian length-prefixed msgpack frames, the
+    ``--wire msgpack`` framing) until end of input. Needs ``msgpack`` (the project's Python)."""
+    import struct
+
+    import msgpack
+
+    while True:
+        head = stream.read(4)
+        if len(head) < 4:
+            return
+        (n,) = struct.unpack(">I", head)
+        yield msgpack.unpackb(stream.read(n), raw=False)

@@ -7,16 +7,9 @@ import struct
 import sys
 
 import msgpack
+from botlib import frames
 
 
-def frames(stream):
-    """Yield each map read from ``stream`` (length-prefixed msgpack frames) until end of input."""
-    while True:
-        head = stream.read(4)
-        if len(head) < 4:
-            return
-        (n,) = struct.unpack(">I", head)
-        yield msgpack.unpackb(stream.read(n), raw=False)
 
 
 rng = random.Random(0)

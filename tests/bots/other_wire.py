@@ -8,19 +8,12 @@ import struct
 import sys
 
 import msgpack
-from botlib import messages, random_answer
+from botlib import frames, messages, random_answer
 
 MODE = sys.argv[1]
 out = sys.stdout.buffer
 
 
-def frames(stream):
-    while True:
-        head = stream.read(4)
-        if len(head) < 4:
-            return
-        (n,) = struct.unpack(">I", head)
-        yield msgpack.unpackb(stream.read(n), raw=False)
 
 
 for msg in frames(sys.stdin.buffer) if MODE == "json-out" else messages():
