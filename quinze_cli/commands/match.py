@@ -160,6 +160,13 @@ def build_config(
     )
 
 
+def _use_log(runner: MatchRunner, log: Path) -> None:
+    """Make ``runner`` write to ``log`` (``match-STAMP.jsonl``: the resumed one, or the one this run
+    locked) and keep its bots' stderr beside it (``match-STAMP-stderr``), not under a name of its own."""
+    runner.log_path = log
+    runner.stderr_dir = log.with_name(log.name[: -len(".jsonl")] + "-stderr")
+
+
 async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | None = None,
                shard_size: int = 24, resumed: Resumed | None = None,
                log: Path | None = None) -> tuple[MatchRunner, str | None, bool]:
@@ -204,15 +211,13 @@ async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | N
                                           duplicate=config.duplicate) if p.index not in resumed.done)
         runner = make_runner(config, cluster, shard_size, on_game=on_game, on_failure=on_failure, plans=plans,
                              stats=resumed.stats)
-        runner.log_path = resumed.log
-        runner.stderr_dir = resumed.log.with_name(resumed.log.name[: -len(".jsonl")] + "-stderr")
+        _use_log(runner, resumed.log)
         if resumed.stats.sprt is not None and resumed.stats.sprt.result is not None:
             runner.stopping = True
     else:
         runner = make_runner(config, cluster, shard_size, on_game=on_game, on_failure=on_failure)
         if log is not None:
-            runner.log_path = log
-            runner.stderr_dir = log.with_name(log.name[: -len(".jsonl")] + "-stderr")
+            _use_log(runner, log)
     state: dict[str, Any] = {"error": None, "interrupted": False}
     with progress:
         task = progress.add_task(runner.stats.running_score(), total=config.games,
