@@ -23,7 +23,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["LogInUse", "LogLock", "lock_path"]
+__all__ = ["LogInUse", "LogLock", "hold_log", "lock_path"]
 
 
 class LogInUse(Exception):
@@ -113,6 +113,3 @@ def hold_log(log: Path, where: str, ctx: Any) -> LogLock | None:
         return None
     ctx.call_on_close(lock.release)
     return lock
-
-
-__all__ += ["hold_log"]
