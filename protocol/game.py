@@ -286,6 +286,13 @@ class Game(ABC):
     """The validated options this game was made with, ``players`` included."""
     opening_events: list[Event]
     """Events produced by :meth:`new` (seating, the first deal, ...); empty after ``from_position``."""
+    listed_legal: ClassVar[bool] = False
+    """True when every action :meth:`legal_actions` lists is legal as it stands, so that one taken
+    from the list of this very state may be played with ``apply(action, checked=False)`` (the
+    server does so for an answer naming a listed entry byte for byte); False where a listed entry
+    may stand for several actions and is no action itself (Le Quinze classique lists a raise with
+    its range). tests/test_server_listed.py checks every listed action of random games of each
+    game that says True."""
     record_events: bool = True
     """False: :meth:`apply` builds no events and returns an empty list, for callers that never
     read them (search playouts, in-process self-play: building the events is a large part of a

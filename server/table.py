@@ -62,7 +62,7 @@ from quinze_server.clock import DecisionTimer, TableClock
 from quinze_server.logs import write_game
 from quinze_server.seats import Seats
 from quinze_server.table_over import game_over_head, how_it_ended, log_job, settle
-from quinze_server.wire import Records, TableWire, joined_map, pack
+from quinze_server.wire import Records, TableWire, entries, joined_map, pack
 from quinze_server.wire import frame as wire_frame
 
 if TYPE_CHECKING:
@@ -247,7 +247,7 @@ class Table:
         if offered is None:
             if type(game).legal_data is Game.legal_data:  # the data of the listed actions, in order
                 listed = p.listed = game.legal_actions()
-                offered = [pack(a.to_data()) for a in listed]
+                offered = entries(type(game), listed)
             else:  # pragma: no cover - a game's own legal_data (none does): its entries, not read back
                 offered = [pack(d) for d in game.legal_data()]
             p.offered = offered
@@ -522,9 +522,10 @@ class Table:
             self._refuse(conn, request, "stale-request", f"the deadline of request {request} has passed: answered {late:.2f} s late")
             return
         # An answer naming a listed action byte for byte is that action (parse_action would read
-        # it back to an equal one: tests/test_server_wire.py); it is still checked by apply (a
-        # listed entry may be no action itself: a classique raise's range), and its encoding is
-        # the one recorded. Any other data is read by the game.
+        # it back to an equal one: tests/test_server_listed.py), and its encoding is the one
+        # recorded. It is checked by apply unless the game lists only actions legal as they stand
+        # (Game.listed_legal: a classique raise's range is listed, and refused when sent back).
+        # Any other data is read by the game.
         packed: bytes | None = None
         listed = p.listed
         if listed is not None and p.offered is not None:
@@ -536,7 +537,9 @@ class Table:
         try:
             if packed is None:
                 action = game.parse_action(data)
-            events = game.apply(action)
+                events = game.apply(action)
+            else:
+                events = game.apply(action, checked=not game.listed_legal)
         except GameError as e:
             reason = f"{e.field}: {e.reason}" if e.field else e.reason
             self._refuse(conn, request, e.code, reason)

@@ -24,6 +24,8 @@ from typing import Any
 
 import msgpack
 
+from quinze_protocol import caches
+
 log = logging.getLogger("quinze.server")
 
 _packer = msgpack.Packer(use_bin_type=True)
@@ -121,6 +123,44 @@ class TableWire:
         if n > self.max_frame:
             return frame(body, self.max_frame, "action-request")  # None, and logged
         return n.to_bytes(4, "big") + body
+
+
+ENTRIES_KEPT = 8192
+"""Encoded legal entries :func:`entries` keeps per game class before it starts afresh."""
+_ENTRIES: dict[type, dict[Any, bytes]] = {}
+
+
+def _entries_kept() -> int:
+    return sum(len(kept) for kept in _ENTRIES.values())
+
+
+caches.register("quinze_server.wire._ENTRIES", _ENTRIES.clear, _entries_kept)
+
+
+def entries(game_cls: type, actions: list[Any]) -> list[bytes]:
+    """Each of ``actions`` (legal actions of a game of ``game_cls``) as its entry in an
+    ``action-request``'s ``legal`` array: :func:`pack` of its ``to_data()``, kept by action (an
+    action's data is a function of its value; a game's actions are immutable and hashable) so
+    that an action listed again is not converted and encoded again. At most
+    :data:`ENTRIES_KEPT` per game class (then the class starts afresh); emptied with the games'
+    caches once no table is open (``quinze_protocol.caches``, ``quinze_server.collector.release``).
+    Unhashable actions are encoded each time."""
+    kept = _ENTRIES.get(game_cls)
+    if kept is None:
+        kept = _ENTRIES[game_cls] = {}
+    out = []
+    try:
+        for a in actions:
+            b = kept.get(a)
+            if b is None:
+                b = pack(a.to_data())
+                if len(kept) >= ENTRIES_KEPT:
+                    kept.clear()
+                kept[a] = b
+            out.append(b)
+    except TypeError:  # an unhashable action (no game has one): encoded each time
+        return [pack(a.to_data()) for a in actions]
+    return out
 
 
 _SEAT = map_header(2) + pack("seat")

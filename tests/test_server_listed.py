@@ -1,7 +1,10 @@
 """An answer that names one of the actions an ``action-request`` listed, byte for byte, is taken
-as that listed action without being parsed again (``Table.handle_action``): it plays and is
-recorded exactly as the same data read by the game, and an entry that is no action itself (a
-classique raise's range) is still refused. Real server on loopback TCP, real games."""
+as that listed action without being parsed again (``Table.handle_action``), and played without the
+game's check where the game lists only legal actions (``Game.listed_legal``): it plays and is
+recorded exactly as the same data read and checked by the game, and an entry that is no action
+itself (a classique raise's range) is still refused. The listed entries' encodings are kept by
+action (``quinze_server.wire.entries``) and are the plain encoding. Real server on loopback TCP,
+real games."""
 
 from __future__ import annotations
 
@@ -15,6 +18,8 @@ from quinze_protocol.game import game_ids, get_game
 from quinze_protocol.rng import Rng
 from netclient import NetClient
 from serverkit import seated_pair, serving
+
+from quinze_server.wire import _ENTRIES, entries
 
 _pack = msgpack.Packer(use_bin_type=True).pack
 
@@ -44,6 +49,53 @@ def test_listed_actions_read_back_as_themselves(game_id: str, players: int) -> N
     assert checked > 100
 
 
+@pytest.mark.parametrize("game_id", game_ids())
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_kept_entries_are_the_plain_encoding(game_id: str, players: int) -> None:
+    """The server keeps each listed action's encoded entry (``quinze_server.wire.entries``, by
+    action, across games): at every decision of random games, what it gives is exactly the plain
+    encoding of each listed action's data, in order, whether kept already or not."""
+    cls = get_game(game_id)
+    _ENTRIES.pop(cls, None)
+    kept_before = 0
+    for seed in range(8):
+        game = cls.new({"players": players}, seed=100 + seed)
+        rng = Rng(seed)
+        for _ in range(250):
+            if game.is_over:
+                break
+            legal = game.legal_actions()
+            assert entries(cls, legal) == [_pack(a.to_data()) for a in legal], game_id
+            assert entries(cls, legal) == [_pack(a.to_data()) for a in legal], game_id  # all kept now
+            choice = game.legal_action(rng.below(len(legal)))
+            game.apply(choice if game_id != "quinze-classique" else _concrete(choice))
+        kept_before = max(kept_before, len(_ENTRIES.get(cls, {})))
+    assert kept_before > 5  # the entries were kept (and found again)
+
+
+@pytest.mark.parametrize("game_id", [g for g in game_ids() if get_game(g).listed_legal])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_game_that_lists_only_legal_actions_does(game_id: str, players: int) -> None:
+    """``Game.listed_legal``: the server plays a listed answer without the game's check, so
+    every action such a game lists must pass it (random games, every decision, every entry);
+    and a game that says False (classique) does list entries that the check refuses."""
+    cls = get_game(game_id)
+    checked = 0
+    for seed in range(6):
+        game = cls.new({"players": players}, seed=seed)
+        rng = Rng(seed)
+        for _ in range(300):
+            if game.is_over:
+                break
+            legal = game.legal_actions()
+            for action in legal:
+                game.check(action)
+                checked += 1
+            game.apply(game.legal_action(rng.below(len(legal))), checked=False)
+    assert checked > 100
+    assert not get_game("quinze-classique").listed_legal
+
+
 def _concrete(action: Any) -> Any:
     """A classique raise listed with its range, as the raise by its least amount."""
     data = action.to_data()
@@ -60,10 +112,12 @@ def _reordered(data: dict[str, Any]) -> dict[str, Any]:
     return dict(reversed(list(data.items())))
 
 
-async def _play(port: int, answer: Any) -> dict[str, Any]:
-    """A seeded 2-player Le Quinze game played to its end with the first listed action each time,
-    sent as ``answer(entry)``; the game-over message (its actions without their times)."""
-    a, b, table, _ = await seated_pair(port, game="quinze", options={"players": 2, "target": 30}, seed=77)
+async def _play(port: int, answer: Any, game: str = "quinze", options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A seeded 2-player game (Le Quinze to 30 points unless told) played to its end with the
+    first listed action each time, sent as ``answer(entry)``; the game-over message (its actions
+    without their times)."""
+    options = {"players": 2, "target": 30} if options is None else options
+    a, b, table, _ = await seated_pair(port, game=game, options=options, seed=77)
     over: dict[str, Any] = {}
 
     async def run(key: str, c: NetClient) -> None:
@@ -87,10 +141,15 @@ async def _play(port: int, answer: Any) -> dict[str, Any]:
     return over["a"]
 
 
-async def test_listed_and_other_answers_play_and_record_alike() -> None:
+@pytest.mark.parametrize("game", ["quinze", "quatorze"])
+async def test_listed_and_other_answers_play_and_record_alike(game: str) -> None:
+    """A listed answer (taken as the listed action, and played unchecked: Game.listed_legal) and
+    the same data with its keys reordered (read and checked by the game) play the same game: the
+    same actions recorded, result, forfeit and seed."""
+    options = {"players": 2, "target": 30} if game == "quinze" else {"players": 2}
     async with serving() as port:
-        listed = await _play(port, lambda entry: entry)
-        other = await _play(port, _reordered)
+        listed = await _play(port, lambda entry: entry, game, options)
+        other = await _play(port, _reordered, game, options)
     assert len(listed["actions"]) > 10
     for key in ("actions", "result", "forfeit", "seed"):
         assert listed[key] == other[key], key

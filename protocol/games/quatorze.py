@@ -118,6 +118,7 @@ class QuatorzeGame(Game):
     """Le 14 (quinze_cli/rules/quatorze.md). See the module docstring for the phase model and events."""
 
     id = "quatorze"
+    listed_legal = True  # every listed action is legal as it stands (Game.listed_legal)
     title = "Le 14"
     score_label = "Cards left"
     score_meaning = "the mean number of cards left per game"

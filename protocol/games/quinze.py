@@ -123,6 +123,7 @@ class QuinzeGame(Game):
     """Le Quinze (quinze_cli/rules/quinze.md). See the module docstring for the flow, phases and events."""
 
     id = "quinze"
+    listed_legal = True  # every listed action is legal as it stands (Game.listed_legal)
     title = "Le Quinze"
     score_label = "Mean total"
     score_meaning = "the mean match total per game"
