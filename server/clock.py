@@ -16,6 +16,7 @@ import trio
 
 from quinze_protocol.fields import MAX_MOVE_TIME
 from quinze_server.config import THINKING_LONG  # noqa: F401 - kept here too: the default of ServerConfig.thinking_long
+from quinze_server.wire import pack
 
 MISSED_PONGS = 3
 """A client that answers no ping for this many heartbeats is dropped."""
@@ -69,6 +70,7 @@ class TableClock:
         self.seat_move_times = tuple(seat_move_times)
         """With a per-move clock: a seat's own seconds per decision, where not None."""
         self.bank: list[float] = []
+        self._packed: dict[int, tuple[float, bytes]] = {}  # per-move clock: seat -> (its left, packed_state)
         self.new_game()
 
     def new_game(self) -> None:
@@ -93,18 +95,42 @@ class TableClock:
         """The clock state sent to clients: ``{"kind", "left": [seconds | None per seat]}``; the
         seat ``running`` (to act, ``timer``) with the time it has left at ``now`` (trio clock;
         None: read it)."""
+        if running is not None and timer is not None:
+            return self.state_left(running, timer.wire(now))
+        return self.state_left(None, 0.0)
+
+    def packed_state(self, running: int, wire_left: float) -> bytes:
+        """:func:`quinze_server.wire.pack` of :meth:`state_left` (``wire_left``: the running
+        seat's :meth:`DecisionTimer.wire` now, the ``deadline`` of its request). With a per-move
+        clock the state of each seat's request is nearly always the same (its seconds in full):
+        its encoding is kept per seat, with the value it was made for (the same value of the same
+        type, as msgpack tells an int from a float)."""
+        if self.kind != "move":
+            return pack(self.state_left(running, wire_left))
+        left = round(wire_left, 3)
+        kept = self._packed
+        got = kept.get(running)
+        if got is not None and got[0] == left and type(got[0]) is type(left):
+            return got[1]
+        body = pack(self.state_left(running, wire_left))
+        kept[running] = (left, body)
+        return body
+
+    def state_left(self, running: int | None, wire_left: float) -> dict[str, Any]:
+        """:meth:`state` with the running seat's :meth:`DecisionTimer.wire` already read
+        (``wire_left``, seconds; ignored when ``running`` is None)."""
         left: list[float | None]
         if self.kind == "move":  # the usual clock, the same map as below in fewer steps
             left = [None] * self.seats
-            if running is not None and timer is not None:
-                left[running] = round(timer.wire(now), 3)
+            if running is not None:
+                left[running] = round(wire_left, 3)
             return {"kind": "move", "left": left, "move": self.spec["move"]}
         if self.kind == "bank":
             left = [round(b, 3) for b in self.bank]
         else:
             left = [None] * self.seats
-        if running is not None and timer is not None and self.kind != "none":
-            left[running] = round(timer.wire(now), 3)
+        if running is not None and self.kind != "none":
+            left[running] = round(wire_left, 3)
         out: dict[str, Any] = {"kind": self.kind, "left": left}
         if self.kind == "bank":
             out["increment"] = self.spec.get("increment", 0.0)

@@ -336,7 +336,7 @@ class ClientConnection:
                 why = f" mid-frame ({dec.buffered} bytes pending)" if dec.buffered else ""
                 self.abort(f"the client closed the connection{why}")
                 return STOP
-            now = trio.current_time()
+            now = self.server.now()  # trio.current_time(), in one call
             self.heartbeat.pong_at(now)
             again = len(data) == RECEIVE_SIZE  # a full read: more may wait, with no event to come for it
             try:
@@ -345,7 +345,7 @@ class ClientConnection:
                 self._fatal(e)
                 return STOP
         else:
-            now = trio.current_time()
+            now = self.server.now()
         spent, left = self._handle_frames(start)
         self._buffered = left
         if self.closing:

@@ -58,6 +58,9 @@ class Lobby:
         self.config = config
         self.nursery = nursery
         self._ended = ended
+        self.now: Callable[[], float] = trio.lowlevel.current_clock().current_time
+        """The run's clock, read directly: what :func:`trio.current_time` returns (seconds), in
+        one Python call instead of four (it asks the run for its runner, the runner its clock)."""
         self.tables: dict[str, Table] = {}
         self._closed = ClosedTables(config.closed_tables_kept)  # kept as bytes, the Table let go
         self._next = 1

@@ -155,7 +155,19 @@ class Seats:
         event = wire.event
         for ev in events:
             private = ev.private
-            public: bytes | None = None
+            if not private:  # the usual event: one form for all (Event.for_seat(None), inline)
+                public = event({"kind": ev.kind, **ev.public}, number)
+                if public is None:
+                    self.lobby.unsendable(self.receivers(), {"type": "event"})
+                    continue
+                for s in self.list:
+                    if s.conn is not None:
+                        s.conn.send_frame(public)
+                if self.spectators:
+                    for c in list(self.spectators):
+                        c.send_frame(public)
+                continue
+            public = None
             made = False
             for s in self.list:
                 conn = s.conn

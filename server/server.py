@@ -59,6 +59,8 @@ class Server:
         self.reclaimer = Reclaimer(nursery, idle=lambda: self.lobby.open_tables == 0, release=self._release)
         """Gives memory back to the system after many tables or connections ended, or the last table closed."""
         self.lobby = Lobby(config, nursery, ended=lambda: self.reclaimer.ended(table=True))
+        self.now: Callable[[], float] = self.lobby.now
+        """The run's clock (:attr:`Lobby.now`): :func:`trio.current_time`, read in one call."""
         self.encode: Callable[[dict[str, Any]], bytes | None] = self.lobby.encode
         """``msg`` as one frame, or None (see :meth:`Lobby.encode`): the lobby's own method, one call less per message."""
         self.connections: set[ClientConnection] = set()
@@ -119,7 +121,9 @@ class Server:
             if type(table) is str and type(request) is int and 0 <= request <= REQUEST_MAX and type(action) is dict and type(action.get("type")) is str:
                 number = data.get("number")
                 if number is None or (type(number) is int and number >= 1):
-                    self.lobby.table_for(conn, table, "action").handle_action(conn, request, action, number)
+                    # (Lobby.table_for, its usual case inline: an open table)
+                    (self.lobby.tables.get(table) or self.lobby.table_for(conn, table, "action")).handle_action(
+                        conn, request, action, number)
                     return
         elif len(data) == 2 and data.get("type") == "pong" and ready:
             # The heartbeat's answer, every 10 s from every client: the same check by hand.

@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, Any
 
 import trio
 
-from quinze_protocol.fields import FORFEIT_LEAVE, FORFEIT_TIMEOUT
+from quinze_protocol.fields import FORFEIT_LEAVE, FORFEIT_TIMEOUT, MAX_MOVE_TIME
 from quinze_protocol.game import Action, Game, GameError
 from quinze_protocol.clocks import move_clock
 from quinze_protocol.messages import commitment
@@ -251,8 +251,10 @@ class Table:
             else:  # pragma: no cover - a game's own legal_data (none does): its entries, not read back
                 offered = [pack(d) for d in game.legal_data()]
             p.offered = offered
-        frame = self.wire.request(p.request, p.seat, game.view(p.seat), offered, p.timer.wire(now), self.number,
-                                  self.clock.state(p.seat, p.timer, now))
+        timer = p.timer
+        deadline = min(max(0.0, min(timer.seconds, timer.at - now)), MAX_MOVE_TIME)  # timer.wire(now), inline
+        frame = self.wire.request(p.request, p.seat, game.view(p.seat), offered, deadline, self.number,
+                                  self.clock.packed_state(p.seat, deadline))
         if frame is not None:
             conn.send_frame(frame)
         else:  # never silently: the client is told (the log says why)
@@ -516,7 +518,7 @@ class Table:
         if request != p.request:
             self._refuse(conn, request, "stale-request", f"the open request at {self.id} is {p.request}, not {request}")
             return
-        now = trio.current_time()  # the answer's arrival: its lateness, its time, the next request's start
+        now = self.lobby.now()  # (trio.current_time) the answer's arrival: its lateness, its time, the next request's start
         if now >= p.timer.at:
             late = now - p.timer.at
             self._refuse(conn, request, "stale-request", f"the deadline of request {request} has passed: answered {late:.2f} s late")
@@ -551,7 +553,8 @@ class Table:
             log.exception("table %s: engine failed on %r", self.id, data)
             self._refuse(conn, request, "engine-error", f"{type(e).__name__}: {e}")
             return
-        self.clock.stop(p.seat, p.timer, now)
+        if self.clock.kind == "bank":  # (TableClock.stop: only a bank is charged)
+            self.clock.stop(p.seat, p.timer, now)
         if packed is not None:
             self.records.add_packed(mine.index, packed, round(now - p.opened, 4))
         else:

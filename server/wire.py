@@ -107,15 +107,16 @@ class TableWire:
         return n.to_bytes(4, "big") + body
 
     def request(self, request: int, seat: int, view: Mapping[str, Any], offered: list[bytes], deadline: float,
-                number: int, clock: Mapping[str, Any]) -> bytes | None:
+                number: int, clock: bytes) -> bytes | None:
         """The frame of ``{"type": "action-request", "table", "request", "seat", "view", "legal",
         "deadline", "number", "clock"}`` (PROTOCOL.md ``action-request``), ``legal`` being the
-        array of the ``offered`` entries, each already encoded (:func:`pack` of its data). None if
-        over the limit or unencodable (the log says why)."""
+        array of the ``offered`` entries, each already encoded (:func:`pack` of its data), and
+        ``clock`` the clock state encoded (``TableClock.packed_state``). None if over the limit
+        or unencodable (the log says why)."""
         try:
             head = self._request + pack(request) + (_SEAT_VIEW[seat] if 0 <= seat < 16 else _SEAT_KEY + pack(seat) + _VIEW)
             body = b"".join((head, pack(view), _LEGAL, array_header(len(offered)), *offered, _DEADLINE, pack(deadline),
-                             self._tail if number == self._number else self._end(number), _CLOCK, pack(clock)))
+                             self._tail if number == self._number else self._end(number), _CLOCK, clock))
         except Exception:
             log.exception("cannot encode an action-request")
             return None

@@ -232,3 +232,17 @@ def test_the_check_bot_hint_tells_how_to_write_finite_json() -> None:
 
     assert "allow_nan=False" in HINTS["well-formed"] and "NaN" in HINTS["well-formed"]
     assert json.dumps(math.nan) == "NaN"  # the default the hint warns about
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.binary(max_size=80))
+def test_the_marks_are_found_by_the_byte_table_as_by_the_pattern(body: bytes) -> None:
+    """The decoder's first look for a binary, extension or float mark (a table of the bytes
+    that are none, deleted) finds a mark exactly where the pattern of the marks does; every
+    byte value alone too."""
+    from quinze_protocol.framing import _MARKS, _NOT_MARKS
+
+    for b in range(256):
+        one = bytes((b,))
+        assert (not one.translate(None, _NOT_MARKS)) == (_MARKS.search(one) is None), b
+    assert (not body.translate(None, _NOT_MARKS)) == (_MARKS.search(body) is None)

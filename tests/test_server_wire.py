@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from quinze_protocol.framing import encode_frame
 from quinze_server.app import run_server
+from quinze_server.clock import TableClock
 from quinze_server.config import ServerConfig
 from quinze_server.reactor import AVAILABLE as REACTOR
 from quinze_server.table import Table
@@ -54,8 +55,31 @@ def test_request_frames_are_the_plain_encoding(table: str, request: int, seat: i
     offered = [msgpack.packb(entry, use_bin_type=True) for entry in legal]
     plain = {"type": "action-request", "table": table, "request": request, "seat": seat, "view": view, "legal": legal,
              "deadline": deadline, "number": number, "clock": clock}
-    assert wire.request(request, seat, view, offered, deadline, number, clock) == encode_frame(plain)
-    assert TableWire(table, 64).request(request, seat, {"x": "y" * 100}, offered, deadline, number, clock) is None
+    packed = msgpack.packb(clock, use_bin_type=True)
+    assert wire.request(request, seat, view, offered, deadline, number, packed) == encode_frame(plain)
+    assert TableWire(table, 64).request(request, seat, {"x": "y" * 100}, offered, deadline, number, packed) is None
+
+
+_clock_specs = st.one_of(
+    st.builds(lambda m: {"kind": "move", "move": m}, st.integers(1, 600) | st.floats(0.5, 600)),
+    st.builds(lambda b, i: {"kind": "bank", "base": b, "increment": i}, st.floats(1, 600), st.floats(0, 30) | st.integers(0, 30)),
+    st.just({"kind": "none"}),
+)
+
+
+@SETTINGS
+@given(_clock_specs, st.integers(2, 4), st.lists(st.tuples(st.integers(0, 3), st.floats(0, 1000), st.floats(0, 2)), min_size=1, max_size=12))
+def test_packed_clock_states_are_the_plain_encoding(spec: dict, seats: int, moves: list) -> None:
+    """``TableClock.packed_state`` (kept per seat for a per-move clock) is the encoding of the
+    clock state the plain ``state`` gives, for every kind, request after request (the same
+    seat's kept one found again, a bank charged between)."""
+    clock = TableClock(spec, seats)
+    for seat, start, took in moves:
+        seat %= seats
+        timer = clock.start(seat, start)
+        deadline = timer.wire(start)
+        assert clock.packed_state(seat, deadline) == msgpack.packb(clock.state(seat, timer, start), use_bin_type=True)
+        clock.stop(seat, timer, start + took)
 
 
 @SETTINGS
