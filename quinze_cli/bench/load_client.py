@@ -11,6 +11,7 @@ import asyncio
 import json
 import os
 import resource
+import struct
 import sys
 import time
 from collections.abc import Awaitable
@@ -95,6 +96,33 @@ class Run:
         # What the server sent the players in the window, by kind: [frames, bytes] (frames with
         # their 4-byte header); "action" is what the players sent, "legal" the items offered.
         self.wire: dict[str, list[int]] = {k: [0, 0] for k in ("accepted", "request", "other", "listing", "action", "legal")}
+        self.paused = False  # the players hold their answers, the lobby its listings (pause, resume)
+        self.held: list[tuple[Client, bytes]] = []
+        self.listers: list[Client] = []  # the connections listing the tables (Client.start_listing)
+
+    def pause(self) -> None:
+        """From now on the players hold their answers (each sends it at :meth:`resume`) and the
+        idle connections their listings (each keeping the time left to its next one): the
+        server goes quiet but for its heartbeat, which every connection still answers. With
+        the players' clocks at 60 s a decision, a pause must stay well under that."""
+        self.paused = True
+        now = asyncio.get_running_loop().time()
+        for c in self.listers:
+            if c.listing is not None:
+                c.listing_left = max(0.0, c.listing.when() - now)
+                c.listing.cancel()
+                c.listing = None
+
+    def resume(self) -> None:
+        """The held answers are sent (each timed from now) and the listings go on where they were."""
+        self.paused = False
+        held, self.held = self.held, []
+        for c, frame in held:
+            c._act(frame)
+        loop = asyncio.get_running_loop()
+        for c in self.listers:
+            if c.listing is None and not c.closed.done():
+                c.listing = loop.call_later(c.listing_left, c._list)
 
     def profile(self) -> dict[str, float] | None:
         """What the server sent per accepted action in the window (None before any): the mean
@@ -121,13 +149,25 @@ class Run:
             self.errors.append(what[:300])
 
 
-class Client(asyncio.Protocol):
-    """One connection: frames in, pings answered; idle (lobby) or playing (one seat)."""
+class Client(asyncio.BufferedProtocol):
+    """One connection: frames in, pings answered; idle (lobby) or playing (one seat).
+
+    Lean by design (the generator shares the machine with the server it measures): the bytes are
+    read into one receive buffer shared by every connection (:data:`_RECEIVE`; a frame cut by
+    the read is kept by its connection until the rest comes), each frame is told by the bytes of
+    its ``type`` (every server message is a map whose first key is ``type``) and only what the
+    generator needs is decoded: events, listings and ``accepted`` not at all; of an
+    ``action-request``, the ``table``, ``request`` and the chosen ``legal`` entry are taken as
+    they are encoded (:func:`answer`), the rest skipped; the other messages (the set-up's, pings,
+    game boundaries) are decoded whole and handled by :meth:`handle`. A map whose first key is
+    not ``type`` is decoded whole too. The clock is read once per read, where the bytes arrive."""
 
     def __init__(self, run: Run, name: str) -> None:
         self.run = run
         self.name = name
-        self.buf = bytearray()
+        self.rest = b""  # the start of a frame the last read cut
+        self.into: bytearray = _RECEIVE  # the buffer of the read under way, and where its bytes start
+        self.at = 0
         self.transport: asyncio.Transport | None = None
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.playing = False
@@ -135,6 +175,7 @@ class Client(asyncio.Protocol):
         self.sent_at = 0.0
         self.listed_at = 0.0
         self.listing: asyncio.TimerHandle | None = None
+        self.listing_left = 0.0  # seconds to the next listing, while the run is paused
         self.closed = asyncio.get_running_loop().create_future()
 
     # ---- wire
@@ -155,74 +196,100 @@ class Client(asyncio.Protocol):
         if self.transport is not None and not self.transport.is_closing():
             self.transport.write(frame_of(msg))
 
-    def data_received(self, data: bytes) -> None:
+    def get_buffer(self, sizehint: int) -> memoryview:
+        rest = self.rest
+        if not rest:
+            self.into, self.at = _RECEIVE, 0
+            return _RECEIVE_VIEW
+        n = len(rest)
+        # A cut frame's start goes first; one longer than half the shared buffer gets one of its own.
+        into = _RECEIVE if n <= _RECEIVE_SIZE // 2 else bytearray(n + _RECEIVE_SIZE)
+        into[:n] = rest
+        self.into, self.at, self.rest = into, n, b""
+        return memoryview(into)[n:]
+
+    def buffer_updated(self, nbytes: int) -> None:
         now = time.perf_counter()
-        buf = self.buf
-        buf += data
-        pos, end = 0, len(buf)
-        while end - pos >= _HEADER:
-            n = int.from_bytes(buf[pos : pos + 4], "big")
-            if end - pos - 4 < n:
+        buf, run = self.into, self.run
+        end = self.at + nbytes
+        pos = 0
+        measuring = run.measuring
+        while end - pos >= 4:
+            start = pos + 4
+            stop = start + _LENGTH(buf, pos)[0]
+            if stop > end:
                 break
-            body = buf[pos + 4 : pos + 4 + n]
-            pos += 4 + n
-            # Every server message starts with its "type" (a map whose first key is "type"):
-            # events and the lobby listing are counted without being decoded.
-            if body[1:6] == b"\xa4type":
-                head = body[6:22]
-                if self.run.measuring:
-                    self._count(head, 4 + n)
-                if head.startswith(b"\xa5event"):
+            pos = stop
+            if buf.startswith(b"\xa4type", start + 1):
+                t = start + 6  # the type's value
+                if buf.startswith(b"\xa5event", t):
+                    if measuring and self.playing:
+                        w = run.wire["other"]
+                        w[0] += 1
+                        w[1] += stop - start + 4
                     continue
-                if head.startswith(b"\xa6tables"):
-                    if self.listed_at and self.run.measuring:
-                        self.run.listings.append(now - self.listed_at)
+                if buf.startswith(b"\xa8accepted", t):
+                    if measuring and self.playing:
+                        run.actions += 1
+                        run.rtts.append(now - self.sent_at)
+                        w = run.wire["accepted"]
+                        w[0] += 1
+                        w[1] += stop - start + 4
+                    continue
+                if buf.startswith(b"\xaeaction-request", t):
+                    try:
+                        frame, legal = answer(buf, start, stop, run.rng)
+                    except Exception as e:  # noqa: BLE001 - a bench client reports, never dies
+                        _reset_unpacker()
+                        run.error(f"{self.name}: action-request: {type(e).__name__}: {e}")
+                        continue
+                    if measuring and self.playing:
+                        _count_request(run.wire, stop - start + 4, len(frame), legal)
+                    if run.think:
+                        asyncio.get_running_loop().call_later(run.think, self._act, frame)
+                    else:
+                        self._act(frame)
+                    continue
+                if buf.startswith(b"\xa6tables", t):
+                    if measuring:
+                        w = run.wire["listing"]
+                        w[0] += 1
+                        w[1] += stop - start + 4
+                        if self.listed_at:
+                            run.listings.append(now - self.listed_at)
                     self.listed_at = 0.0
                     continue
+                if measuring and self.playing and not buf.startswith(b"\xa4ping", t):
+                    w = run.wire["other"]  # the game's boundaries (game-start, game-over), notices
+                    w[0] += 1
+                    w[1] += stop - start + 4
             try:
-                self.handle(msgpack.unpackb(body, raw=False), now)
+                self.handle(msgpack.unpackb(buf[start:stop], raw=False), now)
             except Exception as e:  # noqa: BLE001 - a bench client reports, never dies
-                self.run.error(f"{self.name}: {type(e).__name__}: {e}")
-        if pos:
-            del buf[:pos]
-
-    def _count(self, head: bytes | bytearray, size: int) -> None:
-        """Count one frame the server sent (``head``: its body from the type's value on)."""
-        if head.startswith(b"\xa6tables"):
-            kind = "listing"
-        elif not self.playing or head.startswith(b"\xa4ping"):
-            return
-        elif head.startswith(b"\xa8accepted"):
-            kind = "accepted"
-        elif head.startswith(b"\xaeaction-request"):
-            kind = "request"
-        else:
-            kind = "other"
-        w = self.run.wire[kind]
-        w[0] += 1
-        w[1] += size
+                run.error(f"{self.name}: {type(e).__name__}: {e}")
+        if pos < end:
+            self.rest = bytes(buf[pos:end])
 
     # ---- messages
 
     def handle(self, m: dict[str, Any], now: float) -> None:
+        """A message decoded whole (see the class's docstring): the set-up's answers (to the
+        :meth:`request` waiting for them), pings, game boundaries, refusals; and any message
+        whose map does not start with its ``type``."""
         t = m.get("type")
         run = self.run
-        if t == "action-request":
+        if t == "action-request":  # (a map not led by its type: the lean path did not read it)
             legal = m["legal"]
             action = legal[run.rng.below(len(legal))]
             frame = frame_of({"type": "action", "table": m["table"], "request": m["request"], "action": action})
-            if run.measuring:
-                w, n = run.wire["action"], run.wire["legal"]
-                w[0] += 1
-                w[1] += len(frame)
-                n[0] += 1
-                n[1] += len(legal)
+            if run.measuring and self.playing:
+                _count_request(run.wire, len(frame_of(m)), len(frame), len(legal))
             if run.think:
                 asyncio.get_running_loop().call_later(run.think, self._act, frame)
             else:
                 self._act(frame)
         elif t == "accepted":
-            if run.measuring:
+            if run.measuring and self.playing:
                 run.actions += 1
                 run.rtts.append(now - self.sent_at)
         elif t == "ping":
@@ -242,7 +309,13 @@ class Client(asyncio.Protocol):
             fut.set_result(m)
 
     def _act(self, frame: bytes) -> None:
-        if self.transport is None or self.transport.is_closing() or self.run.stopping:
+        """Send ``frame`` (this seat's action) now, its clock started; held while the run is
+        paused (:meth:`Run.pause`), sent by :meth:`Run.resume`."""
+        run = self.run
+        if self.transport is None or self.transport.is_closing() or run.stopping:
+            return
+        if run.paused:
+            run.held.append((self, frame))
             return
         self.sent_at = time.perf_counter()
         self.transport.write(frame)
@@ -258,11 +331,80 @@ class Client(asyncio.Protocol):
     def start_listing(self, first: float) -> None:
         loop = asyncio.get_running_loop()
         self.listing = loop.call_later(first, self._list)
+        self.run.listers.append(self)
 
     def _list(self) -> None:
         self.listed_at = time.perf_counter()
         self.send({"type": "list-tables"})
         self.listing = asyncio.get_running_loop().call_later(LISTING_EVERY, self._list)
+
+
+_RECEIVE_SIZE = 256 * 1024
+_RECEIVE = bytearray(_RECEIVE_SIZE)
+"""The receive buffer every connection reads into (one read is handled before the next starts)."""
+_RECEIVE_VIEW = memoryview(_RECEIVE)
+_LENGTH = struct.Struct(">I").unpack_from
+_UNPACKER = [msgpack.Unpacker(raw=False)]
+"""The one streaming reader of ``action-request`` bodies (fed one whole body at a time, read to
+its end; replaced after an error left it within a body)."""
+_ACTION_HEAD = b"\x84\xa4type\xa6action\xa5table"
+_REQUEST_KEY = b"\xa7request"
+_ACTION_KEY = b"\xa6action"
+
+
+def _reset_unpacker() -> None:
+    _UNPACKER[0] = msgpack.Unpacker(raw=False)
+
+
+def _count_request(wire: dict[str, list[int]], request: int, action: int, legal: int) -> None:
+    for kind, size in (("request", request), ("action", action)):
+        w = wire[kind]
+        w[0] += 1
+        w[1] += size
+    n = wire["legal"]
+    n[0] += 1
+    n[1] += legal
+
+
+def answer(buf: bytes | bytearray, start: int, stop: int, rng: Rng) -> tuple[bytes, int]:
+    """The ``action`` frame answering the ``action-request`` whose body is ``buf[start:stop]``
+    with a random entry of its ``legal`` list (``rng.below(len(legal))``), and that list's
+    length. The entry, the ``table`` and the ``request`` are copied as the server encoded them:
+    the frame is the one ``frame_of({"type": "action", "table", "request", "action": entry})``
+    makes of the decoded request wherever the server's encoding is msgpack's own (the tests
+    check it); the rest of the request (the view, the clock) is skipped, never decoded. Raises
+    (msgpack's errors, KeyError) on a body that is not such a request."""
+    u = _UNPACKER[0]
+    base = u.tell() - start  # buf's offset of what the reader reads next
+    u.feed(memoryview(buf)[start:stop])
+    table = request = action = None
+    n = 0
+    for _ in range(u.read_map_header()):
+        key = u.unpack()
+        if key == "legal":
+            n = u.read_array_header()
+            pick = rng.below(n)
+            for _ in range(pick):
+                u.skip()
+            at = u.tell()
+            u.skip()
+            action = buf[at - base : u.tell() - base]
+            for _ in range(n - pick - 1):
+                u.skip()
+        elif key == "table":
+            at = u.tell()
+            u.skip()
+            table = buf[at - base : u.tell() - base]
+        elif key == "request":
+            at = u.tell()
+            u.skip()
+            request = buf[at - base : u.tell() - base]
+        else:
+            u.skip()
+    if table is None or request is None or action is None:
+        raise KeyError("an action-request without its table, request or a legal action")
+    body = b"".join((_ACTION_HEAD, table, _REQUEST_KEY, request, _ACTION_KEY, action))
+    return len(body).to_bytes(4, "big") + body, n
 
 
 class ServerProcess:
