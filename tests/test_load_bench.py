@@ -15,8 +15,17 @@ def test_a_tiny_load_run_plays_and_reports() -> None:
     # the window are this test's own.
     fig = run_load_bench(quick=True, sizes=(Size(2, 6), Size(3, 6), Size(2, 4, 5.0)), duration=0.4)
     assert [s["tables"] for s in fig["sizes"]] == [2, 3, 2]
+    assert fig["rounds"] == 2
     for s in fig["sizes"]:
         assert s["actions"] > 0 and s["actions_per_s"] > 0
+        # Every size was measured in the same rounds, one chunk each: its figures are the median
+        # chunk's, with the lowest and highest beside them.
+        assert len(s["chunks"]) == 2 and s["spread"]["chunks"] == 2
+        assert s["actions"] == sum(c["actions"] for c in s["chunks"])
+        for key in ("actions_per_s", "server_cpu_us_per_action", "generator_cpu_us_per_action"):
+            low, high = s["spread"][key]
+            assert low <= s[key] <= high, (key, s["spread"])
+        assert s["generator_cpu_us_per_action"] > 0
         assert s["errors"] == 0, s["first_errors"]
         assert 0 < s["rtt_ms"]["p50"] <= s["rtt_ms"]["p90"] <= s["rtt_ms"]["p99"] <= s["rtt_ms"]["max"]
         assert s["server_cpu_us_per_action"] > 0
@@ -32,6 +41,7 @@ def test_a_tiny_load_run_plays_and_reports() -> None:
         # frames per action and (within a few bytes: its ids are its own) their sizes.
         ref, wire = s["reference"], s["wire"]
         assert ref["actions_per_s"] > 0 and ref["errors"] == 0, ref["first_errors"]
+        assert len(ref["chunks"]) == 2 and ref["spread"]["chunks"] == 2
         assert 0 <= ref["server_sys_us_per_action"] <= ref["server_cpu_us_per_action"]
         assert abs(ref["wire"]["other_frames_per_action"] - wire["other_frames_per_action"]) < 0.05
         for key in ("accepted_bytes", "request_bytes", "other_bytes", "action_bytes"):
@@ -44,6 +54,10 @@ def test_a_tiny_load_run_plays_and_reports() -> None:
                                  "reference_cpu_growth", "reference_throughput_share", "cpu_growth_over_reference",
                                  "throughput_share_over_reference"}
     assert fig["pinned"] is None
+    # The ratio goals pair the chunks of each round: the median ratio and its lowest and highest.
+    for key in ("throughput_share", "cpu_per_action_growth", "reference_cpu_growth", "reference_throughput_share"):
+        goal = fig["goals"][key]
+        assert goal["rounds"] == 2 and goal["spread"][0] <= goal["value"] <= goal["spread"][1], (key, goal)
     head, rows = table_rows(fig)
     assert len(head) == 4 and all(len(r) == 4 for r in rows)
     assert all(met in ("yes", "no") for *_, met in goal_rows(fig))
@@ -76,6 +90,8 @@ def test_bench_names_a_bad_load_option() -> None:
     assert out.exit_code == 2 and "--load-sizes" in out.output
     out = runner.invoke(app, ["bench", "--only", "load", "--load-tree", "/nonexistent"])
     assert out.exit_code == 2 and "--load-tree" in out.output
+    out = runner.invoke(app, ["bench", "--only", "load", "--load-rounds", "0"])
+    assert out.exit_code == 2 and "--load-rounds must be 1 to 50" in out.output
 
 
 def test_the_game_work_alone_plays_every_table_in_turn() -> None:
@@ -87,3 +103,15 @@ def test_the_game_work_alone_plays_every_table_in_turn() -> None:
     assert round_robin(3, 400, seed=5)["actions"] == 402
     with pytest.raises(ValueError, match="at least one table"):
         round_robin(0, 10)
+
+
+def test_the_game_work_alone_of_several_sizes_is_timed_in_turns() -> None:
+    from quinze_cli.bench.load_engine import interleaved
+
+    out = interleaved([3, 50], 400, chunk=100, seeds=[5, 6])
+    assert [o["tables"] for o in out] == [3, 50]
+    # Chunks of whole rounds (99 actions of 3 tables, 100 of 50) in turns, as many for each size,
+    # until each had 400: five rounds.
+    assert [len(o["chunks_us"]) for o in out] == [5, 5]
+    assert [o["actions"] for o in out] == [495, 500]
+    assert all(min(o["chunks_us"]) <= o["cpu_us_per_action"] <= max(o["chunks_us"]) for o in out)

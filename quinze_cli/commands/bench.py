@@ -4,9 +4,10 @@
 ``--only SECTION`` (repeatable) limits the run to some of ``engine``, ``server``, ``match``, ``load``;
 without it the first three run. ``load`` (:mod:`quinze_cli.bench.load`: many tables and
 connections against a server process) runs only when asked, as it takes minutes: ``--load-sizes``
-and ``--load-duration`` shape it, ``--load-tree`` measures the server of another checkout,
+and ``--load-duration`` shape it, ``--load-rounds`` cuts each size's window into chunks taken in turns
+with the other sizes', ``--load-tree`` measures the server of another checkout,
 ``--load-stock-gc`` leaves that server's collector untuned, ``--load-no-reference`` skips the bare
-reference server timed after each size, ``--load-pin`` pins the generator and the server to two
+reference servers timed after the sizes, ``--load-pin`` pins the generator and the server to two
 processors. ``--quick`` shrinks every budget
 (seconds instead of minutes); ``--json`` prints the figures as one JSON object
 ``{"engine": {...}, "server": {...}, "match": {...}, "load": {...}}``. Figures are measured on
@@ -65,6 +66,11 @@ LOAD_DURATION_MAX = 300.0
 again against the reference server, then fit in the load section's limit
 (``SECTION_LIMIT["load"]``, an hour); beyond it the section could never finish (1e23 ran the
 load generator's engine for as long as the hour allowed)."""
+
+
+LOAD_ROUNDS_MAX = 50
+"""The most rounds ``--load-rounds`` may cut a load size's window into (each chunk is preceded by
+half a second of untimed play: 50 rounds of the four default sizes add 200 s)."""
 
 
 LIMIT_ENV = "QUINZE_BENCH_SECTION_LIMIT"
@@ -135,6 +141,10 @@ def register(app: typer.Typer) -> None:
         load_duration: Annotated[
             Optional[float], typer.Option("--load-duration", help=f"Seconds measured per load size (default 10; --quick 1; at most {LOAD_DURATION_MAX:g}).")
         ] = None,
+        load_rounds: Annotated[
+            Optional[int], typer.Option("--load-rounds", help=f"Rounds each load size's measured seconds are cut into, the sizes "
+                                        f"taking turns round by round (default 4; --quick 2; at most {LOAD_ROUNDS_MAX}).")
+        ] = None,
         load_tree: Annotated[
             Optional[Path], typer.Option("--load-tree", help="Measure the server of this source tree (another checkout).")
         ] = None,
@@ -171,11 +181,13 @@ def register(app: typer.Typer) -> None:
         if load_duration is not None and not 0 < load_duration <= LOAD_DURATION_MAX:
             fail(f"--load-duration must be positive seconds, at most {LOAD_DURATION_MAX:g} (per load size), "
                  f"got {load_duration:g}", EXIT_USAGE)
+        if load_rounds is not None and not 1 <= load_rounds <= LOAD_ROUNDS_MAX:
+            fail(f"--load-rounds must be 1 to {LOAD_ROUNDS_MAX}, got {load_rounds}", EXIT_USAGE)
         if load_tree is not None and not (load_tree / "server" / "app.py").is_file():
             fail(f"--load-tree: {load_tree} holds no server/app.py", EXIT_USAGE)
         run_load = functools.partial(run_load_bench, duration=load_duration, sizes=sizes,
                                      tree=load_tree.resolve() if load_tree else None, stock_gc=load_stock_gc,
-                                     reference=load_reference, pin=load_pin)
+                                     reference=load_reference, pin=load_pin, rounds=load_rounds)
         err = Console(stderr=True, highlight=False, soft_wrap=True)
         err.print(f"quinze bench: {_listed(sections)} "
                   + ("(--quick: smaller budgets, rough figures)" if quick else
@@ -292,7 +304,8 @@ def show_load(fig: dict[str, Any], console: Console) -> None:
     order = first.get("order", "trio's")
     pinned = fig.get("pinned")
     pins = f"; generator on CPU {pinned['generator']}, server on CPU {pinned['server']}" if pinned else ""
-    t = Table(title=f"load ({fig['duration_s']:g} s per size; server collector {first['collector']}, ready tasks in "
+    rounds = f" in {fig['rounds']} chunks taken in turns" if fig.get("rounds") else ""
+    t = Table(title=f"load ({fig['duration_s']:g} s per size{rounds}; server collector {first['collector']}, ready tasks in "
                     f"{order} order; {fig['cpus']} CPUs, load average {load}{pins})")
     for i, h in enumerate(head):
         t.add_column(h, justify="left" if i == 0 else "right")
