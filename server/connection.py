@@ -313,54 +313,70 @@ class ClientConnection:
 
     def serve(self) -> float:
         """For the reactor, when the socket has bytes (or frames are left from the last call):
-        read once, unless frames are left, and handle the frames, for at most about :data:`SLICE`
-        seconds. Returns :data:`quinze_server.reactor.MORE` if there is more to read or handle,
-        the seconds to wait before reading again if the connection used more than its share,
-        else 0 (wait for the next bytes); :data:`quinze_server.reactor.STOP` once it is closing
-        (the socket is read no more; what a closing connection still reads is its own task's)."""
+        handle the frames left, if any, then, if that took less than :data:`SLICE` seconds and
+        none is left, read once and handle the frames read, for at most about :data:`SLICE`
+        seconds in all. Returns :data:`quinze_server.reactor.MORE` if there is more to read or
+        handle (bytes left in the decoder, or a full read), the seconds to wait before reading
+        again if the connection used more than its share, else 0 (wait for the next bytes);
+        :data:`quinze_server.reactor.STOP` once it is closing (the socket is read no more; what a
+        closing connection still reads is its own task's).
+
+        A call that handled frames left from the last one reads the socket in the same call when
+        time is left: the bytes that arrived meanwhile had their one event (edge-triggered) while
+        the connection was queued, so a call that did not read would send them to the end of the
+        queue, a whole pass of the other connections later (docs/server-rounds.md, tenth round)."""
         if self.closing:
             return STOP
         clock = time.perf_counter
         start = clock()
         dec = self._dec
-        again = self._buffered  # nothing read now: read at the next call
-        if not again:
-            try:
-                data = os.read(self.fd, RECEIVE_SIZE)
-            except BlockingIOError:
-                return 0.0
-            except OSError as e:
-                self._lost(e)
+        spent = 0.0
+        if self._buffered:  # frames left from the last call: they come before the socket's bytes
+            spent, left = self._handle_frames(start)
+            if self.closing:
                 return STOP
-            if not data:
-                why = f" mid-frame ({dec.buffered} bytes pending)" if dec.buffered else ""
-                self.abort(f"the client closed the connection{why}")
-                return STOP
-            now = self.server.now()  # trio.current_time(), in one call
-            self.heartbeat.pong_at(now)
-            again = len(data) == RECEIVE_SIZE  # a full read: more may wait, with no event to come for it
-            try:
-                dec.feed(data)
-            except ProtocolError as e:
-                self._fatal(e)
-                return STOP
-        else:
-            now = self.server.now()
-        spent, left = self._handle_frames(start)
+            self._buffered = left
+            if left or clock() - start > SLICE:  # the socket is read at the next call
+                return self._charge(spent, self.server.now(), MORE)
+        try:
+            data = os.read(self.fd, RECEIVE_SIZE)
+        except BlockingIOError:
+            return self._charge(spent, self.server.now(), 0.0) if spent else 0.0
+        except OSError as e:
+            self._lost(e)
+            return STOP
+        if not data:
+            why = f" mid-frame ({dec.buffered} bytes pending)" if dec.buffered else ""
+            self.abort(f"the client closed the connection{why}")
+            return STOP
+        now = self.server.now()
+        self.heartbeat.pong_at(now)
+        try:
+            dec.feed(data)
+        except ProtocolError as e:
+            self._fatal(e)
+            return STOP
+        used, left = self._handle_frames(start)
         self._buffered = left
         if self.closing:
             return STOP
-        # The share is reckoned as at the read (one clock reading per call): the refill of the
-        # time spent handling comes with the next call's.
+        # Frames left, or a full read (more may wait, with no event to come for it): the socket
+        # is read at the next call.
+        return self._charge(spent + used, now, MORE if left or len(data) == RECEIVE_SIZE else 0.0)
+
+    def _charge(self, spent: float, now: float, after: float) -> float:
+        """Charge ``spent`` seconds of handling to this connection's share (``cpu_share``,
+        ``cpu_burst``), refilled up to ``now`` (the trio clock at the call's read: one clock
+        reading per call; the refill of the time spent comes with the next call's). Returns
+        ``after`` (what :meth:`serve` returns), or the seconds to wait before reading again if
+        the connection is now over its share."""
         share = self.config.cpu_share
         acct = self._share
         budget = acct[0] = min(self.config.cpu_burst, acct[0] + (now - acct[1]) * share) - spent
         acct[1] = now
         if budget < 0:  # over its share: read on once back within it
             return -budget / share
-        # Frames left, or only buffered frames handled now, or a full read: the socket is read at
-        # the next call (bytes that arrived meanwhile had their one event while nothing was read).
-        return MORE if left or again else 0.0
+        return after
 
     async def _reader(self) -> None:
         config = self.config
@@ -416,7 +432,8 @@ class ClientConnection:
         passed since ``start`` (a ``time.perf_counter`` reading), for the reactor's ``serve``
         and the connection's own reader alike. Returns ``(seconds, left)``: the seconds charged
         to this connection (all its handling but the moves it played, counted against
-        ``ServerConfig.cpu_share``) and whether frames are left for later. A fatal frame closes the connection
+        ``ServerConfig.cpu_share``) and whether bytes are left for later (a whole frame or a
+        part of one: never true when the decoder is empty, even if the slice is used up). A fatal frame closes the connection
         (``closing`` is then true); a refused one is answered with its ``error`` and skipped."""
         clock, dec = time.perf_counter, self._dec
         spent = 0.0
@@ -438,7 +455,7 @@ class ClientConnection:
             if self.moves == moves:
                 spent += t1 - t0
             if t1 - start > SLICE:  # let the other connections and tables run
-                return spent, True
+                return spent, dec.buffered > 0 and not self.closing  # (a part of a frame counts as left)
         return spent, False
 
     def _fatal(self, e: ProtocolError) -> None:
