@@ -35,7 +35,7 @@ from quinze_protocol.messages import (
     parse_message,
 )
 from quinze_server.clock import Heartbeats
-from quinze_server.collector import Reclaimer, release
+from quinze_server.collector import Reclaimer, release, tuned, young_collections
 from quinze_server.config import ServerConfig
 from quinze_server.lobby import Lobby
 from quinze_server.reactor import AVAILABLE as REACTOR
@@ -69,6 +69,8 @@ class Server:
         self.heartbeats = Heartbeats(config.heartbeat)
         """Every connection's heartbeat, kept by one task of the server's nursery."""
         nursery.start_soon(self.heartbeats.run)
+        if tuned():  # quinze serve's process (server/collector.py): its collections walk a bounded set
+            nursery.start_soon(young_collections)
         self.reactor = Reactor(SLICE) if REACTOR else None
         """Reads every socket's connection, in one task (Linux; None elsewhere: a task per connection reads)."""
         if self.reactor is not None:

@@ -47,6 +47,44 @@ def test_tune_freezes_what_survives_a_collection_and_a_sweep_finds_its_cycles() 
     assert refrozen and few  # what the sweep left alive is frozen again
 
 
+_RENEWED = """
+import gc, json, trio
+from trio.testing import MockClock
+from quinze_server.collector import tune, young_collections
+import quinze_server.app
+tune()
+kept = [[i] for i in range(20_000)]  # a game state's objects, frozen at the next collection
+gc.collect()
+async def main(task):
+    async with trio.open_nursery() as nursery:
+        if task:
+            nursery.start_soon(young_collections, 0.01)
+        for start in range(0, 20_000, 1_000):  # each move renews some: a frozen one freed, a new one made
+            for i in range(start, start + 1_000):
+                kept[i] = [i]
+            await trio.sleep(0.02)
+        print(json.dumps([gc.get_count()[0], len(gc.get_objects())]))
+        nursery.cancel_scope.cancel()
+trio.run(main, TASK, clock=MockClock(autojump_threshold=0))
+"""
+
+
+@pytest.mark.parametrize("task", [False, True])
+def test_collections_walk_a_bounded_set_while_frozen_objects_are_renewed(task: bool) -> None:
+    """A frozen object's death lowers the count towards the next young collection, so renewing
+    objects keeps the count low while what the next collection would walk grows: 20,000 renewed
+    objects, the count near zero. With young_collections running (as in quinze serve's server), a
+    collection comes anyway and what is left to walk stays small."""
+    code = _RENEWED.replace("TASK", repr(task))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    count, unfrozen = json.loads(out.stdout)
+    assert count < 2_000  # the count alone would not have started a collection
+    if task:
+        assert unfrozen < 3_000
+    else:
+        assert unfrozen >= 19_000
+
+
 async def test_the_reclaimer_sweeps_after_many_ends_tables_open_or_not(autojump_clock: Any) -> None:
     async with trio.open_nursery() as nursery:
         reclaimer = Reclaimer(nursery, after=3, quiet=0.5, idle=lambda: False)
