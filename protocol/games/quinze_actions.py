@@ -17,6 +17,7 @@ order, so the same cards always make the same (equal, same hash) action.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import itemgetter as _items
 from typing import Any
 
 from quinze_protocol.cards import CardError, card_text, parse_card
@@ -28,6 +29,41 @@ __all__ = ["END", "End", "Fifteen", "Place", "parse_quinze_action"]
 
 _tnew = tuple.__new__
 _TEXT = tuple(card_text(c) for c in range(54))
+_CARD = {t: c for c, t in enumerate(_TEXT)}
+"""Card number by canonical text: the fast way to read the cards of an action (any other
+spelling goes through :func:`~quinze_protocol.cards.parse_card`)."""
+_OKEY = {c: ORDER_KEY[c] for c in range(54)}.__getitem__
+"""``ORDER_KEY[c]`` as a sort key (a dict's bound method: no argument tuple per call)."""
+_EMPTY: tuple[int, ...] = ()
+
+
+def _names(cards: tuple[int, ...]) -> list[str]:
+    """The texts of ``cards`` in their order (a new list): up to two without a comprehension,
+    more by one ``itemgetter`` call (a comprehension is a Python call in 3.11)."""
+    k = len(cards)
+    if k == 1:
+        return [_TEXT[cards[0]]]
+    if k == 2:
+        return [_TEXT[cards[0]], _TEXT[cards[1]]]
+    return list(_items(*cards)(_TEXT)) if k else []
+
+
+def _fifteen(cls: type, h: list[int], t: list[int]) -> "Fifteen":
+    """``cls(h, t)``: the lists ``h`` and ``t`` (the caller's own) sorted in place by ``ORDER_KEY``,
+    each split where its aces and jokers begin (they sort last)."""
+    if len(h) > 1:
+        h.sort(key=_OKEY)
+    if len(t) > 1:
+        t.sort(key=_OKEY)
+    i = len(h)
+    while i and _RANK[h[i - 1]] <= 1:
+        i -= 1
+    j = len(t)
+    while j and _RANK[t[j - 1]] <= 1:
+        j -= 1
+    return _tnew(cls, ("fifteen",
+                       tuple(h) if i == len(h) else tuple(h[:i]), tuple(t) if j == len(t) else tuple(t[:j]),
+                       tuple(h[i:]) if i < len(h) else _EMPTY, tuple(t[j:]) if j < len(t) else _EMPTY))
 
 
 class Fifteen(tuple, Action):
@@ -42,11 +78,7 @@ class Fifteen(tuple, Action):
     __slots__ = ()
 
     def __new__(cls, hand: tuple[int, ...] | list[int], table: tuple[int, ...] | list[int] = ()) -> "Fifteen":
-        h = sorted(hand, key=ORDER_KEY.__getitem__)
-        t = sorted(table, key=ORDER_KEY.__getitem__)
-        i = _split(h)
-        j = _split(t)
-        return _tnew(cls, ("fifteen", tuple(h[:i]), tuple(t[:j]), tuple(h[i:]), tuple(t[j:])))
+        return _fifteen(cls, list(hand), list(table))
 
     @property
     def hand(self) -> tuple[int, ...]:
@@ -60,19 +92,11 @@ class Fifteen(tuple, Action):
 
     def to_data(self) -> dict[str, Any]:
         """``{"type": "fifteen", "hand": [str], "table": [str]}``."""
-        return {"type": "fifteen", "hand": [_TEXT[c] for c in self[1] + self[3]],
-                "table": [_TEXT[c] for c in self[2] + self[4]]}
+        _, hp, tp, hf, tf = self
+        return {"type": "fifteen", "hand": _names(hp + hf if hf else hp), "table": _names(tp + tf if tf else tp)}
 
     def __repr__(self) -> str:
         return f"Fifteen(hand={[_TEXT[c] for c in self.hand]}, table={[_TEXT[c] for c in self.table]})"
-
-
-def _split(cards: list[int]) -> int:
-    """Index of the first ace or joker in ``cards`` (sorted by ``ORDER_KEY``: they come last)."""
-    for i, c in enumerate(cards):
-        if _RANK[c] <= 1:
-            return i
-    return len(cards)
 
 
 class Place(tuple, Action):
@@ -89,7 +113,10 @@ class Place(tuple, Action):
 
     def to_data(self) -> dict[str, Any]:
         """``{"type": "place", "cards": [str]}``."""
-        return {"type": "place", "cards": [_TEXT[c] for c in self[1]]}
+        cards = self[1]
+        if len(cards) == 1:
+            return {"type": "place", "cards": [_TEXT[cards[0]]]}
+        return {"type": "place", "cards": [_TEXT[c] for c in cards]}
 
     def __repr__(self) -> str:
         return f"Place({[_TEXT[c] for c in self[1]]})"
@@ -120,7 +147,17 @@ def _cards(data: Mapping[str, Any], key: str, *, required: bool = True) -> list[
             raise ActionError(f"missing field {key!r} (a list of cards such as [\"7H\", \"8C\"])", field=key)
         return []
     value = data[key]
-    if not isinstance(value, (list, tuple)):
+    if type(value) is list:  # the usual case: canonical texts, read by one dict look-up each
+        k = len(value)
+        try:
+            if k == 1:
+                return [_CARD[value[0]]]
+            if k == 2:
+                return [_CARD[value[0]], _CARD[value[1]]]
+            return [_CARD[text] for text in value]
+        except (KeyError, TypeError):  # another spelling, or no card: read one by one below
+            pass
+    elif not isinstance(value, (list, tuple)):
         raise ActionError(f"expects a list of cards, got {type(value).__name__}", field=key)
     out = []
     for i, text in enumerate(value):
@@ -131,9 +168,6 @@ def _cards(data: Mapping[str, Any], key: str, *, required: bool = True) -> list[
     return out
 
 
-_FIELDS = {"fifteen": {"type", "hand", "table"}, "place": {"type", "cards"}, "end": {"type"}}
-
-
 def parse_quinze_action(data: Mapping[str, Any]) -> Action:
     """Read action data into a :class:`Fifteen`, :class:`Place` or :class:`End`.
 
@@ -142,18 +176,22 @@ def parse_quinze_action(data: Mapping[str, Any]) -> Action:
     to this version are ignored (PROTOCOL.md "Conventions"). Legality (held cards, sums) is
     checked by ``apply``.
     """
-    if not isinstance(data, Mapping):
+    if type(data) is not dict and not isinstance(data, Mapping):  # a dict first: no ABC check
         raise ActionError(f"an action is a map with a 'type', not {type(data).__name__}", field="type")
     kind = data.get("type")
-    if kind is None:
-        raise ActionError("missing field 'type' (fifteen, place or end)", field="type")
-    if kind not in _FIELDS:
-        raise ActionError(f"unknown action type {kind!r} (fifteen, place or end)", field="type")
     if kind == "fifteen":
-        return Fifteen(_cards(data, "hand"), _cards(data, "table", required=False))
+        return _fifteen(Fifteen, _cards(data, "hand"), _cards(data, "table", required=False))
     if kind == "place":
         cards = _cards(data, "cards")
-        if not 1 <= len(cards) <= 2:
-            raise ActionError(f"place one card or a pair of face cards, got {len(cards)} cards", field="cards")
+        k = len(cards)
+        if k == 1:
+            return _tnew(Place, ("place", (cards[0],)))
+        if k != 2:
+            raise ActionError(f"place one card or a pair of face cards, got {k} cards", field="cards")
         return Place(cards)
-    return END
+    if kind == "end":
+        return END
+    if kind is None:
+        raise ActionError("missing field 'type' (fifteen, place or end)", field="type")
+    hash(kind)  # an unhashable type: TypeError, as a look-up in a dict of the kinds always gave
+    raise ActionError(f"unknown action type {kind!r} (fifteen, place or end)", field="type")
