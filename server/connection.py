@@ -23,7 +23,8 @@ and its entry in the server's heartbeat (:class:`quinze_server.clock.Heartbeats`
 - Everything that goes wrong with one connection stays in it: the connection task never raises.
 - One connection cannot take the server from the others: a frame holds at most
   ``ServerConfig.max_elements`` values (``too-many-elements``, read in well under a millisecond),
-  the reader lets the other tasks run every :data:`SLICE` seconds of handling, and a connection
+  the reader serves the next connection after :data:`SLICE` seconds of one's handling (and lets
+  the other tasks run every :data:`quinze_server.reactor.ROUND` seconds), and a connection
   whose messages used more than its share of the time (``cpu_share``, ``cpu_burst``) is not
   read again until it is back within it (TCP holds its next bytes: nothing is lost). The moves
   it plays are not charged (a fast bot in a match is never slowed down): everything else is,

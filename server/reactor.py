@@ -15,11 +15,16 @@ new bytes arrive, none for bytes already reported), so every event is followed b
 triggered events, reported at every look while bytes wait, cost more than twice the kernel time
 per move at 500 tables.) A closing connection is no longer watched.
 
-What the reader did stays the same, in ``serve``: every :data:`SLICE`
-seconds of handling the other tasks run (tables, writers, the heartbeat), and a connection over
-its share of the server's time (``cpu_share``, ``cpu_burst``) is held, not read, until it is
-back within it. Elsewhere than Linux (no epoll), and on streams that are not sockets, each
-connection keeps its own reader task.
+What the reader did stays the same, in ``serve``: after :data:`SLICE` seconds of one
+connection's handling the next connection is served, and a connection over its share of the
+server's time (``cpu_share``, ``cpu_burst``) is held, not read, until it is back within it. After
+:data:`ROUND` seconds of serving, the other tasks run (tables' timers, writers, the heartbeat, new
+connections). Each round of trio's scheduler, with its own look at its epoll, costs about 8 µs;
+at 0.5 ms a round there was a third of one per action at 500 tables (docs/server-rounds.md,
+tenth round). While a backlog is queued, this epoll is looked at only once it is served: what
+the backlog holds became readable before anything the epoll has now, so the order is the same.
+Elsewhere than Linux (no epoll), and on streams that are not sockets, each connection keeps its
+own reader task.
 """
 
 from __future__ import annotations
@@ -40,7 +45,11 @@ log = logging.getLogger("quinze.server")
 AVAILABLE = hasattr(select, "epoll")
 """True where the reactor can run (Linux's epoll)."""
 SLICE = 0.0005
-"""Seconds of handling after which a reader lets the other tasks run before its next message."""
+"""Seconds of one connection's handling after which the next connection is served (its frames
+left wait for its next turn, at the end of the queue)."""
+ROUND = 0.002
+"""Seconds of serving connections after which the reactor lets the other tasks run (tables'
+timers, the heartbeat, writer tasks, new connections): under a backlog they wait up to this."""
 MORE = -1.0
 """What :meth:`ClientConnection.serve` returns when the connection has more to read or handle now."""
 STOP = -2.0
@@ -50,10 +59,11 @@ _EVENTS = (select.EPOLLIN | select.EPOLLRDHUP | select.EPOLLET) if AVAILABLE els
 
 class Reactor:
     """The sockets of every connection that :meth:`add` gave it, read by :meth:`run` (one task of
-    the server's nursery). ``slice_``: seconds of handling before the other tasks run."""
+    the server's nursery). ``round_``: seconds of serving connections before the other tasks run
+    (:data:`ROUND`)."""
 
-    def __init__(self, slice_: float) -> None:
-        self.slice = slice_
+    def __init__(self, round_: float = ROUND) -> None:
+        self.round = round_
         self._ep = select.epoll()
         self._conns: dict[int, ClientConnection] = {}
         self._ready: dict[int, None] = {}  # descriptors to serve, in the order they became ready
@@ -90,21 +100,29 @@ class Reactor:
         clock = time.perf_counter
         try:
             busy = False  # the last round served more than one connection
+            again = False  # the last round queued a connection again (MORE): look at the epoll now
             while True:
-                # Under load the next events are usually there already: look first (no sleep, no
-                # re-registration in trio's epoll). After a round of one connection, the machine
-                # is quiet: sleeping at once spares the look (a system call per move).
-                events = ep.poll(0, len(conns) + 1) if busy or ready else []
-                if not events and not ready and not (held and held[0][0] <= trio.current_time()):
-                    # Nothing to do: sleep in trio's epoll until this one has events.
-                    if held:
-                        with trio.move_on_at(held[0][0]):
-                            await trio.lowlevel.wait_readable(ep.fileno())
-                    else:
-                        await trio.lowlevel.wait_readable(ep.fileno())
-                    events = ep.poll(0, len(conns) + 1)
+                if ready and not again:
+                    # A backlog: what it holds became readable before anything the epoll has now,
+                    # so the epoll is looked at once it is served (one system call less per round;
+                    # the order is the same). Meanwhile the other tasks run.
+                    events: list[tuple[int, int]] = []
+                    await trio.lowlevel.checkpoint()
                 else:
-                    await trio.lowlevel.checkpoint()  # the other tasks run (tables, writers, heartbeat)
+                    # Under load the next events are usually there already: look first (no sleep,
+                    # no re-registration in trio's epoll). After a round of one connection, the
+                    # machine is quiet: sleeping at once spares the look (a system call per move).
+                    events = ep.poll(0, len(conns) + 1) if busy or ready else []
+                    if not events and not ready and not (held and held[0][0] <= trio.current_time()):
+                        # Nothing to do: sleep in trio's epoll until this one has events.
+                        if held:
+                            with trio.move_on_at(held[0][0]):
+                                await trio.lowlevel.wait_readable(ep.fileno())
+                        else:
+                            await trio.lowlevel.wait_readable(ep.fileno())
+                        events = ep.poll(0, len(conns) + 1)
+                    else:
+                        await trio.lowlevel.checkpoint()  # the other tasks run (tables, writers, heartbeat)
                 for fd, _ in events:
                     if fd in conns and fd not in holding:
                         ready[fd] = None
@@ -117,6 +135,7 @@ class Reactor:
                             ready[fd] = None
                 start = clock()
                 served = 0
+                again = False
                 while ready:
                     fd = next(iter(ready))
                     del ready[fd]
@@ -131,15 +150,16 @@ class Reactor:
                         conn.abort("server error while reading")
                         self.remove(conn)
                         continue
-                    if after == MORE:
-                        ready[fd] = None  # at the end of the queue
+                    if after == MORE:  # at the end of the queue, after what became readable before
+                        ready[fd] = None
+                        again = True
                     elif after == STOP:
                         self.remove(conn)
                     elif after > 0:  # its events are let pass meanwhile: it is read when released
                         due = trio.current_time() + after
                         holding[fd] = due
                         heapq.heappush(held, (due, fd))
-                    if clock() - start > self.slice:
+                    if clock() - start > self.round:
                         break
                 busy = served > 1
         finally:

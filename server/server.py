@@ -39,7 +39,7 @@ from quinze_server.collector import Reclaimer, release, tuned, young_collections
 from quinze_server.config import ServerConfig
 from quinze_server.lobby import Lobby
 from quinze_server.reactor import AVAILABLE as REACTOR
-from quinze_server.reactor import SLICE, Reactor
+from quinze_server.reactor import Reactor
 
 if TYPE_CHECKING:
     import trio
@@ -71,7 +71,7 @@ class Server:
         nursery.start_soon(self.heartbeats.run)
         if tuned():  # quinze serve's process (server/collector.py): its collections walk a bounded set
             nursery.start_soon(young_collections)
-        self.reactor = Reactor(SLICE) if REACTOR else None
+        self.reactor = Reactor() if REACTOR else None
         """Reads every socket's connection, in one task (Linux; None elsewhere: a task per connection reads)."""
         if self.reactor is not None:
             nursery.start_soon(self.reactor.run)

@@ -68,3 +68,26 @@ async def test_frames_read_together_are_answered_in_order_across_calls(monkeypat
         mine = [after for _, after in calls]
         assert mine.count(MORE) >= 2 and mine[-1] == 0.0, calls
         await client.aclose()
+
+
+async def test_a_flood_queued_again_lets_the_others_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client whose one write holds thousands of frames is queued again after each turn
+    (``MORE``); the epoll is then looked at before its next turn, so another client's ping sent
+    after the flood is served while the flood is still being read, not after it (the reactor
+    looks at its epoll only once a backlog is served, unless a connection was queued again)."""
+    servers: list[Any] = []
+    async with serving(servers, cpu_share=1.0, cpu_burst=100.0) as port:  # no connection held: only the turns
+        flood, other = await NetClient.connect(port, "ana"), await NetClient.connect(port, "bob")
+        calls = _spy(monkeypatch)
+        await flood.send_raw(b"".join(encode_frame({"type": "ping", "nonce": n}) for n in range(5000)))
+        await other.send({"type": "ping", "nonce": 1})
+        assert (await other.expect("pong"))["nonce"] == 1
+        for n in range(5000):
+            assert (await flood.expect("pong"))["nonce"] == n
+        ids = [cid for cid, _ in calls]
+        flood_id = next(cid for cid, after in calls if after == MORE)
+        other_id = next(cid for cid in ids if cid != flood_id)
+        last_flood_turn = max(i for i, (cid, after) in enumerate(calls) if cid == flood_id and after == MORE)
+        assert ids.index(other_id) < last_flood_turn, calls[:20]
+        await flood.aclose()
+        await other.aclose()
