@@ -166,17 +166,17 @@ c7-c9, fixext: d4-d8) or a float (float 32/64: ca, cb). Such bytes can also sit 
 or a number: they only say where to look (:func:`_may_be_forbidden`)."""
 
 
-_NOT_MARKS = bytes(b for b in range(256) if not _MARKS.match(bytes((b,))))
-"""Every byte but those of :data:`_MARKS`: ``body.translate(None, _NOT_MARKS)`` keeps only the marks."""
+_MARK_TABLE = bytes(1 if _MARKS.match(bytes((b,))) else 0 for b in range(256))
+"""A byte table: 1 for the bytes of :data:`_MARKS`, 0 for the others (``1 in body.translate(_MARK_TABLE)``:
+a table lookup per byte and a ``memchr``, cheaper than the regular expression's character class)."""
 
 
 def _may_be_forbidden(body: bytes) -> bool:
     """False when ``body`` certainly holds no binary or extension value and no float that is NaN
     or infinite: one scan in C for the frames of every message (a client's frames seldom hold
-    a float; a table lookup per byte, the bytes that are no mark deleted, cheaper than the
-    regular expression's character class), then a look at the two bytes after each float mark
+    a float; :data:`_MARK_TABLE`), then a look at the two bytes after each float mark
     (a NaN or an infinity has every exponent bit set). True means "maybe": :func:`_first_forbidden` decides."""
-    if not body.translate(None, _NOT_MARKS):  # no mark at all: the usual frame
+    if 1 not in body.translate(_MARK_TABLE):  # no mark at all: the usual frame
         return False
     search = _MARKS.search
     m = search(body)

@@ -438,8 +438,9 @@ class ClientConnection:
         (``closing`` is then true); a refused one is answered with its ``error`` and skipped."""
         clock, dec = time.perf_counter, self._dec
         spent = 0.0
+        t0 = clock()  # then each frame's end is the next one's start: one reading per frame
         while not self.closing:
-            t0, moves = clock(), self.moves
+            moves = self.moves
             try:
                 item = dec.next_data()
             except ProtocolError as e:
@@ -457,6 +458,7 @@ class ClientConnection:
                 spent += t1 - t0
             if t1 - start > SLICE:  # let the other connections and tables run
                 return spent, dec.buffered > 0 and not self.closing  # (a part of a frame counts as left)
+            t0 = t1
         return spent, False
 
     def _fatal(self, e: ProtocolError) -> None:

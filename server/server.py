@@ -102,6 +102,19 @@ class Server:
         batch: list[ClientConnection] = []
         self.batch = batch
         try:
+            if data.get("type") == "action" and conn.session.greeted:
+                # The frequent message, checked by hand here (same rules, no copy); anything
+                # unusual takes the full path (_handle) for its precise error. The engine checks
+                # the action data itself.
+                table, request, action = data.get("table"), data.get("request"), data.get("action")
+                if type(table) is str and type(request) is int and 0 <= request <= REQUEST_MAX and type(action) is dict \
+                        and type(action.get("type")) is str:
+                    number = data.get("number")
+                    if number is None or (type(number) is int and number >= 1):
+                        # (Lobby.table_for, its usual case inline: an open table)
+                        (self.lobby.tables.get(table) or self.lobby.table_for(conn, table, "action")).handle_action(
+                            conn, request, action, number)
+                        return
             self._handle(conn, data)
         except ProtocolError as e:
             conn.error(e.code, e.message_text(), e.ref, e.request if e.request is not None else _request(data))
@@ -114,20 +127,10 @@ class Server:
                 c.flush()
 
     def _handle(self, conn: ClientConnection, data: Mapping[str, Any]) -> None:
+        """Every message but a well-formed ``action`` (:meth:`handle` plays those itself)."""
         session = conn.session
         ready = session.greeted
-        if data.get("type") == "action" and ready:
-            # The frequent message, checked by hand (same rules, no copy); anything unusual takes
-            # the full path below for its precise error. The engine checks the action data itself.
-            table, request, action = data.get("table"), data.get("request"), data.get("action")
-            if type(table) is str and type(request) is int and 0 <= request <= REQUEST_MAX and type(action) is dict and type(action.get("type")) is str:
-                number = data.get("number")
-                if number is None or (type(number) is int and number >= 1):
-                    # (Lobby.table_for, its usual case inline: an open table)
-                    (self.lobby.tables.get(table) or self.lobby.table_for(conn, table, "action")).handle_action(
-                        conn, request, action, number)
-                    return
-        elif len(data) == 2 and data.get("type") == "pong" and ready:
+        if len(data) == 2 and data.get("type") == "pong" and ready:
             # The heartbeat's answer, every 10 s from every client: the same check by hand.
             nonce = data.get("nonce")
             if type(nonce) is int and INT_MIN <= nonce <= INT_MAX:
