@@ -1,9 +1,10 @@
 """The server process of the load bench (:mod:`quinze_cli.bench.load`), with a control channel.
 
 Run as ``python -c "import runpy,sys; runpy.run_path(sys.argv[1], run_name='__main__')" THIS_FILE
-[--stock-gc]`` with the working directory (and ``PYTHONPATH``) at the source tree whose server is
-measured, so that another checkout's server (the one before a change) can be measured by the same
-generator in the same conditions. It therefore imports only the tree's server and protocol
+[--stock-gc]`` with the working directory (and ``PYTHONPATH``) at the tree whose server is
+measured (a source checkout, or the folder of installed packages: :func:`tree_layout`), so that
+another checkout's server (the one before a change) can be measured by the same generator in the
+same conditions. It therefore imports only the tree's server and protocol
 packages (:func:`_server_package`), trio and the standard library, never ``quinze_cli``.
 
 It serves a real :func:`quinze_server.app.run_server` on a free loopback port (no replay logs, the default
@@ -168,14 +169,28 @@ def _pools_bytes() -> dict[str, int] | None:
 def _server_package() -> str:
     """Import the measured tree's server from the working directory; its package name.
 
-    The folders ``protocol/`` and ``server/`` are loaded as ``quinze_protocol`` and
-    ``quinze_server`` from the tree itself (an editable install would map those names to its own
-    checkout); a checkout from before that mapping has bare ``server`` and ``protocol`` packages,
-    found through ``PYTHONPATH``."""
+    The working directory is one of three layouts (:func:`tree_layout`):
+
+    - a source checkout whose ``protocol/`` and ``server/`` install as ``quinze_protocol`` and
+      ``quinze_server``: those folders are loaded under those names from the tree itself (an
+      editable install would map the names to its own checkout);
+    - the folder of an installed wheel (site-packages: the default when ``quinze`` was installed
+      with ``pip install .``), holding ``quinze_protocol/`` and ``quinze_server/``: loaded from
+      there, by the same path, so that it is that folder's server that is measured;
+    - a checkout from before that mapping, with bare ``server`` and ``protocol`` packages, found
+      through ``PYTHONPATH``.
+
+    Raises RuntimeError (on stderr: the generator then says the server did not start) for a
+    folder that holds none of them."""
     tree = Path.cwd()
-    if "quinze_server" not in (tree / "server" / "__init__.py").read_text():
+    layout = tree_layout(tree)
+    if layout is None:
+        raise RuntimeError(f"{tree} holds neither server/__init__.py (a source checkout) nor "
+                           "quinze_server/__init__.py (installed packages)")
+    if layout == "bare":
         return "server"
-    for name, folder in (("quinze_protocol", "protocol"), ("quinze_server", "server")):
+    folders = {"source": ("protocol", "server"), "installed": ("quinze_protocol", "quinze_server")}[layout]
+    for name, folder in zip(("quinze_protocol", "quinze_server"), folders):
         spec = importlib.util.spec_from_file_location(name, tree / folder / "__init__.py",
                                                       submodule_search_locations=[str(tree / folder)])
         assert spec is not None and spec.loader is not None
@@ -183,6 +198,20 @@ def _server_package() -> str:
         sys.modules[name] = module
         spec.loader.exec_module(module)
     return "quinze_server"
+
+
+def tree_layout(tree: Path) -> str | None:
+    """How ``tree`` holds a server: ``"installed"`` (a folder of installed packages,
+    ``quinze_server/`` and ``quinze_protocol/``, as site-packages after ``pip install .``),
+    ``"source"`` (a checkout: its ``server/`` installs as ``quinze_server``), ``"bare"`` (a
+    checkout from before that: a bare ``server`` package), or None (no server there). Installed
+    packages are looked for first: site-packages may hold another project's bare ``server``."""
+    if (tree / "quinze_server" / "app.py").is_file() and (tree / "quinze_protocol" / "__init__.py").is_file():
+        return "installed"
+    source = tree / "server" / "__init__.py"
+    if source.is_file() and (tree / "server" / "app.py").is_file():
+        return "source" if "quinze_server" in source.read_text() else "bare"
+    return None
 
 
 def main(argv: list[str]) -> None:

@@ -5,7 +5,8 @@
 without it the first three run. ``load`` (:mod:`quinze_cli.bench.load`: many tables and
 connections against a server process) runs only when asked, as it takes minutes: ``--load-sizes``
 and ``--load-duration`` shape it, ``--load-rounds`` cuts each size's window into chunks taken in turns
-with the other sizes', ``--load-tree`` measures the server of another checkout,
+with the other sizes', ``--load-tree`` measures the server of another checkout (or folder of
+installed packages),
 ``--load-stock-gc`` leaves that server's collector untuned, ``--load-no-reference`` skips the bare
 reference servers timed after the sizes, ``--load-pin`` pins the generator and the server to two
 processors. ``--quick`` shrinks every budget
@@ -146,7 +147,8 @@ def register(app: typer.Typer) -> None:
                                         f"taking turns round by round (default 4; --quick 2; at most {LOAD_ROUNDS_MAX}).")
         ] = None,
         load_tree: Annotated[
-            Optional[Path], typer.Option("--load-tree", help="Measure the server of this source tree (another checkout).")
+            Optional[Path], typer.Option("--load-tree", help="Measure the server of this tree: another source "
+                                        "checkout, or a folder of installed packages (site-packages).")
         ] = None,
         load_stock_gc: Annotated[
             bool, typer.Option("--load-stock-gc", help="Leave the measured server's garbage collector untuned.")
@@ -167,6 +169,7 @@ def register(app: typer.Typer) -> None:
         from quinze_cli.bench.cluster import run_cluster_bench
         from quinze_cli.bench.engine import run_engine_bench
         from quinze_cli.bench.load import parse_sizes, run_load_bench
+        from quinze_cli.bench.load_server import tree_layout
         from quinze_cli.bench.match import run_match_bench
         from quinze_cli.bench.server import run_server_bench
 
@@ -183,8 +186,9 @@ def register(app: typer.Typer) -> None:
                  f"got {load_duration:g}", EXIT_USAGE)
         if load_rounds is not None and not 1 <= load_rounds <= LOAD_ROUNDS_MAX:
             fail(f"--load-rounds must be 1 to {LOAD_ROUNDS_MAX}, got {load_rounds}", EXIT_USAGE)
-        if load_tree is not None and not (load_tree / "server" / "app.py").is_file():
-            fail(f"--load-tree: {load_tree} holds no server/app.py", EXIT_USAGE)
+        if load_tree is not None and tree_layout(load_tree) is None:
+            fail(f"--load-tree: {load_tree} holds neither server/app.py (a source checkout) nor "
+                 "quinze_server/app.py (installed packages)", EXIT_USAGE)
         run_load = functools.partial(run_load_bench, duration=load_duration, sizes=sizes,
                                      tree=load_tree.resolve() if load_tree else None, stock_gc=load_stock_gc,
                                      reference=load_reference, pin=load_pin, rounds=load_rounds)
