@@ -50,9 +50,16 @@ def test_a_tiny_load_run_plays_and_reports() -> None:
     assert fig["sizes"][0]["memory"]["idle_connection_kib"] is not None
     assert fig["fd_limit"] >= 2 * 6
     assert set(fig["goals"]) >= {"throughput_share", "p99_largest_ms", "cpu_per_action_growth", "gc_pause_largest_ms",
-                                 "p99_thinking_ms", "memory_returned_share", "full_collection_largest_ms",
+                                 "p99_thinking_ms", "full_collection_largest_ms",
                                  "reference_cpu_growth", "reference_throughput_share", "cpu_growth_over_reference",
                                  "throughput_share_over_reference"}
+    # Sizes this small grow by well under load_report.SHARE_MIN_GROWTH (4 MiB): no share of so
+    # little, and the memory goal only over the sizes that have one (none, at these).
+    for s in fig["sizes"]:
+        m = s["memory"]
+        assert m["grown_mib"] >= 3.9 or (m["returned_share"] is None and m["reused_share"] is None), m
+    shares = [s["memory"]["returned_share"] for s in fig["sizes"] if s["memory"]["returned_share"] is not None]
+    assert ("memory_returned_share" in fig["goals"]) == bool(shares)
     assert fig["pinned"] is None
     # The ratio goals pair the chunks of each round: the median ratio and its lowest and highest.
     for key in ("throughput_share", "cpu_per_action_growth", "reference_cpu_growth", "reference_throughput_share"):
@@ -115,3 +122,14 @@ def test_the_game_work_alone_of_several_sizes_is_timed_in_turns() -> None:
     assert [len(o["chunks_us"]) for o in out] == [5, 5]
     assert [o["actions"] for o in out] == [495, 500]
     assert all(min(o["chunks_us"]) <= o["cpu_us_per_action"] <= max(o["chunks_us"]) for o in out)
+
+
+def test_memory_shares_are_given_only_for_a_growth_of_several_arenas() -> None:
+    from quinze_cli.bench.load_report import SHARE_MIN_GROWTH, memory_shares
+
+    mib = 2**20
+    # 1 MiB of growth, 5.5 MiB returned (an arena from before the tables trimmed too): no share.
+    assert memory_shares(1 * mib, 5.5 * mib, 0.2 * mib) == (None, None)
+    assert memory_shares(0, 0, 0) == (None, None) and memory_shares(-mib, mib, 0) == (None, None)
+    assert memory_shares(SHARE_MIN_GROWTH, SHARE_MIN_GROWTH / 2, SHARE_MIN_GROWTH / 4) == (0.5, 0.75)
+    assert memory_shares(20 * mib, 15 * mib, 6 * mib) == (0.75, 0.7)

@@ -30,7 +30,8 @@ process of its own (:mod:`quinze_cli.bench.load_server`), a fresh one for each s
    connections' worth / tables), and after every table closed (players ``leave``, then
    disconnect): what was returned of the tables' growth (and the longest collector pause while
    they closed: the server's full collection once the last one closed); then a second wave of as many tables
-   plays for the warm-up time: what it adds tells how much of the memory kept was reused;
+   plays for the warm-up time: what it adds tells how much of the memory kept was reused (both
+   shares only where the tables grew the process by 4 MiB or more: :func:`load_report.memory_shares`);
 5. what one full collection costs at that size (forced after the chunks, not counted in them);
 6. then, with ``reference`` (the default), the same sizes against the bare reference server
    (:mod:`quinze_cli.bench.load_reference`: no game, no lobby), set up side by side and measured
@@ -81,7 +82,7 @@ from quinze_cli.bench.load_client import (
     unpin,
 )
 from quinze_cli.bench.load_engine import interleaved
-from quinze_cli.bench.load_report import goal_rows, goals, table_rows
+from quinze_cli.bench.load_report import goal_rows, goals, memory_shares, table_rows
 
 __all__ = ["DEFAULT_SIZES", "QUICK_SIZES", "Size", "parse_sizes", "run_load_bench", "load_figures", "table_rows", "goal_rows"]
 
@@ -344,6 +345,8 @@ async def _memory(live: _Live, kept: dict[str, Any], warmup: float) -> dict[str,
     grown = playing["rss_bytes"] - lobby["rss_bytes"]
     conn_share = (per_conn or 0) * 2 * size.tables
     returned = playing["rss_bytes"] - closed["rss_bytes"]
+    second_growth = second["rss_bytes"] - closed["rss_bytes"]
+    returned_share, reused_share = memory_shares(grown, returned, second_growth)
     return {
         "rss_start_mib": round(base["rss_bytes"] / 2**20, 1),
         "idle_connection_kib": round(per_conn / 1024, 1) if per_conn is not None else None,
@@ -351,9 +354,10 @@ async def _memory(live: _Live, kept: dict[str, Any], warmup: float) -> dict[str,
         "rss_playing_mib": round(playing["rss_bytes"] / 2**20, 1),
         "rss_after_close_mib": round(closed["rss_bytes"] / 2**20, 1),
         "returned_mib": round(returned / 2**20, 1),
-        "returned_share": round(returned / grown, 2) if grown > 0 else None,
-        "second_wave_growth_mib": round((second["rss_bytes"] - closed["rss_bytes"]) / 2**20, 1),
-        "reused_share": round(1 - (second["rss_bytes"] - closed["rss_bytes"]) / grown, 2) if grown > 0 else None,
+        "grown_mib": round(grown / 2**20, 1),
+        "returned_share": returned_share,  # None below load_report.SHARE_MIN_GROWTH of growth
+        "second_wave_growth_mib": round(second_growth / 2**20, 1),
+        "reused_share": reused_share,
         "connections_after_close": closed.get("connections"),
         "longest_pause_closing_ms": closed["gc"]["max_pause_ms"],
         "open_tables_after_close": closed.get("open_tables"),
