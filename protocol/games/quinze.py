@@ -51,7 +51,6 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Callable, Mapping
-from operator import itemgetter as _items
 from typing import Any
 
 from quinze_protocol.cards import card_text
@@ -74,6 +73,7 @@ from quinze_protocol.games.quinze_legal import (
 )
 from quinze_protocol.games.quinze_observer import QuinzeObserver
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle
+from quinze_protocol.games.quinze_texts import VIEW_SORT, discard_kept, texts  # noqa: F401  (VIEW_SORT: read from here too)
 from quinze_protocol.rng import Rng
 
 __all__ = ["QuinzeGame", "deal_size", "decks_for", "fifteen_problem"]
@@ -95,8 +95,6 @@ _DRAW_PUBLIC = tuple(tuple({"seat": s, "stock": k} for k in range(108)) for s in
 """The public part of a ``draw`` event, by seat and stock size after it; ``_END_PUBLIC`` that of
 ``end-turn`` by seat: built once, shared (the private parts are shared already)."""
 _END_PUBLIC = tuple({"seat": s} for s in range(8))
-VIEW_SORT = tuple((CARD_RANK[c] or 14) * 8 + (c // 13 if c < 52 else c - 52) for c in range(54))
-"""Display order of cards in views: A 2 .. K then jokers, suits S H D C within a rank."""
 
 
 _object_new = object.__new__
@@ -112,30 +110,6 @@ def decks_for(players: int) -> int:
 def deal_size(players: int) -> int:
     """Cards dealt to each seat: 9 for 2 players, 8 for 3–8 (quinze_cli/rules/quinze.md "Deal")."""
     return 9 if players == 2 else 8
-
-
-_VKEY = {c: VIEW_SORT[c] for c in range(54)}.__getitem__
-"""``VIEW_SORT[c]`` as a sort key: a dict's bound ``__getitem__`` is called without building an
-argument tuple, where the tuple's (a method-wrapper) builds one per card."""
-
-
-def texts(cards: Any) -> list[str]:
-    """Canonical text of cards (a sequence of card numbers), in display order: a new list.
-
-    The texts are read by one ``itemgetter`` call rather than a comprehension (a Python call in
-    3.11, about 300 instructions an item against about 100)."""
-    n = len(cards)
-    if n > 1:
-        return list(_items(*sorted(cards, key=_VKEY))(_TEXT))
-    return [_TEXT[c] for c in cards]
-
-
-def texts_in_order(cards: Any) -> list[str]:
-    """Canonical text of cards (a sequence of card numbers), in their own order: a new list."""
-    n = len(cards)
-    if n > 1:
-        return list(_items(*cards)(_TEXT))
-    return [_TEXT[c] for c in cards]
 
 
 @register_game
@@ -584,13 +558,7 @@ class QuinzeGame(Game):
         discard = self.discard
         memo = self._discard_memo
         if discard != memo[0]:
-            cards, shown = memo
-            k = len(cards)
-            if k and len(discard) > k and discard[:k] == cards:
-                shown = shown + texts_in_order(discard[k:])
-            else:
-                shown = texts_in_order(discard)
-            memo = self._discard_memo = (discard[:], shown)
+            memo = self._discard_memo = discard_kept(memo, discard)
         acts = self.turn_actions
         v: dict[str, Any] = {
             "game": self.id,
