@@ -21,7 +21,7 @@ import trio.testing
 
 from toygame import FirstToThree
 from quinze_cli.client import Connection, greet
-from quinze_protocol import game as game_registry
+from quinze_protocol import registry as game_registry
 from quinze_protocol.game import register_game
 from quinze_protocol.messages import ActionRequest, GameOver
 from quinze_server.app import run_server

@@ -12,7 +12,7 @@ from typing import Any
 import trio
 
 from toygame import FirstToThree
-from quinze_protocol import game as game_registry
+from quinze_protocol import registry as game_registry
 from quinze_protocol.game import register_game
 from quinze_server.app import run_server
 from quinze_server.config import ServerConfig

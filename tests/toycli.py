@@ -14,7 +14,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.text import Text
 
-from quinze_protocol import game as game_registry
+from quinze_protocol import registry as game_registry
 from quinze_protocol.game import Action, Bot, register_bot, register_game
 from quinze_protocol.rng import Rng
 from quinze_cli.gameside import GameSide, register_side, unregister_side
