@@ -23,7 +23,7 @@ import trio
 from netclient import NetClient
 from serverkit import TOY, autoplay, memory_serving, play_pair, seated_pair
 
-from quinze_protocol import game as game_registry
+from quinze_protocol import registry as game_registry
 from quinze_protocol.game import register_game
 from quinze_protocol.replaylog import dumps_records, game_records, read_log
 from quinze_protocol.replaysim import verify
