@@ -269,6 +269,10 @@ class LoggedGame:
     lines: list[int] = field(default_factory=list)
     cut: int | None = None
     damaged: int | None = None
+    followed_by: int | None = None
+    """The line of the next game's header when that header, not this game's result record, ended
+    it (the run writing this game stopped mid-game and another appended to the file); None when
+    the game ends with its result record or the file ends (or is cut) inside it."""
     flawed: bool = False
     """True when a record of the game was not read as one (cut short, not a record, a bad record,
     a header of another format or lacking fields): :func:`read_log` lists it in ``partial``."""
@@ -492,6 +496,8 @@ def iter_log(source: str | bytes | Iterable[str] | Iterable[bytes], problems: li
         if kind == "header":
             say_stray()
             if current is not None:
+                if current.result is None:
+                    current.followed_by = n
                 close(None if current.cut is not None else
                       f"line {n}: new game starts before the previous one (line {current.lines[0]}) has its result")
             if rec.get("format") != FORMAT:

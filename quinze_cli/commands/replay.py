@@ -17,7 +17,8 @@ the file, what differs, expected and found), or ``CUT SHORT``, ``DAMAGED``, ``IN
 summary line ``N/M verified`` (N: the whole games that re-simulate; then the games that
 diverge, are damaged, cut short, incomplete or aborted); exit 1 unless every game verifies.
 A game cut short (a record that is not JSON), damaged or incomplete is checked up to the cut
-but never counted as verified; one aborted (the server stopped during it) is whole, checked up
+but never counted as verified, and its line says what was found (:func:`unfinished`: where the
+log ends, after move N of game G, or that the next game's header follows) and the likely causes; one aborted (the server stopped during it) is whole, checked up
 to the abort, and counts. The title of a told game names the server run, the table
 and the game number at that table.
 
@@ -241,11 +242,11 @@ def _print_report(out: Console, number: int, game: LoggedGame, divergence: Any) 
                                 f"the {len(game.actions)} actions before it verify"))
     elif divergence is None and game.cut is not None:
         out.print(Text.assemble((f"game {number}: ", "bold"), ("CUT SHORT", "bold yellow"),
-                                f" at line {game.cut} (that record is not JSON: a crash while writing?); "
+                                f" at line {game.cut}: {unfinished(number, game)}; "
                                 f"the {len(game.actions)} actions before it verify"))
     elif divergence is None and not game.complete:
         out.print(Text.assemble((f"game {number}: ", "bold"), ("INCOMPLETE", "bold yellow"),
-                                f": no result record; its {len(game.actions)} actions verify"))
+                                f": {unfinished(number, game)}; its {len(game.actions)} actions verify"))
     elif divergence is None:
         out.print(Text.assemble((f"game {number}: ", "bold"), ("verified", "green"),
                                 f" (commitment ok, {len(game.actions)} actions{_how_far(game)})"))
@@ -256,6 +257,28 @@ def _print_report(out: Console, number: int, game: LoggedGame, divergence: Any) 
         out.print(Text.assemble((f"game {number}: ", "bold"), ("DIVERGES", "bold red"), f" at {divergence}"))
         out.print(f"  expected: {short(divergence.expected)}")
         out.print(f"  found:    {short(divergence.found)}")
+
+
+def unfinished(number: int, game: LoggedGame) -> str:
+    """What was found where game ``number`` (its place in the file) lacks its result record, and
+    the likely causes, in words: the file ends (or is cut mid-record, :attr:`LoggedGame.cut`) after
+    its move N, or the next game's header follows move N (:attr:`LoggedGame.followed_by`: another
+    run appended to the file)."""
+    moves = len(game.actions)
+    after = f"after move {moves} of game {number}" if moves else f"after the header of game {number}, before its first move"
+    if game.followed_by is not None:
+        found = (f"line {game.cut} is a record cut short (not JSON) {after}" if game.cut is not None
+                 else f"the game's records stop {after} (line {game.lines[-1]})")
+        return (f"{found}, and game {number + 1}'s header follows at line {game.followed_by} without game {number}'s "
+                "end record: the run writing it stopped mid-game (a crash, a kill, a full disk) and a later run "
+                "appended to the file")
+    if game.cut is not None:
+        return (f"the log ends there, {after}, without the game's end record: the file is incomplete; likely causes: "
+                "the program writing it crashed or was killed while writing, the disk was full, or the file was "
+                "cut or copied while being written")
+    return (f"the log ends {after} (line {game.lines[-1]}) without the game's end record: the file is incomplete; "
+            "likely causes: the program writing it crashed or was killed before the game ended, or the file was "
+            "cut or copied while being written")
 
 
 def _verified(game: LoggedGame, divergence: Any) -> bool:
