@@ -19,6 +19,7 @@ from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
+from quinze_protocol.game import ABORTED
 from quinze_cli.i18n import Catalogue
 from quinze_cli.play.registry import GameUI, TableState
 
@@ -228,7 +229,8 @@ def draw(console: Console, ui: GameUI, state: TableState, cat: Catalogue, *, cle
     parts.append(Rule(style="dim"))
     left = seconds_left(state)
     if state.result is not None:
-        parts.append(Text(cat("screen.game-over"), style="bold"))
+        aborted = state.result.get("reason") == ABORTED
+        parts.append(Text(cat("screen.game-aborted" if aborted else "screen.game-over"), style="bold"))
     elif state.legal and state.seat is not None:
         turn = cat("screen.your-turn", seconds=left) if left is not None else cat("screen.your-turn-free")
         parts.append(Text(turn, style="bold green"))

@@ -20,6 +20,7 @@ from quinze_cli.errors import plain_reason
 from quinze_cli.play.asides import Asides
 from quinze_cli.play.screen import ShownSummary, clock_time, draw, legal_lines, seconds_left
 from quinze_cli.play.session import Quit, Session
+from quinze_protocol.game import ABORTED
 from quinze_protocol.session import Step
 
 __all__ = ["TableGone", "ask_server", "join_table", "spectate_table"]
@@ -430,6 +431,16 @@ class TableLoop(Asides):
                 mine = st.seat is not None and seat == st.seat
                 st.add_log([cat("table.forfeit.you" if mine else "table.forfeit", name=st.name(seat), why=why)],
                            mine=mine)
+            if st.result.get("reason") == ABORTED:
+                # The server stopped mid-game (PROTOCOL.md "Flow" 8): no result to show, no deal to
+                # check as a finished game; its bye follows.
+                if self.ui is not None:
+                    self.redraw()
+                s.say(cat("table.aborted", number=msg.get("number", st.number)), style="bold yellow")
+                log_key = ("table.aborted.log-local" if s.opts.logged else "table.aborted.unlogged") if s.opts.local \
+                    else "table.aborted.log-server"
+                s.say(cat(log_key), style="dim")
+                return False
             if self.ui is not None:
                 self.redraw()
                 for line in self.ui.result_lines(st, st.result):
