@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import signal
 import tempfile
 from collections.abc import Mapping, Sequence
@@ -115,7 +116,9 @@ class BotProcess:
 
     - ``command``: the program and its arguments (``["python3", "bot.py"]``).
     - ``wire``: ``"json"`` or ``"msgpack"`` (see the module docstring).
-    - ``stderr_path``: where its stderr goes; None makes a file in a fresh temporary directory.
+    - ``stderr_path``: where its stderr goes; None makes ``stderr.log`` in a fresh temporary
+      directory (``quinze-bot-*``), removed by :meth:`stop` when the program wrote nothing there
+      (kept, and named by :attr:`kept_stderr`, when it did: the caller points the user at it).
     - ``stderr_cap``: bytes kept from stderr.
     - ``name``: used in logs and messages.
     - ``cwd``, ``env``: passed to the process.
@@ -148,6 +151,8 @@ class BotProcess:
         self.cwd = cwd
         self.env = dict(env) if env is not None else None
         self.max_frame = max_frame
+        self._temp_dir: Path | None = None
+        """The temporary directory made for the stderr file (no ``stderr_path`` given), until removed."""
         self._proc: Child | None = None
         self._decoder: LineDecoder | FrameDecoder = (
             LineDecoder(max_frame, max_elements=MAX_ELEMENTS) if wire == "json"
@@ -204,11 +209,13 @@ class BotProcess:
         Raises :class:`BotExited` when the program cannot be started (not found, not executable).
         """
         if self.stderr_path is None:
-            self.stderr_path = Path(tempfile.mkdtemp(prefix="quinze-bot-")) / "stderr.log"
+            self._temp_dir = Path(tempfile.mkdtemp(prefix="quinze-bot-"))
+            self.stderr_path = self._temp_dir / "stderr.log"
         self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._proc = await open_child(self.command, cwd=self.cwd, env=self.env)
         except OSError as err:
+            self._tidy_temp()
             raise BotExited(f"cannot start {self.command[0]!r}: {err.strerror or err}") from None
         log.debug("%s started: pid %d, %s", self.name, self._proc.pid, " ".join(self.command))
         nursery.start_soon(self._copy_stderr)
@@ -273,8 +280,26 @@ class BotProcess:
                     await stream.aclose()
                 except (trio.BrokenResourceError, trio.ClosedResourceError, OSError):
                     pass
+        self._tidy_temp()
         log.debug("%s stopped: %s", self.name, describe_exit(proc.returncode))
         return proc.returncode
+
+    @property
+    def kept_stderr(self) -> Path | None:
+        """The stderr file when it holds something (the program wrote to it), else None: the path
+        to show the user. After :meth:`stop`, an empty temporary one is gone."""
+        path = self.stderr_path
+        try:
+            return path if path is not None and path.stat().st_size > 0 else None
+        except OSError:
+            return None
+
+    def _tidy_temp(self) -> None:
+        """Remove the temporary stderr directory (made when no ``stderr_path`` was given) unless
+        the program wrote to its file. Never raises."""
+        if self._temp_dir is not None and self.kept_stderr is None:
+            shutil.rmtree(self._temp_dir, ignore_errors=True)
+            self._temp_dir = None
 
     def kill_now(self) -> None:
         """SIGKILL the process group at once, without waiting (for emergencies: Ctrl-C)."""

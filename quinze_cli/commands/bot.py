@@ -163,7 +163,7 @@ async def _relay(args: dict[str, Any], host: str, port: int, out: Console, err: 
         try:
             err.print(f"seated at table {table}, seat {joined.seat}" +
                       (f" (bot stderr: {endpoint.stderr_path})" if getattr(endpoint, "stderr_path", None) else ""),
-                      highlight=False)
+                      highlight=False, soft_wrap=True)  # a path is never cut, even in a pipe
             with trio.CancelScope() as playing:
                 def dead(failure: Failure) -> None:
                     args["dead_failure"] = failure
@@ -222,7 +222,7 @@ def _tidy_stderr(err: Console, endpoint: Any, temporary: bool) -> None:
     if empty and temporary:
         shutil.rmtree(path.parent, ignore_errors=True)
     elif not empty:
-        err.print(f"bot stderr: {path}", highlight=False)
+        err.print(f"bot stderr: {path}", highlight=False, soft_wrap=True)  # one line to copy
 
 
 def register(app: typer.Typer) -> None:
