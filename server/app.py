@@ -8,20 +8,26 @@
 On cancellation the tables stop starting games (``Server.stopping``); every game still running
 ends with the aborted result (:meth:`quinze_server.table.Table.abort`: ``game-over`` with result reason
 ``"aborted"`` to every seat and spectator); every client is sent ``bye`` with reason
-``"shutdown"`` (PROTOCOL.md "Flow"); the aborted games are logged; the clients are given what is
-left of ``ServerConfig.shutdown_grace`` seconds (counted from the start of the shutdown, whatever
-the number of tables) to receive it all, then the tables and connections are cancelled. That
-cleanup is shielded but bounded: whatever happens in it (even an exception), the work is
-cancelled at its end, so a stopping server never keeps playing. Logs of finished games are
-already written and fsynced (each game's log is written when it ends).
+``"shutdown"`` (PROTOCOL.md "Flow"); the clients are given what is left of
+``ServerConfig.shutdown_grace`` seconds (counted from the start of the shutdown, whatever the
+number of tables) to receive it all. Meanwhile the aborted games are logged (their writes begin
+at once, :data:`quinze_server.logs.WRITERS` at a time), and the shutdown waits for every one of
+them up to ``ServerConfig.shutdown_log_time`` seconds from its start (plus the writes already
+begun then, which are finished): the byes are not held up by the logs, and the logs are not cut
+off by the byes' deadline. Aborted games whose log could not be written (no time left, a full
+disk) are named in an ERROR line and given to ``on_stopped`` (``quinze serve`` then exits 1). Then
+the tables and connections are cancelled. That cleanup is shielded but bounded: whatever happens
+in it (even an exception), the work is cancelled at its end, so a stopping server never keeps
+playing. Logs of finished games are already written and fsynced (each game's log is written when
+it ends).
 """
 
 from __future__ import annotations
 
-import functools
 import itertools
 import logging
 from collections.abc import Callable
+from typing import Any
 
 import trio
 
@@ -37,7 +43,8 @@ SHUTDOWN_REASON = "shutdown"
 
 async def run_server(config: ServerConfig, *, listeners: list[trio.abc.Listener] | None = None,
                      task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED,
-                     on_server: Callable[[Server], None] | None = None) -> None:
+                     on_server: Callable[[Server], None] | None = None,
+                     on_stopped: Callable[[list[str]], None] | None = None) -> None:
     """Serve ``config.host``:``config.port`` until cancelled.
 
     Calls ``task_status.started(port)`` with the port really bound (useful with ``port=0``).
@@ -46,6 +53,8 @@ async def run_server(config: ServerConfig, *, listeners: list[trio.abc.Listener]
     tests); the port given to ``started`` is then 0.
     ``on_server``, when given, is called once with the running :class:`Server` just before
     ``started``, so a watcher of the lobby (``quinze serve``'s LAN announcer) can read its tables.
+    ``on_stopped``, when given, is called once at the end of the shutdown with the ids of the
+    tables whose aborted game could not be logged (empty: every one was).
     """
     if listeners is None:
         tcp = await trio.open_tcp_listeners(config.port, host=config.host)
@@ -85,13 +94,18 @@ async def run_server(config: ServerConfig, *, listeners: list[trio.abc.Listener]
         finally:
             try:
                 with trio.CancelScope(shield=True):
-                    await _shutdown(server, config, done)
+                    unlogged = await _shutdown(server, config, done)
+                if on_stopped is not None:
+                    on_stopped(unlogged)
             finally:
                 work.cancel()  # even if the shutdown failed: nothing may go on playing
 
 
-async def _shutdown(server: Server, config: ServerConfig, done: trio.Event) -> None:
-    deadline = trio.current_time() + config.shutdown_grace
+async def _shutdown(server: Server, config: ServerConfig, done: trio.Event) -> list[str]:
+    """Stop every table and connection (see the module's docstring); returns the ids of the
+    tables whose aborted game could not be logged."""
+    start = trio.current_time()
+    deadline = start + config.shutdown_grace
     server.stopping = True  # no table starts another game from now on
     tables = list(server.lobby.tables.values())
     jobs = []
@@ -110,14 +124,21 @@ async def _shutdown(server: Server, config: ServerConfig, done: trio.Event) -> N
             conn.close(SHUTDOWN_REASON)
         except Exception:  # one connection must not keep the others from their bye
             log.exception("%r: sending bye failed", conn)
-    written = 0
-    with trio.move_on_at(deadline):
+    written: set[str] = set()
+
+    async def write(job: dict[str, Any]) -> None:
+        if await write_game(**job):
+            written.add(job["table"])
+
+    with trio.move_on_at(start + max(config.shutdown_log_time, config.shutdown_grace)):
         async with trio.open_nursery() as nursery:
             for job in jobs:
-                nursery.start_soon(functools.partial(write_game, **job))
-        written = len(jobs)
-    if written < len(jobs):
-        log.error("shutdown time ran out: some of the %d aborted games may not be logged", len(jobs))
-    with trio.move_on_at(deadline):
-        while server.connections:
-            await trio.sleep(0.01)
+                nursery.start_soon(write, job)
+            with trio.move_on_at(deadline):
+                while server.connections:
+                    await trio.sleep(0.01)
+    unlogged = [job["table"] for job in jobs if job["table"] not in written]
+    if unlogged:
+        log.error("%d of the %d aborted games could not be logged (no time left, or the disk: see above): "
+                  "tables %s", len(unlogged), len(jobs), ", ".join(unlogged))
+    return unlogged

@@ -44,6 +44,8 @@ class ServerConfig:
     - ``send_queue``: frames waiting for one client before it counts as not reading and is dropped.
     - ``send_timeout``: seconds one frame may take to send before the client is dropped.
     - ``shutdown_grace``: seconds given to clients to receive ``bye`` when the server stops.
+    - ``shutdown_log_time``: seconds (from the start of the shutdown) the logs of the games it
+      aborted may take to be written; a log not begun by then is not written (and named).
     - ``closed_tables_kept``: closed tables still listed by ``list-tables {closed: true}``
       (oldest forgotten first).
     - ``max_elements``: values one client frame may hold (``too-many-elements`` beyond).
@@ -76,6 +78,7 @@ class ServerConfig:
     send_queue: int = 256
     send_timeout: float = 10.0
     shutdown_grace: float = 2.0
+    shutdown_log_time: float = 60.0
     closed_tables_kept: int = 100
     max_elements: int = MAX_ELEMENTS
     max_tables: int = 1000

@@ -93,6 +93,7 @@ async def test_signal_during_a_long_table_stops_the_server(tmp_path: Path, signa
             assert "server stopped" in out
         logged = (tmp_path / f"{table}.jsonl").read_text(encoding="utf-8").count('"record":"header"')
         assert 4 <= logged < 500  # the finished games are on disk, the table stopped early
+        assert all(p.stat().st_size > 0 for p in tmp_path.iterdir())  # no log file left empty
         await a.aclose()
         await b.aclose()
     finally:

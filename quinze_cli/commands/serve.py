@@ -2,8 +2,10 @@
 
 Listens on 127.0.0.1:15015 by default (this machine only); ``--host 0.0.0.0`` serves the local
 network. Ctrl-C (SIGINT) or SIGTERM stops it cleanly: tables start no more games, every client is
-sent ``bye`` (bounded by ``ServerConfig.shutdown_grace``), finished games are already logged, the
-exit status is 0. A second SIGINT/SIGTERM while stopping exits at once with status 130.
+sent ``bye`` (bounded by ``ServerConfig.shutdown_grace``), finished games are already logged and
+the games it aborts are logged (bounded by ``ServerConfig.shutdown_log_time``), the exit status is
+0; 1 when an aborted game's log could not be written (the tables are named). A second
+SIGINT/SIGTERM while stopping exits at once with status 130.
 
 Both signals are received by :func:`trio.open_signal_receiver` for the whole run, never as a
 ``KeyboardInterrupt``: a KeyboardInterrupt raised in the middle of the server's own code (a table
@@ -75,8 +77,9 @@ async def _watch_signals(signals: AsyncIterator[int], stop: trio.CancelScope, co
         os._exit(EXIT_INTERRUPTED)  # at once: no cleanup may hold the process (finished games are on disk)
 
 
-async def _serve(config: ServerConfig, console: Console, announce: str | None) -> None:
-    """Serve ``config`` until a signal; ``announce``: the name announced on the LAN (None: not announced)."""
+async def _serve(config: ServerConfig, console: Console, announce: str | None) -> list[str]:
+    """Serve ``config`` until a signal; ``announce``: the name announced on the LAN (None: not
+    announced). Returns the tables whose aborted game could not be logged."""
     import trio
 
     from quinze_server.app import run_server
@@ -88,7 +91,9 @@ async def _serve(config: ServerConfig, console: Console, announce: str | None) -
                 outer.start_soon(_watch_signals, signals, stop, console)
                 async with trio.open_nursery() as nursery:
                     servers: list[Server] = []
-                    port = await nursery.start(functools.partial(run_server, config, on_server=servers.append))
+                    unlogged: list[str] = []
+                    port = await nursery.start(functools.partial(run_server, config, on_server=servers.append,
+                                                                 on_stopped=unlogged.extend))
                     where = f"{config.host}:{port}"
                     console.print(f"[bold green]quinze server[/] listening on [bold]{where}[/] (Ctrl-C to stop)")
                     if config.host in ("0.0.0.0", "::"):
@@ -109,6 +114,7 @@ async def _serve(config: ServerConfig, console: Console, announce: str | None) -
                     else:
                         console.print("no replay logs (--no-log)")
             outer.cancel_scope.cancel()  # the server is down: stop watching signals
+    return unlogged
 
 
 def _say_lan_addresses(console: Console, port: int) -> None:
@@ -199,7 +205,7 @@ def register(app: typer.Typer) -> None:
                 from quinze_cli.lan.announce import default_name
 
                 announce = name or default_name()
-            trio.run(_serve, config, console, announce)
+            unlogged = trio.run(_serve, config, console, announce)
         except BaseException as e:  # noqa: BLE001 - an address that cannot be bound is a user error
             if _find(e, KeyboardInterrupt) is not None:  # a second Ctrl-C while stopping
                 console.print("server stopped (interrupted)")
@@ -210,4 +216,7 @@ def register(app: typer.Typer) -> None:
             fail(f"cannot listen on {host}:{port}: {getattr(err, 'strerror', None) or err}")
         finally:
             logger.removeHandler(handler)
+        if unlogged:
+            fail(f"server stopped, but the aborted games of {len(unlogged)} table(s) are not in the logs of "
+                 f"{config.log_dir}: {', '.join(unlogged)} (see the errors above)")
         console.print("server stopped")
