@@ -24,9 +24,12 @@ it ends).
 
 from __future__ import annotations
 
+import errno
 import itertools
 import logging
-from collections.abc import Callable
+import os
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import trio
@@ -73,11 +76,14 @@ async def run_server(config: ServerConfig, *, listeners: list[trio.abc.Listener]
                     server = Server(config, nursery)
 
                     async def on_stream(stream: trio.abc.Stream) -> None:
+                        start = time.perf_counter()
                         conn = ClientConnection(server, stream, next(ids))
                         server.connections.add(conn)
+                        server.admission.charge(time.perf_counter() - start)
                         await conn.run()
 
-                    await nursery.start(trio.serve_listeners, on_stream, listeners)
+                    for listener in listeners:
+                        nursery.start_soon(_accept, server, listener, nursery, on_stream)
                     task_status.started(server)
         finally:
             done.set()
@@ -99,6 +105,32 @@ async def run_server(config: ServerConfig, *, listeners: list[trio.abc.Listener]
                     on_stopped(unlogged)
             finally:
                 work.cancel()  # even if the shutdown failed: nothing may go on playing
+
+
+ACCEPT_CAPACITY_ERRNOS = {errno.EMFILE, errno.ENFILE, errno.ENOMEM, errno.ENOBUFS}
+"""What ``accept`` fails with when the process or the system is out of descriptors or memory: wait and retry."""
+
+
+async def _accept(server: Server, listener: trio.abc.Listener, nursery: trio.Nursery,
+                  handler: Callable[[trio.abc.Stream], Awaitable[None]]) -> None:
+    """Accept connections from ``listener`` for ever, each served by ``handler`` in its own task
+    (``trio.serve_listeners``, less its second close of every stream), within the newcomers'
+    share of the server's time while tables are open (:mod:`quinze_server.admission`: the next
+    connections wait in the listen backlog meanwhile)."""
+    async with listener:
+        while True:
+            wait = server.admission.wait()
+            if wait > 0:
+                await trio.sleep(wait)
+            try:
+                stream = await listener.accept()
+            except OSError as e:
+                if e.errno not in ACCEPT_CAPACITY_ERRNOS:
+                    raise
+                log.error("accept failed: %s (%s); retrying in 0.1 s", errno.errorcode[e.errno], os.strerror(e.errno))
+                await trio.sleep(0.1)
+                continue
+            nursery.start_soon(handler, stream)
 
 
 async def _shutdown(server: Server, config: ServerConfig, done: trio.Event) -> list[str]:

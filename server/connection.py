@@ -244,6 +244,9 @@ class ClientConnection:
     async def run(self) -> None:
         """Serve the connection until it ends. Never raises (but Cancelled)."""
         log.debug("%r connected", self)
+        admission = self.server.admission  # opening and closing are charged to the newcomers' share
+        clock = time.perf_counter
+        start = clock()
         try:
             async with trio.open_nursery() as nursery:
                 self._scope = nursery.cancel_scope
@@ -255,15 +258,18 @@ class ClientConnection:
                 if reactor is not None:
                     try:
                         reactor.add(self)
-                    except OSError as e:
+                    except (OSError, ValueError) as e:  # a closed socket; the reactor's epoll closed (stopping)
                         self._lost(e)
                     else:
+                        admission.charge(clock() - start)
                         await trio.sleep_forever()  # the reactor reads; abort() or close() end this
                 else:
+                    admission.charge(clock() - start)
                     await self._reader()
         except Exception:
             log.exception("%r failed", self)
         finally:
+            start = clock()
             self.closing = True
             if self.server.reactor is not None:
                 self.server.reactor.remove(self)
@@ -272,15 +278,24 @@ class ClientConnection:
                 self.server.dropped(self)
             except Exception:
                 log.exception("%r: cleanup failed", self)
+            admission.charge(clock() - start)
             try:
                 if self._graceful:
                     with trio.move_on_after(min(LINGER, self.config.shutdown_grace)):
                         await self._linger()
             finally:
-                with trio.CancelScope(shield=True):
-                    await trio.aclose_forcefully(self.stream)
+                start = clock()
+                sock = getattr(self.stream, "socket", None)
+                if isinstance(self.stream, trio.SocketStream) and sock is not None:
+                    # What SocketStream.aclose does, less its checkpoint (and aclose_forcefully's
+                    # two cancel scopes): a closing connection costs no more trio rounds than this.
+                    sock.close()
+                else:
+                    with trio.CancelScope(shield=True):
+                        await trio.aclose_forcefully(self.stream)
                 self.server.connections.discard(self)
                 log.info("%s (%s) disconnected: %s", self.name or "?", self.peer, self._why or "connection ended")
+                admission.charge(clock() - start)
 
     async def _writer(self) -> None:
         """Send the queue until it is empty, then end (or half-close the socket after
@@ -351,13 +366,15 @@ class ClientConnection:
             self.abort(f"the client closed the connection{why}")
             return STOP
         now = self.server.now()
-        self.heartbeat.pong_at(now)
         try:
             dec.feed(data)
         except ProtocolError as e:
             self._fatal(e)
             return STOP
-        used, left = self._handle_frames(start)
+        newcomer = self.name is None  # not greeted yet: its hello is the newcomers' time too
+        used, left = self._handle_frames(start, now)
+        if newcomer:
+            self.server.admission.charge(spent + used)
         self._buffered = left
         if self.closing:
             return STOP
@@ -403,7 +420,6 @@ class ClientConnection:
                     why = f" mid-frame ({dec.buffered} bytes pending)" if dec.buffered else ""
                     self.abort(f"the client closed the connection{why}")
                     return
-                self.heartbeat.pong()
                 start = clock()
                 spent = 0.0  # time charged to this connection: everything but the moves it played
                 try:
@@ -428,10 +444,12 @@ class ClientConnection:
         except (trio.BrokenResourceError, trio.ClosedResourceError, OSError) as e:
             self._lost(e)
 
-    def _handle_frames(self, start: float) -> tuple[float, bool]:
+    def _handle_frames(self, start: float, now: float | None = None) -> tuple[float, bool]:
         """Handle the frames decoded so far, until none is left or :data:`SLICE` seconds have
         passed since ``start`` (a ``time.perf_counter`` reading), for the reactor's ``serve``
-        and the connection's own reader alike. Returns ``(seconds, left)``: the seconds charged
+        and the connection's own reader alike. The first whole frame (a message, a pong or a
+        refused frame) counts as the client heard from at ``now`` (the trio clock, read here when
+        None); the bytes of an unfinished frame do not. Returns ``(seconds, left)``: the seconds charged
         to this connection (all its handling but the moves it played, counted against
         ``ServerConfig.cpu_share``) and whether bytes are left for later (a whole frame or a
         part of one: never true when the decoder is empty, even if the slice is used up). A fatal frame closes the connection
@@ -439,6 +457,7 @@ class ClientConnection:
         clock, dec = time.perf_counter, self._dec
         spent = 0.0
         t0 = clock()  # then each frame's end is the next one's start: one reading per frame
+        heard = False  # a whole frame came: the client is heard from (bytes of an unfinished one are not)
         while not self.closing:
             moves = self.moves
             try:
@@ -451,6 +470,9 @@ class ClientConnection:
                 item = {}  # nothing to handle: the frame was refused
             if item is None:
                 break
+            if not heard:
+                heard = True
+                self.heartbeat.pong_at(self.server.now() if now is None else now)
             if item:
                 self.server.handle(self, item)
             t1 = clock()

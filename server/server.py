@@ -34,6 +34,7 @@ from quinze_protocol.messages import (
     Spectate,
     parse_message,
 )
+from quinze_server.admission import Admission
 from quinze_server.clock import Heartbeats
 from quinze_server.collector import Reclaimer, release, tuned, young_collections
 from quinze_server.config import ServerConfig
@@ -64,6 +65,8 @@ class Server:
         self.encode: Callable[[dict[str, Any]], bytes | None] = self.lobby.encode
         """``msg`` as one frame, or None (see :meth:`Lobby.encode`): the lobby's own method, one call less per message."""
         self.connections: set[ClientConnection] = set()
+        self.admission = Admission(busy=lambda: self.lobby.open_tables > 0)
+        """The newcomers' share of the server's time while tables are open (:mod:`quinze_server.admission`)."""
         self.batch: list[ClientConnection] | None = None
         """While a message is handled: connections with frames gathered for one write."""
         self.heartbeats = Heartbeats(config.heartbeat)
