@@ -8,7 +8,8 @@ stay listed (state ``"closed"``, only by ``list-tables {closed: true}``) until
 ``max_tables_per_connection`` of them created by one connection (``too-many-tables``). A
 ``tables`` answer is one page that always fits in a frame, with the ``total`` count.
 
-Abandoned tables close, so no client can keep the open tables' limit filled for good
+Abandoned tables close, so no one connection can keep the open tables' limit filled for good
+(many connections that stay can: the limits are per connection and per server, none per address)
 (PROTOCOL.md "Timeouts and limits"): a waiting table with no seat held closes when the
 connection that created it is gone (at once if it already is; else when its last seated
 player leaves or drops before the game), and a waiting table where nobody takes a seat for
