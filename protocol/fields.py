@@ -19,9 +19,9 @@ from typing import Any, ClassVar
 from quinze_protocol.errors import ProtocolError
 
 __all__ = [
-    "CODE", "FORFEIT_KINDS", "FORFEIT_LEAVE", "FORFEIT_TIMEOUT", "GAME_ID", "INT_MAX", "INT_MIN", "MAX_DEPTH", "MAX_MOVE_TIME", "NAME", "NONCE",
+    "CODE", "FORFEIT_KINDS", "FORFEIT_LEAVE", "FORFEIT_TIMEOUT", "GAME_ID", "HELLO_NAME", "INT_MAX", "INT_MIN", "MAX_DEPTH", "MAX_MOVE_TIME", "NAME", "NONCE",
     "REASON", "RELAY_FORFEIT_KINDS", "REQUEST", "REQUEST_MAX", "ROLES", "SALT", "SEAT", "SEAT_MAX", "SEED", "TABLE_ID", "TABLE_STATES", "TOKEN",
-    "Check", "Record", "Value", "bad", "bool_field", "check_data", "hex64_field", "int_field", "list_field",
+    "Check", "Record", "Value", "bad", "blank_problem", "bool_field", "check_data", "hex64_field", "int_field", "list_field",
     "map_field", "move_time_field", "name_problem", "nullable", "plain_text_problem", "record_field", "seconds_field", "str_field", "to_plain",
     "type_name", "typed_map_field",
 ]
@@ -245,11 +245,46 @@ SEED = int_field()
 SALT = str_field(1, 128, plain=True, ascii_=True)
 
 
+_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters and symbols drawn as blank space: the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0)
+and the blank braille pattern (U+2800)."""
+_MARKS = frozenset(("Mn", "Me"))
+"""Combining marks: drawn only on the character before them, never on their own."""
+
+
+def blank_problem(text: str) -> str | None:
+    """Why ``text`` shows nothing (the rule of ``hello.name`` beyond :data:`NAME`'s, PROTOCOL.md
+    ``hello``): every character is white space (``str.isspace``: U+0020, U+00A0, U+3000 ...), a
+    blank filler (:data:`_FILLERS`) or a combining mark (Unicode Mn, Me); ``"must show at least
+    one character, got only spaces or invisible characters: ' '"`` (the text as an ASCII
+    escape). None when one character shows. Control and format characters (U+200B ZERO WIDTH
+    SPACE ...) are :func:`plain_text_problem`'s, checked first; the empty text is the length's."""
+    for c in text:
+        if not (c.isspace() or c in _FILLERS or unicodedata.category(c) in _MARKS):
+            return None
+    shown = ascii(text) if len(text) <= 40 else ascii(text[:40])[:-1] + "...'"
+    return f"must show at least one character, got only spaces or invisible characters: {shown}"
+
+
+def _hello_name(v: Any, path: str) -> str:
+    name = NAME(v, path)
+    if (why := blank_problem(name)) is not None:
+        raise bad(path, why)
+    return name
+
+
+HELLO_NAME: Check = _hello_name
+"""A name given in ``hello``: :data:`NAME` (1..32 characters, plain) showing at least one
+character (:func:`blank_problem`). Kept as sent (not stripped). Names the server sends
+(``tables``, ``game-start``) are checked as :data:`NAME` only: they come from a ``hello``."""
+
+
 def name_problem(text: str) -> str | None:
-    """Why ``text`` cannot be a name (:data:`NAME`: ``hello.name``, ``quinze play --name``), in
-    words (``"must be 1..32 characters, got 40"``, :func:`plain_text_problem`'s); None if it can."""
+    """Why ``text`` cannot be a player's name (:data:`HELLO_NAME`: ``hello.name``, ``quinze play
+    --name``), in words (``"must be 1..32 characters, got 40"``, :func:`plain_text_problem`'s,
+    :func:`blank_problem`'s); None if it can."""
     try:
-        NAME(text, "name")
+        HELLO_NAME(text, "name")
     except ProtocolError as err:
         return err.reason
     return None

@@ -10,7 +10,7 @@ from quinze_protocol.clocks import clock_field
 from quinze_protocol.fields import (
     CODE,
     GAME_ID,
-    NAME,
+    HELLO_NAME,
     NONCE,
     REASON,
     REQUEST,
@@ -40,7 +40,9 @@ class Hello(Message):
 
     - ``version`` (int, any 64-bit integer): the protocol version the client speaks
       (:data:`PROTOCOL_VERSION`); one the server does not speak is ``version-mismatch``;
-    - ``name`` (str, 1..32 characters, no control characters): the player's name;
+    - ``name`` (str, 1..32 characters, no control or format characters, at least one of them
+      shown: not only spaces or invisible ones, :data:`~quinze_protocol.fields.HELLO_NAME`):
+      the player's name, kept as sent;
     - ``role`` (``"player"`` | ``"bot"`` | ``"spectator"``).
     """
 
@@ -49,7 +51,7 @@ class Hello(Message):
     version: int
     name: str
     role: str = "player"
-    _checks: ClassVar[dict[str, Check]] = {"version": int_field(), "name": NAME, "role": str_field(choices=ROLES)}
+    _checks: ClassVar[dict[str, Check]] = {"version": int_field(), "name": HELLO_NAME, "role": str_field(choices=ROLES)}
 
 
 @message

@@ -33,6 +33,7 @@ from typing import Any, TextIO
 import trio
 
 from quinze_protocol.errors import ProtocolError
+from quinze_protocol.fields import blank_problem
 from quinze_protocol.game import ABORTED, GameError, get_game
 from quinze_protocol.replaylog import LogError, dumps_records, game_records, utc_now, utc_stamp
 from quinze_server.logs import cut_at_end
@@ -89,7 +90,9 @@ def parse_bot_spec(spec: str, game: str, taken: Sequence[str] = ()) -> BotSpec:
         if not argv:
             raise ValueError("an empty bot command")
         files = [a for a in argv if not a.startswith("-") and Path(a).suffix in (".py", ".js", ".rb", ".sh", ".pl")]
-        base = Path(files[-1] if files else argv[0]).stem or "bot"
+        base = Path(files[-1] if files else argv[0]).stem
+        if not base or blank_problem(base) is not None:  # a name must show a character (hello.name)
+            base = "bot"
         builtin = None
     base = base[:28]
     name, n = base, 1

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from quinze_protocol.fields import plain_text_problem
+from quinze_protocol.fields import blank_problem, name_problem, plain_text_problem
 
 from quinze_cli.matchrun import BotSpec, parse_bot_spec
 from quinze_cli.options import read_text_file
@@ -106,7 +106,7 @@ def make_bots(entries: Sequence[Mapping[str, Any]], game: str) -> tuple[list[Bot
     times: list[float | None] = []
     for n, entry in enumerate(entries, 1):
         name = entry.get("name")
-        shown = isinstance(name, str) and name and plain_text_problem(name) is None
+        shown = isinstance(name, str) and name and plain_text_problem(name) is None and blank_problem(name) is None
         where = f"bot {n}" + (f" ({name})" if shown else "")
         unknown = [k for k in entry if k not in ENTRY_KEYS]
         if unknown:
@@ -141,8 +141,8 @@ def make_bots(entries: Sequence[Mapping[str, Any]], game: str) -> tuple[list[Bot
         if name is not None:
             if not 0 < len(name) <= 28 or any(c.isspace() or c == "#" for c in name):
                 raise ValueError(f"{where}: a name is 1 to 28 characters, no spaces or '#', got {name!r}")
-            if (why := plain_text_problem(name)) is not None:
-                raise ValueError(f"{where}: the name {name!r} {why}")
+            if (why := name_problem(name)) is not None:  # plain, and shows a character (hello.name's rule)
+                raise ValueError(f"{where}: the name {ascii(name) if blank_problem(name) else repr(name)} {why}")
             if name in [s.name for s in specs]:
                 raise ValueError(f"{where}: the name {name!r} is taken by another bot")
             spec = replace(spec, name=name)
