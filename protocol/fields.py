@@ -29,7 +29,9 @@ __all__ = [
 INT_MIN = -(2**63)
 INT_MAX = 2**64 - 1
 MAX_DEPTH = 32
-"""Deepest nesting accepted in game data (maps and lists)."""
+"""Deepest nesting accepted in game data (maps and lists, :func:`check_data`): a value at most this
+many levels below its field (``create-table.options.x`` is level 1, ``options.x[0]`` level 2);
+deeper is ``bad-field`` "nested deeper than 32 levels" (PROTOCOL.md "Framing", "Nesting")."""
 
 ROLES = ("player", "bot", "spectator")
 TABLE_STATES = ("waiting", "playing", "closed")

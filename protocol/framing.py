@@ -39,6 +39,7 @@ from quinze_protocol.messages import Message, parse_message
 
 __all__ = [
     "DEFAULT_MAX_FRAME",
+    "MAX_NESTING",
     "FrameDecoder",
     "LineDecoder",
     "decode_frame",
@@ -51,6 +52,12 @@ __all__ = [
 
 DEFAULT_MAX_FRAME = 1_048_576
 """Largest frame body (and JSON line, terminator excluded) accepted by default, in bytes (1 MiB)."""
+
+MAX_NESTING = 1024
+"""Deepest nesting of arrays and maps a frame may hold, the message's own map counting 1 (PROTOCOL.md
+"Framing"): msgpack's unpacker stops deeper frames (its stack of 1024 containers), which are then
+``not-msgpack``, fatal: "values are nested too deeply". (Game data has its own, smaller bound:
+:data:`quinze_protocol.fields.MAX_DEPTH`.)"""
 
 _HEADER = struct.Struct(">I")
 
