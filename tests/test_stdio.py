@@ -82,7 +82,8 @@ def test_stdout_closed_tells_a_pipe_without_reader() -> None:
 
 @pytest.mark.parametrize(("text", "encoding", "plain"), [
     ("Règle : défausse", "ascii", "Regle : defausse"), ("« œuvre »", "ascii", '" oeuvre "'), ("7♥ ─", "ascii", "7? ?"),
-    ("7♥ é", "latin-1", "7? é"),
+    ("7♥ é", "latin-1", "7? é"), ("mu ± sigma, 2 × 3 − 1 → 5 ≤ 6", "ascii", "mu +/- sigma, 2 x 3 - 1 -> 5 <= 6"),
+    ("± ×", "latin-1", "± ×"),
 ])
 def test_text_the_stream_cannot_encode_is_written_plain(text: str, encoding: str, plain: str) -> None:
     import codecs
