@@ -276,6 +276,10 @@ class LoggedGame:
     flawed: bool = False
     """True when a record of the game was not read as one (cut short, not a record, a bad record,
     a header of another format or lacking fields): :func:`read_log` lists it in ``partial``."""
+    other_format: Any = None
+    """The header's ``format`` when it is not :data:`FORMAT` (None when it is): the game was
+    written in a log format this module does not read, so its records are not re-simulated and it
+    is never verified (PROTOCOL.md, "Replay log")."""
 
     @property
     def whole(self) -> bool:
@@ -288,6 +292,9 @@ class LoggedGame:
         read): a damaged record (:attr:`damaged`: the log was changed or corrupted there) or a log
         cut short (:attr:`cut`: a crash while writing). Every reader of logs says this one
         (PROTOCOL.md, "Replay log")."""
+        if self.other_format is not None:
+            return (f"The game's header says log format {self.other_format!r}; this program reads format {FORMAT}: "
+                    "what follows is read as that format and may be wrong.")
         if self.damaged is not None:
             return (f"The log has a damaged record at line {self.damaged}, inside the game (more of its records "
                     "follow): it was changed or corrupted there; the game is told up to there.")
@@ -501,8 +508,10 @@ def iter_log(source: str | bytes | Iterable[str] | Iterable[bytes], problems: li
                 close(None if current.cut is not None else
                       f"line {n}: new game starts before the previous one (line {current.lines[0]}) has its result")
             if rec.get("format") != FORMAT:
-                out.problems.append(f"line {n}: header format {rec.get('format')!r} is not {FORMAT}; game skipped")
-                current, damaged = LoggedGame(header=rec, records=[rec], lines=[n]), True
+                out.problems.append(f"line {n}: header format {rec.get('format')!r} is not {FORMAT}: the game cannot be "
+                                    f"verified, and what is shown of it is read as format {FORMAT}")
+                current = LoggedGame(header=rec, records=[rec], lines=[n], other_format=rec.get("format"))
+                damaged = True
                 return
             missing = [k for k in ("game", "options", "seed", "salt", "commitment", "players") if k not in rec]
             if missing:

@@ -229,6 +229,24 @@ def test_a_damaged_line_inside_a_game_is_damage_not_a_cut(log: Path) -> None:
     assert [g["damaged"] for g in data] == [10, None, None] and data[0]["cut"] == 10
 
 
+def test_a_game_of_another_log_format_is_never_counted_verified(log: Path) -> None:
+    """A header whose ``format`` is not the one this program reads: its records are not
+    re-simulated, --verify says why and exits 1, and telling the game says it is read as
+    format 1 (it was counted verified after a warning that it was skipped)."""
+    line = tamper(log, 2, lambda rec: rec["record"] == "header", lambda rec: rec.update(format=2))
+    result = run(log, "--verify")
+    assert result.exit_code == 1, result.output
+    assert f"line {line}: header format 2 is not 1" in result.stderr and "skipped" not in result.stderr
+    assert "game 2: not verified: its header says log format 2" in result.stdout
+    assert "game 2: verified" not in result.stdout
+    assert "game 1: verified (commitment ok" in result.stdout and "game 3: verified (commitment ok" in result.stdout
+    assert "2/3 verified; 1 of another log format (not re-simulated)" in result.stdout
+    data = json.loads(run(log, "--verify", "--json").stdout)
+    assert [g["verified"] for g in data] == [True, False, True] and data[1]["other_format"] == 2
+    told = run(log, "--game", 2)
+    assert told.exit_code == 0 and "log format 2" in told.stdout and "may be wrong" in told.stdout
+
+
 def test_an_unknown_event_kind_is_told_plainly(log: Path) -> None:
     tamper(log, 1, lambda rec: rec["record"] == "event" and rec["event"]["kind"] == "end-turn",
            lambda rec: rec["event"].update(kind="teleport", where="moon"))

@@ -45,7 +45,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from quinze_protocol.game import GameError, get_game
-from quinze_protocol.replaylog import LoggedGame, iter_log
+from quinze_protocol.replaylog import FORMAT, LoggedGame, iter_log
 from quinze_protocol.replaysim import verify
 from quinze_cli.app import help_of
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, stderr
@@ -196,7 +196,7 @@ def verify_games(selected: Iterable[tuple[int, LoggedGame]], as_json: bool, out:
     interrupted = False
     try:
         for number, game in selected:
-            divergence = verify(game)
+            divergence = None if game.other_format is not None else verify(game)
             tally.add(game, divergence)
             if as_json:
                 reports.append(_report_json(number, game, divergence))
@@ -225,6 +225,7 @@ def _report_json(number: int, game: LoggedGame, divergence: Any) -> dict[str, An
         "aborted": game.aborted,
         "cut": game.cut,
         "damaged": game.damaged,
+        "other_format": game.other_format,
         "actions": len(game.actions),
         "divergence": None if divergence is None else {
             "line": divergence.line, "index": divergence.index, "what": divergence.what,
@@ -235,7 +236,11 @@ def _report_json(number: int, game: LoggedGame, divergence: Any) -> dict[str, An
 
 def _print_report(out: Console, number: int, game: LoggedGame, divergence: Any) -> None:
     """The line (or lines, at a divergence) of one checked game."""
-    if divergence is None and game.damaged is not None:
+    if game.other_format is not None:
+        out.print(Text.assemble((f"game {number}: ", "bold"), ("not verified", "bold yellow"),
+                                f": its header says log format {game.other_format!r}, and this program reads format "
+                                f"{FORMAT} (another version of quinze wrote it); its records were not re-simulated"))
+    elif divergence is None and game.damaged is not None:
         out.print(Text.assemble((f"game {number}: ", "bold"), ("DAMAGED", "bold red"),
                                 f" at line {game.damaged}: that record is not JSON and more of the game's "
                                 "records follow it (the log was changed or corrupted, not cut by a crash); "
@@ -282,11 +287,12 @@ def unfinished(number: int, game: LoggedGame) -> str:
 
 
 def _verified(game: LoggedGame, divergence: Any) -> bool:
-    """A game counts as verified when it is whole (its result record there, nothing cut or
+    """A game counts as verified when it is whole (its result record there, its header of this
+    program's log format :data:`FORMAT`, nothing cut or
     damaged: a game aborted by a server stop is whole, recorded up to the abort) and every
     record re-simulates. A cut, damaged or incomplete game whose records so far re-simulate is
     checked, not verified."""
-    return divergence is None and game.cut is None and game.damaged is None and game.complete
+    return divergence is None and game.cut is None and game.damaged is None and game.complete and game.other_format is None
 
 
 def _how_far(game: LoggedGame) -> str:
@@ -301,6 +307,7 @@ class Tally:
 
     def __init__(self) -> None:
         self.total = self.ok = self.diverging = self.damaged = self.cut = self.aborted = self.incomplete = 0
+        self.unread = 0
 
     def add(self, game: LoggedGame, divergence: Any) -> None:
         """Count one checked game (see :func:`_verified`)."""
@@ -308,6 +315,9 @@ class Tally:
         self.ok += _verified(game, divergence)
         if divergence is not None:
             self.diverging += 1
+            return
+        if game.other_format is not None:
+            self.unread += 1
             return
         self.damaged += game.damaged is not None
         self.cut += game.cut is not None and game.damaged is None
@@ -330,6 +340,8 @@ class Tally:
             notes.append(f"{self.aborted} aborted (checked up to the abort)")
         if self.incomplete:
             notes.append(f"{self.incomplete} incomplete (checked as far as they go)")
+        if self.unread:
+            notes.append(f"{self.unread} of another log format (not re-simulated)")
         return line + ("; " + ", ".join(notes) if notes else "")
 
 
