@@ -29,7 +29,9 @@ class Divergence:
     - ``what``: ``"commitment"``, ``"rules-version"`` (the log was made under another rules
       version of its game: ``found`` is the log's, ``expected`` this software's; re-simulating
       it here would prove nothing), ``"header"``, ``"event"``, ``"action"``, ``"result"``;
-    - ``expected`` / ``found``: the re-simulated value and the logged one (None when absent);
+    - ``expected`` / ``found``: the re-simulated value and the logged one (None when absent); for a
+      refused ``"action"``, ``expected`` is ``{"seat", "legal"}``: the seat to act and its legal
+      actions as data (None when the game was over), ``found`` the logged record;
     - ``reason``: in words.
     """
 
@@ -128,7 +130,7 @@ def verify(logged: LoggedGame) -> Divergence | None:
             try:
                 events = _play(game, k, rec.get("seat"), rec.get("action"))
             except LogError as e:
-                return div(i, "action", game.to_act, rec, e.reason)
+                return div(i, "action", _due(game), rec, e.reason)
             pending = [_plain(e.full()) for e in events]
             k += 1
         elif kind == "result":
@@ -136,6 +138,14 @@ def verify(logged: LoggedGame) -> Divergence | None:
         else:
             return div(i, "header", None, rec, f"unexpected record {kind!r}")
     return None  # no result record: a partial game, right as far as it goes
+
+
+def _due(game: Game) -> dict[str, Any] | None:
+    """What the re-simulation expected where a logged action was refused: ``{"seat": the seat to
+    act, "legal": [its legal actions as data]}``, None once the game is over."""
+    if game.is_over:
+        return None
+    return {"seat": game.to_act, "legal": game.legal_data()}
 
 
 def _check_result(game: Game, rec: Mapping[str, Any], div: Any) -> Divergence | None:

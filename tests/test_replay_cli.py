@@ -184,6 +184,10 @@ def test_verify_catches_a_changed_action(log: Path) -> None:
     result = run(log, "--verify", "--game", 1)
     assert result.exit_code == 1
     assert f"game 1: DIVERGES at line {line}: action: refused" in result.stdout
+    assert re.search(r'expected: \{"seat":[01],"legal":\[\{"type":', result.stdout), result.stdout  # not a bare seat
+    data = json.loads(run(log, "--verify", "--game", 1, "--json").stdout)[0]["divergence"]
+    assert data["expected"]["legal"] and data["expected"]["seat"] == data["found"]["seat"]
+    assert data["found"]["action"]["type"] == "end"
 
 
 def test_verify_catches_a_seed_that_does_not_match_the_commitment(log: Path) -> None:
