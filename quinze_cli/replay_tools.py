@@ -14,7 +14,7 @@ from __future__ import annotations
 from quinze_protocol.replaylog import LoggedGame, LogError
 from quinze_cli.errors import EXIT_USAGE, fail
 from quinze_cli.logpos import print_position
-from quinze_cli.stdio import colour_wanted
+from quinze_cli.stdio import colour_wanted, fit_dumb_terminal
 
 
 def position_or_step(selected: list[tuple[int, LoggedGame]], *, position: bool, step: bool, at: int | None,
@@ -35,7 +35,7 @@ def position_or_step(selected: list[tuple[int, LoggedGame]], *, position: bool, 
     from quinze_cli.viewer.screen import Viewer
 
     number, logged = selected[0]
-    console = Console(highlight=False)
+    console = fit_dumb_terminal(Console(highlight=False))
     color = colour_wanted(console)
     try:
         view = Viewer(logged, number, seat=seat, color=color)

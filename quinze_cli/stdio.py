@@ -41,7 +41,7 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-__all__ = ["EXIT_BROKEN_PIPE", "EXIT_OUTPUT_FAILED", "PLAIN_ERRORS", "colour_wanted", "guarded", "no_color", "plain_text", "prepare_streams",
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_OUTPUT_FAILED", "PLAIN_ERRORS", "colour_wanted", "fit_dumb_terminal", "guarded", "no_color", "plain_text", "prepare_streams",
            "stdout_closed"]
 
 EXIT_BROKEN_PIPE = 141
@@ -118,6 +118,25 @@ def colour_wanted(console: Any) -> bool:
     """Whether ``console`` (a rich ``Console``) should get colours of our own (suit symbols in
     red...): a terminal that has colours, and :func:`no_color` false."""
     return bool(console.is_terminal and console.color_system is not None and not no_color())
+
+
+def fit_dumb_terminal(console: Any) -> Any:
+    """Give ``console`` (a rich ``Console``) the terminal's real size when ``TERM`` is ``dumb`` or
+    ``unknown`` (an Emacs shell, some CI consoles): rich then takes 80 × 25 whatever the terminal
+    or ``COLUMNS`` says, so text meant to wrap at word boundaries was cut by the terminal instead.
+    The size is ``COLUMNS`` / ``LINES`` when set to a number, else what the terminal reports.
+    Other consoles are left as they are. Returns ``console``."""
+    if not console.is_dumb_terminal:
+        return console
+    try:
+        width, height = os.get_terminal_size(console.file.fileno())
+    except (AttributeError, ValueError, OSError):
+        width, height = 80, 25
+    columns, lines = os.environ.get("COLUMNS", ""), os.environ.get("LINES", "")
+    width = int(columns) if columns.isdigit() and int(columns) > 0 else width or 80
+    height = int(lines) if lines.isdigit() and int(lines) > 0 else height or 25
+    console.size = (width, height)
+    return console
 
 
 def stdout_closed(stream: TextIO | None = None) -> bool:

@@ -160,3 +160,20 @@ def test_the_board_is_drawn_again_at_the_new_size_when_the_terminal_is_resized(e
     assert max(len(r) for r in rows) == new[1], after  # the rules span the new width
     assert len([r for r in rows if r.strip()]) <= new[0]
     quit_game(child, fr)
+
+
+def test_a_dumb_terminal_is_drawn_at_its_width(env: dict[str, str]) -> None:
+    """TERM=dumb in a 40-column terminal, LINES unset (as in an Emacs shell or tmux): every line
+    of the screen fits in 40 columns, wrapped by us at word boundaries (rich alone takes a dumb
+    terminal for 80 × 25 unless both COLUMNS and LINES are set, so the terminal cut the words)."""
+    import forkkit
+    from playkit import QUINZE, TIMEOUT
+
+    bare = {k: v for k, v in env.items() if k not in ("LINES", "COLUMNS")}
+    child = forkkit.spawn(QUINZE, ["play", "--local", "--no-log", "--name", "Ana", "--game", "quinze", "--seed", "3",
+                                   "--opponents", "builtin:greedy"], env=dict(bare, TERM="dumb"), encoding="utf-8",
+                          timeout=TIMEOUT, dimensions=(24, 40))
+    child.expect(PROMPT)
+    lines = plain(child.before or "").replace("\r\n", "\n").split("\n")
+    assert "Your hand" in "\n".join(lines) and max(len(line.rstrip()) for line in lines) <= 40, lines
+    quit_game(child)

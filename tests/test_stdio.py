@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -159,3 +160,50 @@ def test_the_json_of_a_replay_is_never_styled(tmp_path: Path) -> None:
     raw = spawn(["replay", LOG, "--json"], False, tmp_path)
     assert styles(raw) == (False, False)
     assert len(json.loads(raw)) == 1  # one game, whole JSON
+
+
+def _pty_console(rows: int, cols: int) -> tuple[Any, Any]:
+    """A rich console on a pseudo-terminal of ``rows`` × ``cols``, and its file."""
+    import fcntl
+    import struct
+    import termios
+    import weakref
+
+    from rich.console import Console
+
+    master, slave = os.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+    file = os.fdopen(slave, "w")
+    weakref.finalize(file, os.close, master)  # the slave is a terminal while the master is open
+    return Console(file=file), file
+
+
+@pytest.mark.parametrize("term", ["dumb", "unknown"])
+def test_a_dumb_terminal_gets_its_real_size_not_80_columns(term: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """rich gives a dumb terminal 80 × 25 whatever it is; fit_dumb_terminal reads the terminal,
+    and COLUMNS / LINES before it, as rich does for other terminals."""
+    from quinze_cli.stdio import fit_dumb_terminal
+
+    monkeypatch.setenv("TERM", term)
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
+    console, file = _pty_console(30, 40)
+    with file:
+        assert console.is_dumb_terminal and console.size == (80, 25)  # rich's own answer: why this exists
+        assert fit_dumb_terminal(console) is console and console.size == (40, 30)
+    monkeypatch.setenv("COLUMNS", "52")
+    monkeypatch.setenv("LINES", "oops")
+    console, file = _pty_console(30, 40)
+    with file:
+        assert fit_dumb_terminal(console).size == (52, 30)
+
+
+def test_other_terminals_are_left_to_rich(monkeypatch: pytest.MonkeyPatch) -> None:
+    from quinze_cli.stdio import fit_dumb_terminal
+
+    monkeypatch.setenv("TERM", "xterm")
+    monkeypatch.setenv("COLUMNS", "61")
+    console, file = _pty_console(30, 40)
+    with file:
+        assert not console.is_dumb_terminal
+        assert fit_dumb_terminal(console).size.width == 61

@@ -33,7 +33,7 @@ from quinze_cli.play.lobby import ask, lobby
 from quinze_cli.play.session import Lost, PlayOptions, Quit, Session, Stopped
 from quinze_cli.play.table import TableGone, join_table, spectate_table
 from quinze_cli.play.terminal import LineReader
-from quinze_cli.stdio import colour_wanted
+from quinze_cli.stdio import colour_wanted, fit_dumb_terminal
 
 __all__ = ["LocalSpec", "make_console", "run_play"]
 
@@ -56,7 +56,7 @@ class LocalSpec:
 
 def make_console() -> tuple[Console, bool]:
     """The console and whether cards get symbols and colours (a terminal and ``NO_COLOR`` unset)."""
-    console = Console(highlight=False)
+    console = fit_dumb_terminal(Console(highlight=False))
     color = colour_wanted(console)
     return console, color
 
