@@ -224,7 +224,7 @@ class View(Message):
     _omit_none: ClassVar[frozenset[str]] = frozenset({"number", "clock"})
 
 
-NOTICE_KINDS = ("clock", "disconnected", "reconnected", "thinking")
+NOTICE_KINDS = ("clock", "disconnected", "reconnected", "thinking", "log-failed")
 """What a ``notice`` tells (PROTOCOL.md, ``notice``)."""
 
 
@@ -235,8 +235,12 @@ class Notice(Message):
 
     - ``kind``: ``"clock"`` (a turn begins: ``seat`` is to act, ``clock`` the clock state),
       ``"disconnected"`` / ``"reconnected"`` (the holder of ``seat`` lost its connection / took
-      the seat back), ``"thinking"`` (``seat`` has been deciding for ``seconds``);
-    - ``seat`` (int | None); ``clock`` (map | None); ``seconds`` (float | None).
+      the seat back), ``"thinking"`` (``seat`` has been deciding for ``seconds``),
+      ``"log-failed"`` (the server could not write the replay log of game ``number``: a full
+      disk ...; ``reason``: why, in the system's few words, ``"No space left on device"``; the
+      game's result stands, play goes on);
+    - ``seat`` (int | None); ``clock`` (map | None); ``seconds`` (float | None); ``number``
+      (int >= 1 | None) and ``reason`` (str | None), left out when None (only ``log-failed`` has them).
     """
 
     type: ClassVar[str] = "notice"
@@ -246,13 +250,18 @@ class Notice(Message):
     seat: int | None = None
     clock: dict[str, Any] | None = None
     seconds: float | None = None
+    number: int | None = None
+    reason: str | None = None
     _checks: ClassVar[dict[str, Check]] = {
         "table": TABLE_ID,
         "kind": str_field(choices=NOTICE_KINDS),
         "seat": nullable(SEAT),
         "clock": nullable(clock_state_field),
         "seconds": nullable(seconds_field(0.0)),
+        "number": nullable(int_field(1)),
+        "reason": nullable(REASON),
     }
+    _omit_none: ClassVar[frozenset[str]] = frozenset({"number", "reason"})
 
 
 @message

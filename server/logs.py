@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import os
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -149,12 +149,15 @@ async def write_game(
     run: str | None = None,
     aborted: str | None = None,
     position: Mapping[str, Any] | None = None,
+    failed: Callable[[str], None] | None = None,
 ) -> bool:
     """Append one finished game to ``<log_dir>/<table>.jsonl``, fsynced before returning, in one
     of :func:`writers`' threads; ``aborted``: why a game stopped before its end (its result is
     then the aborted one). Returns True once written. A failure (disk, or records that cannot be
-    made) is logged and returns False, never raised: the games go on. Cancelled while waiting for
-    a thread, it raises :class:`trio.Cancelled` (nothing written); a write begun is finished."""
+    made) is logged and returns False, never raised: the games go on; ``failed``, when given, is
+    then called with its cause in a few words, without the path (``"No space left on device"``:
+    :func:`failure_words`), for the people at the table. Cancelled while waiting for a thread,
+    it raises :class:`trio.Cancelled` (nothing written); a write begun is finished."""
     path = log_path(log_dir, table)
     kwargs = dict(
         game_id=game_id,
@@ -177,5 +180,15 @@ async def write_game(
         await trio.to_thread.run_sync(_write_game, path, kwargs, limiter=writers())
     except Exception as e:  # OSError, LogError: the game is over anyway
         log.error("cannot write the log of %s game %d to %s: %s", table, number, path, e)
+        if failed is not None:
+            failed(failure_words(e))
         return False
     return True
+
+
+def failure_words(e: BaseException) -> str:
+    """Why a log write failed, for a player: an OSError's text (``"No space left on device"``,
+    ``"Not a directory"``), never its path; another error's type."""
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    return f"the log's records could not be made ({type(e).__name__})"

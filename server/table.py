@@ -44,6 +44,7 @@ Rules applied here (PROTOCOL.md):
 
 from __future__ import annotations
 
+import functools
 import logging
 import secrets
 from collections.abc import Mapping
@@ -359,7 +360,12 @@ class Table:
             return
         job = self._announce(game)
         if job is not None:
-            await write_game(**job)
+            await write_game(**job, failed=functools.partial(self._log_failed, job["number"]))
+
+    def _log_failed(self, number: int, why: str) -> None:
+        """The log of game ``number`` could not be written (``why``, e.g. a full disk): the people
+        at the table are told (``notice`` ``log-failed``, PROTOCOL.md); the result stands."""
+        self.seats.notice("log-failed", None, number=number, reason=why)
 
     def _announce(self, game: Game) -> dict[str, Any] | None:
         """Send ``game-over`` to every seat and spectator (once per game) and return what

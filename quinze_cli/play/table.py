@@ -479,6 +479,10 @@ class TableLoop(Asides):
                 st.to_act = seat
             self._soon()
             return
+        if kind == "log-failed":  # the server's disk: said at once, whoever's news it is
+            self.s.say(self.cat("notice.log-failed", number=msg.get("number"), reason=plain_reason(str(msg.get("reason") or ""))),
+                       style="yellow")
+            return
         if seat == st.seat and st.seat is not None:
             return  # news about ourselves: we know
         if kind in ("disconnected", "reconnected", "thinking"):
