@@ -10,8 +10,9 @@
 - **Processes.** Each concurrency slot keeps, per bot, as many programs as the seats that bot
   holds in a game (``--seats 4`` with 2 bots: 2 each, 4 per slot), each with its own server
   connection, reused from game to game. A program that crashed, timed out or wrote broken
-  framing is restarted before its next game, at most ``max_restarts`` times per program; one
-  more and the match stops with :class:`MatchError`.
+  framing is restarted before its next game, at most ``max_restarts`` times in a row per program
+  (a game played through resets the count); one more and the match stops with
+  :class:`MatchError` (:mod:`quinze_cli.matchplayer`).
 - **A game.** The slot's control connection sends ``create-table`` (game, options, seed,
   ``games=1``, move_time); the relays of the seats join and play it; the game-over gives the
   result, the seed, salt and actions, from which the game's replay records are written
@@ -39,7 +40,8 @@ from quinze_protocol.replaylog import LogError, dumps_records, game_records, utc
 from quinze_server.logs import cut_at_end
 from quinze_cli.botproc import DEFAULT_STDERR_CAP, BotError, BotProcess
 from quinze_cli.builtin import BuiltinBot, builtin_name, builtin_problem
-from quinze_cli.client import ClientError, Connection, RequestRefused, ServerProtocolError, connect
+from quinze_cli.client import ClientError, Connection, RequestRefused, connect
+from quinze_cli.matchplayer import Player
 from quinze_cli.relay import Failure, GameOutcome, RelayError, SeatRelay
 from quinze_cli.schedule import GamePlan, iter_schedule, rotations
 from quinze_cli.stats import MatchStats
@@ -152,55 +154,6 @@ class GameReport:
     near the move time limit."""
 
 
-class _Player:
-    """One bot program (or built-in) of one slot, with its connection and relay."""
-
-    def __init__(self, bot: BotSpec, slot: int, k: int) -> None:
-        self.spec = bot
-        self.slot = slot
-        self.k = k
-        self.restarts = 0
-        self.relay: SeatRelay | None = None
-        self.endpoint: Any = None
-        self.needs_restart = False
-        self.idle: tuple[trio.CancelScope, trio.Event] | None = None
-        """While the player sits out (between its games): the task reading its connection."""
-
-    async def keep_alive(self, task_status: Any = trio.TASK_STATUS_IGNORED) -> None:
-        """Read the connection while the player has no game, so the server's pings are answered
-        (a player of a round robin can sit out for minutes while the others play, longer than the
-        three heartbeats after which the server drops a silent client); until :meth:`wake`."""
-        done = trio.Event()
-        with trio.CancelScope() as scope:
-            self.idle = (scope, done)
-            task_status.started()
-            try:
-                assert self.relay is not None
-                conn = self.relay.conn
-                while True:
-                    try:
-                        await conn.receive()  # pings answered; nothing else is due now
-                    except ServerProtocolError:
-                        if conn.closed:
-                            return
-            except ClientError:
-                return  # the connection is lost: the next game reports it
-            finally:
-                done.set()
-
-    async def wake(self) -> None:
-        """Stop :meth:`keep_alive` (the connection is then the relay's again)."""
-        if self.idle is not None:
-            scope, done = self.idle
-            self.idle = None
-            scope.cancel()
-            await done.wait()
-
-    @property
-    def label(self) -> str:
-        return self.spec.name if self.k == 0 else f"{self.spec.name}#{self.k + 1}"
-
-
 class MatchRunner:
     """Runs one match. ``on_game(report)`` and ``on_failure(bot name, plan, failure)`` are awaited
     as things happen; ``stats`` holds the running totals; ``log_path`` the match log."""
@@ -236,7 +189,7 @@ class MatchRunner:
         self.stderr_dir = config.log_dir / f"match-{stamp}-stderr"
         self.kept_stderr: list[Path] = []
         """The bot stderr files kept at the end (the ones a bot wrote to), set by :meth:`tidy_stderr`."""
-        self.players: list[_Player] = []
+        self.players: list[Player] = []
         self._log: TextIO | None = None
         self._controls: list[Connection] = []
         self.all_pids: list[int] = []
@@ -307,7 +260,7 @@ class MatchRunner:
     async def _slot(self, slot: int, address: tuple[str, int], bots_nursery: trio.Nursery) -> None:
         control = await self._connect(address, f"match-{slot + 1}", "player")
         self._controls.append(control)
-        pool: dict[tuple[int, int], _Player] = {}
+        pool: dict[tuple[int, int], Player] = {}
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._read_control, control)
             # One generator shared by the slots: trio runs one task at a time, so each next()
@@ -354,16 +307,16 @@ class MatchRunner:
         return info.table
 
     async def _play_one(self, plan: GamePlan, slot: int, address: tuple[str, int], control: Connection,
-                        pool: dict[tuple[int, int], _Player],
+                        pool: dict[tuple[int, int], Player],
                         bots_nursery: trio.Nursery) -> None:
-        seat_players: list[_Player] = []
+        seat_players: list[Player] = []
         counts: dict[int, int] = {}
         for bot_index in plan.seat_bots:
             k = counts.get(bot_index, 0)
             counts[bot_index] = k + 1
             key = (bot_index, k)
             if key not in pool:
-                pool[key] = _Player(self.config.bots[bot_index], slot, k)
+                pool[key] = Player(self.config.bots[bot_index], slot, k)
                 self.players.append(pool[key])
             player = pool[key]
             await player.wake()
@@ -373,7 +326,7 @@ class MatchRunner:
         outcomes: list[GameOutcome | None] = [None] * len(seat_players)
         failures: list[tuple[int, Failure]] = []
 
-        async def seat_task(seat: int, player: _Player) -> None:
+        async def seat_task(seat: int, player: Player) -> None:
             relay = player.relay
             assert relay is not None
             try:
@@ -384,11 +337,12 @@ class MatchRunner:
                 raise MatchError(f"{player.label} at table {table}: "
                                  + (_lost(address, ended) if ended is not None else str(err))) from None
             outcomes[seat] = got[0] if got else None
-            if got and got[0].failure is not None:
+            if got:
                 failure = got[0].failure
-                failures.append((plan.seat_bots[seat], failure))
-                if failure.restart:
-                    player.needs_restart = True
+                player.played(got[0].moves, failure)
+                if failure is not None:
+                    failure.quiet = player.repeated_startup_crash(failure)
+                    failures.append((plan.seat_bots[seat], failure))
 
         async with trio.open_nursery() as nursery:
             for seat, player in enumerate(seat_players):
@@ -430,16 +384,20 @@ class MatchRunner:
         except ClientError as err:
             raise MatchError(str(err)) from None
 
-    async def _ready(self, player: _Player, address: tuple[str, int], nursery: trio.Nursery) -> None:
+    async def _ready(self, player: Player, address: tuple[str, int], nursery: trio.Nursery) -> None:
         """Start the player's bot (and connection) if needed; restart it after a failure."""
         if player.relay is not None and not player.needs_restart and _alive(player.endpoint):
             return
         if player.relay is not None:
-            if player.restarts >= self.config.max_restarts:
-                raise MatchError(
-                    f"bot {player.label} failed again after {player.restarts} restart(s); stopping the match"
-                    + (f" (stderr: {player.endpoint.stderr_path})" if _has_stderr(player.endpoint) else "")
-                )
+            if player.needs_restart:  # it failed in its last game: restarted, unless that keeps happening
+                stop = player.give_up(self.config.max_restarts,
+                                      str(player.endpoint.stderr_path) if _has_stderr(player.endpoint) else None)
+                if stop is not None:
+                    raise MatchError(stop)
+            else:  # it ended between games, its game played through: no failure, said once
+                note = player.ended_note()
+                if note is not None:
+                    log.warning("%s", note)
             player.restarts += 1
             await player.endpoint.stop(grace=0.2, term_wait=0.5)
         endpoint = self._make_endpoint(player)
@@ -450,7 +408,7 @@ class MatchRunner:
             await endpoint.start(nursery)
         except BotError as err:
             raise MatchError(f"bot {player.label}: {err.reason}") from None
-        player.needs_restart = False
+        player.started()
         if endpoint.pid is not None:
             self.all_pids.append(endpoint.pid)
         if player.relay is None:
@@ -459,7 +417,7 @@ class MatchRunner:
         else:
             player.relay.replace_bot(endpoint)
 
-    def _make_endpoint(self, player: _Player) -> Any:
+    def _make_endpoint(self, player: Player) -> Any:
         spec = player.spec
         if spec.builtin is not None:
             return BuiltinBot(spec.builtin, seed=self.config.seed if spec.seed is None else spec.seed)

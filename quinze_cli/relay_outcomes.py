@@ -16,7 +16,10 @@ __all__ = ["Failure", "GameOutcome"]
 class Failure:
     """A bot failure: ``kind`` (one of :data:`quinze_protocol.fields.RELAY_FORFEIT_KINDS`, sent as the forfeit's ``reason``), ``reason`` (for people),
     ``table``, ``seat``, ``started`` (False: before the game started), ``restart`` (the bot
-    program is no longer usable and must be restarted before another game)."""
+    program is no longer usable and must be restarted before another game), ``startup`` (a
+    crash before the program answered anything since it was started: it crashes at start),
+    ``quiet`` (a match's per-game line leaves it out: a start-up crash like the one before it, in
+    a row; not in :meth:`to_data`)."""
 
     kind: str
     reason: str
@@ -24,13 +27,17 @@ class Failure:
     seat: int | None = None
     started: bool = True
     restart: bool = False
+    startup: bool = False
+    quiet: bool = False
 
     def describe(self) -> str:
-        when = "mid-game" if self.started else "before the start"
+        when = ("at start-up, before its first answer" if self.startup else
+                "mid-game" if self.started else "before the start")
         return f"{self.kind} ({when}): {self.reason}"
 
     def to_data(self) -> dict[str, Any]:
-        return {"kind": self.kind, "reason": self.reason, "table": self.table, "seat": self.seat, "started": self.started}
+        return {"kind": self.kind, "reason": self.reason, "table": self.table, "seat": self.seat, "started": self.started,
+                "startup": self.startup}
 
 
 @dataclass

@@ -6,8 +6,8 @@ would) or ``builtin:NAME``. Without ``--server`` an embedded server is started o
 restarts and the log are described in :mod:`quinze_cli.matchrun`; the statistics (points,
 Elo) in :mod:`quinze_cli.stats`.
 
-Exit status: 0 after a complete match; 1 when the match had to stop (a bot failing beyond its
-restarts, the server lost) or for bad input (``--json`` not writable: checked before playing; a ``--resume`` log with a
+Exit status: 0 after a complete match (bot failures included: a forfeit is a result); 1 when the
+match had to stop (a bot failing in more games in a row than its restarts, the server lost) or for bad input (``--json`` not writable: checked before playing; a ``--resume`` log with a
 damaged line that is not a cut tail, :class:`quinze_cli.journal.LogDamaged`); 2 for usage errors (and when another
 quinze run is using the log: :mod:`quinze_cli.loglock`, nothing changed); 130 after Ctrl-C (the bots
 are stopped, the finished games are in the log).
@@ -169,9 +169,10 @@ def _use_log(runner: MatchRunner, log: Path) -> None:
 
 async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | None = None,
                shard_size: int = 24, resumed: Resumed | None = None,
-               log: Path | None = None) -> tuple[MatchRunner, str | None, bool]:
+               log: Path | None = None) -> tuple[MatchRunner, str | None, bool, list[dict[str, Any]]]:
     """Run the match with a progress bar, each finished game journaled; returns (runner, error
-    message or None, interrupted). ``resumed``: go on with that match (its games so far counted);
+    message or None, interrupted, every failure: ``{"game", "bot", **Failure.to_data()}``, a resumed
+    match's earlier ones first). ``resumed``: go on with that match (its games so far counted);
     ``log``: a new match's log (the one this run locked), default the runner's own name."""
     from rich.markup import escape
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -192,6 +193,8 @@ async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | N
 
     async def on_failure(bot: str, plan: GamePlan, failure: Failure) -> None:
         failures.append({"game": plan.index + 1, "bot": bot, **failure.to_data()})
+        if failure.quiet:  # a start-up crash again: the match's stop message says it once
+            return
         progress.console.print(f"[yellow]game {plan.index + 1}[/]: {escape(bot)} (seat {failure.seat}) forfeits: {escape(failure.describe())}",
                                markup=True, highlight=False, soft_wrap=True)  # one line per failure, even in a pipe
 
@@ -225,7 +228,7 @@ async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | N
         state["error"], state["interrupted"] = await run_until_interrupted(runner)
     if journal is not None:
         journal.close()
-    return runner, state["error"], state["interrupted"]
+    return runner, state["error"], state["interrupted"], failures
 
 
 class Resumed:
@@ -250,9 +253,9 @@ def _from_journal(ctx: typer.Context, settings: dict[str, Any], values: dict[str
 
 
 def summary_data(config: MatchConfig, runner: MatchRunner, error: str | None, interrupted: bool,
-                 written: bool | None = None) -> dict[str, Any]:
-    """The ``--json`` document: the match settings, per-bot totals, Elo, failures, the log path
-    (``written``: whether the log exists; default: this run wrote to it)."""
+                 written: bool | None = None, failures: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The ``--json`` document: the match settings, per-bot totals, Elo, ``failures`` (every bot
+    failure, by game), the log path (``written``: whether the log exists; default: this run wrote to it)."""
     stats = runner.stats
     written = runner.log_written if written is None else written
     return {
@@ -274,7 +277,7 @@ def summary_data(config: MatchConfig, runner: MatchRunner, error: str | None, in
         "elo": stats.elo(),
         "ratings": stats.ratings(),
         "sprt": stats.sprt.to_data() if stats.sprt is not None else None,
-        "failures": getattr(runner, "failures", []),
+        "failures": sorted(failures or [], key=lambda f: (f["game"], f.get("seat") or 0)),
         "log_problems": runner.log_problems,
     }
 
@@ -296,7 +299,7 @@ def register(app: typer.Typer) -> None:
         seats: Annotated[Optional[int], typer.Option(help="Seats per table (default: one per bot); dealt to the bots in rotation.")] = None,
         option: Annotated[Optional[list[str]], typer.Option("--option", help="Table option KEY=VALUE (repeatable).")] = None,
         wire: Annotated[str, typer.Option(help="How bot programs are spoken to: json (lines) or msgpack (frames).")] = "json",
-        max_restarts: Annotated[int, typer.Option("--max-restarts", help="Restarts allowed per bot program before the match stops.")] = 3,
+        max_restarts: Annotated[int, typer.Option("--max-restarts", help="Restarts allowed per bot program in a row (a game played through resets the count) before the match stops.")] = 3,
         debug: Annotated[bool, typer.Option("--debug", help="Log every message to and from the bots and the server on stderr.")] = False,
         cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on this Dask scheduler's workers (pip install 'quinze[cluster]'); the log and the statistics stay here.")] = None,
         shard_size: Annotated[int, typer.Option("--shard-size", metavar="N", help="With --cluster: games per Dask task.")] = 24,
@@ -391,7 +394,7 @@ def register(app: typer.Typer) -> None:
                      if resumed and dropped else ""))
         import trio
 
-        runner, error, interrupted = trio.run(_run, config, out, err, cluster, shard_size, resumed, new_log)
+        runner, error, interrupted, failures = trio.run(_run, config, out, err, cluster, shard_size, resumed, new_log)
         written = runner.log_written or (resumed is not None and resumed.log.exists())
         if runner.stats.games or error is None:
             print_results(out, runner.stats, config.game)
@@ -407,10 +410,10 @@ def register(app: typer.Typer) -> None:
         for path in runner.kept_stderr:  # whatever the end: a bot that wrote to stderr may be why it ended
             out.print(f"bot stderr: {path}", soft_wrap=True)
         if json_stdout:
-            typer.echo(json.dumps(summary_data(config, runner, error, interrupted, written), indent=2))
+            typer.echo(json.dumps(summary_data(config, runner, error, interrupted, written, failures), indent=2))
         elif json_file is not None:
             try:
-                json_file.write_text(json.dumps(summary_data(config, runner, error, interrupted, written), indent=2) + "\n", encoding="utf-8")
+                json_file.write_text(json.dumps(summary_data(config, runner, error, interrupted, written, failures), indent=2) + "\n", encoding="utf-8")
             except OSError as e:
                 fail(f"--json {json_file}: {e.strerror or e}")
         if interrupted:

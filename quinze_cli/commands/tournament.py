@@ -230,6 +230,8 @@ async def _run(runner: MatchRunner, journal: Journal, total: int, done: int, err
             live.update(Group(progress, standings_table(stats, final=False, top=12, game=game)))
 
     async def on_failure(bot: str, plan: GamePlan, failure: Failure) -> None:
+        if failure.quiet:  # a start-up crash again: the stop message says it once
+            return
         live.console.print(f"[yellow]game {plan.index + 1}[/]: {escape(bot)} (seat {failure.seat}) forfeits: "
                            f"{escape(failure.describe())}", markup=True, highlight=False)
 
@@ -260,7 +262,7 @@ def register(app: typer.Typer) -> None:
         config: Annotated[Optional[Path], typer.Option("--config", help="A TOML file describing the event (bots, format, options...).", show_default=False)] = None,
         resume: Annotated[Optional[Path], typer.Option("--resume", metavar="DIR", help="Go on with the event in this directory: play only the missing games.", show_default=False)] = None,
         option: Annotated[Optional[list[str]], typer.Option("--option", help="Table option KEY=VALUE (repeatable).", show_default=False)] = None,
-        max_restarts: Annotated[Optional[int], typer.Option("--max-restarts", help="Restarts allowed per bot program (default 3).", show_default=False)] = None,
+        max_restarts: Annotated[Optional[int], typer.Option("--max-restarts", help="Restarts allowed per bot program in a row (default 3).", show_default=False)] = None,
         cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on this Dask scheduler's workers (pip install 'quinze[cluster]'; docs/scale.md).", show_default=False)] = None,
         shard_size: Annotated[int, typer.Option("--shard-size", metavar="N", help="With --cluster: games per Dask task.")] = 24,
         positions: Annotated[Optional[Path], typer.Option("--positions", help="Start the deals from these positions (the quinze legal format, one per line), each once per seat rotation.", show_default=False)] = None,
