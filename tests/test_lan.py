@@ -161,3 +161,11 @@ def test_servers_says_what_to_do_when_nothing_answers():
 def test_servers_usage_errors(args, env, message):
     r = CliRunner().invoke(app, ["servers", *args], env=env)
     assert r.exit_code == 2 and message in " ".join(r.output.split()), r.output
+
+
+def test_servers_browses_only_on_the_interfaces_of_quinze_lan_interfaces():
+    """``quinze servers`` browses where QUINZE_LAN_INTERFACES says, as ``quinze serve`` announces:
+    an address no interface of this machine has (TEST-NET-2) cannot be browsed on, and says so."""
+    r = CliRunner().invoke(app, ["servers", "--timeout", "1"], env={"QUINZE_LAN_INTERFACES": "198.51.100.77"})
+    assert r.exit_code == 1, r.output
+    assert "cannot search the local network (multicast DNS:" in " ".join(r.output.split())
