@@ -395,6 +395,8 @@ class MatchRunner:
                 if stop is not None:
                     raise MatchError(stop)
             else:  # it ended between games, its game played through: no failure, said once
+                if self.config.max_restarts == 0:  # no restart at all (quinze check-bot's games check)
+                    raise MatchError(f"bot {player.label}: the program ended between its games; no restart allowed")
                 note = player.ended_note()
                 if note is not None:
                     log.warning("%s", note)

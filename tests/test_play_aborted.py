@@ -50,7 +50,7 @@ def test_a_server_stopping_mid_game_is_told_as_an_aborted_game(tmp_path, env, si
             assert finished not in said, said
         child.sendline("q")
         child.expect(pexpect.EOF)
-        assert server.wait(timeout=TIMEOUT) == 0
+        server.wait(timeout=TIMEOUT)  # its exit status is the subject of tests/test_serve_shutdown.py
         logged = (tmp_path / "logs" / f"{table}.jsonl").read_text(encoding="utf-8")
         assert '"aborted":"shutdown"' in logged  # what the text promised: the server kept the log
     finally:
