@@ -399,6 +399,14 @@ class FrameDecoder(_Decoder):
     def next_data(self) -> dict[str, Any] | None:
         """The next frame's map (not checked as a message), or None if more bytes are needed.
         Raises ``frame-too-large``, ``not-msgpack`` (fatal), ``bad-utf8``, ``not-a-map``."""
+        body = self.next_body()
+        return None if body is None else self.decode(body)
+
+    def next_body(self) -> bytes | None:
+        """The next frame's body (length prefix removed), not decoded yet, or None if more bytes
+        are needed; :meth:`decode` reads it (:meth:`next_data` is the two). Lets a reader that
+        knows the bytes of the answer it waits for tell it without decoding it (the server's
+        listed answers: ``quinze_server.connection``). Raises ``frame-too-large`` (fatal)."""
         if self._error is not None:
             raise self._error
         buf = self._buf
@@ -416,6 +424,12 @@ class FrameDecoder(_Decoder):
             buf.clear()
         else:
             del buf[:end]
+        return body
+
+    def decode(self, body: bytes) -> dict[str, Any]:
+        """The map in ``body``, a frame's body from :meth:`next_body` (:func:`unpack_body` with
+        this decoder's limits). Raises ``not-msgpack`` (fatal: the decoder fails), ``bad-utf8``,
+        ``not-a-map``, ``too-many-elements``."""
         try:
             return unpack_body(body, max_frame=self.max_frame, max_elements=self.max_elements)
         except ProtocolError as e:

@@ -16,7 +16,7 @@ import trio
 
 from quinze_protocol.fields import MAX_MOVE_TIME
 from quinze_server.config import THINKING_LONG  # noqa: F401 - kept here too: the default of ServerConfig.thinking_long
-from quinze_server.wire import pack
+from quinze_server.wire import pack, rounded
 
 MISSED_PONGS = 3
 """A client that answers no ping for this many heartbeats is dropped."""
@@ -70,7 +70,7 @@ class TableClock:
         self.seat_move_times = tuple(seat_move_times)
         """With a per-move clock: a seat's own seconds per decision, where not None."""
         self.bank: list[float] = []
-        self._packed: dict[int, tuple[float, bytes]] = {}  # per-move clock: seat -> (its left, packed_state)
+        self._packed: dict[int, tuple[float, bytes, float]] = {}  # per-move clock: seat -> (wire_left, packed_state, its left)
         self.new_game()
 
     def new_game(self) -> None:
@@ -107,13 +107,16 @@ class TableClock:
         type, as msgpack tells an int from a float)."""
         if self.kind != "move":
             return pack(self.state_left(running, wire_left))
-        left = round(wire_left, 3)
         kept = self._packed
         got = kept.get(running)
-        if got is not None and got[0] == left and type(got[0]) is type(left):
-            return got[1]
-        body = pack(self.state_left(running, wire_left))
-        kept[running] = (left, body)
+        if got is not None and got[0] == wire_left and type(got[0]) is type(wire_left):
+            return got[1]  # the same seconds left: the same state (not even rounded again)
+        left = rounded(wire_left, 3)
+        if got is not None and got[2] == left and type(got[2]) is type(left):
+            body = got[1]
+        else:
+            body = pack(self.state_left(running, wire_left))
+        kept[running] = (wire_left, body, left)
         return body
 
     def state_left(self, running: int | None, wire_left: float) -> dict[str, Any]:
@@ -123,7 +126,7 @@ class TableClock:
         if self.kind == "move":  # the usual clock, the same map as below in fewer steps
             left = [None] * self.seats
             if running is not None:
-                left[running] = round(wire_left, 3)
+                left[running] = rounded(wire_left, 3)
             return {"kind": "move", "left": left, "move": self.spec["move"]}
         if self.kind == "bank":
             left = [round(b, 3) for b in self.bank]

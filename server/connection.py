@@ -51,6 +51,7 @@ from quinze_protocol.framing import FrameDecoder
 from quinze_protocol.session import ServerSession
 from quinze_server.clock import Heartbeat
 from quinze_server.reactor import MORE, SLICE, STOP
+from quinze_server.wire import ANSWERABLE
 
 if TYPE_CHECKING:
     from quinze_server.server import Server
@@ -107,6 +108,12 @@ class ClientConnection:
         self._direct: list[bytes] = []  # frames gathered during one handled message
         self.moves = 0
         """Actions of this client that were played (their handling is not charged to its share)."""
+        self.asked: tuple[bytes, list[bytes], str, int] | None = None
+        """The last ``action-request`` sent to this client whose answer may be a listed entry as
+        it is (set by the table): the answer's body up to its entry (``TableWire.answer_head``),
+        the entries offered, the table and the request; an answer that is such a body is read
+        without decoding it (:meth:`_listed`)."""
+        self._limit = config.max_frame if config.max_elements is None else config.max_elements
 
     def __repr__(self) -> str:
         return f"<connection {self.id} {self.name or '?'} {self.peer}>"
@@ -137,27 +144,28 @@ class ClientConnection:
         if direct:  # frames gathered already in this handled message (flush empties it at its end)
             direct.append(frame)
             return
-        batch = self.server.batch
-        if batch is not None and self._direct_ok and (self._direct or (not self._writing and not self._queue)):
-            if not self._direct:
-                self._direct = []
-                batch.append(self)
-            self._direct.append(frame)
-            return
-        if batch is None and self._direct_ok and not self._writing and not self._queue and not self._direct:
-            # Outside a handled message (a table's own messages, pings): written at once too
-            # when nothing waits before it, sparing the writer task a wake-up per frame.
-            self._direct = [frame]
-            self.flush()
+        if self._direct_ok and not self._writing and not self._queue:  # (nothing gathered yet: direct is empty)
+            direct.append(frame)
+            batch = self.server.batch
+            if batch is not None:
+                batch.append(self)  # flushed at the end of the handled message
+            else:
+                # Outside a handled message (a table's own messages, pings): written at once too
+                # when nothing waits before it, sparing the writer task a wake-up per frame.
+                self.flush()
             return
         self._enqueue(frame)
 
     def flush(self) -> None:
         """Write the frames gathered by :meth:`send` now, without blocking; the rest is queued."""
-        frames, self._direct = self._direct, []
-        if not frames or self.closing:
+        frames = self._direct
+        if not frames:
+            return
+        if self.closing:
+            frames.clear()
             return
         data = frames[0] if len(frames) == 1 else b"".join(frames)
+        frames.clear()  # (the same list is gathered into again: one list per connection)
         try:
             n = os.write(self.fd, data)
         except BlockingIOError:
@@ -390,7 +398,8 @@ class ClientConnection:
         the connection is now over its share."""
         share = self.config.cpu_share
         acct = self._share
-        budget = acct[0] = min(self.config.cpu_burst, acct[0] + (now - acct[1]) * share) - spent
+        burst, refilled = self.config.cpu_burst, acct[0] + (now - acct[1]) * share
+        budget = acct[0] = (refilled if refilled < burst else burst) - spent  # (min, inline)
         acct[1] = now
         if budget < 0:  # over its share: read on once back within it
             return -budget / share
@@ -461,19 +470,24 @@ class ClientConnection:
         while not self.closing:
             moves = self.moves
             try:
-                item = dec.next_data()
+                body = dec.next_body()
+                if body is None:
+                    break
+                asked = self.asked
+                listed = self._listed(body, asked) if asked is not None and body.startswith(asked[0]) else None
+                item = None if listed is not None else dec.decode(body)
             except ProtocolError as e:
                 if e.fatal:
                     self._fatal(e)
                     break
                 self.error(e.code, e.message_text(), e.ref, e.request)
-                item = {}  # nothing to handle: the frame was refused
-            if item is None:
-                break
+                item = listed = None  # nothing to handle: the frame was refused
             if not heard:
                 heard = True
                 self.heartbeat.pong_at(self.server.now() if now is None else now)
-            if item:
+            if listed is not None:
+                self.server.handle_listed(self, *listed)
+            elif item:
                 self.server.handle(self, item)
             t1 = clock()
             if self.moves == moves:
@@ -482,6 +496,25 @@ class ClientConnection:
                 return spent, dec.buffered > 0 and not self.closing  # (a part of a frame counts as left)
             t0 = t1
         return spent, False
+
+    def _listed(self, body: bytes, asked: tuple[bytes, list[bytes], str, int]) -> tuple[Table, int, int] | None:
+        """Whether ``body`` is the answer to the request ``asked`` (:attr:`asked`) naming one of its
+        listed entries as it was sent: ``{"type": "action", "table", "request", "action": entry}``,
+        those four keys in that order and those very bytes, what the plain path would decode and
+        hand to ``Server.handle`` as a well-formed ``action`` (the entry is
+        :data:`quinze_server.wire.ANSWERABLE`, the frame within ``max_elements``, the client
+        greeted, the table open). Then ``(table, request, index)`` for ``Server.handle_listed``,
+        which plays it as that entry without decoding or encoding it again; else None (the body
+        is decoded and handled as usual)."""
+        head, offered, table_id, request = asked
+        entry = body[len(head):]
+        if entry not in offered:
+            return None
+        index = offered.index(entry)
+        if offered[index] not in ANSWERABLE or len(body) > self._limit or not self.session.greeted:
+            return None
+        table = self.server.lobby.tables.get(table_id)
+        return None if table is None else (table, request, index)
 
     def _fatal(self, e: ProtocolError) -> None:
         self.error(e.code, e.message_text(), e.ref)

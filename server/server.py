@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     import trio
 
     from quinze_server.connection import ClientConnection
+    from quinze_server.table import Table
 
 log = logging.getLogger("quinze.server")
 
@@ -124,6 +125,24 @@ class Server:
         except Exception as e:
             log.exception("%r: handling %r failed", conn, data.get("type"))
             conn.error("server-error", f"the server failed on this message ({type(e).__name__})", _ref(data))
+        finally:
+            self.batch = None
+            for c in batch:
+                c.flush()
+
+    def handle_listed(self, conn: ClientConnection, table: Table, request: int, index: int) -> None:
+        """:meth:`handle` of the well-formed ``action`` answering ``request`` at ``table`` with the
+        entry ``index`` of its ``legal`` array as it was encoded, read without decoding it
+        (:meth:`ClientConnection._listed`). Never raises; the replies are written at the end."""
+        batch: list[ClientConnection] = []
+        self.batch = batch
+        try:
+            table.handle_action(conn, request, None, None, index)
+        except ProtocolError as e:
+            conn.error(e.code, e.message_text(), e.ref, e.request if e.request is not None else request)
+        except Exception as e:
+            log.exception("%r: handling %r failed", conn, "action")
+            conn.error("server-error", f"the server failed on this message ({type(e).__name__})", "action")
         finally:
             self.batch = None
             for c in batch:

@@ -63,7 +63,7 @@ from quinze_server.clock import DecisionTimer, TableClock
 from quinze_server.logs import write_game
 from quinze_server.seats import Seats
 from quinze_server.table_over import game_over_head, how_it_ended, log_job, settle
-from quinze_server.wire import Records, TableWire, entries, joined_map, pack
+from quinze_server.wire import Records, TableWire, entries, joined_map, pack, rounded
 from quinze_server.wire import frame as wire_frame
 
 if TYPE_CHECKING:
@@ -226,7 +226,8 @@ class Table:
         if self.seats.has_people:  # notices are for people: none is built for bots alone
             self.seats.notice("clock", seat, clock=self._clock_state(now))
         self._send_request(now)
-        if min(timer.at, now + self.lobby.config.thinking_long) < self._wake_at:
+        think_at = now + self.lobby.config.thinking_long
+        if (think_at if think_at < timer.at else timer.at) < self._wake_at:  # (min, inline)
             self._poke()  # the table task sleeps past this request's deadline or "thinking" moment
 
     def _send_request(self, now: float | None = None) -> None:
@@ -253,11 +254,17 @@ class Table:
                 offered = [pack(d) for d in game.legal_data()]
             p.offered = offered
         timer = p.timer
-        deadline = min(max(0.0, min(timer.seconds, timer.at - now)), MAX_MOVE_TIME)  # timer.wire(now), inline
+        # timer.wire(now) inline: min(max(0.0, min(timer.seconds, timer.at - now)), MAX_MOVE_TIME)
+        left, seconds = timer.at - now, timer.seconds
+        left = left if left < seconds else seconds
+        left = left if left > 0.0 else 0.0
+        deadline = MAX_MOVE_TIME if MAX_MOVE_TIME < left else left
         frame = self.wire.request(p.request, p.seat, game.view(p.seat), offered, deadline, self.number,
                                   self.clock.packed_state(p.seat, deadline))
         if frame is not None:
             conn.send_frame(frame)
+            if p.listed is not None:  # its answer, a listed entry as it is, is read undecoded
+                conn.asked = (self.wire.answer_head(p.request), offered, self.id, p.request)
         else:  # never silently: the client is told (the log says why)
             self.lobby.unsendable([conn], {"type": "action-request"})
 
@@ -499,10 +506,13 @@ class Table:
         self.forfeit = (mine.index, kind)
         self._poke()
 
-    def handle_action(self, conn: ClientConnection, request: int, data: Mapping[str, Any], number: int | None = None) -> None:
+    def handle_action(self, conn: ClientConnection, request: int, data: Mapping[str, Any] | None,
+                      number: int | None = None, index: int | None = None) -> None:
         """``action``: checked and played, then ``accepted`` and the events; else ``refused`` with a
         stable code (``not-your-turn``, ``stale-request``, or the game's own) and the state unchanged.
-        An answer naming an earlier game (``number``) is ``stale-request``, never played."""
+        An answer naming an earlier game (``number``) is ``stale-request``, never played.
+        ``index`` (``data`` None): the action was the entry ``index`` of the ``legal`` array of
+        request ``request``, byte for byte (:meth:`ClientConnection.serve` read it undecoded)."""
         mine = self.seats.of(conn)
         if mine is None:
             if self.state == "closed":
@@ -536,7 +546,9 @@ class Table:
         # Any other data is read by the game.
         packed: bytes | None = None
         listed = p.listed
-        if listed is not None and p.offered is not None:
+        if index is not None and listed is not None and p.offered is not None:  # (request is p's)
+            packed, action = p.offered[index], listed[index]
+        elif listed is not None and p.offered is not None:
             packed = pack(data)
             try:
                 action = listed[p.offered.index(packed)]
@@ -544,7 +556,7 @@ class Table:
                 packed = None
         try:
             if packed is None:
-                action = game.parse_action(data)
+                action = game.parse_action(data or {})  # (data is None only with an index, never unlisted)
                 events = game.apply(action)
             else:
                 events = game.apply(action, checked=not game.listed_legal)
@@ -556,15 +568,15 @@ class Table:
             self._refuse(conn, request, "bad-action", f"unreadable action ({type(e).__name__}: {e})"[:500])
             return
         except Exception as e:  # an engine bug must not take the server down
-            log.exception("table %s: engine failed on %r", self.id, data)
+            log.exception("table %s: engine failed on %r", self.id, data if data is not None else action.to_data())
             self._refuse(conn, request, "engine-error", f"{type(e).__name__}: {e}")
             return
         if self.clock.kind == "bank":  # (TableClock.stop: only a bank is charged)
             self.clock.stop(p.seat, p.timer, now)
         if packed is not None:
-            self.records.add_packed(mine.index, packed, round(now - p.opened, 4))
+            self.records.add_packed(mine.index, packed, rounded(now - p.opened, 4))
         else:
-            self.records.add(mine.index, action.to_data(), round(now - p.opened, 4))
+            self.records.add(mine.index, action.to_data(), rounded(now - p.opened, 4))
         conn.moves += 1
         conn.send_frame(self.wire.accepted(request, self.number))
         self.seats.events(events, self.number, self.wire)

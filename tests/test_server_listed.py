@@ -185,3 +185,59 @@ async def test_a_listed_entry_that_is_no_action_is_refused() -> None:
         assert refused["code"] == "bad-action" and refused["request"] == req["request"]
         assert "amount" in refused["reason"]
         assert accepted["request"] == req["request"]
+
+
+def _frame(msg: dict[str, Any]) -> bytes:
+    body = _pack(msg)
+    return len(body).to_bytes(4, "big") + body
+
+
+async def test_a_listed_answer_sent_again_is_refused_as_any_other() -> None:
+    """A listed entry sent back as it is, in ``{"type", "table", "request", "action"}`` (what the
+    server reads without decoding it: ``ClientConnection._listed``), is played; the same frame sent
+    again, and the same message with its keys in another order (decoded as usual), get the same
+    refusal."""
+    async with serving() as port:
+        a, b, table, _ = await seated_pair(port, game="quinze", options={"players": 2}, seed=77)
+        with trio.fail_after(20):
+            req, who = None, a
+            while req is None:
+                for c in (a, b):
+                    with trio.move_on_after(0.5):
+                        req, who = await c.expect("action-request"), c
+                        break
+            listed = {"type": "action", "table": table, "request": req["request"], "action": req["legal"][0]}
+            await who.send_raw(_frame(listed))
+            accepted = await who.expect("accepted")
+            assert accepted["request"] == req["request"]
+            await who.send_raw(_frame(listed))
+            again = await who.expect("refused")
+            await who.send_raw(_frame(dict(reversed(list(listed.items())))))
+            other = await who.expect("refused")
+            assert again == other and again["request"] == req["request"]
+            assert again["code"] in ("not-your-turn", "stale-request")
+        await a.aclose()
+        await b.aclose()
+
+
+def test_answerable_entries() -> None:
+    """The entries a client may send back undecoded (``quinze_server.wire.ANSWERABLE``) are those
+    that decode as a frame's map with a text ``type``: every Le Quinze entry; not a map with a
+    binary value, a key that is not text, or no text ``type``."""
+    from quinze_server.wire import ANSWERABLE, _answerable
+
+    cls = get_game("quinze")
+    game = cls.new({"players": 2}, seed=3)
+    rng = Rng(3)
+    for _ in range(60):
+        if game.is_over:
+            break
+        legal = game.legal_actions()
+        for entry in entries(cls, legal):
+            assert entry in ANSWERABLE
+        game.apply(legal[rng.below(len(legal))])
+    assert _answerable(_pack({"type": "raise", "amount": 2.5}))
+    assert not _answerable(_pack({"type": "x", "b": b"\x00"}))
+    assert not _answerable(_pack({1: "x", "type": "y"}))
+    assert not _answerable(_pack({"type": 3}))
+    assert not _answerable(_pack(["type", "x"]))

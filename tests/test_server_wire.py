@@ -22,7 +22,7 @@ from quinze_server.clock import TableClock
 from quinze_server.config import ServerConfig
 from quinze_server.reactor import AVAILABLE as REACTOR
 from quinze_server.table import Table
-from quinze_server.wire import Records, TableWire, joined_map
+from quinze_server.wire import Records, TableWire, joined_map, pack_float, pack_uint, rounded
 from netclient import NetClient
 from serverkit import TOY, create, play_pair, seated_pair, memory_serving, serving
 
@@ -95,6 +95,34 @@ def test_records_join_into_the_plain_encoding(actions: list, head: dict) -> None
     assert records.packed() == msgpack.packb(plain, use_bin_type=True)
     assert records.data() == msgpack.unpackb(msgpack.packb(plain, use_bin_type=True), raw=False)
     assert joined_map(head, "actions", records.packed()) == msgpack.packb({**head, "actions": plain}, use_bin_type=True)
+
+
+_halves = st.builds(lambda n, places, off: ((n + 0.5) / 10**places + off, places), st.integers(0, 10**9),
+                   st.sampled_from([3, 4]), st.sampled_from([0.0, 1e-12, -1e-12, 1e-9, -1e-9]))
+
+
+@SETTINGS
+@given(st.one_of(st.tuples(st.floats(0, 2e5) | st.floats(0, 1) | st.integers(0, 10**6), st.sampled_from([2, 3, 4])), _halves))
+def test_rounded_is_round(case: tuple) -> None:
+    """``rounded`` (the record's time, the clock's seconds left) is Python's ``round``, the same
+    value of the same type, near a half too (where it asks ``round``)."""
+    x, places = case
+    got, want = rounded(x, places), round(x, places)
+    assert got == want and type(got) is type(want) and repr(got) == repr(want)
+
+
+@SETTINGS
+@given(st.integers(-(2**63), 2**64 - 1), st.floats(allow_nan=False) | st.integers(0, 100), st.text(min_size=1, max_size=40))
+def test_packed_numbers_are_the_plain_encoding(n: int, x: float, table: str) -> None:
+    """The ints (request ids, seats) and floats (deadlines, times) encoded without msgpack's call
+    are msgpack's bytes; so is the start of a listed answer (``TableWire.answer_head``)."""
+    if n >= 0:
+        assert pack_uint(n) == msgpack.packb(n)
+    assert pack_float(x) == msgpack.packb(x, use_bin_type=True)
+    entry = {"type": "draw"}
+    r = abs(n) % 2**40
+    plain = msgpack.packb({"type": "action", "table": table, "request": r, "action": entry}, use_bin_type=True)
+    assert TableWire(table, 1 << 20).answer_head(r) + msgpack.packb(entry) == plain
 
 
 def test_table_frames_over_the_limit_are_not_sent() -> None:
