@@ -35,6 +35,7 @@ import msgpack
 
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.fields import REQUEST_MAX
+from quinze_protocol.jsontext import TOO_DEEP, JSONTooDeep, loads_json
 from quinze_protocol.messages import Message, parse_message
 
 __all__ = [
@@ -464,8 +465,8 @@ def _non_finite(text: str) -> ProtocolError:
     """``not-json`` for a line holding NaN or an infinity, naming the first one's field (the line
     read again with them as floats to find it; not named in a line that is not JSON further on)."""
     try:
-        data = json.loads(text, parse_constant=float)
-    except (ValueError, RecursionError):
+        data = loads_json(text, parse_constant=float)
+    except ValueError:
         return ProtocolError("not-json", "line is not JSON: NaN/Infinity is not JSON")
     ref, _ = _ref_request(data)
     found = _first_forbidden(data, ref or "message")
@@ -491,12 +492,13 @@ def loads_line(line: bytes, *, max_elements: int | None = None) -> dict[str, Any
     except UnicodeDecodeError as e:
         raise ProtocolError("bad-utf8", f"line is not valid UTF-8 (byte {e.start})") from None
     try:
-        data = json.loads(text, parse_constant=_no_constant)
+        data = loads_json(text, parse_constant=_no_constant)
     except _NonFinite:
         raise _non_finite(text) from None
-    except (ValueError, RecursionError) as e:
+    except ValueError as e:
         shown = text if len(text) <= 60 else text[:60] + "..."
-        raise ProtocolError("not-json", f"line is not JSON ({type(e).__name__}): {shown!r}") from None
+        what = TOO_DEEP if isinstance(e, JSONTooDeep) else type(e).__name__
+        raise ProtocolError("not-json", f"line is not JSON ({what}): {shown!r}") from None
     if not isinstance(data, dict):
         raise ProtocolError("not-a-map", f"a message is a JSON object, got {type(data).__name__}")
     return data

@@ -38,6 +38,7 @@ from typing import Any
 
 from quinze_protocol import __version__
 from quinze_protocol.game import Event, Game, GameError, Result, get_game
+from quinze_protocol.jsontext import loads_json
 from quinze_protocol.messages import commitment
 
 __all__ = [
@@ -365,13 +366,13 @@ def _parse(text: str) -> tuple[Any, str | None, Any]:
     a cut one (an append with no newline first), that record and the cut text before it; else
     ``(None, None, the JSON error)``."""
     try:
-        return json.loads(text), None, None
+        return loads_json(text), None, None
     except ValueError as e:
         err = e
     start = text.find(RECORD_START, 1)
     while start > 0:
         try:
-            return json.loads(text[start:]), text[:start], None
+            return loads_json(text[start:]), text[:start], None
         except ValueError:
             start = text.find(RECORD_START, start + 1)
     return None, None, err

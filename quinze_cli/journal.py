@@ -26,6 +26,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, BinaryIO, TextIO
 
+from quinze_protocol.jsontext import loads_json
+
 __all__ = ["JOURNAL", "Journal", "JournalError", "LogDamaged", "differences", "player_names", "reconcile_log"]
 
 JOURNAL = 1
@@ -140,7 +142,7 @@ def read_journal(path: Path, kind: str) -> tuple[dict[str, Any], list[dict[str, 
         if i == len(lines) - 1:
             break  # after the last newline: empty, or a line cut mid-write
         try:
-            data = json.loads(line)
+            data = loads_json(line)
         except ValueError:
             if header is None:
                 raise JournalError(f"{path}: line 1 is not a journal header") from None

@@ -7,11 +7,11 @@ its generator state is replaced by the game's seed (``create-table.position``, P
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 from typing import Any
 
 from quinze_protocol.game import GameError, get_game
+from quinze_protocol.jsontext import loads_json
 from quinze_protocol.messages import canonical_position
 from quinze_cli.options import read_text_file
 
@@ -22,7 +22,7 @@ def _one_per_line_hint(text: str) -> str:
     """``"; ..."`` saying the file must hold one position per line when ``text`` as a whole is JSON
     (a position spread over several lines, as ``examples/positions/*.json``), else ``""``."""
     try:
-        json.loads(text)
+        loads_json(text)
     except ValueError:
         return ""
     return ("; the whole file is JSON, but this file must hold one position per line (JSON Lines): "
@@ -41,7 +41,7 @@ def load_positions(path: Path, game: str) -> list[dict[str, Any]]:
         if not line.strip() or line.lstrip().startswith("#"):
             continue
         try:
-            data = json.loads(line)
+            data = loads_json(line)
         except ValueError as err:
             raise ValueError(f"{path} line {n}: not JSON: {err}{_one_per_line_hint(text)}") from None
         if not isinstance(data, dict):

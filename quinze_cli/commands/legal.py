@@ -17,6 +17,7 @@ from typing import Annotated
 import typer
 
 from quinze_protocol.game import Game, GameError, get_game
+from quinze_protocol.jsontext import json_error, loads_json
 from quinze_cli.app import help_of
 from quinze_cli.errors import fail, fail_game_error
 from quinze_cli.options import STDIO, read_text_file
@@ -39,9 +40,9 @@ def load_position_file(path: Path) -> Game:
     """
     text, name = _read(path)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        fail(f"{name} is not JSON: {err.msg} (line {err.lineno}, column {err.colno})")
+        data = loads_json(text)
+    except ValueError as err:
+        fail(f"{name} is not JSON: {json_error(err)}")
     if not isinstance(data, dict):
         fail(f"{name}: a position is a JSON object with a \"game\" field")
     game_id = data.get("game")

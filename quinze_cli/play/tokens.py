@@ -17,6 +17,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from quinze_protocol.jsontext import loads_json
+
 __all__ = ["TokenStore"]
 
 
@@ -39,7 +41,7 @@ class TokenStore:
 
     def _load(self) -> dict[str, Any]:
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
+            data = loads_json(self.path.read_text(encoding="utf-8"))
             return data if isinstance(data, dict) else {}
         except (OSError, ValueError):
             return {}
