@@ -114,10 +114,12 @@ MISBEHAVING = [
     # the end after game 1 is seen either between the games or as game 2's crash, as the timing falls
     ("one_game.py", "games", ("a crash between games", "game 2: crash")),
     ("linger.py", "exit", "still running"),
+    ("close_stdout.py", "handshake", "the program closed its standard output (it is still running) before any message"),
+    ("deep_line.py", "well-formed", "[too-many-elements]"),
 ]
 
 
-SILENT = {"needs_hello.py", "slow.py", "never_flush.py", "no_newline.py", "unflushed.py"}
+SILENT = {"needs_hello.py", "slow.py", "never_flush.py", "no_newline.py", "unflushed.py", "close_stdout.py"}
 """The bots that answer no request in time whatever its deadline: every scenario waits the deadline
 and the grace out on them, so they get a short deadline (slow.py sleeps the deadline + 1 s, still
 within the 2 s grace, so its answer is still seen late)."""
@@ -257,3 +259,13 @@ def test_a_bot_that_says_anything_after_an_unknown_message_fails_unknown(mode: s
 
 def test_a_bot_silent_after_unknown_messages_passes_unknown() -> None:
     assert_all_pass("--game", "quinze", "--", PY, str(BOTS / "talk_unknown.py"), "silent", "table-news")
+
+
+def test_a_too_deep_line_is_told_in_the_relays_words_in_both_checks() -> None:
+    # The direct scenarios read a bot's line as the relay does (its element limit): one code, one wording.
+    _, data = checklist("--game", "quinze", "--", PY, str(BOTS / "deep_line.py"))
+    reasons = {c["check"]: c["reason"] for c in data["checks"]}
+    assert "[too-many-elements]" in reasons["well-formed"] and "[too-many-elements]" in reasons["games"], reasons
+    assert "RecursionError" not in json.dumps(data)
+    words = reasons["well-formed"].split("[too-many-elements]")[0].split(": ", 3)[-1]
+    assert words in reasons["games"], (words, reasons["games"])

@@ -26,6 +26,7 @@ from typing import Any
 
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.framing import DEFAULT_MAX_FRAME, encode_frame, encode_line, loads_line, unpack_body
+from quinze_cli.botproc import MAX_ELEMENTS, describe_exit
 
 STDERR_TAIL = 4096
 """Bytes of the end of the program's stderr kept to quote in a failure."""
@@ -66,6 +67,15 @@ class Output:
     returncode: int | None = None
     raw: bytes = b""
     other_wire: bool = False
+
+
+def ended(returncode: int | None) -> str:
+    """How the program's output ended, for a reason: ``describe_exit`` of its exit status
+    (``"exited with code 3"``), or, when stdout ended and the process still runs (an ``"exited"``
+    :class:`Output` without ``returncode``), that it closed its standard output."""
+    if returncode is None:
+        return "closed its standard output (it is still running)"
+    return describe_exit(returncode)
 
 
 def _a_frame(line: bytes) -> bool:
@@ -216,7 +226,7 @@ class Probe:
 
     def _decode(self, line: bytes) -> Output:
         try:
-            data = loads_line(line)
+            data = loads_line(line, max_elements=MAX_ELEMENTS)  # as the relay reads it: the same verdicts and words
         except ProtocolError as err:
             if _a_frame(line):
                 return Output("garbage", reason=f"a msgpack frame where a JSON line was expected ({err.reason} "
@@ -244,7 +254,7 @@ class Probe:
         body = bytes(self._buf[4: 4 + n])
         del self._buf[: 4 + n]
         try:
-            data = unpack_body(body)
+            data = unpack_body(body, max_elements=MAX_ELEMENTS)
         except ProtocolError as err:
             return Output("garbage", reason=f"{err.reason} [{err.code}]", raw=body[:200])
         return self._message(data, body)

@@ -25,9 +25,8 @@ from quinze_protocol.framing import encode_frame
 from quinze_protocol.game import Game, GameError, get_game
 from quinze_protocol.messages import parse_message
 from quinze_protocol.rng import Rng
-from quinze_cli.botproc import describe_exit
 from quinze_cli.checkbot.positions import concrete, crafted
-from quinze_cli.checkbot.probe import Probe
+from quinze_cli.checkbot.probe import Probe, ended
 from quinze_cli.checkbot.report import HINTS, Checklist
 
 SALT = "c0ffee0123456789"
@@ -158,9 +157,9 @@ class Session:
         tail = self.probe.stderr_tail()
         early = ("keep reading until stdin ends (read returns end of file), and exit only then: "
                  "its end (status 0) came while input was still being sent") if rc == 0 else ""  # not the check's own hint
-        reason = f"{self.where}: the program {describe_exit(rc)} {when}" + (f"; stderr ends with: {tail}" if tail else "")
+        reason = f"{self.where}: the program {ended(rc)} {when}" + (f"; stderr ends with: {tail}" if tail else "")
         if self.crash_check == "stays-up":
-            self.s.games_exit = describe_exit(rc)
+            self.s.games_exit = ended(rc)
         elif self.crash_check in AFTER_GAMES and self.s.exited_in_whole_games():
             # It ends in whole games too, where nothing unusual is sent: a crash, not this check's fault.
             self.crashed_anyway = True
@@ -320,7 +319,7 @@ def run_handshake(s: Settings, checks: Checklist) -> None:
     try:
         first = sess.probe.read(QUIET)
         if first.kind == "exited":
-            checks.fail("handshake", f"the program {describe_exit(first.returncode)} before any message was sent"
+            checks.fail("handshake", f"the program {ended(first.returncode)} before any message was sent"
                         + (f"; stderr ends with: {sess.probe.stderr_tail()}" if sess.probe.stderr_tail() else ""))
             return
         if first.kind in ("message", "garbage"):
@@ -509,7 +508,7 @@ def run_exit(s: Settings, checks: Checklist) -> None:
         if rc is None:
             checks.fail("exit", f"still running {EXIT_WAIT:g} s after its stdin closed")
         elif rc != 0:
-            checks.fail("exit", f"at the end of its input the program {describe_exit(rc)}, not 0")
+            checks.fail("exit", f"at the end of its input the program {ended(rc)}, not 0")
         else:
             checks.ok("exit")
     except Stop:
