@@ -70,13 +70,21 @@ class Verdict:
 class Checklist:
     """The verdicts being gathered: the first failure of a check is kept (later ones are counted)."""
 
-    def __init__(self) -> None:
+    def __init__(self, scope: frozenset[str] | None = None) -> None:
         self.verdicts = {c[0]: Verdict(c[0], status="skip", reason="not reached") for c in CHECKS}
         self.failures: dict[str, int] = {}
+        self.scope = scope
+        """The checks this list may record (a scenario's: ``quinze check-bot`` prints a check once
+        every scenario that may record it has ended); None: any. Another raises ``ValueError``."""
+
+    def _verdict(self, check: str) -> Verdict:
+        if self.scope is not None and check not in self.scope:
+            raise ValueError(f"a verdict for {check!r} in a scenario that does not record it")
+        return self.verdicts[check]
 
     def ok(self, check: str, note: str = "") -> None:
         """The check passed once (a pass never overrides a failure)."""
-        v = self.verdicts[check]
+        v = self._verdict(check)
         if v.status == "skip":
             v.status, v.reason = "pass", ""
         if note and note not in v.notes:
@@ -85,14 +93,14 @@ class Checklist:
     def fail(self, check: str, reason: str, fix: str = "") -> None:
         """The check failed, for ``reason`` (only the first reason is kept); ``fix``: a hint for
         this failure instead of the check's own."""
-        v = self.verdicts[check]
+        v = self._verdict(check)
         self.failures[check] = self.failures.get(check, 0) + 1
         if v.status != "fail":
             v.status, v.reason, v.fix = "fail", reason, fix
 
     def not_judged(self, check: str, reason: str) -> None:
         """The check could not be judged (``skip``), for ``reason``, unless it already has a verdict."""
-        v = self.verdicts[check]
+        v = self._verdict(check)
         if v.status == "skip":
             v.reason = reason
 

@@ -527,3 +527,15 @@ def _first_failure(checks: Checklist, order: Sequence[str]) -> str:
 
 DIRECT = (run_handshake, run_games, run_unknown, run_refused, run_exit)
 """The direct scenarios, in the order they run."""
+
+ASKED = ("deadline", "flush", "well-formed", "copies", "legal")
+"""The checks an answer to a request is judged by (:meth:`Session.ask`)."""
+RECORDS: dict[Any, frozenset[str]] = {
+    run_handshake: frozenset(("handshake", *ASKED)),
+    run_games: frozenset(("stays-up", "stderr", *ASKED)),
+    run_unknown: frozenset(("unknown", *ASKED)),
+    run_refused: frozenset(("refused", *ASKED)),
+    run_exit: frozenset(("exit", "flush", "deadline")),
+}
+"""The checks each direct scenario may record a verdict for: a check's verdict is decided once
+every scenario that may record it has ended (``quinze check-bot`` prints it then)."""
