@@ -88,5 +88,5 @@ def test_a_json_line_too_deep_for_the_parser_is_not_json_and_reading_goes_on() -
     with pytest.raises(ProtocolError) as info:
         dec.next_message()
     assert (info.value.code, info.value.fatal) == ("not-json", False)
-    assert info.value.reason.startswith("line is not JSON (RecursionError): ")
+    assert info.value.reason.startswith("line is not JSON (nested too deeply): ")
     assert dec.next_message().nonce == 2
