@@ -41,7 +41,7 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-__all__ = ["EXIT_BROKEN_PIPE", "EXIT_OUTPUT_FAILED", "PLAIN_ERRORS", "colour_wanted", "fit_dumb_terminal", "guarded", "no_color", "plain_text", "prepare_streams",
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_OUTPUT_FAILED", "PLAIN_ERRORS", "colour_wanted", "fit_dumb_terminal", "guarded", "line_console", "no_color", "plain_text", "prepare_streams",
            "stdout_closed"]
 
 EXIT_BROKEN_PIPE = 141
@@ -118,6 +118,19 @@ def colour_wanted(console: Any) -> bool:
     """Whether ``console`` (a rich ``Console``) should get colours of our own (suit symbols in
     red...): a terminal that has colours, and :func:`no_color` false."""
     return bool(console.is_terminal and console.color_system is not None and not no_color())
+
+
+def line_console(stderr: bool = False) -> Any:
+    """A rich ``Console`` for a command's lines of text (``stderr``: on stderr, else stdout) that
+    wraps a long line at the width only on a terminal. In a file or a pipe rich would otherwise
+    cut it at 80 columns (its width there), so that ``grep`` on a saved log found half a line (a
+    tournament's ``game 3: BOT (seat 1) forfeits: ...`` lines, a path). Tables are drawn the
+    same either way. The one way commands that write such lines get their consoles."""
+    from rich.console import Console
+
+    console = Console(stderr=stderr, highlight=False)
+    console.soft_wrap = not console.is_terminal
+    return console
 
 
 def fit_dumb_terminal(console: Any) -> Any:

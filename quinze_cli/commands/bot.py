@@ -33,6 +33,7 @@ from quinze_cli.app import help_of
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_error
 from quinze_cli.options import check_move_time, check_seat, check_seed, parse_option_pairs
 from quinze_cli.progcheck import program_problem
+from quinze_cli.stdio import line_console
 
 if TYPE_CHECKING:
     import trio
@@ -302,8 +303,8 @@ def register(app: typer.Typer) -> None:
             from quinze_cli.debuglog import enable_debug
 
             enable_debug()
-        out = Console(highlight=False)
-        err = Console(stderr=True, highlight=False)
+        out = line_console()
+        err = line_console(stderr=True)
         import trio
 
         code = trio.run(_run, args, out, err)

@@ -27,6 +27,7 @@ from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_erro
 from quinze_cli.options import (STDIO, check_at_least, check_last_seed, check_log_dir, check_move_time, check_seed, check_writable,
                                  fresh_seed, games_problem, option_pairs)
 from quinze_cli.results import elo_line, print_results, results_table
+from quinze_cli.stdio import line_console
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -64,7 +65,6 @@ def build_config(
     """Check the command line and build the match (exits through :func:`fail` on bad input).
     With ``positions`` (``--positions FILE``) the games start from them, each once per seat
     rotation (duplicate implied); ``games`` 0 then means one per position and rotation."""
-    from rich.console import Console
 
     from quinze_protocol.game import GameError, get_game
     from quinze_cli.positions import load_positions
@@ -147,7 +147,7 @@ def build_config(
     per_deal = len(rotations(len(specs), seats_n))
     if duplicate and games % per_deal:
         rounded = -(-games // per_deal) * per_deal
-        Console(stderr=True, highlight=False).print(
+        line_console(stderr=True).print(
             f"note: --duplicate plays each deal once per seat rotation ({per_deal}): {games} games rounded up to {rounded}")
         games = rounded
     iter_schedule(len(specs), seats_n, games, seed, duplicate=duplicate, positions=len(starts))  # checks only
@@ -307,7 +307,6 @@ def register(app: typer.Typer) -> None:
         positions: Annotated[Optional[Path], typer.Option("--positions", help="Start the games from these positions (the quinze legal format, one per line), each once per seat rotation.", show_default=False)] = None,
         resume: Annotated[Optional[Path], typer.Option("--resume", help="Go on with the match of this log (or its .journal): play only the missing games.", show_default=False)] = None,
     ) -> None:
-        from rich.console import Console
 
         from quinze_cli.cluster import check_cluster
         from quinze_cli.journal import JournalError, differences
@@ -385,8 +384,8 @@ def register(app: typer.Typer) -> None:
             from quinze_cli.debuglog import enable_debug
 
             enable_debug()
-        out = Console(highlight=False, stderr=json_stdout)
-        err = Console(stderr=True, highlight=False)
+        out = line_console(stderr=json_stdout)
+        err = line_console(stderr=True)
         names = ", ".join(b.name for b in config.bots)
         err.print(f"{config.game}: {config.games} game(s) between {names}, {config.seats} seats, seed {config.seed}"
                   + (f"; resuming: {len(resumed.done)} done" if resumed else "")

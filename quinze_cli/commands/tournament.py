@@ -29,6 +29,7 @@ from quinze_cli.gameside import game_id_help
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
 from quinze_cli.options import (check_at_least, check_last_seed, check_log_dir, check_move_time, check_seed, check_writable, fresh_seed,
                                  option_pairs)
+from quinze_cli.stdio import line_console
 from quinze_cli.schedule import FORMATS, MAX_EVENT_GAMES, Schedule, build_schedule, event_size
 
 if TYPE_CHECKING:
@@ -268,7 +269,6 @@ def register(app: typer.Typer) -> None:
         positions: Annotated[Optional[Path], typer.Option("--positions", help="Start the deals from these positions (the quinze legal format, one per line), each once per seat rotation.", show_default=False)] = None,
     ) -> None:
         import trio
-        from rich.console import Console
 
         from quinze_cli.cluster import check_cluster, make_runner
         from quinze_cli.journal import Journal, JournalError, differences, resume_games
@@ -313,8 +313,8 @@ def register(app: typer.Typer) -> None:
                     if old is not None:
                         old.close()
                     fail(f"BOT {spec.spec!r}: {problem}")
-        out_console = Console(stderr=json_file == "-", highlight=False)
-        err_console = Console(stderr=True, highlight=False)
+        out_console = line_console(stderr=json_file == "-")
+        err_console = line_console(stderr=True)
         if json_file not in (None, "-"):
             check_writable(Path(json_file), "--json")
         if old is not None:
