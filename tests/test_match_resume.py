@@ -30,6 +30,14 @@ def quinze(*args, cwd, timeout=120):
 
 
 
+def _results(log: Path | None) -> int:
+    """The games finished in ``log`` so far (its result records; 0 before it exists)."""
+    try:
+        return log.read_bytes().count(b'{"record":"result"') if log is not None else 0
+    except FileNotFoundError:
+        return 0
+
+
 def _games(log: Path) -> list[tuple]:
     result = read_log(log.read_text())
     assert result.problems == [] and result.partial == []
@@ -47,14 +55,21 @@ def test_match_resumed_after_kill_9_ends_as_an_uninterrupted_run(tmp_path):
     kills = 0
     cmd = [QUINZE, "match", *ARGS, "--log-dir", "run"]
     for _ in range(5):
+        # Killed once the log holds a game more than when this run started, at a random moment
+        # of the next game: every run adds at least one game, and the 24 games outlast the kills
+        # whatever the machine's speed (a random delay alone let a quiet machine finish first).
+        before = _results(log)
         proc = forkkit.Popen(cmd, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            deadline = time.monotonic() + 30
-            while log is None and time.monotonic() < deadline and proc.poll() is None:
-                found = list((tmp_path / "run").glob("match-*.journal"))
-                log = found[0].with_suffix(".jsonl") if found else None
-                time.sleep(0.02)
-            time.sleep(rng.uniform(0.05, 0.6))
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline and proc.poll() is None:
+                if log is None:
+                    found = list((tmp_path / "run").glob("match-*.journal"))
+                    log = found[0].with_suffix(".jsonl") if found else None
+                if log is not None and _results(log) > before:
+                    break
+                time.sleep(0.01)
+            time.sleep(rng.uniform(0.0, 0.05))
             if proc.poll() is not None:
                 break
             proc.send_signal(signal.SIGKILL)
