@@ -21,7 +21,8 @@ stderr = Console(stderr=True, highlight=False, soft_wrap=True)
 EXIT_INVALID = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
-"""Exit status of every command stopped by Ctrl-C or SIGTERM (128 + SIGINT, the shell's convention)."""
+"""Exit status of every command stopped by Ctrl-C, SIGTERM or SIGHUP (128 + SIGINT, the shell's
+convention; :mod:`quinze_cli.interrupt`)."""
 
 
 def fail(message: str, code: int = EXIT_INVALID) -> NoReturn:

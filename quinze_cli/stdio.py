@@ -41,7 +41,7 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-__all__ = ["EXIT_BROKEN_PIPE", "EXIT_OUTPUT_FAILED", "PLAIN_ERRORS", "colour_wanted", "fit_dumb_terminal", "guarded", "line_console", "no_color", "plain_text", "prepare_streams",
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_OUTPUT_FAILED", "PLAIN_ERRORS", "colour_wanted", "drop_lost_streams", "fit_dumb_terminal", "guarded", "line_console", "no_color", "plain_text", "prepare_streams",
            "stdout_closed"]
 
 EXIT_BROKEN_PIPE = 141
@@ -169,6 +169,25 @@ def stdout_closed(stream: TextIO | None = None) -> bool:
         return any(ev & (select.POLLERR | select.POLLHUP) for _, ev in poller.poll(0))
     except OSError:
         return False
+
+
+def drop_lost_streams() -> list[int]:
+    """Point stdout and stderr at ``/dev/null`` where nothing can read them any more: a terminal
+    that hung up (closed, its ssh connection dropped: every write gets ``EIO``) or a pipe whose
+    reader is gone (:func:`stdout_closed`). Called on SIGHUP, before a command's orderly stop
+    prints its lines; a file, a live terminal or a live pipe is kept. Returns the file
+    descriptors pointed at ``/dev/null``. Never raises."""
+    dropped = []
+    for stream in (sys.__stdout__, sys.__stderr__):
+        if stream is None or not stdout_closed(stream):
+            continue
+        with contextlib.suppress(OSError, ValueError):
+            fd = stream.fileno()
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, fd)
+            os.close(devnull)
+            dropped.append(fd)
+    return dropped
 
 
 class _WatchedFile(io.FileIO):

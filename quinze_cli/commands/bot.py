@@ -13,7 +13,7 @@ A broken bot (timeout, crash, garbage, illegal action) forfeits the game at once
 stays at the table (later games are forfeited at once if the program is dead) until it closes.
 
 Exit status: 0 when the table closed and the bot never failed; 1 otherwise (server unreachable,
-join refused, a forfeit); 2 for usage errors; 130 after Ctrl-C.
+join refused, a forfeit); 2 for usage errors; 130 after Ctrl-C, SIGTERM or SIGHUP.
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ Elo) in :mod:`quinze_cli.stats`.
 Exit status: 0 after a complete match (bot failures included: a forfeit is a result); 1 when the
 match had to stop (a bot failing in more games in a row than its restarts, the server lost) or for bad input (``--json`` not writable: checked before playing; a ``--resume`` log with a
 damaged line that is not a cut tail, :class:`quinze_cli.journal.LogDamaged`); 2 for usage errors (and when another
-quinze run is using the log: :mod:`quinze_cli.loglock`, nothing changed); 130 after Ctrl-C (the bots
-are stopped, the finished games are in the log).
+quinze run is using the log: :mod:`quinze_cli.loglock`, nothing changed); 130 after Ctrl-C, SIGTERM or
+SIGHUP (:mod:`quinze_cli.interrupt`: the bots are stopped, the finished games are in the log).
 """
 
 from __future__ import annotations

@@ -1,13 +1,14 @@
 """``quinze serve``: run the Trio game server (PROTOCOL.md).
 
 Listens on 127.0.0.1:15015 by default (this machine only); ``--host 0.0.0.0`` serves the local
-network. Ctrl-C (SIGINT) or SIGTERM stops it cleanly: tables start no more games, every client is
-sent ``bye`` (bounded by ``ServerConfig.shutdown_grace``), finished games are already logged and
-the games it aborts are logged (bounded by ``ServerConfig.shutdown_log_time``), the exit status is
-0; 1 when an aborted game's log could not be written (the tables are named). A second
-SIGINT/SIGTERM while stopping exits at once with status 130.
+network. Ctrl-C (SIGINT), SIGTERM or SIGHUP (its terminal closed; not under ``nohup``, which
+ignores it) stops it cleanly: tables start no more games, every client is sent ``bye`` (bounded by
+``ServerConfig.shutdown_grace``), finished games are already logged and the games it aborts are
+logged (bounded by ``ServerConfig.shutdown_log_time``), the exit status is 0; 1 when an aborted
+game's log could not be written (the tables are named). A second SIGINT/SIGTERM while stopping
+exits at once with status 130; a second SIGHUP does not (a closed terminal sends two).
 
-Both signals are received by :func:`trio.open_signal_receiver` for the whole run, never as a
+The signals are received by :func:`trio.open_signal_receiver` for the whole run, never as a
 ``KeyboardInterrupt``: a KeyboardInterrupt raised in the middle of the server's own code (a table
 task, or the shutdown itself) could skip the cleanup and leave a shielded server playing on,
 deaf to further Ctrl-C.
@@ -25,10 +26,10 @@ ready tasks run in the order they became ready (:func:`quinze_server.scheduling.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import os
-import signal
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -65,16 +66,31 @@ def _find(exc: BaseException, kind: type[BaseException]) -> BaseException | None
 
 
 async def _watch_signals(signals: AsyncIterator[int], stop: trio.CancelScope, console: Console) -> None:
-    """First SIGINT/SIGTERM: cancel ``stop`` (the server shuts down cleanly). Second: exit now."""
-    async for _ in signals:
+    """First SIGINT/SIGTERM/SIGHUP: cancel ``stop`` (the server shuts down cleanly). A second
+    SIGINT/SIGTERM: exit now. A SIGHUP while stopping changes nothing: a closed terminal sends two
+    (the shell passes its own on to its jobs, the kernel signals the foreground group)."""
+    from quinze_cli.interrupt import hung_up
+
+    async for signum in signals:
+        hangup = hung_up(signum)
         if not stop.cancel_called:
-            console.print("stopping: telling clients bye (Ctrl-C again to quit at once)")
             stop.cancel()
+            _say(console, ("hung up: " if hangup else "") + "stopping: telling clients bye (Ctrl-C again to quit at once)")
             continue
-        console.print("stopped at once (second signal)")
-        sys.stdout.flush()
-        sys.stderr.flush()
+        if hangup:
+            continue
+        _say(console, "stopped at once (second signal)")
+        with contextlib.suppress(OSError, ValueError):
+            sys.stdout.flush()
+        with contextlib.suppress(OSError, ValueError):
+            sys.stderr.flush()
         os._exit(EXIT_INTERRUPTED)  # at once: no cleanup may hold the process (finished games are on disk)
+
+
+def _say(console: Console, line: str) -> None:
+    """Print ``line``; a stream that cannot take it (a terminal gone since) must not stop the shutdown."""
+    with contextlib.suppress(OSError):
+        console.print(line)
 
 
 async def _serve(config: ServerConfig, console: Console, announce: str | None) -> list[str]:
@@ -85,7 +101,9 @@ async def _serve(config: ServerConfig, console: Console, announce: str | None) -
     from quinze_server.app import run_server
     from quinze_server.server import Server
 
-    with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
+    from quinze_cli.interrupt import stop_signals
+
+    with trio.open_signal_receiver(*stop_signals()) as signals:
         async with trio.open_nursery() as outer:
             with trio.CancelScope() as stop:
                 outer.start_soon(_watch_signals, signals, stop, console)

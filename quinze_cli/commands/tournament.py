@@ -12,7 +12,7 @@ Exit status: 0 after a complete event; 1 when it had to stop (a bot failing beyo
 the server lost) or for bad input (a journal that does not match, a log with a damaged line that is not
 a cut tail: :class:`quinze_cli.journal.LogDamaged`); 2 for usage errors (and when another quinze run is using
 the event: :mod:`quinze_cli.loglock`, nothing changed); 130 after
-Ctrl-C (bots stopped, finished games in the log and the journal: ``--resume`` goes on).
+Ctrl-C, SIGTERM or SIGHUP (bots stopped, finished games in the log and the journal: ``--resume`` goes on).
 """
 
 from __future__ import annotations

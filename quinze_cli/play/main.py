@@ -9,7 +9,7 @@ A server that stops (``bye`` ``shutdown``) is not reconnected to: the person is 
 another server found on the local network, or quit.
 
 Exit codes: 0 when the person quits (``quit``, end of input) or the table closes; 130 after
-Ctrl-C (or SIGTERM), once the table was left and ``bye`` said (as ``quinze match`` and ``quinze
+Ctrl-C (or SIGTERM, or SIGHUP: the terminal was closed), once the table was left and ``bye`` said (as ``quinze match`` and ``quinze
 bot``); 1 when the server cannot be reached, refuses the seat or the connection cannot be restored.
 """
 
@@ -137,7 +137,7 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
         except Quit as q:
             why = q.why
             s.say(cat(f"quit.{q.why}"))
-            if why == "interrupt":
+            if why in ("interrupt", "hangup"):
                 code = EXIT_INTERRUPTED
         except TableGone as err:
             s.say(str(err), style="red")

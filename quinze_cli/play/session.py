@@ -11,7 +11,8 @@ Everything the client reacts to arrives in one trio memory channel as ``(source,
 * ``("lost", text, generation, reason)``: the connection of that generation is over (``reason``:
   the server's ``bye`` reason, ``""`` when it said none);
 * ``("input", line | None)``: a typed line (None: standard input closed);
-* ``("signal", None)``: Ctrl-C;
+* ``("signal", why)``: Ctrl-C or SIGTERM (``why`` ``"interrupt"``), SIGHUP (``"hangup"``: the
+  terminal was closed; not under ``nohup``);
 * ``("resize", None)``: the terminal was resized (``SIGWINCH``): the console takes the new size
   and :attr:`Session.on_resize` is called (the table screen is drawn again); :meth:`Session.next`
   never returns it.
@@ -73,7 +74,8 @@ class PlayOptions:
 
 
 class Quit(Exception):
-    """The person leaves: ``why`` is ``"quit"``, ``"eof"`` or ``"interrupt"``."""
+    """The person leaves: ``why`` is ``"quit"``, ``"eof"``, ``"interrupt"`` (Ctrl-C, SIGTERM) or
+    ``"hangup"`` (the terminal was closed: SIGHUP, or the end of a terminal's input that hung up)."""
 
     def __init__(self, why: str) -> None:
         super().__init__(why)
@@ -145,9 +147,11 @@ class Session:
             nursery.start_soon(self._resizes)
 
     async def _signals(self) -> None:
-        with trio.open_signal_receiver(signal.SIGINT, signal.SIGTERM) as signals:
-            async for _ in signals:
-                await self.send_ch.send(("signal", None))
+        from quinze_cli.interrupt import hung_up, stop_signals
+
+        with trio.open_signal_receiver(*stop_signals()) as signals:
+            async for signum in signals:
+                await self.send_ch.send(("signal", "hangup" if hung_up(signum) else "interrupt"))
 
     async def _resizes(self) -> None:
         with trio.open_signal_receiver(signal.SIGWINCH) as signals:
@@ -219,8 +223,13 @@ class Session:
 
     def _check_quit(self, item: tuple) -> None:
         if item[0] == "signal":
-            raise Quit("interrupt")
+            raise Quit(item[1] or "interrupt")
         if item[0] == "input" and item[1] is None:
+            if self.reader.hung_up():  # the terminal closed: its SIGHUP may come after this end of input
+                from quinze_cli.stdio import drop_lost_streams
+
+                drop_lost_streams()
+                raise Quit("hangup")
             raise Quit("eof")
 
     async def next_line(self) -> tuple[str, bool]:

@@ -63,6 +63,15 @@ class LineReader:
         """True when standard input is a terminal."""
         return self._tty
 
+    def hung_up(self) -> bool:
+        """True when standard input was a terminal and that terminal hung up (closed: a read gets
+        end of input or ``EIO``, and ``poll`` says POLLHUP)."""
+        if not self._tty:
+            return False
+        from quinze_cli.stdio import stdout_closed
+
+        return stdout_closed(sys.__stdin__)
+
     def set_words(self, words: list[str]) -> None:
         """The words Tab completes from now on (commands, cards in hand, ...)."""
         self.words = sorted(set(words))
