@@ -144,7 +144,8 @@ def _load() -> None:
     from quinze_cli.play.render_quinze import QuinzeUI
 
     for side in (
-        GameSide("quinze", QuinzeUI, narrate_quinze.NARRATORS, frozenset(narrate_quinze.SECTIONS), "quinze"),
+        GameSide("quinze", QuinzeUI, narrate_quinze.NARRATORS, frozenset(narrate_quinze.SECTIONS), "quinze",
+                 narrate_quinze.narrators),
         GameSide("quatorze", QuatorzeUI, narrate_quatorze.NARRATORS, frozenset(narrate_quatorze.SECTIONS), "quatorze",
                  narrate_quatorze.narrators),
         GameSide("quinze-classique", ClassiqueUI, narrate_classique.NARRATORS, frozenset(narrate_classique.SECTIONS),

@@ -18,8 +18,8 @@ from quinze_cli.stdio import colour_wanted, fit_dumb_terminal
 
 
 def position_or_step(selected: list[tuple[int, LoggedGame]], *, position: bool, step: bool, at: int | None,
-                     deal: int | None, coup: int | None, seat: int | None) -> int:
-    """Run ``--position`` or ``--step`` on the selected game; the exit code."""
+                     deal: int | None, coup: int | None, seat: int | None, lang: str = "en") -> int:
+    """Run ``--position`` or ``--step`` (its screen in ``lang``) on the selected game; the exit code."""
     if position and step:
         fail("give --position or --step, not both", EXIT_USAGE)
     if not position and not step:
@@ -38,7 +38,7 @@ def position_or_step(selected: list[tuple[int, LoggedGame]], *, position: bool, 
     console = fit_dumb_terminal(Console(highlight=False))
     color = colour_wanted(console)
     try:
-        view = Viewer(logged, number, seat=seat, color=color)
+        view = Viewer(logged, number, seat=seat, color=color, lang=lang)
     except LogError as err:
         fail(f"game {number}: cannot replay it: {err} (quinze replay --verify says more)")
     if at is not None:

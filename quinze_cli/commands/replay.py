@@ -5,6 +5,7 @@
     quinze replay logs/t1.jsonl --seat Ana                        # as the player Ana saw it
     quinze replay match.jsonl --verify                            # re-simulate every game
     quinze replay match.jsonl --game 2 --json                     # game 2 as JSON
+    quinze replay match.jsonl --game 2 --lang fr                  # told in French
 
 The log format is PROTOCOL.md "Replay log" (read a game at a time with :func:`quinze_protocol.replaylog.iter_log`).
 Games are numbered by their order in the file, from 1 (``--game``). Told for the whole table,
@@ -21,6 +22,11 @@ but never counted as verified, and its line says what was found (:func:`unfinish
 log ends, after move N of game G, or that the next game's header follows) and the likely causes; one aborted (the server stopped during it) is whole, checked up
 to the abort, and counts. The title of a told game names the server run, the table
 and the game number at that table.
+
+The game told in words and the ``--step`` viewer are in the language of ``--lang`` (else the
+environment's, as for ``quinze play``: :func:`quinze_cli.i18n.choose_language`), worded from
+``replay.*``, ``viewer.*`` and each game's narration texts in ``quinze_cli/locale/*.json``;
+``--verify``, ``--json``, ``--position`` and the warnings are for programs and stay as they are.
 
 A damaged log is read leniently: a truncated last record (a crash while writing) and other
 problems are warnings on stderr, and the intact games still print and verify; a game cut short
@@ -49,6 +55,7 @@ from quinze_protocol.replaylog import FORMAT, LoggedGame, iter_log
 from quinze_protocol.replaysim import verify
 from quinze_cli.app import help_of
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, stderr
+from quinze_cli.i18n import Catalogue, choose_language
 from quinze_cli.options import STDIO
 from quinze_cli.narrate import Names, narrate_event, result_lines, seat_event
 
@@ -360,25 +367,26 @@ def game_json(number: int, game: LoggedGame, seat: int | None) -> dict[str, Any]
             "header": game.header, "records": records, "result": game.result}
 
 
-def tell_game(number: int, game: LoggedGame, seat: int | None, out: Console) -> None:
-    """Print one game in words: header, every event (prefixed by the number of the action that
-    caused it), the result."""
+def tell_game(number: int, game: LoggedGame, seat: int | None, out: Console, lang: str = "en") -> None:
+    """Print one game in words, in ``lang``: header, every event (prefixed by the number of the
+    action that caused it), the result."""
+    t = Catalogue(lang, strict=True)
     h = game.header
-    who = Names(h.get("players"), seat)
+    who = Names(h.get("players"), seat, lang)
     game_id = str(h.get("game"))
-    run = f"server run {h['run']}, " if h.get("run") is not None else ""
-    title = f"Game {number}: {game_title(game_id)}, {run}table {h.get('table')} game {h.get('number')}"
+    run = t("replay.run", run=h["run"]) if h.get("run") is not None else ""
+    title = t("replay.title", number=number, title=game_title(game_id), run=run, table=h.get("table"), game=h.get("number"))
     out.print(Rule(Text(title, style="bold")))
     raw_players, raw_options = h.get("players"), h.get("options")
     players: list[Any] = raw_players if isinstance(raw_players, list) else []
-    out.print(Text("players: " + ", ".join(f"{s} {p}" for s, p in enumerate(players))))
+    out.print(Text(t("replay.players", players=", ".join(f"{s} {p}" for s, p in enumerate(players)))))
     options: dict[str, Any] = raw_options if isinstance(raw_options, dict) else {}
-    out.print(Text("options: " + ", ".join(f"{k}={v}" for k, v in options.items())))
-    out.print(Text(f"seed {h.get('seed')}, started {h.get('started')}, {h.get('software')}", style="dim"))
+    out.print(Text(t("replay.options", options=", ".join(f"{k}={v}" for k, v in options.items()))))
+    out.print(Text(t("replay.origin", seed=h.get("seed"), started=h.get("started"), software=h.get("software")), style="dim"))
     if seat is None:
-        out.print(Text("seen by: the whole table (every hand)", style="italic"))
+        out.print(Text(t("replay.seen-by-table"), style="italic"))
     else:
-        out.print(Text(f"seen by: seat {seat}, {who(seat)}: its own cards only", style="italic"))
+        out.print(Text(t("replay.seen-by-seat", seat=seat, name=who(seat)), style="italic"))
     action, fresh = 0, False
     for rec in game.records[1:]:
         kind = rec.get("record")
@@ -387,7 +395,7 @@ def tell_game(number: int, game: LoggedGame, seat: int | None, out: Console) -> 
             continue
         if kind != "event" or not isinstance(rec.get("event"), dict):
             continue
-        section, lines = narrate_event(game_id, rec["event"], who, seat)
+        section, lines = narrate_event(game_id, rec["event"], who, seat, lang)
         if section:
             out.print()
         for i, line in enumerate(lines):
@@ -398,7 +406,7 @@ def tell_game(number: int, game: LoggedGame, seat: int | None, out: Console) -> 
     out.print()
     if game.break_note is not None:
         out.print(Text(game.break_note, style="bold yellow"))
-    for i, line in enumerate(result_lines(game.result, who)):
+    for i, line in enumerate(result_lines(game.result, who, lang)):
         out.print(Text(line, style="bold" if i == 0 else ""))
     out.print()
 
@@ -419,7 +427,12 @@ def register(app: typer.Typer) -> None:
         deal: Annotated[Optional[int], typer.Option("--deal", help="With --position: at the start of deal D (Le Quinze).")] = None,
         coup: Annotated[Optional[int], typer.Option("--coup", help="With --position: at the start of coup C (Le Quinze classique).")] = None,
         step: Annotated[bool, typer.Option("--step", help="Step through one game full screen (keys on screen); with --seat, start in that seat's view.")] = False,
+        lang: Annotated[Optional[str], typer.Option("--lang", metavar="LANG", help="Language of the game told in words and of --step: en or fr (default: from LANG, else en).")] = None,
     ) -> None:
+        try:
+            language = choose_language(lang)
+        except ValueError as err:
+            fail(str(err), EXIT_USAGE)
         if check:
             apart = [flag for flag, given in (("--seat", seat_arg is not None), ("--position", position), ("--step", step),
                                               ("--at", at is not None), ("--deal", deal is not None),
@@ -438,22 +451,22 @@ def register(app: typer.Typer) -> None:
                 selected = [(number, g) for number, g in islice(games, 2)]  # one game is needed: two say there are more
                 seat = seat_of(seat_arg, *selected[0]) if seat_arg is not None else None
                 raise typer.Exit(position_or_step(selected, position=position, step=step, at=at, deal=deal, coup=coup,
-                                                  seat=seat))
+                                                  seat=seat, lang=language))
             out = Console(highlight=False, soft_wrap=True)
             if check:
                 raise typer.Exit(verify_games(games, as_json, out, source))
             if as_json:
                 print_json(games, seat_arg)
                 return
-            raise typer.Exit(tell_games(games, seat_arg, out))
+            raise typer.Exit(tell_games(games, seat_arg, out, language))
         except KeyboardInterrupt:
             stderr.print(f"interrupted while reading {log}: no game {'verified' if check else 'shown'}",
                          soft_wrap=True, highlight=False)
             raise typer.Exit(EXIT_INTERRUPTED) from None
 
 
-def tell_games(games: Iterable[tuple[int, LoggedGame]], seat_arg: str | None, out: Console) -> int:
-    """Tell each game as it is read (:func:`tell_game`); the exit code. With ``--seat``, the first
+def tell_games(games: Iterable[tuple[int, LoggedGame]], seat_arg: str | None, out: Console, lang: str = "en") -> int:
+    """Tell each game as it is read (:func:`tell_game`, in ``lang``); the exit code. With ``--seat``, the first
     game must have that seat, checked before anything is printed (exit 1 naming the seats); a
     later game where it names no seat (the log streams: its header is read only then) is said
     in one line in its place and on stderr, the others are told, and the exit code is 1."""
@@ -464,10 +477,10 @@ def tell_games(games: Iterable[tuple[int, LoggedGame]], seat_arg: str | None, ou
             if not told + missed:  # the first game read (game 1, or the one --game picked)
                 fail(seat)
             missed += 1
-            out.print(Text(f"Game {number}: not told ({seat.removeprefix('--seat: ')})"))
+            out.print(Text(Catalogue(lang, strict=True)("replay.not-told", number=number, why=seat.removeprefix("--seat: "))))
             stderr.print(Text.assemble(("warning: ", "bold yellow"), seat))
             continue
-        tell_game(number, g, seat, out)
+        tell_game(number, g, seat, out, lang)
         told += 1
     return 1 if missed else 0
 

@@ -30,21 +30,23 @@ Narrator = Callable[[dict[str, Any], dict[int, dict[str, Any]], Callable[[Any], 
 
 class Names:
     """Names the seats of one game: ``who(1) -> "bob"``; with duplicate names ``"bob#1"``; the
-    seat of the viewer gets ``" (you)"`` and is an :class:`~quinze_cli.i18n.Own` (its actions are
+    seat of the viewer gets ``" (you)"`` (in ``lang``: ``" (vous)"``) and is an :class:`~quinze_cli.i18n.Own` (its actions are
     then told "You draw ...", as in ``quinze play``); a seat outside the list is ``"seat N"``."""
 
-    def __init__(self, players: Any, viewer: int | None = None) -> None:
+    def __init__(self, players: Any, viewer: int | None = None, lang: str = "en") -> None:
         names = [str(p) for p in players] if isinstance(players, list) else []
         dup = len(set(names)) < len(names)
         self.names = [f"{n}#{s}" if dup else n for s, n in enumerate(names)]
         self.viewer = viewer
+        self.lang = lang
 
     def __call__(self, seat: Any) -> str:
+        t = _words(self.lang)
         if isinstance(seat, int) and 0 <= seat < len(self.names):
             name = self.names[seat]
         else:
-            name = f"seat {seat}"
-        return Own(f"{name} (you)") if self.is_viewer(seat) else name
+            name = t("replay.seat", seat=seat)
+        return Own(f"{name} {t('common.you')}") if self.is_viewer(seat) else name
 
     def is_viewer(self, seat: Any) -> bool:
         """True when ``seat`` is the seat the game is told for."""
@@ -83,8 +85,10 @@ def seat_event(full: Mapping[str, Any], seat: int) -> dict[str, Any]:
     return Event(kind, public, private).for_seat(seat)
 
 
-def generic(kind: str, public: Mapping[str, Any], private: Mapping[int, Mapping[str, Any]], who: Callable[[Any], str]) -> list[str]:
-    """Any event in plain terms: ``kind: key value, ...`` then each shown private part."""
+def generic(kind: str, public: Mapping[str, Any], private: Mapping[int, Mapping[str, Any]], who: Callable[[Any], str],
+            lang: str = "en") -> list[str]:
+    """Any event in plain terms: ``kind: key value, ...`` (the log's own words) then each shown
+    private part, introduced in ``lang``."""
 
     def show(v: Any) -> str:
         if isinstance(v, list) and all(isinstance(c, str) for c in v):
@@ -94,67 +98,84 @@ def generic(kind: str, public: Mapping[str, Any], private: Mapping[int, Mapping[
     parts = [f"{k} {who(v) if k == 'seat' else show(v)}" for k, v in public.items()]
     lines = [f"{kind}: {', '.join(parts)}" if parts else kind]
     for s, part in sorted(private.items()):
-        lines.append(f"  seen by {who(s)}: " + ", ".join(f"{k} {show(v)}" for k, v in part.items()))
+        lines.append(_words(lang)("replay.seen-by-part", name=who(s),
+                                  fields=", ".join(f"{k} {show(v)}" for k, v in part.items())))
     return lines
 
 
-def narrate_event(game_id: str, full: Mapping[str, Any], who: Names, seat: int | None) -> tuple[bool, list[str]]:
+def narrate_event(game_id: str, full: Mapping[str, Any], who: Names, seat: int | None,
+                  lang: str = "en") -> tuple[bool, list[str]]:
     """``(starts_section, lines)``: the logged event ``full`` told in words for the whole table
-    (``seat`` None) or as ``seat`` saw it."""
+    (``seat`` None) or as ``seat`` saw it (its own actions in the second person), in ``lang``
+    (``"en"``, ``"fr"``: :data:`quinze_cli.i18n.LANGUAGES`). Raises ``ValueError`` for an unknown
+    ``lang``; never for the event's data (what a narrator cannot read is told by :func:`generic`)."""
     from quinze_cli.gameside import find_side
 
     kind, public, private = split_event(full, seat)
     side = find_side(game_id)
     fn: Narrator | None = None
     if side is not None:
-        fn = (_second_person(game_id) if seat is not None else side.narrators).get(kind)
+        fn = _narrators(game_id, lang, seat is not None).get(kind)
     section = side is not None and kind in side.sections
     if fn is not None:
         try:
             return section, fn(public, private, who)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             pass  # data this narrator cannot read: told plainly below
-    return section, generic(kind, public, private, who)
+    return section, generic(kind, public, private, who, lang)
 
 
 @cache
-def _second_person(game_id: str) -> Mapping[str, Narrator]:
-    """The English narrators of ``game_id`` that tell the viewer's own actions "You ..." (the
-    ``.you`` texts, :class:`~quinze_cli.i18n.YouCatalogue`); a game narrated without a catalogue
-    says it itself (``Names.is_viewer``)."""
+def _narrators(game_id: str, lang: str, second_person: bool) -> Mapping[str, Narrator]:
+    """The narrators of ``game_id`` worded in ``lang``; with ``second_person`` the viewer's own
+    actions are told "You ..." (the ``.you`` texts, :class:`~quinze_cli.i18n.YouCatalogue`). A
+    game narrated without a catalogue (one registered from outside, English only) says it itself
+    (``Names.is_viewer``)."""
     from quinze_cli.gameside import find_side
     from quinze_cli.i18n import Catalogue, YouCatalogue
 
     side = find_side(game_id)
     if side is None:
         return {}
-    return side.narrators_for(YouCatalogue(Catalogue("en", strict=True)))
+    cat = Catalogue(lang, strict=True)
+    return side.narrators_for(YouCatalogue(cat) if second_person else cat)
 
 
-def result_lines(record: Mapping[str, Any] | None, who: Names) -> list[str]:
-    """The result record in words: winners, reason, points and scores, and any forfeit."""
+@cache
+def _words(lang: str) -> Any:
+    from quinze_cli.i18n import Catalogue
+
+    return Catalogue(lang, strict=True)
+
+
+def result_lines(record: Mapping[str, Any] | None, who: Names, lang: str = "en") -> list[str]:
+    """The result record in words, in ``lang``: winners, reason, points and scores, and any forfeit
+    or abort (PROTOCOL.md "Replay log": the ``result`` record)."""
+    t = _words(lang)
     if record is None:
-        return ["No result: the game is incomplete in this log."]
+        return [t("replay.no-result")]
     raw = record.get("result")
     result: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
     winners: Sequence[Any] = result.get("winners") or []
-    names = ["you" if who.is_viewer(s) else who(s) for s in winners]
+    you = t("replay.you")
+    names = [you if who.is_viewer(s) else who(s) for s in winners]
     if not names:
-        head = "Nobody wins"
-    elif names == ["you"]:
-        head = "You win"
+        head = t("replay.nobody-wins")
+    elif names == [you]:
+        head = t("replay.you-win")
     elif len(names) == 1:
-        head = f"{names[0]} wins"
+        head = t("replay.wins", name=names[0])
     else:
-        head = f"{', '.join(names[:-1])} and {names[-1]} share the win"
-    lines = [f"Result: {head} (reason: {result.get('reason', '?')})."]
+        head = t("replay.share-win", names=", ".join(names[:-1]), last=names[-1])
+    lines = [t("replay.result", head=head, reason=result.get("reason", "?"))]
     for key in ("points", "scores"):
         values = result.get(key)
         if isinstance(values, list):
-            lines.append(f"  {key}: " + ", ".join(f"{who(s)} {v:g}" if isinstance(v, (int, float)) else f"{who(s)} {v}" for s, v in enumerate(values)))
+            shown = ", ".join(f"{who(s)} {v:g}" if isinstance(v, (int, float)) else f"{who(s)} {v}" for s, v in enumerate(values))
+            lines.append(t(f"replay.{key}", values=shown))
     forfeit = record.get("forfeit")
     if isinstance(forfeit, Mapping):
-        lines.append(f"  {who(forfeit.get('seat'))} forfeited ({forfeit.get('kind', '?')}).")
+        lines.append(t("replay.forfeited", name=who(forfeit.get("seat")), kind=forfeit.get("kind", "?")))
     if record.get("aborted") is not None:
-        lines.append(f"  Aborted ({record['aborted']}): the server stopped before the game ended; it counts for nobody.")
+        lines.append(t("replay.aborted", why=record["aborted"]))
     return lines

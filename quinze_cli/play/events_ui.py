@@ -99,7 +99,7 @@ def tell(game_id: str, state: TableState, event: Mapping[str, Any], private_keys
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
             lines = None
     if lines is None:
-        lines = generic(kind, public, private, who)
+        lines = generic(kind, public, private, who, cat.lang if cat is not None else "en")
     if style is None:
         return lines
     return [_NAME.sub(lambda m: names[int(m.group(1))], style_cards(line, style)) for line in lines]

@@ -67,7 +67,7 @@ def handle(view: Viewer, key: str) -> bool:
                 if 1 <= k <= t.last + 1:
                     view.index = k - 1
                 else:
-                    view.message = f"no action {k}: the game has actions 1..{t.last} ({t.last + 1}: the end)"
+                    view.message = view.cat("viewer.no-action", k=k, last=t.last, end=t.last + 1)
             view.entry = None
         elif key in ("escape", "q", "\x03"):
             view.entry = None
@@ -87,7 +87,7 @@ def handle(view: Viewer, key: str) -> bool:
         return False
     if key in moves:
         if key in ("d", "D", "pgup", "pgdn") and t.round_name is None:
-            view.message = f"{t.game_id} has no deals: t/T go by turn"
+            view.message = view.cat("viewer.no-rounds", game=t.game_id)
         view.index = moves[key]()
     elif key == "g":
         view.entry = ""
@@ -99,9 +99,9 @@ def handle(view: Viewer, key: str) -> bool:
         if int(key) < players:
             view.seat = int(key)
         else:
-            view.message = f"no seat {key}: seats are 0..{players - 1}"
+            view.message = view.cat("viewer.no-seat", key=key, top=players - 1)
     elif key not in ("\x0c",):  # Ctrl-L only redraws
-        view.message = f"key {key!r} does nothing here (the keys are listed below)"
+        view.message = view.cat("viewer.bad-key", key=repr(key))
     return True
 
 

@@ -25,11 +25,8 @@ from quinze_cli.i18n import Catalogue
 from quinze_cli.play.registry import GameUI, TableState, get_ui
 from quinze_cli.viewer.timeline import Timeline
 
-KEYS = [
-    "→/l next  ←/h back  ↓/t next turn  ↑/T turn back  d/D next/back deal  Home/End",
-    "g N⏎ go to action N  s next seat's view  f full view  0-9 that seat  q quit",
-]
-"""The key help shown at the bottom (two lines, under 80 columns)."""
+KEYS = ("viewer.keys.1", "viewer.keys.2")
+"""The key help shown at the bottom: two lines of the catalogue, each under 80 columns."""
 
 
 class Viewer:
@@ -70,12 +67,14 @@ class Viewer:
         t = self.timeline
         title = self.cat(f"game.title.{t.game_id}") if self.cat.has(f"game.title.{t.game_id}") else t.game_id
         frame = t.frames[self.index]
-        where = f"before action {self.index + 1}/{t.last}" if self.index < t.last else f"end ({t.last} actions)"
-        parts: list[str | tuple[str, str]] = [(f"{title} · game {self.number}", "bold"), f" · {where}"]
+        cat = self.cat
+        where = cat("viewer.before", n=self.index + 1, last=t.last) if self.index < t.last else cat("viewer.end", last=t.last)
+        parts: list[str | tuple[str, str]] = [(cat("viewer.game", title=title, number=self.number), "bold"), f" · {where}"]
         if frame.round is not None:
-            parts.append(f" · {t.round_name} {frame.round}")
-        who = "full view" if self.seat is None else f"seat {self.seat} ({t.players[self.seat] if self.seat < len(t.players) else '?'})"
-        parts.append((f" · view: {who}", "bold cyan"))
+            parts.append(" · " + cat(f"viewer.round.{t.round_name}", n=frame.round))
+        who = (cat("viewer.view-table") if self.seat is None else
+               cat("viewer.view-seat", seat=self.seat, name=t.players[self.seat] if self.seat < len(t.players) else "?"))
+        parts.append((f" · {who}", "bold cyan"))
         return Text.assemble(*parts, no_wrap=True, overflow="ellipsis")
 
     def hidden_hands(self) -> list[Text]:
@@ -94,12 +93,12 @@ class Viewer:
             else:
                 continue
             lines.append(line)
-        return [Text("hands:", style="dim")] + lines if lines else []
+        return [Text(self.cat("viewer.hands"), style="dim")] + lines if lines else []
 
     def happened(self) -> list[Text]:
         """The action that led to this frame and its events, in words."""
         frame = self.timeline.frames[self.index]
-        who = Names(self.timeline.players, self.seat)
+        who = Names(self.timeline.players, self.seat, self.cat.lang)
         lines: list[Text] = []
         if frame.action is not None:
             seat = frame.action["seat"]
@@ -107,9 +106,9 @@ class Viewer:
             line.append_text(self._action_text(frame.action["action"]))
             lines.append(line)
         for event in frame.events:
-            _, told = narrate_event(self.timeline.game_id, event, who, self.seat)
+            _, told = narrate_event(self.timeline.game_id, event, who, self.seat, self.cat.lang)
             lines.extend(Text("  " + t, no_wrap=True, overflow="ellipsis") for t in told)
-        return lines or [Text("  (nothing yet)", style="dim")]
+        return lines or [Text("  " + self.cat("viewer.nothing-yet"), style="dim")]
 
     def _action_text(self, action: dict[str, Any]) -> Text:
         try:
@@ -124,19 +123,19 @@ class Viewer:
         if game.is_over or game.to_act is None:
             result = game.result()
             winners = ", ".join(t.players[s] for s in (result.winners if result else []) if s < len(t.players))
-            return [Text(f"game over: {winners or 'nobody'} won", style="bold")]
+            return [Text(self.cat("viewer.game-over", winners=winners or self.cat("viewer.nobody")), style="bold")]
         seat = game.to_act
         nxt = t.next_action(self.index)
         chosen = nxt["action"] if nxt else None
-        name = t.players[seat] if seat < len(t.players) else f"seat {seat}"
+        name = t.players[seat] if seat < len(t.players) else self.cat("replay.seat", seat=seat)
         legal = game.legal_data()
         if self.seat is not None and self.seat != seat:
-            head = Text(f"{name} to act (its legal actions are hidden from this seat); chose: ", no_wrap=True,
+            head = Text(self.cat("viewer.to-act-hidden", name=name), no_wrap=True,
                         overflow="ellipsis")
-            head.append_text(self._action_text(chosen) if chosen else Text("(log ends)"))
+            head.append_text(self._action_text(chosen) if chosen else Text(self.cat("viewer.log-ends")))
             return [head]
         pick = next((i for i, e in enumerate(legal) if chosen is not None and _matches(e, chosen)), None)
-        head = Text(f"{name} to act: {len(legal)} legal action(s)", style="bold")
+        head = Text(self.cat("viewer.to-act", name=name, n=len(legal)), style="bold")
         if pick is not None:
             head.append(f"; chose #{pick + 1}", style="bold green")
         lines = [head]
@@ -148,7 +147,7 @@ class Viewer:
             line.append_text(self._action_text(legal[i]))
             lines.append(line)
         if len(legal) > shown:
-            lines[-1] = Text(f"      ... {len(legal) - shown} more", style="dim")
+            lines[-1] = Text("      " + self.cat("viewer.more", n=len(legal) - shown), style="dim")
             if pick is not None and not start <= pick < start + shown - 1:
                 lines.insert(1, Text(f">{pick + 1:>4}) ", style="bold green").append_text(self._action_text(legal[pick])))
         return lines
@@ -163,8 +162,8 @@ class Viewer:
         board = self.ui.board(state)
         board_lines = len(console.render_lines(board, opts, pad=False))
         extra = self.hidden_hands() if self.seat is None else []
-        keys = [Text(k, style="dim", no_wrap=True, overflow="ellipsis") for k in KEYS]
-        status = Text(f"go to action: {self.entry}_" if self.entry is not None else self.message,
+        keys = [Text(self.cat(k), style="dim", no_wrap=True, overflow="ellipsis") for k in KEYS]
+        status = Text(self.cat("viewer.go-to", entry=self.entry) if self.entry is not None else self.message,
                       style="bold yellow", no_wrap=True, overflow="ellipsis")
         fixed = 1 + board_lines + len(extra) + 2 + len(keys) + 1  # header, board, hands, 2 rules, keys, status
         room = max(2, height - fixed)
@@ -173,11 +172,11 @@ class Viewer:
         upcoming = self.upcoming(upcoming_room)
         happened_room = max(1, room - len(upcoming))
         if len(happened) > happened_room:
-            happened = happened[: happened_room - 1] + [Text(f"  ... {len(happened) - happened_room + 1} more", style="dim")] \
+            happened = happened[: happened_room - 1] + [Text("  " + self.cat("viewer.more", n=len(happened) - happened_room + 1), style="dim")] \
                 if happened_room > 1 else happened[:1]
         parts: list[RenderableType] = [self.header(), board, *extra,
-                                       Rule("what happened", style="dim", align="left"), *happened,
-                                       Rule("next", style="dim", align="left"), *upcoming]
+                                       Rule(self.cat("viewer.happened"), style="dim", align="left"), *happened,
+                                       Rule(self.cat("viewer.next"), style="dim", align="left"), *upcoming]
         used = 1 + board_lines + len(extra) + 2 + len(happened) + len(upcoming)
         parts.extend(Text("") for _ in range(max(0, height - used - len(keys) - 1)))
         parts.extend([status, *keys])
