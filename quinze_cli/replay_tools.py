@@ -13,17 +13,20 @@ from __future__ import annotations
 
 from quinze_protocol.replaylog import LoggedGame, LogError
 from quinze_cli.errors import EXIT_USAGE, fail
-from quinze_cli.logpos import print_position
+from quinze_cli.logpos import PositionRequestError, moment, print_position
 from quinze_cli.stdio import colour_wanted, fit_dumb_terminal
 
 
 def position_or_step(selected: list[tuple[int, LoggedGame]], *, position: bool, step: bool, at: int | None,
                      deal: int | None, coup: int | None, seat: int | None, lang: str = "en") -> int:
-    """Run ``--position`` or ``--step`` (its screen in ``lang``) on the selected game; the exit code."""
+    """Run ``--position`` or ``--step`` (its screen in ``lang``) on the selected game; the exit code.
+    ``--step`` starts before action ``at``, or at the start of deal ``deal`` / coup ``coup``
+    (:func:`quinze_cli.logpos.moment`: the same moments as ``--position``, refused the same way),
+    else at the first action."""
     if position and step:
         fail("give --position or --step, not both", EXIT_USAGE)
     if not position and not step:
-        fail("--at goes with --position or --step, --deal and --coup with --position", EXIT_USAGE)
+        fail("--at, --deal and --coup go with --position or --step", EXIT_USAGE)
     if position:
         print_position(selected, at=at, deal=deal, coup=coup, seat=seat)
         return 0
@@ -35,12 +38,21 @@ def position_or_step(selected: list[tuple[int, LoggedGame]], *, position: bool, 
     from quinze_cli.viewer.screen import Viewer
 
     number, logged = selected[0]
+    start = 0
+    if sum(x is not None for x in (at, deal, coup)) > 1:
+        fail("--step starts at one of --at K, --deal D and --coup C, not several", EXIT_USAGE)
+    if at is not None or deal is not None or coup is not None:
+        try:
+            start = moment(logged, at=at, deal=deal, coup=coup)[1]
+        except PositionRequestError as err:
+            fail(f"game {number}: {err}")
+        except LogError as err:
+            fail(f"game {number}: cannot replay it: {err} (quinze replay --verify says more)")
     console = fit_dumb_terminal(Console(highlight=False))
     color = colour_wanted(console)
     try:
         view = Viewer(logged, number, seat=seat, color=color, lang=lang)
     except LogError as err:
         fail(f"game {number}: cannot replay it: {err} (quinze replay --verify says more)")
-    if at is not None:
-        view.index = max(0, min(view.timeline.last, at - 1))
+    view.index = min(view.timeline.last, start)
     return run(view, console)

@@ -119,7 +119,7 @@ def test_at_deal_or_coup_alone_name_both_step_and_position(log: Path, extra: tup
     # --step --at is valid too (docs/botkit.md): the message names both.
     result = run(log, "--game", 1, *extra)
     assert result.exit_code == 2
-    assert result.stderr == "error: --at goes with --position or --step, --deal and --coup with --position\n"
+    assert result.stderr == "error: --at, --deal and --coup go with --position or --step\n"
 
 
 def test_verify_reports_each_game_with_its_action_count(log: Path, records: list[list[dict[str, Any]]]) -> None:

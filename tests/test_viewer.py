@@ -138,3 +138,29 @@ def test_replay_step_refuses_a_pipe(log: Path) -> None:
     done = forkkit.run([QUINZE, "replay", str(log), "--game", "1", "--step"], capture_output=True, text=True,
                           input="", timeout=60)
     assert done.returncode == 2 and "needs a terminal" in done.stdout + done.stderr
+
+
+@needs_tmux
+def test_the_viewer_starts_at_the_deal_asked_for(log: Path, tmp_path: Path) -> None:
+    from quinze_cli.logpos import moment
+
+    played = moment(read_log(log.read_text()).games[0], deal=2)[1]
+    term = Tmux(tmp_path, [QUINZE, "replay", str(log), "--game", "1", "--step", "--deal", "2"])
+    try:
+        first = term.wait_for(f"before action {played + 1}/")
+        assert "deal 2" in first.splitlines()[0]
+        term.keys("q")
+    finally:
+        term.close()
+
+
+@pytest.mark.parametrize(("args", "code", "says"), [
+    (("--deal", "99"), 1, "game 1: --deal: the game's deals are 1.."),
+    (("--coup", "1"), 1, "game 1: --coup: quinze has no coups"),
+    (("--at", "99999"), 1, "game 1: --at: the game has "),
+    (("--at", "3", "--deal", "2"), 2, "--step starts at one of --at K, --deal D and --coup C, not several"),
+])
+def test_a_start_the_game_does_not_have_is_refused_before_the_screen_opens(log: Path, args, code, says) -> None:
+    done = forkkit.run([QUINZE, "replay", str(log), "--game", "1", "--step", *args], capture_output=True, text=True,
+                       input="", timeout=60)
+    assert done.returncode == code and says in done.stderr, done.stderr

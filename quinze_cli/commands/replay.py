@@ -423,9 +423,9 @@ def register(app: typer.Typer) -> None:
         check: Annotated[bool, typer.Option("--verify", help="Re-simulate each game from its seed and actions; exit 1 at a divergence.")] = False,
         as_json: Annotated[bool, typer.Option("--json", help="Print the game(s) (or with --verify the checks) as JSON.")] = False,
         position: Annotated[bool, typer.Option("--position", help="Print the position (quinze legal format) at --at K, --deal D or --coup C.")] = False,
-        at: Annotated[Optional[int], typer.Option("--at", help="With --position: before action K (from 1).")] = None,
-        deal: Annotated[Optional[int], typer.Option("--deal", help="With --position: at the start of deal D (Le Quinze).")] = None,
-        coup: Annotated[Optional[int], typer.Option("--coup", help="With --position: at the start of coup C (Le Quinze classique).")] = None,
+        at: Annotated[Optional[int], typer.Option("--at", help="With --position or --step: before action K (from 1).")] = None,
+        deal: Annotated[Optional[int], typer.Option("--deal", help="With --position or --step: at the start of deal D (Le Quinze).")] = None,
+        coup: Annotated[Optional[int], typer.Option("--coup", help="With --position or --step: at the start of coup C (Le Quinze classique).")] = None,
         step: Annotated[bool, typer.Option("--step", help="Step through one game full screen (keys on screen); with --seat, start in that seat's view.")] = False,
         lang: Annotated[Optional[str], typer.Option("--lang", metavar="LANG", help="Language of the game told in words and of --step: en or fr (default: from LANG, else en).")] = None,
     ) -> None:
