@@ -43,12 +43,14 @@ def score_label(game: str) -> str:
     return _score(game)[0]
 
 
-def game_score_text(game: str, total: float, mean: float, scored: int | None = None, games: int | None = None) -> str:
+def game_score_text(game: str, total: float | None, mean: float | None, scored: int | None = None,
+                    games: int | None = None) -> str:
     """A bot's game score as the game aggregates it: the sum (``+12``) or the mean (``47.5``),
     over its ``scored`` games (those ended without a forfeit, :class:`quinze_cli.stats.BotTotals`);
-    when that is fewer than its ``games``, it says so: ``47.5 (3 of 4)``, ``- (0 of 4)``."""
-    if scored == 0 and games:
-        return f"- (0 of {games})"
+    when that is fewer than its ``games``, it says so: ``47.5 (3 of 4)``; over no game it is
+    no figure: ``- (0 of 4)``, ``- (0 of 0)`` before any game (``total``/``mean`` None there)."""
+    if scored == 0 or total is None or mean is None:
+        return f"- (0 of {games or 0})"
     text = f"{total:+g}" if _score(game)[1] == "sum" else f"{mean:.1f}"
     if scored is not None and games is not None and scored < games:
         text += f" ({scored} of {games})"
@@ -68,6 +70,11 @@ def score_caption(game: str) -> str:
             "ended without a forfeit (\"2 of 6\": 2 of the bot's 6 games did).")
 
 
+def _figure(value: float | None, form: str) -> str:
+    """``value`` in ``form``; ``-`` for no figure (a rate over no game)."""
+    return "-" if value is None else form.format(value)
+
+
 def _repeats_wins(stats: MatchStats) -> bool:
     return all(abs(b.wins - b.points) < 1e-9 for b in stats.bots)
 
@@ -81,7 +88,7 @@ def _rows(stats: MatchStats, game: str) -> tuple[list[str], list[tuple[str, ...]
     for b in stats.bots:
         forfeits = ", ".join(f"{k} {n}" for k, n in sorted(b.forfeits.items())) or "-"
         cells = {"Bot": b.name, "Games": str(b.games), "Wins": str(b.wins), "Points": f"{b.points:g}",
-                 "Win rate": f"{b.win_rate:.1%}", "Score": f"{b.score:.3f}", label: _game_score(game, b),
+                 "Win rate": _figure(b.win_rate, "{:.1%}"), "Score": _figure(b.score, "{:.3f}"), label: _game_score(game, b),
                  "Forfeits": forfeits}
         rows.append(tuple(cells[c] for c in cols))
     return cols, rows

@@ -34,7 +34,7 @@ def standings_table(stats: TournamentStats, *, final: bool = True, top: int | No
     for i, r in enumerate(shown, 1):
         rt = r["rating"]
         elo = "0 (ref.)" if r["name"] == ref else f"{rt['elo']:+.0f} ({rt['elo_low']:+.0f}..{rt['elo_high']:+.0f})"
-        cells.append((str(i), r["name"], str(r["games"]), f"{r['points']:g}", f"{r['score']:.3f}",
+        cells.append((str(i), r["name"], str(r["games"]), f"{r['points']:g}", "-" if r["score"] is None else f"{r['score']:.3f}",
                       _game_score(game, r), f"{rt['mu']:.1f} ± {rt['sigma']:.1f}", f"{rt['ordinal']:.1f}", elo))
     title = "Standings" if final else f"Standings after {stats.games} games"
     if top and len(rows) > top:

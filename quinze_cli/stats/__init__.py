@@ -76,22 +76,26 @@ class BotTotals:
             self.game_score += s
 
     @property
-    def win_rate(self) -> float:
-        """Wins per game played (0..1; 0 before any game)."""
-        return self.wins / self.games if self.games else 0.0
+    def win_rate(self) -> float | None:
+        """Wins per game played (0..1; None before any game: no figure, not 0)."""
+        return self.wins / self.games if self.games else None
 
     @property
-    def score(self) -> float:
-        """Points per game played (0..1; 0 before any game)."""
-        return self.points / self.games if self.games else 0.0
+    def score(self) -> float | None:
+        """Points per game played (0..1; None before any game: no figure, not 0)."""
+        return self.points / self.games if self.games else None
 
     @property
-    def game_score_mean(self) -> float:
-        """``game_score`` per scored game (a game ended without a forfeit; 0 before any)."""
-        return self.game_score / self.scored_games if self.scored_games else 0.0
+    def game_score_mean(self) -> float | None:
+        """``game_score`` per scored game (a game ended without a forfeit; None before any: a
+        mean of no game is no figure, and 0.0 would read as the best Le Quinze total)."""
+        return self.game_score / self.scored_games if self.scored_games else None
 
     def to_data(self) -> dict[str, Any]:
-        """The totals as JSON data, sums exactly rounded (independent of the games' order)."""
+        """The totals as JSON data, sums exactly rounded (independent of the games' order). A
+        figure over no game is null: ``win_rate`` and ``score`` when ``games`` is 0,
+        ``game_score`` and ``game_score_mean`` when ``scored_games`` is 0 (docs/match.md
+        "Results"), as ``time.mean`` without a move."""
         points = math.fsum(self.per_game)
         game_score = math.fsum(self.scores)
         n = self.games
@@ -101,10 +105,10 @@ class BotTotals:
             "games": n,
             "wins": self.wins,
             "points": round(points, 6),
-            "win_rate": round(self.wins / n if n else 0.0, 6),
-            "score": round(points / n if n else 0.0, 6),
-            "game_score": round(game_score, 6),
-            "game_score_mean": round(game_score / self.scored_games if self.scored_games else 0.0, 6),
+            "win_rate": round(self.wins / n, 6) if n else None,
+            "score": round(points / n, 6) if n else None,
+            "game_score": round(game_score, 6) if self.scored_games else None,
+            "game_score_mean": round(game_score / self.scored_games, 6) if self.scored_games else None,
             "scored_games": self.scored_games,
             "forfeits": dict(sorted(self.forfeits.items())),
             "time": {"seconds": round(self.think, 3), "moves": self.moves,
