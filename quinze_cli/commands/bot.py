@@ -28,7 +28,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from quinze_protocol.errors import ProtocolError
-from quinze_protocol.game import GameError, get_game
+from quinze_protocol.game import ABORTED, GameError, get_game
 from quinze_cli.app import help_of
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, fail_game_error
 from quinze_cli.options import check_move_time, check_seat, check_seed, parse_option_pairs
@@ -178,7 +178,9 @@ async def _relay(args: dict[str, Any], host: str, port: int, out: Console, err: 
         if not closed and "dead_failure" in args:  # the program ended before its first game: leave (finally), say so
             gone: Failure = args["dead_failure"]
             raise _Stop(f"the bot program ended before its first game ({gone.reason}): leaving table {table}")
-        err.print(f"table {table} closed after {len(outcomes)} game(s)", highlight=False)
+        done, aborted = _count(outcomes)
+        err.print(f"table {table} closed after {done} game(s)" + (f" and {aborted} aborted" if aborted else ""),
+                  highlight=False)
         return 1 if failures else 0
     except _Stop as e:
         err.print(f"[bold red]error:[/] {escape(str(e))}", markup=True, highlight=False)
@@ -201,12 +203,28 @@ async def _relay(args: dict[str, Any], host: str, port: int, out: Console, err: 
         _tidy_stderr(err, endpoint, args["stderr"] is None)
 
 
-def _summary(err: Console, finished: list[GameOutcome], failures: list[Failure]) -> None:
-    """The closing line: games finished, this seat's points, bot failures."""
+def _ended(outcome: GameOutcome) -> bool:
+    """Whether the game reached its end (a result, a forfeit's included), not an aborted one: the
+    server stopped it (result reason ``"aborted"``, PROTOCOL.md "Flow" 8: no result, no point)
+    or the table closed before its end (no ``game-over``)."""
+    over = outcome.game_over
+    return over is not None and over.result.get("reason") != ABORTED
+
+
+def _count(outcomes: list[GameOutcome]) -> tuple[int, int]:
+    """(games finished, games aborted) among ``outcomes`` (:func:`_ended`)."""
+    done = sum(1 for o in outcomes if _ended(o))
+    return done, len(outcomes) - done
+
+
+def _summary(err: Console, seen: list[GameOutcome], failures: list[Failure]) -> None:
+    """The closing line: games finished (aborted ones apart: they have no result), this seat's
+    points, bot failures."""
     points = sum(float(o.game_over.result.get("points", [0.0] * (o.seat + 1))[o.seat])
-                 for o in finished if o.game_over is not None)
-    err.print(f"summary: {len(finished)} game(s) finished, {points:g} point(s) for this seat, "
-              f"{len(failures)} bot failure(s)", highlight=False)
+                 for o in seen if o.game_over is not None and _ended(o))
+    done, aborted = _count(seen)
+    err.print(f"summary: {done} game(s) finished, " + (f"{aborted} aborted, " if aborted else "")
+              + f"{points:g} point(s) for this seat, {len(failures)} bot failure(s)", highlight=False)
     err.file.flush()
 
 
