@@ -70,10 +70,12 @@ async def run_server(config: ServerConfig, *, listeners: list[trio.abc.Listener]
     done = trio.Event()
 
     async def serve(*, task_status: trio.TaskStatus[Server] = trio.TASK_STATUS_IGNORED) -> None:
+        made: list[Server] = []
         try:
             with work:
                 async with trio.open_nursery() as nursery:
                     server = Server(config, nursery)
+                    made.append(server)
 
                     async def on_stream(stream: trio.abc.Stream) -> None:
                         start = time.perf_counter()
@@ -86,6 +88,8 @@ async def run_server(config: ServerConfig, *, listeners: list[trio.abc.Listener]
                         nursery.start_soon(_accept, server, listener, nursery, on_stream)
                     task_status.started(server)
         finally:
+            for server in made:  # every task ended: the connection lines still counted are said
+                server.connlog.flush()
             done.set()
 
     async with trio.open_nursery() as outer:

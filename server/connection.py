@@ -302,7 +302,7 @@ class ClientConnection:
                     with trio.CancelScope(shield=True):
                         await trio.aclose_forcefully(self.stream)
                 self.server.connections.discard(self)
-                log.info("%s (%s) disconnected: %s", self.name or "?", self.peer, self._why or "connection ended")
+                self.server.connlog.disconnected(self.name, self.peer, self._why or "connection ended")
                 admission.charge(clock() - start)
 
     async def _writer(self) -> None:

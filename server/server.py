@@ -38,6 +38,7 @@ from quinze_server.admission import Admission
 from quinze_server.clock import Heartbeats
 from quinze_server.collector import Reclaimer, release, tuned, young_collections
 from quinze_server.config import ServerConfig
+from quinze_server.connlog import ConnectionLog
 from quinze_server.lobby import Lobby
 from quinze_server.reactor import AVAILABLE as REACTOR
 from quinze_server.reactor import Reactor
@@ -70,6 +71,9 @@ class Server:
         """The newcomers' share of the server's time while tables are open (:mod:`quinze_server.admission`)."""
         self.batch: list[ClientConnection] | None = None
         """While a message is handled: connections with frames gathered for one write."""
+        self.connlog = ConnectionLog(log, self.now)
+        """The log's lines of clients connected and connections ended, bounded (:mod:`quinze_server.connlog`)."""
+        nursery.start_soon(self.connlog.run)
         self.heartbeats = Heartbeats(config.heartbeat)
         """Every connection's heartbeat, kept by one task of the server's nursery."""
         nursery.start_soon(self.heartbeats.run)
@@ -205,7 +209,7 @@ class Server:
         conn.name = msg.name
         conn.role = msg.role
         conn.greet()
-        log.info("%s (%s) connected as %s", msg.name, conn.peer, msg.role)
+        self.connlog.connected(msg.name, conn.peer, msg.role)
 
 
 def _request(data: Mapping[str, Any]) -> int | None:
