@@ -32,7 +32,12 @@ and its entry in the server's heartbeat (:class:`quinze_server.clock.Heartbeats`
 
 A graceful close (:meth:`ClientConnection.close`) queues ``bye``, lets the writer send what is queued,
 half-closes the socket and reads what the client still sends for a moment (so the kernel does not
-reset the connection and lose the ``bye``). :meth:`ClientConnection.abort` drops the client at once.
+reset the connection and lose the ``bye``). :meth:`ClientConnection.abort` drops the client: nothing
+more is read or sent from then on, and its task, which does the cleanup (the tables told, the
+socket closed, the log line), is cancelled at once, or, for a connection the reactor reads, in one
+of the reactor's next rounds (:data:`quinze_server.reactor.CLOSES` per round): a thousand clients
+closing together do not hold up the others' frames for their cleanups. The end of a graceful close
+goes the same way.
 """
 
 from __future__ import annotations
@@ -54,6 +59,7 @@ from quinze_server.reactor import MORE, SLICE, STOP
 from quinze_server.wire import ANSWERABLE
 
 if TYPE_CHECKING:
+    from quinze_server.reactor import Reactor
     from quinze_server.server import Server
     from quinze_server.table import Table
 
@@ -104,6 +110,8 @@ class ClientConnection:
         self._writing = False  # a writer task runs (sending, or about to)
         self._nursery: trio.Nursery | None = None
         self._scope: trio.CancelScope | None = None
+        self._reactor: Reactor | None = None  # the reactor reading this socket (set by run)
+        self._ending = False  # the task's end was asked (the reactor's queue of ends holds it)
         self._why = ""  # why the connection ended, for the log
         self._direct: list[bytes] = []  # frames gathered during one handled message
         self.moves = 0
@@ -177,7 +185,7 @@ class ClientConnection:
             self._enqueue(data[n:])
 
     def _enqueue(self, frame: bytes) -> None:
-        if self._eof or (self._scope is not None and self._scope.cancel_called):
+        if self._eof or self._ending or (self._scope is not None and self._scope.cancel_called):
             return
         if len(self._queue) >= self.config.send_queue:
             self.abort(f"send queue full ({self.config.send_queue} frames): the client is not reading")
@@ -238,14 +246,35 @@ class ClientConnection:
         self._start_writer()  # sends what is queued, then half-closes
 
     def abort(self, reason: str) -> None:
-        """Drop the client now, without waiting for its queue."""
-        if self._scope is not None and self._scope.cancel_called:
+        """Drop the client now, without waiting for its queue: nothing more is read or sent, and
+        the task ends (:meth:`_end`). ``reason``: why, for the log (the first reason given stays)."""
+        if self._ending or (self._scope is not None and self._scope.cancel_called):
             return
         self._why = self._why or reason
         self.closing = True
         self._queue.clear()
-        if self._scope is not None:
+        self._end()
+
+    def _end(self) -> None:
+        """End the connection's task (its ``finally`` does the cleanup): for a connection the
+        reactor reads, in one of its next rounds (:meth:`quinze_server.reactor.Reactor.close_soon`),
+        else now. Nothing before the task started."""
+        if self._scope is None:
+            return
+        self._ending = True
+        if self._reactor is not None:
+            self._reactor.close_soon(self)
+        else:
             self._scope.cancel()
+
+    def end_task(self) -> bool:
+        """Cancel the connection's task now (the reactor's queue of ends: :meth:`_end`). False if
+        it was cancelled already (or never started): nothing done."""
+        scope = self._scope
+        if scope is None or scope.cancel_called:
+            return False
+        scope.cancel()
+        return True
 
     # ------------------------------------------------------------------ tasks
 
@@ -269,6 +298,7 @@ class ClientConnection:
                     except (OSError, ValueError) as e:  # a closed socket; the reactor's epoll closed (stopping)
                         self._lost(e)
                     else:
+                        self._reactor = reactor
                         admission.charge(clock() - start)
                         await trio.sleep_forever()  # the reactor reads; abort() or close() end this
                 else:
@@ -331,9 +361,10 @@ class ClientConnection:
             return
         finally:
             self._writing = False
+        if self._ending:  # dropped meanwhile (abort): no linger
+            return
         self._graceful = True
-        assert self._scope is not None
-        self._scope.cancel()
+        self._end()
 
     def serve(self) -> float:
         """For the reactor, when the socket has bytes (or frames are left from the last call):

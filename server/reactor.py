@@ -23,6 +23,17 @@ connections). Each round of trio's scheduler, with its own look at its epoll, co
 at 0.5 ms a round there was a third of one per action at 500 tables (docs/server-rounds.md,
 tenth round). While a backlog is queued, this epoll is looked at only once it is served: what
 the backlog holds became readable before anything the epoll has now, so the order is the same.
+
+A connection that ends (the client closed it or said ``bye``, a fatal frame, a failed write, no
+pong) is not ended at once: :meth:`ClientConnection.abort` marks it closing (nothing more is read
+or sent) and puts it on the reactor's queue of ends (:meth:`Reactor.close_soon`), and the reactor
+cancels the tasks of at most :data:`CLOSES` of them per round, after serving the round's
+connections. Each cancelled task then does its cleanup (its tables told, its socket closed, its
+log line) in trio's next batch, so a batch holds at most that many of them. Before, a burst of
+clients closing together (a bot ladder's thousand) had all their cleanups in the same few
+batches, the other connections' frames waiting behind the lot (docs/server.md "Connections in
+bulk").
+
 Elsewhere than Linux (no epoll), and on streams that are not sockets, each connection keeps its
 own reader task.
 """
@@ -31,8 +42,10 @@ from __future__ import annotations
 
 import heapq
 import logging
+import math
 import select
 import time
+from collections import deque
 from typing import TYPE_CHECKING
 
 import trio
@@ -50,6 +63,9 @@ left wait for its next turn, at the end of the queue)."""
 ROUND = 0.002
 """Seconds of serving connections after which the reactor lets the other tasks run (tables'
 timers, the heartbeat, writer tasks, new connections): under a backlog they wait up to this."""
+CLOSES = 16
+"""Ended connections whose tasks the reactor cancels per round at most (their cleanups run in
+trio's next batch); the others wait for the next rounds, the connections' frames served between."""
 MORE = -1.0
 """What :meth:`ClientConnection.serve` returns when the connection has more to read or handle now."""
 STOP = -2.0
@@ -69,6 +85,10 @@ class Reactor:
         self._ready: dict[int, None] = {}  # descriptors to serve, in the order they became ready
         self._held: list[tuple[float, int]] = []  # heap of (due, fd): connections over their share
         self._holding: dict[int, float] = {}  # fd -> when it is read again
+        self._closes: deque[ClientConnection] = deque()  # ended connections whose task is still to cancel
+        self._nap: trio.CancelScope | None = None  # while run() sleeps: cancelled to wake it
+        self.ended = 0
+        """Tasks of ended connections cancelled so far (:meth:`close_soon`)."""
 
     def __len__(self) -> int:
         return len(self._conns)
@@ -93,10 +113,30 @@ class Reactor:
         except (OSError, ValueError):
             pass
 
+    def close_soon(self, conn: ClientConnection) -> None:
+        """End ``conn``'s task in one of the next rounds (:data:`CLOSES` per round, in the order
+        asked): its socket is read no more from now on. ``conn`` is closing already (nothing
+        more is read or sent); the cancellation is :meth:`ClientConnection.end_task`. Never raises."""
+        self.remove(conn)
+        self._closes.append(conn)
+        nap = self._nap
+        if nap is not None:  # asked from another task while the reactor sleeps: wake it
+            nap.cancel()
+
+    def _end_some(self) -> int:
+        """Cancel the tasks of the next :data:`CLOSES` connections of the queue; how many."""
+        closes = self._closes
+        ended = 0
+        while closes and ended < CLOSES:
+            if closes.popleft().end_task():
+                ended += 1
+        self.ended += ended
+        return ended
+
     async def run(self) -> None:
         """Serve the readable connections until cancelled. One connection's failure is its own
         (logged, the connection dropped): the others are served on."""
-        ep, conns, ready, held, holding = self._ep, self._conns, self._ready, self._held, self._holding
+        ep, conns, ready, held, holding, closes = self._ep, self._conns, self._ready, self._held, self._holding, self._closes
         clock = time.perf_counter
         try:
             busy = False  # the last round served more than one connection
@@ -112,14 +152,14 @@ class Reactor:
                     # Under load the next events are usually there already: look first (no sleep,
                     # no re-registration in trio's epoll). After a round of one connection, the
                     # machine is quiet: sleeping at once spares the look (a system call per move).
-                    events = ep.poll(0, len(conns) + 1) if busy or ready else []
-                    if not events and not ready and not (held and held[0][0] <= trio.current_time()):
-                        # Nothing to do: sleep in trio's epoll until this one has events.
-                        if held:
-                            with trio.move_on_at(held[0][0]):
-                                await trio.lowlevel.wait_readable(ep.fileno())
-                        else:
+                    events = ep.poll(0, len(conns) + 1) if busy or ready or closes else []
+                    if not events and not ready and not closes and not (held and held[0][0] <= trio.current_time()):
+                        # Nothing to do: sleep in trio's epoll until this one has events (or
+                        # the next held connection is due, or an ended one is queued).
+                        with trio.CancelScope(deadline=held[0][0] if held else math.inf) as nap:
+                            self._nap = nap
                             await trio.lowlevel.wait_readable(ep.fileno())
+                        self._nap = None
                         events = ep.poll(0, len(conns) + 1)
                     else:
                         await trio.lowlevel.checkpoint()  # the other tasks run (tables, writers, heartbeat)
@@ -162,5 +202,9 @@ class Reactor:
                     if clock() - start > self.round:
                         break
                 busy = served > 1
+                if closes:  # after the round's connections: their cleanups run in trio's next batch
+                    self._end_some()
         finally:
+            while closes:  # the server stops: no ended connection is left without its cleanup
+                closes.popleft().end_task()
             ep.close()

@@ -1,6 +1,7 @@
 """Many connections ending at once (issue 16; docs/server.md "Connections in bulk"): the log's
-connection lines are bounded (server/connlog.py), on real loopback TCP against a real server.
-Counts only, never a duration."""
+connection lines are bounded (server/connlog.py) and the reactor ends at most
+``quinze_server.reactor.CLOSES`` connections per round (server/reactor.py), on real loopback TCP
+against a real server. Counts only, never a duration."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import socket
 import struct
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,6 +19,8 @@ import trio
 
 from quinze_protocol.framing import encode_frame
 from quinze_server.connlog import RATE, WINDOW
+from quinze_server.reactor import AVAILABLE as REACTOR
+from quinze_server.reactor import CLOSES
 from quinze_server.server import Server
 from netclient import NetClient
 from serverkit import TOY, create, serving
@@ -84,6 +88,21 @@ async def _greeted(port: int, n: int, caplog: pytest.LogCaptureFixture) -> list[
     return socks
 
 
+def _close_wait(port: int) -> int:
+    """Sockets of the server at ``port`` in CLOSE_WAIT: the client closed, the server never did."""
+    count = 0
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            rows = Path(table).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for row in rows:
+            local, _, state = row.split()[1:4]
+            if int(local.rsplit(":", 1)[1], 16) == port and state == "08":
+                count += 1
+    return count
+
+
 async def test_a_burst_of_closes_gives_its_first_lines_and_a_summary_that_counts_every_one(
         caplog: pytest.LogCaptureFixture) -> None:
     """120 connections end at once, for three reasons: the first ``RATE`` lines are written as
@@ -136,6 +155,39 @@ async def test_what_is_counted_when_the_server_stops_is_said(caplog: pytest.LogC
     written, summed = _closes(lines)
     assert written + summed == Counter({CLOSED: 50}), lines
     assert any(line.startswith("... and 30 more connections closed in the last 3600 s") for line in lines), lines
+
+
+@pytest.mark.skipif(not REACTOR, reason="no epoll here: each connection's task reads and ends by itself")
+async def test_a_connection_is_answered_while_a_burst_of_closes_is_ended(caplog: pytest.LogCaptureFixture) -> None:
+    """800 clients close at once; once the server has begun ending them, one that was there
+    pings: its pong comes within a few rounds of the reactor's (``CLOSES`` ends per round, the
+    frames of the others served between), not after the burst's cleanups, and then every one is
+    ended, none left half-closed. Counted in connections ended while the ping waited: 28-48 in
+    five runs; on main before the queue of ends, 425-617 (every closed connection was cancelled in
+    the reactor's first rounds and their cleanups ran in the next batches, the ping read after
+    them)."""
+    caplog.set_level(logging.WARNING, logger="quinze.server")  # (the log's own cost aside)
+    n = 800
+    servers: list[Server] = []
+    async with serving(servers) as port:
+        watcher = await NetClient.connect(port, "watcher")
+        socks = await _burst(port, n)
+        server = servers[0]
+        assert len(server.connections) == n + 1
+        for s in socks:
+            s.close()
+        await _until(lambda: len(server.connections) <= n + 1 - CLOSES, "the first ends")
+        before = len(server.connections)
+        await watcher.send({"type": "ping", "nonce": 7})
+        assert (await watcher.expect("pong"))["nonce"] == 7
+        ended = before - len(server.connections)
+        assert ended <= 6 * CLOSES, ended  # a few rounds' ends, not the burst's
+        await _until(lambda: len(server.connections) == 1, "every closed connection ended")
+        await trio.sleep(0.1)
+        assert _close_wait(port) == 0  # every socket of the burst closed on the server's side too
+        assert server.reactor is not None and server.reactor.ended >= n
+        await watcher.send({"type": "ping", "nonce": 8})
+        assert (await watcher.expect("pong"))["nonce"] == 8
 
 
 async def test_a_seat_whose_player_dropped_in_a_burst_is_held_as_before() -> None:
