@@ -25,7 +25,6 @@ the next call goes on with the following one.
 from __future__ import annotations
 
 import json
-import math
 import re
 import struct
 from collections.abc import Iterable, Iterator, Mapping
@@ -34,7 +33,7 @@ from typing import Any
 import msgpack
 
 from quinze_protocol.errors import ProtocolError
-from quinze_protocol.fields import REQUEST_MAX
+from quinze_protocol.frame_faults import bad_text_error, first_forbidden, forbidden_value, kind, ref_request, wire_kind
 from quinze_protocol.jsontext import TOO_DEEP, JSONTooDeep, loads_json
 from quinze_protocol.messages import Message, parse_message
 
@@ -113,9 +112,10 @@ class _Count:
         return value
 
 
-def _unpack(body: bytes, max_frame: int, max_elements: int, strict: bool) -> Any:
+def _unpack(body: bytes, max_frame: int, max_elements: int, strict: bool, unicode_errors: str = "strict") -> Any:
     """msgpack.unpackb with the limits. A body of at most ``max_elements`` bytes cannot hold
-    more values than that (each takes at least one byte): it is unpacked without counting."""
+    more values than that (each takes at least one byte): it is unpacked without counting.
+    ``unicode_errors``: how str values that are not UTF-8 are decoded (``"strict"``: an error)."""
     limit = min(max_frame, max_elements)
     kw: dict[str, Any] = {}
     if len(body) > max_elements:
@@ -126,6 +126,7 @@ def _unpack(body: bytes, max_frame: int, max_elements: int, strict: bool) -> Any
         raw=False,
         strict_map_key=strict,
         use_list=True,
+        unicode_errors=unicode_errors,
         max_str_len=max_frame,
         max_bin_len=max_frame,
         max_array_len=limit,
@@ -142,30 +143,39 @@ def _key_problem(body: bytes, max_frame: int, max_elements: int) -> ProtocolErro
         data = _unpack(body, max_frame, max_elements, strict=False)
     except Exception:  # noqa: BLE001 - e.g. a list used as a key (unhashable): no details then
         return ProtocolError("not-a-map", "map keys must be text, but a key of this message is not")
-    ref, request = _ref_request(data)
-    found = _first_forbidden(data, ref or "message")
+    ref, request = ref_request(data)
+    found = first_forbidden(data, ref or "message")
     if found is None or found[0] != "key":  # pragma: no cover - the strict unpacker found one
         return ProtocolError("not-a-map", "map keys must be text", ref=ref, request=request)
     _, path, key = found
     shown = repr(key) if len(repr(key)) <= 40 else repr(key)[:40] + "..."
-    return ProtocolError("not-a-map", f"map keys must be text, this map has the key {shown} ({_kind(key)})", path,
+    return ProtocolError("not-a-map", f"map keys must be text, this map has the key {shown} ({kind(key)})", path,
                          ref=ref, request=request)
 
 
-def _ref_request(data: Any) -> tuple[str | None, int | None]:
-    """The message type (cut to 64 characters) and the request id of a map, where readable."""
-    t = data.get("type") if isinstance(data, dict) else None
-    request = data.get("request") if isinstance(data, dict) else None
-    request = request if type(request) is int and 0 <= request <= REQUEST_MAX else None
-    return (t[:64] if isinstance(t, str) else None), request
+def _bad_text_in_frame(body: bytes, max_frame: int, max_elements: int) -> ProtocolError:
+    """The ``bad-utf8`` error of a frame with a str that is not UTF-8 (unpacked again with
+    ``surrogateescape`` to find it): :func:`bad_text_error`."""
+    fallback = "text that is not valid UTF-8 in a string"
+    try:
+        data = _unpack(body, max_frame, max_elements, strict=False, unicode_errors="surrogateescape")
+    except _TooMany:
+        return _too_many(max_elements)
+    except Exception:  # noqa: BLE001 - another fault too (an unhashable key...): no details then
+        return ProtocolError("bad-utf8", fallback)
+    return bad_text_error(data, fallback)
 
 
-def _kind(value: Any) -> str:
-    if isinstance(value, (msgpack.ExtType, msgpack.Timestamp)):
-        return "an extension value"
-    return {int: "an integer", float: "a float", bool: "a boolean", bytes: "binary", type(None): "nil"}.get(
-        type(value), type(value).__name__
-    )
+def _bad_text_in_line(line: bytes, start: int) -> ProtocolError:
+    """The ``bad-utf8`` error of a JSON line that is not UTF-8: naming the field
+    (:func:`bad_text_error`) when the bad bytes are inside a string of a JSON object, else the
+    line's byte ``start``."""
+    fallback = f"line is not valid UTF-8 (byte {start})"
+    try:
+        data = loads_json(line.decode("utf-8", "surrogateescape"))
+    except ValueError:
+        return ProtocolError("bad-utf8", fallback)
+    return bad_text_error(data, fallback) if isinstance(data, dict) else ProtocolError("bad-utf8", fallback)
 
 
 _MARKS = re.compile(rb"[\xc4-\xcb\xd4-\xd8]")
@@ -183,7 +193,7 @@ def _may_be_forbidden(body: bytes) -> bool:
     """False when ``body`` certainly holds no binary or extension value and no float that is NaN
     or infinite: one scan in C for the frames of every message (a client's frames seldom hold
     a float; :data:`_MARK_TABLE`), then a look at the two bytes after each float mark
-    (a NaN or an infinity has every exponent bit set). True means "maybe": :func:`_first_forbidden` decides."""
+    (a NaN or an infinity has every exponent bit set). True means "maybe": :func:`first_forbidden` decides."""
     if 1 not in body.translate(_MARK_TABLE):  # no mark at all: the usual frame
         return False
     search = _MARKS.search
@@ -198,44 +208,6 @@ def _may_be_forbidden(body: bytes) -> bool:
             return True
         m = search(body, i + 1)
     return False
-
-
-def _first_forbidden(value: Any, path: str) -> tuple[str, str, Any] | None:
-    """The first thing in ``value`` that no message may hold (PROTOCOL.md "Conventions" and
-    "Framing"), depth first in the order of the map: ``("key", path of the map, the key)`` for a
-    map key that is not text, ``("value", path, the value)`` for a binary or extension value or a
-    float that is not finite; None if there is none."""
-    stack = [(value, path)]
-    while stack:
-        v, p = stack.pop()
-        if isinstance(v, dict):
-            for k in v:
-                if not isinstance(k, str):
-                    return "key", p, k
-            stack.extend((item, f"{p}.{k}") for k, item in reversed(list(v.items())))
-        elif isinstance(v, list):
-            stack.extend((item, f"{p}[{i}]") for i, item in reversed(list(enumerate(v))))
-        elif isinstance(v, (bytes, msgpack.ExtType, msgpack.Timestamp)) or (isinstance(v, float) and not math.isfinite(v)):
-            return "value", p, v
-    return None
-
-
-def _forbidden_value(data: dict[str, Any]) -> ProtocolError | None:
-    """``bad-field`` for the first binary, extension or non-finite value in a message's map
-    (naming its dotted path, e.g. ``ping.x``), or None if it holds none."""
-    ref, request = _ref_request(data)
-    found = _first_forbidden(data, ref or "message")
-    if found is None:
-        return None
-    _, path, v = found
-    if isinstance(v, float):
-        why = f"must be a finite number, got {v!r} (NaN and infinities are not allowed in a message)"
-    elif isinstance(v, bytes):
-        why = "binary values are not allowed in a message (text is the msgpack str type)"
-    else:
-        code = -1 if isinstance(v, msgpack.Timestamp) else v.code
-        why = f"extension values are not allowed in a message (this one is msgpack ext type {code})"
-    return ProtocolError("bad-field", why, path, ref=ref, request=request)
 
 
 def _not_msgpack(e: Exception, body: bytes) -> ProtocolError:
@@ -279,8 +251,8 @@ def unpack_body(body: bytes, *, max_frame: int = DEFAULT_MAX_FRAME, max_elements
             data = _unpack(body, max_frame, limit, strict=True)
     except _TooMany:
         raise _too_many(limit) from None
-    except UnicodeDecodeError as e:
-        raise ProtocolError("bad-utf8", f"text that is not valid UTF-8 at byte {e.start} of a string") from None
+    except UnicodeDecodeError:
+        raise _bad_text_in_frame(body, max_frame, limit) from None
     except ValueError as e:
         text = str(e)
         if "map key" in text:
@@ -293,16 +265,10 @@ def unpack_body(body: bytes, *, max_frame: int = DEFAULT_MAX_FRAME, max_elements
     except Exception as e:  # msgpack raises various types for corrupt data
         raise _not_msgpack(e, body) from None
     if not isinstance(data, dict):
-        raise ProtocolError("not-a-map", f"a message is a map, got a msgpack {_wire_kind(data)}")
-    if _may_be_forbidden(body) and (err := _forbidden_value(data)) is not None:
+        raise ProtocolError("not-a-map", f"a message is a map, got a msgpack {wire_kind(data)}")
+    if _may_be_forbidden(body) and (err := forbidden_value(data)) is not None:
         raise err
     return data
-
-
-def _wire_kind(value: Any) -> str:
-    return {list: "array", str: "str", int: "int", float: "float", bool: "bool", bytes: "bin", type(None): "nil"}.get(
-        type(value), type(value).__name__
-    )
 
 
 def _too_many(limit: int) -> ProtocolError:
@@ -468,8 +434,8 @@ def _non_finite(text: str) -> ProtocolError:
         data = loads_json(text, parse_constant=float)
     except ValueError:
         return ProtocolError("not-json", "line is not JSON: NaN/Infinity is not JSON")
-    ref, _ = _ref_request(data)
-    found = _first_forbidden(data, ref or "message")
+    ref, _ = ref_request(data)
+    found = first_forbidden(data, ref or "message")
     where = f": {found[1]} is {json.dumps(found[2])}" if found is not None and found[0] == "value" else ""
     return ProtocolError("not-json", f"line is not JSON: NaN/Infinity is not JSON{where}", ref=ref)
 
@@ -490,7 +456,7 @@ def loads_line(line: bytes, *, max_elements: int | None = None) -> dict[str, Any
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as e:
-        raise ProtocolError("bad-utf8", f"line is not valid UTF-8 (byte {e.start})") from None
+        raise _bad_text_in_line(line, e.start) from None
     try:
         data = loads_json(text, parse_constant=_no_constant)
     except _NonFinite:
