@@ -68,14 +68,18 @@ def test_a_collection_walks_what_is_young_and_the_tables_are_frozen() -> None:
             while run.actions < 10 * tables:
                 await asyncio.sleep(0.05)
             await server.ask("objects")  # one collection: what it leaves alive is frozen
-            await asyncio.sleep(0.3)  # the tables play on
+            # The tables play on for two moves each: a count of moves, not a time, so that a
+            # quiet machine (more moves in a given time) walks no more than a loaded one.
+            moved = run.actions + 2 * tables
+            while run.actions < moved:
+                await asyncio.sleep(0.01)
             playing = await server.ask("objects")
             del lobby
             return start, idled, playing, run
 
     start, idled, playing, run = asyncio.run(asyncio.wait_for(main(), 120))
     assert run.error_count == 0, run.errors
-    # Walked: what was made since the last collection (0.3 s of play: the games' states renewed
+    # Walked: what was made since the last collection (two moves a table: the games' states renewed
     # by their moves, at most their live objects); the tables' and connections' objects are frozen.
     assert playing["tracked"] * 3 < playing["frozen"] - idled["frozen"], playing
     assert playing["frozen"] > idled["frozen"] > start["frozen"]  # tracked, and never walked again
