@@ -7,6 +7,8 @@ and real runs behave alike. Never wall-clock time.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import math
 from array import array
 from collections import deque
@@ -19,7 +21,8 @@ from quinze_server.config import THINKING_LONG  # noqa: F401 - kept here too: th
 from quinze_server.wire import pack, rounded
 
 MISSED_PONGS = 3
-"""A client that answers no ping for this many heartbeats is dropped."""
+"""A client that sends nothing for this many heartbeats is dropped (PROTOCOL.md "Flow" 7): at that
+moment, whether its last message came just after a ping or not."""
 
 
 BEATS_PER_SLICE = 64
@@ -192,9 +195,12 @@ class Heartbeats:
     A connection is added when it opens (:meth:`add`) and must say ``hello`` within
     :data:`MISSED_PONGS` intervals, or it is closed with ``no hello within N s``. Once greeted
     (:meth:`greeted`), it gets a ``ping`` every ``interval`` seconds from its hello on, and is
-    dropped when it sent nothing for :data:`MISSED_PONGS` intervals, unless it is thinking on an
+    dropped once it sent nothing for :data:`MISSED_PONGS` intervals (``no pong for N s``), at
+    that moment: a client that answered a ping and then went silent is dropped ``MISSED_PONGS``
+    intervals after that answer, not at the first ping after them (up to one interval later:
+    40 s instead of 30 at the default 10 s, before). It is not dropped while it thinks on an
     action request whose deadline has not passed (the move clock decides then: many bots think,
-    then read). A connection that ends is removed (:meth:`remove`): the schedule keeps no reference
+    then read); its silence is looked at again at its next ping. A connection that ends is removed (:meth:`remove`): the schedule keeps no reference
     to it, so its memory is freed at once (its entry, a small :class:`Heartbeat`, is dropped at its
     due time, or at once when many connections ended together); one that is closing and not
     removed is forgotten at its next due time.
@@ -203,7 +209,10 @@ class Heartbeats:
     every entry of a queue is due a fixed time after it was queued (``MISSED_PONGS`` intervals, one
     interval), so each queue is in the order of its due times, and an entry's due time is kept in
     its heartbeat's own array. Scheduling a ping makes no new object (no heap entry, no time):
-    nothing of an idle connection's heartbeat is allocated while the tables play.
+    nothing of an idle connection's heartbeat is allocated while the tables play. The one
+    exception is a connection found at a ping to reach its silence limit before its next ping
+    (silent for more than ``MISSED_PONGS - 1`` intervals, off the ping's beat): its drop time goes
+    on a heap (``_silent``), looked at then; a client that answers its pings never gets there.
 
     The connections only need ``heartbeat`` (a :class:`Heartbeat`), ``closing``, ``send(msg)``,
     ``close(reason)`` and ``awaiting_move()``.
@@ -213,12 +222,14 @@ class Heartbeats:
         self.interval = interval
         self._hello: deque[Heartbeat] = deque()  # added, due to have said hello by their _t[1]
         self._pings: deque[Heartbeat] = deque()  # greeted, due to be pinged at their _t[2]
+        self._silent: list[tuple[float, int, Heartbeat]] = []  # heap: (drop time, tie, heartbeat) of the nearly silent
+        self._ties = itertools.count()
         self._void = 0  # connections removed since the schedule was last compacted
         self._live = 0  # connections added and not removed
         self._wake = trio.Event()
 
     def __len__(self) -> int:
-        return len(self._hello) + len(self._pings)
+        return len(self._hello) + len(self._pings) + len(self._silent)
 
     def add(self, conn: Any) -> None:
         """A new connection: it has :data:`MISSED_PONGS` intervals to say hello."""
@@ -252,6 +263,8 @@ class Heartbeats:
         before = len(self)
         self._hello = deque(b for b in self._hello if b.conn is not None and b.generation == 0)
         self._pings = deque(b for b in self._pings if b.conn is not None)
+        self._silent = [e for e in self._silent if e[2].conn is not None]
+        heapq.heapify(self._silent)
         self._void = 0
         return before - len(self)
 
@@ -269,8 +282,10 @@ class Heartbeats:
             self._wake.set()
 
     def _next_due(self) -> float:
-        hello, pings = self._hello, self._pings
+        hello, pings, silent = self._hello, self._pings, self._silent
         first = hello[0]._t[1] if hello else math.inf
+        if silent:
+            first = min(first, silent[0][0])
         return min(first, pings[0]._t[2]) if pings else first
 
     async def run(self) -> None:
@@ -328,3 +343,14 @@ class Heartbeats:
             conn.send({"type": "ping", "nonce": int(t[3])})
             t[2] = trio.current_time() + self.interval  # (not `now`: the queue stays in order across the slices)
             pings.append(beat)
+            drop = t[0] + hello_wait
+            if now < drop < t[2]:  # silent up to its limit before the next ping: looked at then
+                heapq.heappush(self._silent, (drop, next(self._ties), beat))
+        silent_heap = self._silent
+        while silent_heap and silent_heap[0][0] <= now:
+            beat = heapq.heappop(silent_heap)[2]
+            conn = beat.conn
+            if conn is None or conn.closing:
+                continue
+            if beat._t[0] + hello_wait <= now and not conn.awaiting_move():  # heard nothing since: its limit
+                conn.close(f"no pong for {now - beat._t[0]:.1f} s")

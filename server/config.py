@@ -39,7 +39,8 @@ class ServerConfig:
     - ``host``, ``port``: where to listen (``port=0``: any free port).
     - ``log_dir``: where finished games are appended as ``<table>.jsonl`` replay logs; None = no logs.
     - ``move_time``: default seconds per decision when a table does not choose (PROTOCOL.md: 60).
-    - ``heartbeat``: seconds between server pings; a client silent to pings for 3 heartbeats is dropped.
+    - ``heartbeat``: seconds between server pings; a client that sends nothing (no pong, no message)
+      for 3 heartbeats is dropped then (PROTOCOL.md "Flow" 7; :class:`quinze_server.clock.Heartbeats`).
     - ``max_frame``: largest frame body in bytes.
     - ``send_queue``: frames waiting for one client before it counts as not reading and is dropped.
     - ``send_timeout``: seconds one frame may take to send before the client is dropped.

@@ -207,3 +207,50 @@ async def test_a_compacted_schedule_lets_go_of_the_ended_heartbeats_while_the_ta
         await trio.sleep(10)
         assert all(len(p.pings) == 2 for p in peers)
         nursery.cancel_scope.cancel()
+
+
+async def test_a_client_that_stops_answering_is_dropped_three_intervals_after_its_last_pong(autojump_clock: Any) -> None:
+    """PROTOCOL.md "Flow" 7: silent for 3 heartbeats, dropped then. It answered its pings half a
+    second after each, then stopped: dropped 30 s after its last pong, not at the fourth ping
+    after it (40 s: the silence was 29.5 s at the third, so the old check at pings waited for the
+    next one)."""
+    beats = Heartbeats(10.0)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(beats.run)
+        peer, talker = Peer(), Peer()
+        start = trio.current_time()
+        for p in (peer, talker):
+            beats.add(p)
+            beats.greeted(p)
+        for _ in range(2):  # pings at 10 and 20, answered at 10.5 and 20.5
+            await trio.sleep(10.5 if not peer.pings else 10)
+            peer.heartbeat.pong()
+            talker.heartbeat.pong()
+        last = trio.current_time()
+        await trio.sleep(25)  # talker says something 25 s after its last pong (at 45.5): it stays
+        talker.heartbeat.pong()
+        await trio.sleep(60)
+        assert peer.closed is not None
+        assert peer.closed[0] - last == MISSED_PONGS * 10  # at 50.5, not at the ping of 60
+        assert peer.closed[1] == "no pong for 30.0 s"
+        assert [round(t - start) for t, _ in peer.pings] == [10, 20, 30, 40, 50]
+        assert talker.closed is not None and talker.closed[0] - (last + 25) == MISSED_PONGS * 10
+        assert len(beats) == 0
+        nursery.cancel_scope.cancel()
+
+
+async def test_a_silent_thinker_off_the_beat_stays_until_its_move_clock_decides(autojump_clock: Any) -> None:
+    beats = Heartbeats(10.0)
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(beats.run)
+        thinker = Peer(thinking=True)
+        beats.add(thinker)
+        beats.greeted(thinker)
+        await trio.sleep(10.5)
+        thinker.heartbeat.pong()  # then silent: its limit falls between two pings (40.5)
+        await trio.sleep(35)
+        assert thinker.closed is None  # thinking on an open request: not dropped at 40.5
+        thinker.thinking = False  # its request closed (answered by its clock): dropped at the next ping
+        await trio.sleep(10)
+        assert thinker.closed is not None and thinker.closed[1] == "no pong for 39.5 s"
+        nursery.cancel_scope.cancel()
