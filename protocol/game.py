@@ -455,6 +455,12 @@ class Game(ABC):
         """What ``seat`` may see (each rules text in quinze_cli/rules/, "What each player sees"); ``None`` for a spectator,
         who sees only public information. Never another hand's cards or the stock order."""
 
+    def packed_view(self, seat: int | None) -> bytes | None:
+        """The msgpack encoding of :meth:`view` (``use_bin_type``: PROTOCOL.md "Framing"), the same
+        bytes, where the game makes it for less than encoding the view (the server sends one per
+        action); None (the default): encode :meth:`view` itself."""
+        return None
+
     @abstractmethod
     def result(self) -> Result | None:
         """The result once over, else None. The same value is in every view (``view()["result"]``,

@@ -259,7 +259,7 @@ class Table:
         left = left if left < seconds else seconds
         left = left if left > 0.0 else 0.0
         deadline = MAX_MOVE_TIME if MAX_MOVE_TIME < left else left
-        frame = self.wire.request(p.request, p.seat, game.view(p.seat), offered, deadline, self.number,
+        frame = self.wire.request(p.request, p.seat, game.packed_view(p.seat) or game.view(p.seat), offered, deadline, self.number,
                                   self.clock.packed_state(p.seat, deadline))
         if frame is not None:
             conn.send_frame(frame)

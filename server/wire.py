@@ -177,16 +177,17 @@ class TableWire:
         the entry's encoding: what a client answering with a listed entry as it is sends before it."""
         return self._answer + pack_uint(request) + _ACTION
 
-    def request(self, request: int, seat: int, view: Mapping[str, Any], offered: list[bytes], deadline: float,
+    def request(self, request: int, seat: int, view: Mapping[str, Any] | bytes, offered: list[bytes], deadline: float,
                 number: int, clock: bytes) -> bytes | None:
         """The frame of ``{"type": "action-request", "table", "request", "seat", "view", "legal",
-        "deadline", "number", "clock"}`` (PROTOCOL.md ``action-request``), ``legal`` being the
+        "deadline", "number", "clock"}`` (PROTOCOL.md ``action-request``), ``view`` being the
+        view or its encoding (``Game.packed_view``: :func:`pack` of it), ``legal`` the
         array of the ``offered`` entries, each already encoded (:func:`pack` of its data), and
         ``clock`` the clock state encoded (``TableClock.packed_state``). None if over the limit
         or unencodable (the log says why)."""
         try:
             head = self._request + pack_uint(request) + (_SEAT_VIEW[seat] if 0 <= seat < 16 else _SEAT_KEY + pack(seat) + _VIEW)
-            body = b"".join((head, pack_data(view), _LEGAL, array_header(len(offered)), *offered, _DEADLINE, pack_float(deadline),
+            body = b"".join((head, view if type(view) is bytes else pack_data(view), _LEGAL, array_header(len(offered)), *offered, _DEADLINE, pack_float(deadline),
                              self._tail if number == self._number else self._end(number), _CLOCK, clock))
         except Exception:
             log.exception("cannot encode an action-request")

@@ -57,6 +57,8 @@ def test_request_frames_are_the_plain_encoding(table: str, request: int, seat: i
              "deadline": deadline, "number": number, "clock": clock}
     packed = msgpack.packb(clock, use_bin_type=True)
     assert wire.request(request, seat, view, offered, deadline, number, packed) == encode_frame(plain)
+    # the view already encoded (Game.packed_view) gives the same frame
+    assert wire.request(request, seat, msgpack.packb(view, use_bin_type=True), offered, deadline, number, packed) == encode_frame(plain)
     assert TableWire(table, 64).request(request, seat, {"x": "y" * 100}, offered, deadline, number, packed) is None
 
 

@@ -64,14 +64,9 @@ from quinze_protocol.game import (
 )
 from quinze_protocol.games.quinze_actions import END, End, Fifteen, Place, parse_quinze_action
 from quinze_protocol.games.quinze_check import check_action
-from quinze_protocol.games.quinze_legal import (
-    CARD_POINTS,
-    CARD_RANK,
-    after_fifteen,
-    fifteen_problem,
-    fifteens,
-)
+from quinze_protocol.games.quinze_legal import CARD_POINTS, CARD_RANK, after_fifteen, fifteen_problem, fifteens
 from quinze_protocol.games.quinze_observer import QuinzeObserver
+from quinze_protocol.games.quinze_packed import packed_view as _packed_view
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle
 from quinze_protocol.games.quinze_texts import VIEW_SORT, discard_kept, texts  # noqa: F401  (VIEW_SORT: read from here too)
 from quinze_protocol.rng import Rng
@@ -581,6 +576,11 @@ class QuinzeGame(Game):
         if seat is not None:
             v["hand"] = texts(self.hands[seat])
         return v
+
+    def packed_view(self, seat: int | None) -> bytes:
+        """``msgpack.packb(self.view(seat), use_bin_type=True)``, the same bytes, from kept
+        encodings (:func:`quinze_protocol.games.quinze_packed.packed_view`)."""
+        return _packed_view(self, seat)
 
     def stats(self) -> dict[str, float]:
         """Per-game figures for self-play summaries: ``deals``, ``blocked_deals`` (blocked or
