@@ -133,7 +133,8 @@ async def _create(s: Session) -> str | None:
     msg = await ask_server(s, {"type": "create-table", "game": game, "options": options, "seed": None, "games": 1,
                                "clock": s.opts.clock})
     if msg.get("type") == "error":
-        s.say(cat("lobby.create-refused", reason=plain_reason(msg.get("reason", "")), code=msg.get("code", "")), style="red")
+        s.failed = cat("lobby.create-refused", reason=plain_reason(msg.get("reason", "")), code=msg.get("code", ""))
+        s.say(s.failed, style="red")
         return None
     table = msg["table"]["table"]
     s.say(cat("lobby.created", table=table))
@@ -157,6 +158,7 @@ async def lobby(s: Session) -> None:
             s.say(cat("lobby.help"), style="dim")
             s.reader.set_words(["create", "watch", "quit", "help"] + [t.get("table", "") for t in tables])
             line = await ask(s, cat("lobby.prompt"))
+            s.failed = None  # a new command
             words = line.split()
             if not words:
                 continue
@@ -176,16 +178,18 @@ async def lobby(s: Session) -> None:
             table = _pick(tables, ref, cut=total > len(tables))
             if table is None:
                 if total > len(tables):
-                    s.say(cat("lobby.no-table-shown", ref=ref, shown=len(tables), total=total), style="red")
+                    s.failed = cat("lobby.no-table-shown", ref=ref, shown=len(tables), total=total)
                 else:
-                    s.say(cat("lobby.no-table", ref=ref), style="red")
+                    s.failed = cat("lobby.no-table", ref=ref)
+                s.say(s.failed, style="red")
                 continue
             if watch:
                 await spectate_table(s, table)
             else:  # a free seat, unless a kept token is for our own seat, now disconnected
                 await join_table(s, table, info=next((t for t in tables if t.get("table") == table), None))
         except TableGone as err:
-            s.say(str(err), style="red")
+            s.failed = str(err)
+            s.say(s.failed, style="red")
 
 
 def _pick(tables: list[dict[str, Any]], ref: str, *, cut: bool = False) -> str | None:

@@ -8,7 +8,9 @@ first and one is picked by number, or ``l`` for the local game ``fallback`` (:mo
 A server that stops (``bye`` ``shutdown``) is not reconnected to: the person is told, and may pick
 another server found on the local network, or quit.
 
-Exit codes: 0 when the person quits (``quit``, end of input) or the table closes; 130 after
+Exit codes: 0 when the person quits (``quit``, end of input) or the table closes; 1 also when the
+input ended right after a lobby command that failed (a seat or table refused, a table not found:
+said first), as a shell's status is its last command's; 130 after
 Ctrl-C (or SIGTERM, or SIGHUP: the terminal was closed), once the table was left and ``bye`` said (as ``quinze match`` and ``quinze
 bot``); 1 when the server cannot be reached, refuses the seat or the connection cannot be restored.
 """
@@ -35,7 +37,7 @@ from quinze_cli.play.table import TableGone, join_table, spectate_table
 from quinze_cli.play.terminal import LineReader
 from quinze_cli.stdio import colour_wanted, fit_dumb_terminal
 
-__all__ = ["LocalSpec", "make_console", "run_play"]
+__all__ = ["LocalSpec", "make_console", "quit_key", "run_play"]
 
 
 @dataclass
@@ -54,6 +56,16 @@ class LocalSpec:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+def quit_key(why: str, at_table: bool) -> str:
+    """The catalogue key of the goodbye line for :class:`Quit` ``why``: ``quit.eof`` "Input closed:
+    leaving the table. Bye." at a table (seated or watching), ``quit.eof-no-table`` "Input
+    closed. Bye." elsewhere (the lobby, picking a server, the name prompt); ``quit.interrupt``,
+    ``quit.hangup`` the same; ``quit.quit`` "Bye." either way."""
+    if why == "quit" or at_table:
+        return f"quit.{why}"
+    return f"quit.{why}-no-table"
+
+
 def make_console() -> tuple[Console, bool]:
     """The console and whether cards get symbols and colours (a terminal and ``NO_COLOR`` unset)."""
     console = fit_dumb_terminal(Console(highlight=False))
@@ -70,8 +82,8 @@ def run_play(opts: PlayOptions, lang: str, local: LocalSpec | None = None, fallb
     reader = LineReader()
     try:
         return trio.run(_main, opts, console, cat, style, reader, local, fallback)
-    except KeyboardInterrupt:  # Ctrl-C before the signal watcher started
-        console.print(cat("quit.interrupt"), markup=False, highlight=False)
+    except KeyboardInterrupt:  # Ctrl-C before the signal watcher started: at no table yet
+        console.print(cat(quit_key("interrupt", False)), markup=False, highlight=False)
         return EXIT_INTERRUPTED
     finally:
         reader.restore()
@@ -136,9 +148,11 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
                     opts.table = opts.spectate = opts.token = None
         except Quit as q:
             why = q.why
-            s.say(cat(f"quit.{q.why}"))
+            s.say(cat(quit_key(why, s.held is not None)))
             if why in ("interrupt", "hangup"):
                 code = EXIT_INTERRUPTED
+            elif why == "eof" and s.failed is not None:
+                code = 1  # the input ended right after a command that failed: its status, as a shell's
         except TableGone as err:
             s.say(str(err), style="red")
             code = 1

@@ -108,6 +108,9 @@ class Session:
         self.conn: Connection | None = None
         self.generation = 0
         self.held: str | None = None
+        self.failed: str | None = None
+        """What the last lobby command ended with when it failed (a seat or table refused, a table
+        not found: said already), until the next command; end of input right after it exits 1."""
         """The table where we hold a seat or watch (for the goodbye ``leave``)."""
         self.nursery: trio.Nursery | None = None
         self.on_resize: Callable[[], None] | None = None

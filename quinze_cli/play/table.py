@@ -61,19 +61,33 @@ async def ask_server(s: Session, question: dict[str, Any]) -> dict[str, Any]:
     """Send a lobby question (``create-table``, ``list-tables``, ``join``, ``spectate``) and wait
     for its answer: the message the conversation (:class:`quinze_protocol.session.ClientSession`)
     says settles it, the good answer or an ``error`` whose ``ref`` is the question's type; an
-    ``error`` naming no message ends the wait too. Typed lines meanwhile are answered with
-    "please wait"; other messages are kept for later. Raises :class:`TableGone` when the
-    connection was lost (and restored) meanwhile."""
+    ``error`` naming no message ends the wait too. Lines typed on a terminal meanwhile are
+    answered with "please wait"; lines from a pipe or a file (a script's next commands) and
+    other messages are kept for later. The end of input meanwhile does not cut the wait short:
+    the answer (a refusal above all) is still taken and said, then the end of input is read
+    again by whatever reads next (so ``quinze play --table T < /dev/null`` says why the seat was
+    refused, and exits 1). Raises :class:`TableGone` when the connection was lost (and restored)
+    meanwhile; :class:`~quinze_cli.play.session.Quit` at once on Ctrl-C."""
     ask = await s.send(question)
     kept: list[tuple] = []
+    ended = False
     try:
         while True:
-            item = await s.next()
+            try:
+                item = await s.next()
+            except Quit as q:
+                if q.why != "eof" or ended:
+                    raise
+                ended = True
+                continue
             if item is None:  # pragma: no cover - no deadline given
                 continue
             kind, data = item
             if kind == "input":
-                s.say(s.cat("conn.wait"))
+                if s.reader.interactive:
+                    s.say(s.cat("conn.wait"))
+                else:
+                    kept.append(s.item)
                 continue
             if kind == "resumed":
                 raise TableGone(s.cat("conn.lost-during", what=question["type"]))
@@ -86,6 +100,8 @@ async def ask_server(s: Session, question: dict[str, Any]) -> dict[str, Any]:
             kept.append(s.item)
     finally:
         s.backlog.extend(kept)
+        if ended:
+            s.backlog.append(("input", None))
 
 
 def _key(s: Session, table: str) -> str:
