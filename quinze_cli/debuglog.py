@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from rich.console import Console
-from rich.logging import RichHandler
+from quinze_cli.stdio import log_handler
 
 LOGGERS = ("quinze.bot", "quinze.relay", "quinze.client", "quinze.match")
 """The loggers ``--debug`` turns to debug level."""
@@ -14,7 +13,7 @@ LOGGERS = ("quinze.bot", "quinze.relay", "quinze.client", "quinze.match")
 
 def enable_debug() -> None:
     """Log every message to and from the bots and the server (debug level) on stderr."""
-    handler = RichHandler(console=Console(stderr=True), show_path=False, markup=False, rich_tracebacks=False)
+    handler = log_handler(show_path=False, markup=False, rich_tracebacks=False)
     for name in LOGGERS:
         logger = logging.getLogger(name)
         logger.addHandler(handler)

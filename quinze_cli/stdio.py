@@ -41,7 +41,7 @@ import unicodedata
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-__all__ = ["EXIT_BROKEN_PIPE", "EXIT_OUTPUT_FAILED", "PLAIN_ERRORS", "colour_wanted", "drop_lost_streams", "fit_dumb_terminal", "guarded", "line_console", "no_color", "plain_text", "prepare_streams",
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_OUTPUT_FAILED", "PLAIN_ERRORS", "colour_wanted", "drop_lost_streams", "fit_dumb_terminal", "guarded", "line_console", "log_handler", "no_color", "plain_text", "prepare_streams",
            "stdout_closed"]
 
 EXIT_BROKEN_PIPE = 141
@@ -131,6 +131,26 @@ def line_console(stderr: bool = False) -> Any:
     console = Console(stderr=stderr, highlight=False)
     console.soft_wrap = not console.is_terminal
     return console
+
+
+def log_handler(**rich: Any) -> Any:
+    """The ``logging`` handler of a command's log on stderr (``quinze serve``'s, ``--debug``'s):
+    on a terminal rich's ``RichHandler`` (``rich``: its options), which lays each record out in
+    columns wrapped at the width; in a file or a pipe one line per record, never wrapped
+    (``2026-12-04 03:20:01 INFO listening on ...``), so that ``grep`` on a saved log finds it
+    whole, as :func:`line_console` does for the commands' own lines."""
+    import logging
+
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    if console.is_terminal:
+        from rich.logging import RichHandler
+
+        return RichHandler(console=console, **rich)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s", "%Y-%m-%d %H:%M:%S"))
+    return handler
 
 
 def fit_dumb_terminal(console: Any) -> Any:

@@ -4,14 +4,17 @@ stderr found half of a tournament's failure line. On a terminal rich may wrap at
 person reads it there). One way for every command: :func:`quinze_cli.stdio.line_console`.
 
 Real executables with stderr in a real file, real crashing bot programs (tests/bots/), the
-commands' own servers; ``COLUMNS=40`` makes every line here longer than the width."""
+commands' own servers, ``quinze serve``'s log; ``COLUMNS=40`` makes every line here longer than
+the width."""
 
 from __future__ import annotations
 
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import clikit
@@ -65,3 +68,43 @@ def test_on_a_terminal_lines_wrap_at_its_width(monkeypatch) -> None:
     finally:
         os.close(leader)
         os.close(follower)
+
+
+def test_the_server_log_in_a_file_is_one_line_per_record(tmp_path: Path) -> None:
+    import trio
+    from netclient import NetClient
+
+    err = tmp_path / "stderr.txt"
+    name = "a-rather-long-player-name-here"
+    with err.open("w") as f:
+        proc = subprocess.Popen([QUINZE, "serve", "--port", "0", "--no-announce", "--log-dir", str(tmp_path / "logs")],
+                                stdout=subprocess.PIPE, stderr=f, text=True, env=dict(os.environ, COLUMNS="40"))
+        try:
+            assert proc.stdout is not None
+            first = proc.stdout.readline()
+            port = int(re.search(r"listening on 127\.0\.0\.1:(\d+)", first).group(1))
+
+            async def visit() -> None:
+                client = await NetClient.connect(port, name)
+                await client.aclose()
+
+            trio.run(visit)
+            deadline = time.monotonic() + 60
+            while "disconnected" not in err.read_text():  # the server's line about the visit
+                assert time.monotonic() < deadline, err.read_text()
+                time.sleep(0.05)
+            proc.send_signal(signal.SIGTERM)
+            out = first + proc.communicate(timeout=60)[0]
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert proc.returncode == 0
+    lines = err.read_text().splitlines()
+    stamp = r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d INFO "
+    assert any(re.fullmatch(stamp + r"listening on 127\.0\.0\.1:\d+ \(server run \w+: table ids \w+-t1, \w+-t2, \.\.\.\)", line)
+               for line in lines), lines
+    assert any(re.fullmatch(stamp + rf"{name} \(127\.0\.0\.1:\d+\) connected as player", line) for line in lines), lines
+    assert all(re.match(stamp.replace("INFO", r"[A-Z]+"), line) for line in lines), lines
+    assert any(line.startswith("replay logs in ") and line.endswith("(table ids start with this server run's id)")
+               for line in out.splitlines()), out

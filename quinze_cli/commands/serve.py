@@ -40,6 +40,7 @@ from rich.console import Console
 
 from quinze_cli.app import help_of
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail
+from quinze_cli.stdio import line_console, log_handler
 from quinze_cli.options import check_at_least, check_log_dir, check_move_time, check_seconds
 from quinze_server.config import DEFAULT_HOST, DEFAULT_PORT, TABLE_IDLE, THINKING_LONG, ServerConfig
 
@@ -169,7 +170,6 @@ def register(app: typer.Typer) -> None:
         name: Annotated[Optional[str], typer.Option("--name", metavar="NAME", help="The name announced on the local network (default: this machine's host name).")] = None,
     ) -> None:
         import trio
-        from rich.logging import RichHandler
 
         import quinze_server.app  # noqa: F401 - the server's modules, imported before the collector freezes the start (below)
         import quinze_server.server  # noqa: F401
@@ -209,8 +209,8 @@ def register(app: typer.Typer) -> None:
                 logs.mkdir(parents=True, exist_ok=True)
             except OSError as e:
                 fail(f"--log-dir {logs}: {e.strerror or e}")
-        console = Console(highlight=False)
-        handler = RichHandler(console=Console(stderr=True), show_path=False, markup=False)
+        console = line_console()
+        handler = log_handler(show_path=False, markup=False)
         logger = logging.getLogger("quinze.server")
         logger.addHandler(handler)
         logger.setLevel(logging.INFO)
