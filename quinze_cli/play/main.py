@@ -35,7 +35,7 @@ from quinze_cli.play.lobby import ask, lobby
 from quinze_cli.play.session import Lost, PlayOptions, Quit, Session, Stopped
 from quinze_cli.play.table import TableGone, join_table, spectate_table
 from quinze_cli.play.terminal import LineReader
-from quinze_cli.stdio import colour_wanted, fit_dumb_terminal
+from quinze_cli.stdio import colour_wanted, fit_dumb_terminal, line_console
 
 __all__ = ["LocalSpec", "make_console", "quit_key", "run_play"]
 
@@ -67,8 +67,10 @@ def quit_key(why: str, at_table: bool) -> str:
 
 
 def make_console() -> tuple[Console, bool]:
-    """The console and whether cards get symbols and colours (a terminal and ``NO_COLOR`` unset)."""
-    console = fit_dumb_terminal(Console(highlight=False))
+    """The console and whether cards get symbols and colours (a terminal and ``NO_COLOR`` unset).
+    In a file or a pipe a line is never wrapped at a width (:func:`quinze_cli.stdio.line_console`:
+    a server's refusal is one line to read or grep)."""
+    console = fit_dumb_terminal(line_console())
     color = colour_wanted(console)
     return console, color
 
