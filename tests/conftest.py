@@ -46,6 +46,7 @@ from __future__ import annotations
 import compileall
 import functools
 import os
+import signal
 import subprocess
 import sys
 from typing import Any
@@ -62,6 +63,14 @@ COMPILED = ("protocol", "server", "quinze_cli", "tests")
 """The folders compiled once at the start of a run (see the module docstring)."""
 
 sys.dont_write_bytecode = False  # this process's own imports from here on (test modules included) are cached
+
+if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) == signal.SIG_IGN:
+    # A suite started under nohup (SIGHUP ignored) would hand the ignored SIGHUP down to every
+    # command it starts, and the commands rightly keep running on SIGHUP then (quinze_cli/interrupt.py):
+    # the tests of SIGHUP (tests/test_hangup_commands.py, tests/test_serve_hangup.py) need the
+    # disposition a terminal gives. Put back for this process and its children; the nohup test
+    # sets SIG_IGN in its own child.
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
 
 
 NO_BYTECODE = "PYTHONDONTWRITEBYTECODE"
