@@ -455,6 +455,15 @@ class Game(ABC):
         """What ``seat`` may see (each rules text in quinze_cli/rules/, "What each player sees"); ``None`` for a spectator,
         who sees only public information. Never another hand's cards or the stock order."""
 
+    @staticmethod
+    def packed_entry(action: Any) -> bytes | None:
+        """Where the game encodes its actions itself: for one of its actions, the msgpack of its
+        ``to_data()`` (``use_bin_type``, the same bytes) that decodes as a frame's map with a text
+        ``type`` (PROTOCOL.md "Framing"; so the server lets a client send it back as it is without
+        checking it again); None (the default, and for an action the game does not encode): the
+        server encodes ``to_data()`` and checks it."""
+        return None
+
     def packed_view(self, seat: int | None) -> bytes | None:
         """The msgpack encoding of :meth:`view` (``use_bin_type``: PROTOCOL.md "Framing"), the same
         bytes, where the game makes it for less than encoding the view (the server sends one per

@@ -229,6 +229,10 @@ def _answerable(entry: bytes) -> bool:
     return type(data.get("type")) is str
 
 
+def _no_entry(action: Any) -> None:
+    return None
+
+
 def entries(game_cls: type, actions: list[Any]) -> list[bytes]:
     """Each of ``actions`` (legal actions of a game of ``game_cls``) as its entry in an
     ``action-request``'s ``legal`` array: :func:`pack` of its ``to_data()``, kept by action (an
@@ -236,24 +240,27 @@ def entries(game_cls: type, actions: list[Any]) -> list[bytes]:
     that an action listed again is not converted and encoded again. At most
     :data:`ENTRIES_KEPT` per game class (then the class starts afresh); emptied with the games'
     caches once no table is open (``quinze_protocol.caches``, ``quinze_server.collector.release``).
-    Each new entry that may be answered as it is goes into :data:`ANSWERABLE`. Unhashable
+    Each new entry that may be answered as it is goes into :data:`ANSWERABLE` (checked, unless
+    the game encoded it itself: ``Game.packed_entry``, whose encodings are answerable). Unhashable
     actions are encoded each time (and are not answerable so)."""
     kept = _ENTRIES.get(game_cls)
     if kept is None:
         kept = _ENTRIES[game_cls] = {}
+    encode = getattr(game_cls, "packed_entry", None) or _no_entry
     out = []
     try:
         for a in actions:
             b = kept.get(a)
             if b is None:
-                b = pack(a.to_data())
+                own = encode(a)  # the game's encoding: answerable (Game.packed_entry)
+                b = pack(a.to_data()) if own is None else own
                 if len(kept) >= ENTRIES_KEPT:
                     kept.clear()
                     if len(ANSWERABLE) >= 2 * ENTRIES_KEPT:  # (those of entries let go: start afresh)
                         _clear_entries()
                         kept = _ENTRIES[game_cls] = {}
                 kept[a] = b
-                if _answerable(b):
+                if own is not None or _answerable(b):
                     ANSWERABLE.add(b)
             out.append(b)
     except TypeError:  # an unhashable action (no game has one): encoded each time

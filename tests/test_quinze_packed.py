@@ -2,7 +2,9 @@
 plain encoding of the view, byte for byte: at every decision of seeded random games of 2 to 8
 seats, for every seat and a spectator, after copies, after loading positions, and after the
 state was changed from outside in every way its kept encodings could miss (the table, the
-discard pile, the totals, the options, a hand changed in place)."""
+discard pile, the totals, the options, a hand changed in place). Its encoded actions
+(``QuinzeGame.packed_entry``) are the plain encoding of each action's data and decode as a
+frame's map with a text ``type``."""
 
 from __future__ import annotations
 
@@ -10,7 +12,9 @@ import msgpack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from quinze_protocol.framing import unpack_body
 from quinze_protocol.game import Result
+from quinze_protocol.games.quinze_actions import END, Fifteen, Place
 from quinze_protocol.rng import Rng
 from quinze_helpers import Quinze
 
@@ -89,3 +93,33 @@ def test_changes_from_outside_are_seen() -> None:
     g.to_act = None
     g.phase = "over"
     _all_seats_alike(g)
+
+
+def _entry_alike(a) -> None:
+    b = Quinze.packed_entry(a)
+    assert b == msgpack.packb(a.to_data(), use_bin_type=True), a
+    data = unpack_body(b)  # as a frame would be read: a map of text keys
+    assert type(data.get("type")) is str and data == a.to_data()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(2, 8), st.booleans(), st.integers(0, 2**32))
+def test_the_packed_entries_are_the_plain_encoding(players: int, quick: bool, seed: int) -> None:
+    g = Quinze.new({"players": players, "quick_place": quick, "target": 40}, seed)
+
+    def each(g):
+        for a in g.legal_actions():
+            _entry_alike(a)
+            _entry_alike(Quinze.parse_action(a.to_data()))
+    _play(g, seed, each)
+
+
+def test_every_shape_of_action_packs_alike() -> None:
+    for c in range(54):
+        _entry_alike(Place([c]))
+        _entry_alike(Fifteen([c]))  # no fifteen, but an action all the same
+        _entry_alike(Fifteen([], [c]))
+    _entry_alike(Place([10, 23]))
+    _entry_alike(Fifteen([0, 13, 26, 39, 52, 53, 1], [2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19]))
+    _entry_alike(END)
+    assert Quinze.packed_entry(("fifteen", (), (), (), ())) is None  # not one of its actions

@@ -66,7 +66,7 @@ from quinze_protocol.games.quinze_actions import END, End, Fifteen, Place, parse
 from quinze_protocol.games.quinze_check import check_action
 from quinze_protocol.games.quinze_legal import CARD_POINTS, CARD_RANK, after_fifteen, fifteen_problem, fifteens
 from quinze_protocol.games.quinze_observer import QuinzeObserver
-from quinze_protocol.games.quinze_packed import packed_view as _packed_view
+from quinze_protocol.games.quinze_packed import packed_entry, packed_view as _packed_view
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle
 from quinze_protocol.games.quinze_texts import VIEW_SORT, discard_kept, texts  # noqa: F401  (VIEW_SORT: read from here too)
 from quinze_protocol.rng import Rng
@@ -113,6 +113,7 @@ class QuinzeGame(Game):
 
     id = "quinze"
     listed_legal = True  # every listed action is legal as it stands (Game.listed_legal)
+    packed_entry = staticmethod(packed_entry)  # its actions' encodings (Game.packed_entry)
     title = "Le Quinze"
     score_label = "Mean total"
     score_meaning = "the mean match total per game"

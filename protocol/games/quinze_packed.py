@@ -22,9 +22,10 @@ from typing import Any
 import msgpack
 
 from quinze_protocol.cards import card_text
+from quinze_protocol.games.quinze_actions import End, Fifteen, Place
 from quinze_protocol.games.quinze_texts import VIEW_SORT
 
-__all__ = ["packed_view"]
+__all__ = ["packed_entry", "packed_view"]
 
 _pack = msgpack.Packer(use_bin_type=True).pack
 _ENC = tuple(_pack(card_text(c)) for c in range(54))
@@ -92,8 +93,42 @@ def _in_order(cards: Any) -> bytes:
     return _ENC[cards[0]] if n else b""
 
 
+_FIFTEEN = bytes((0x83,)) + _pack("type") + _pack("fifteen") + _pack("hand")
+_TABLE_CARDS = _pack("table")
+_PLACE = bytes((0x82,)) + _pack("type") + _pack("place") + _pack("cards")
+_END = _pack({"type": "end"})
+
+
+def packed_entry(action: Any) -> bytes | None:
+    """``msgpack.packb(action.to_data(), use_bin_type=True)`` for a :class:`Fifteen`, :class:`Place`
+    or :class:`End` (the same bytes, from each card's encoded text): a map of text keys whose
+    values are texts and arrays of texts, so a client may send it back as it is
+    (``Game.packed_entry``); None for anything else."""
+    t = type(action)
+    if t is Fifteen:
+        _, hp, tp, hf, tf = action
+        h = hp + hf if hf else hp
+        tt = tp + tf if tf else tp
+        return _FIFTEEN + _array(len(h)) + _in_order(h) + _TABLE_CARDS + _array(len(tt)) + _in_order(tt)
+    if t is Place:
+        cards = action[1]
+        return _PLACE + _array(len(cards)) + _in_order(cards)
+    if t is End:
+        return _END
+    return None
+
+
 _COLD = (None, b"", None, b"", b"", None, b"", None, None, b"")
 """The memo of a game not yet seen (None equals no cards' bytes, no totals)."""
+
+
+def _actions(acts: list[Any]) -> bytes:
+    """The encoded array of the turn's actions' data."""
+    if len(acts) == 1:
+        one = packed_entry(acts[0])
+        if one is not None:
+            return _ARRAY[1] + one
+    return _pack([a.to_data() for a in acts])
 
 
 def packed_view(g: Any, seat: int | None) -> bytes:
@@ -166,7 +201,7 @@ def packed_view(g: Any, seat: int | None) -> bytes:
         phase if phase is not None else _key("phase") + _pack(g.phase),
         _FIFTEENS[made] if 0 <= made < 256 else _key("turn") + bytes((0x83,)) + _key("fifteens") + _pack(made),
         used if used is not None else _key("used_table") + _pack(g.used_table) + _key("actions"),
-        _pack([a.to_data() for a in acts]) if acts else _NO_ACTIONS,
+        _NO_ACTIONS if not acts else _actions(acts),
         _DEAL[deal] if 0 <= deal < 1024 else _key("deal") + _pack(deal),
         _TURNS[turns] if 0 <= turns < 1024 else _key("turns") + _pack(turns),
         options_enc,
