@@ -464,6 +464,13 @@ class Game(ABC):
         server encodes ``to_data()`` and checks it."""
         return None
 
+    @staticmethod
+    def packed_event(event: "Event", seat: int | None) -> bytes | None:
+        """Where the game keeps an event's encoding: the msgpack of ``event.for_seat(seat)``
+        (``use_bin_type``, the same bytes; ``seat`` None: the public form); None (the default,
+        and for an event the game does not keep): the server encodes the event itself."""
+        return None
+
     def packed_view(self, seat: int | None) -> bytes | None:
         """The msgpack encoding of :meth:`view` (``use_bin_type``: PROTOCOL.md "Framing"), the same
         bytes, where the game makes it for less than encoding the view (the server sends one per

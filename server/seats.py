@@ -19,10 +19,14 @@ A refusal is sent to the asker as ``error`` with the documented code (``seat-tak
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from quinze_protocol.game import Event
+
+
+def _no_packed(event: Event, seat: int | None) -> None:
+    return None
 
 if TYPE_CHECKING:
     from quinze_server.connection import ClientConnection
@@ -148,15 +152,18 @@ class Seats:
                     return
             c.send_frame(frame)
 
-    def events(self, events: list[Event], number: int, wire: TableWire) -> None:
+    def events(self, events: list[Event], number: int, wire: TableWire,
+               packed: Callable[[Event, int | None], bytes | None] | None = None) -> None:
         """Each event to each seat as it may see it (``Event.for_seat``), to spectators as public.
-        Encoded once for all who see the same: the public form, and each private one; each
-        carries the game's ``number``. One that cannot be encoded is told to its receivers."""
+        Encoded once for all who see the same: the public form, and each private one, or taken
+        from the game's kept encodings (``packed``: ``Game.packed_event``); each carries the
+        game's ``number``. One that cannot be encoded is told to its receivers."""
         event = wire.event
+        pk = packed or _no_packed
         for ev in events:
             private = ev.private
             if not private:  # the usual event: one form for all (Event.for_seat(None), inline)
-                public = event({"kind": ev.kind, **ev.public}, number)
+                public = event(pk(ev, None) or {"kind": ev.kind, **ev.public}, number)
                 if public is None:
                     self.lobby.unsendable(self.receivers(), {"type": "event"})
                     continue
@@ -174,10 +181,10 @@ class Seats:
                 if conn is None:
                     continue
                 if s.index in private:
-                    f = event(ev.for_seat(s.index), number)
+                    f = event(pk(ev, s.index) or ev.for_seat(s.index), number)
                 else:
                     if not made:
-                        public, made = event(ev.for_seat(None), number), True
+                        public, made = event(pk(ev, None) or ev.for_seat(None), number), True
                     f = public
                 if f is not None:
                     conn.send_frame(f)
@@ -185,7 +192,7 @@ class Seats:
                     self.lobby.unsendable([conn], {"type": "event"})
             if self.spectators:
                 if not made:
-                    public, made = event(ev.for_seat(None), number), True
+                    public, made = event(pk(ev, None) or ev.for_seat(None), number), True
                 if public is not None:
                     for c in list(self.spectators):
                         c.send_frame(public)

@@ -339,7 +339,7 @@ class Table:
         self.started = iso_now()
         log.info("table %s: game %d of %s starts (%s)", self.id, self.number, self.game_cls.id, ", ".join(self.players))
         self.seats.to_all_each(self._game_start)
-        self.seats.events(game.opening_events, self.number, self.wire)
+        self.seats.events(game.opening_events, self.number, self.wire, game.packed_event)
 
         self._next_request()
         while (p := self.pending) is not None and self.forfeit is None and self.aborted is None:
@@ -579,7 +579,7 @@ class Table:
             self.records.add(mine.index, action.to_data(), rounded(now - p.opened, 4))
         conn.moves += 1
         conn.send_frame(self.wire.accepted(request, self.number))
-        self.seats.events(events, self.number, self.wire)
+        self.seats.events(events, self.number, self.wire, game.packed_event)
         self._next_request(now)
         if self.pending is None:  # the game is over: the table task takes it from here
             self._poke()

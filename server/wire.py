@@ -159,11 +159,12 @@ class TableWire:
         body = self._accepted + pack_uint(request) + (self._tail if number == self._number else self._end(number))
         return len(body).to_bytes(4, "big") + body
 
-    def event(self, data: Mapping[str, Any], number: int) -> bytes | None:
-        """The frame of ``{"type": "event", "table", "event": data, "number"}`` (None if over the
-        limit or unencodable: the log says why)."""
+    def event(self, data: Mapping[str, Any] | bytes, number: int) -> bytes | None:
+        """The frame of ``{"type": "event", "table", "event": data, "number"}`` (``data``: the
+        event's form, or its encoding: ``Game.packed_event``; None if over the limit or
+        unencodable: the log says why)."""
         try:
-            body = self._event + pack_data(data) + (self._tail if number == self._number else self._end(number))
+            body = self._event + (data if type(data) is bytes else pack_data(data)) + (self._tail if number == self._number else self._end(number))
         except Exception:
             log.exception("cannot encode an event")
             return None

@@ -66,7 +66,11 @@ from quinze_protocol.games.quinze_actions import END, End, Fifteen, Place, parse
 from quinze_protocol.games.quinze_check import check_action
 from quinze_protocol.games.quinze_legal import CARD_POINTS, CARD_RANK, after_fifteen, fifteen_problem, fifteens
 from quinze_protocol.games.quinze_observer import QuinzeObserver
-from quinze_protocol.games.quinze_packed import packed_entry, packed_view as _packed_view
+from quinze_protocol.games.quinze_packed import DRAW_PUBLIC as _DRAW_PUBLIC
+from quinze_protocol.games.quinze_packed import DRAWN as _DRAWN
+from quinze_protocol.games.quinze_packed import END_PUBLIC as _END_PUBLIC
+from quinze_protocol.games.quinze_packed import packed_entry, packed_event
+from quinze_protocol.games.quinze_packed import packed_view as _packed_view
 from quinze_protocol.games.quinze_shuffle import shuffle as _shuffle
 from quinze_protocol.games.quinze_texts import VIEW_SORT, discard_kept, texts  # noqa: F401  (VIEW_SORT: read from here too)
 from quinze_protocol.rng import Rng
@@ -84,12 +88,6 @@ PHASES = ("fifteen", "place", "more", "placed", "over")
 """The phases of a turn (see the module docstring); ``over`` once the match has ended."""
 _NO_PRIVATE: Any = Event._field_defaults["private"]
 """The empty private part every public-only event shares (events are immutable values)."""
-_DRAWN = tuple(tuple({s: {"card": _TEXT[c]}} for c in range(54)) for s in range(8))
-"""The private part of a ``draw`` event, by seat and card: built once, shared by the events."""
-_DRAW_PUBLIC = tuple(tuple({"seat": s, "stock": k} for k in range(108)) for s in range(8))
-"""The public part of a ``draw`` event, by seat and stock size after it; ``_END_PUBLIC`` that of
-``end-turn`` by seat: built once, shared (the private parts are shared already)."""
-_END_PUBLIC = tuple({"seat": s} for s in range(8))
 
 
 _object_new = object.__new__
@@ -114,6 +112,7 @@ class QuinzeGame(Game):
     id = "quinze"
     listed_legal = True  # every listed action is legal as it stands (Game.listed_legal)
     packed_entry = staticmethod(packed_entry)  # its actions' encodings (Game.packed_entry)
+    packed_event = staticmethod(packed_event)  # its shared events' encodings (Game.packed_event)
     title = "Le Quinze"
     score_label = "Mean total"
     score_meaning = "the mean match total per game"

@@ -25,7 +25,7 @@ from quinze_protocol.cards import card_text
 from quinze_protocol.games.quinze_actions import End, Fifteen, Place
 from quinze_protocol.games.quinze_texts import VIEW_SORT
 
-__all__ = ["packed_entry", "packed_view"]
+__all__ = ["DRAWN", "DRAW_PUBLIC", "END_PUBLIC", "packed_entry", "packed_event", "packed_view"]
 
 _pack = msgpack.Packer(use_bin_type=True).pack
 _ENC = tuple(_pack(card_text(c)) for c in range(54))
@@ -116,6 +116,39 @@ def packed_entry(action: Any) -> bytes | None:
     if t is End:
         return _END
     return None
+
+
+_TEXTS = tuple(card_text(c) for c in range(54))
+DRAWN = tuple(tuple({s: {"card": _TEXTS[c]}} for c in range(54)) for s in range(8))
+"""The private part of a ``draw`` event, by seat and card: built once, shared by the events
+(:mod:`quinze_protocol.games.quinze` makes them; events are immutable values)."""
+DRAW_PUBLIC = tuple(tuple({"seat": s, "stock": k} for k in range(108)) for s in range(8))
+"""The public part of a ``draw`` event, by seat and stock size after it; :data:`END_PUBLIC` that
+of ``end-turn`` by seat: built once, shared (the private parts are shared already)."""
+END_PUBLIC = tuple({"seat": s} for s in range(8))
+_SHARED = {id(p): ("draw", _pack({"kind": "draw", **p})) for by_seat in DRAW_PUBLIC for p in by_seat}
+_SHARED.update({id(p): ("end-turn", _pack({"kind": "end-turn", **p})) for p in END_PUBLIC})
+"""The kind and public form's encoding of each shared public part, by its id: these parts live
+as long as the module, so no other object has their ids."""
+_DRAWN_CARD = {id(d): c for by_seat in DRAWN for c, d in enumerate(by_seat)}
+"""The card of each shared private part of a draw, by its id."""
+_CARD_KEY = _pack("card")
+
+
+def packed_event(event: Any, seat: int | None) -> bytes | None:
+    """``msgpack.packb(event.for_seat(seat), use_bin_type=True)`` for a ``draw`` or ``end-turn``
+    event made of the shared parts (:data:`DRAW_PUBLIC`, :data:`DRAWN`, :data:`END_PUBLIC`:
+    the same bytes, encoded once); None for any other event (``Game.packed_event``)."""
+    kind, public, private = event
+    shared = _SHARED.get(id(public))
+    if shared is None or shared[0] != kind:
+        return None
+    if seat is None or seat not in private:
+        return shared[1]
+    c = _DRAWN_CARD.get(id(private))
+    if c is None:
+        return None
+    return b"\x84" + shared[1][1:] + _CARD_KEY + _ENC[c]  # the public form's 3 entries, then the card
 
 
 _COLD = (None, b"", None, b"", b"", None, b"", None, None, b"")
