@@ -60,3 +60,13 @@ def test_the_list_kept_after_a_fifteen_is_a_fresh_search() -> None:
 @given(seed=st.integers(min_value=0, max_value=2**32), players=st.sampled_from([2, 3, 4, 6]), quick=st.booleans())
 def test_the_same_after_equivalent_fifteens(seed: int, players: int, quick: bool) -> None:
     _walk(seed, players, quick, equivalents=True)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 53), max_size=20), st.integers(0, 53))
+def test_a_rank_left_in_a_place_is_found_by_its_cards(place: list[int], c: int) -> None:
+    """after_fifteen's test "a card of c's rank is left there" (one frozenset per rank, walked in
+    C) says what the ranks of the place's cards say, on one deck or two (a card number twice)."""
+    from quinze_protocol.games.quinze_legal import _SAME_RANK
+
+    assert (not _SAME_RANK[c].isdisjoint(place)) == (CARD_RANK[c] in [CARD_RANK[d] for d in place])

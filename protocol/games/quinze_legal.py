@@ -455,6 +455,10 @@ _caches.register_dict("quinze_legal._FLEX_CACHE", _FLEX_CACHE)
 _caches.register_dict("quinze_legal._FLEX_BY_CARDS", _FLEX_BY_CARDS)
 
 
+_SAME_RANK = tuple(frozenset(d for d in range(54) if CARD_RANK[d] == CARD_RANK[c]) for c in range(54))
+"""The card numbers of each card's rank (a frozenset's ``isdisjoint`` walks a place in C)."""
+
+
 def after_fifteen(listed: list[Any], table: Sequence[int], hc: tuple[int, ...], tc: tuple[int, ...],
                   hand: list[int], make: type) -> list[Any]:
     """The fifteens left after one was made (``hc`` from the hand, ``tc`` from the table; ``hand``
@@ -467,11 +471,10 @@ def after_fifteen(listed: list[Any], table: Sequence[int], hc: tuple[int, ...], 
     same order, and the ace/joker choices are joined in increasing order of the sum they need
     (checked against a fresh search at every decision by tests/test_quinze_after_fifteen.py).
     """
-    rank = CARD_RANK
-    hr = [rank[d] for d in hand]
+    same = _SAME_RANK
     for c in hc:
-        if rank[c] in hr:
-            if len(listed) == 1 and not _again(table, hc, tc, hr):
+        if not same[c].isdisjoint(hand):  # a card of c's rank is left in hand
+            if len(listed) == 1 and not _again(table, hc, tc, [CARD_RANK[d] for d in hand]):
                 return []
             return fifteens(hand, table, make)
     if len(listed) == 1:
@@ -480,9 +483,8 @@ def after_fifteen(listed: list[Any], table: Sequence[int], hc: tuple[int, ...], 
         # have been listed before, so none is left
         return []
     if tc:
-        tr = [rank[d] for d in table]
         for c in tc:
-            if rank[c] in tr:
+            if not same[c].isdisjoint(table):  # a card of c's rank is left on the table
                 return fifteens(hand, table, make)
         rh = frozenset(hc).isdisjoint
         rt = frozenset(tc).isdisjoint
