@@ -71,6 +71,7 @@ _OPTIONS = _key("options")
 _RESULT = _key("result")
 _NO_RESULT = _RESULT + _NONE
 _HAND = _key("hand")
+_HAND_KEYS = tuple(_HAND + _ARRAY[n] for n in range(16))
 
 
 def _array(n: int) -> bytes:
@@ -152,7 +153,7 @@ def packed_event(event: Any, seat: int | None) -> bytes | None:
 
 
 _COLD = (None, b"", None, b"", b"", None, b"", None, None, b"")
-"""The memo of a game not yet seen (None equals no cards' bytes, no totals)."""
+"""The memo of a game not yet seen (None equals no list of cards, no totals)."""
 
 
 def _actions(acts: list[Any]) -> bytes:
@@ -169,12 +170,14 @@ def packed_view(g: Any, seat: int | None) -> bytes:
     :class:`~quinze_protocol.games.quinze.QuinzeGame` ``g``, the same bytes.
 
     Kept on the game (``g._packed``, one tuple, replaced, never changed; shared by a copy as the
-    view's memos are): the table's encoded entry with its cards (as bytes), the discard pile's
-    encoded texts with its cards (extended while the pile only grows), the totals and dealer
-    entries with the values, the options and result entries with a copy of the options and the
-    result; each is checked against the game's current value at every call, so any change, the
-    engine's or not, is seen. Only the copy of the options and the tuple itself are objects the
-    cyclic collector tracks (bytes and tuples of ints are not). The ints of the view (seat,
+    view's memos are): the table's encoded entry with a copy of its cards, the discard pile's
+    encoded texts with a copy of its cards (extended while the pile only grows), the totals and
+    dealer entries with the values, the options and result entries with a copy of the options and
+    the result; each is checked against the game's current value at every call, so any change,
+    the engine's or not, is seen. The cyclic collector tracks four of these objects per game (the
+    tuple, the two copies of cards, the options': fewer than the view's own memos, two tuples and
+    four lists; a copy as bytes would be untracked, but building it costs 2,800 instructions a
+    view more than comparing the lists). The ints of the view (seat,
     stock, dealer, seat to act, fifteens, deal, turns) are the engine's ints, their entries read
     from tables. Raises what :meth:`view` or msgpack raise for a state they cannot show."""
     if g.id != "quinze":  # pragma: no cover - (a subclass of another id: its own view)
@@ -182,20 +185,17 @@ def packed_view(g: Any, seat: int | None) -> bytes:
     memo = g.__dict__.get("_packed", _COLD)
     table_cards, table_enc, discard_cards, discard_body, discard_enc, totals, totals_enc, options, result, options_enc = memo
     changed = False
-    try:
-        table = bytes(g.table)
-        discard = bytes(g.discard)
-    except ValueError:  # pragma: no cover - (a card number past 255: no deck has one)
-        return _pack(g.view(seat))
+    table = g.table
     if table != table_cards:
-        table_cards, table_enc, changed = table, _TABLE + _cards(table), True
+        table_cards, table_enc, changed = table[:], _TABLE + _cards(table), True
+    discard = g.discard
     if discard != discard_cards:
         k = len(discard_cards) if discard_cards is not None else 0
-        if k and len(discard) > k and discard.startswith(discard_cards):
+        if k and len(discard) > k and discard[:k] == discard_cards:
             discard_body = discard_body + _in_order(discard[k:])
         else:
             discard_body = _in_order(discard)
-        discard_cards, changed = discard, True
+        discard_cards, changed = discard[:], True
         discard_enc = _DISCARD + _array(len(discard)) + discard_body
     tot = (*g.totals, g.dealer)
     if tot != totals:
@@ -225,7 +225,7 @@ def packed_view(g: Any, seat: int | None) -> bytes:
     deal = g.deal_no
     turns = g.turns
     parts = [
-        _HEADS[seat is not None] + (_NONE if seat is None else _SMALL[seat] if 0 <= seat < 128 else _pack(seat)),
+        _HEADS[seat is not None], _NONE if seat is None else _SMALL[seat] if 0 <= seat < 128 else _pack(seat),
         table_enc, discard_enc,
         _STOCK[n] if n < 256 else _key("stock") + _pack(n),
         _HAND_SIZES[len(sizes)] if len(sizes) < 64 else _key("hand_sizes") + _pack_array_header(len(sizes)), sizes,
@@ -239,6 +239,12 @@ def packed_view(g: Any, seat: int | None) -> bytes:
         _TURNS[turns] if 0 <= turns < 1024 else _key("turns") + _pack(turns),
         options_enc,
     ]
-    if seat is not None:
-        parts.append(_HAND + _cards(hands[seat]))
+    if seat is not None:  # the hand: its key, its array's header, its texts in display order (as _cards)
+        hand = hands[seat]
+        k = len(hand)
+        parts.append(_HAND_KEYS[k] if k < 16 else _HAND + _pack_array_header(k))
+        if k > 1:
+            parts.extend(_items(*sorted(hand, key=_VKEY))(_ENC))
+        elif k:
+            parts.append(_ENC[hand[0]])
     return b"".join(parts)
