@@ -115,9 +115,19 @@ def no_color() -> bool:
 
 
 def colour_wanted(console: Any) -> bool:
-    """Whether ``console`` (a rich ``Console``) should get colours of our own (suit symbols in
-    red...): a terminal that has colours, and :func:`no_color` false."""
-    return bool(console.is_terminal and console.color_system is not None and not no_color())
+    """Whether ``console`` (a rich ``Console``) should get cards in symbols and colours of our own
+    (``7♥`` in red): a terminal that has colours, whose encoding can write the suit symbols, and
+    :func:`no_color` false. Otherwise cards are plain letters (``7H``): on an ASCII or latin-1
+    terminal the symbols would come out as ``?`` (:func:`plain_text`), one suit like another."""
+    if not (console.is_terminal and console.color_system is not None and not no_color()):
+        return False
+    from quinze_cli.play.cards_ui import SYMBOLS
+
+    try:
+        SYMBOLS.encode(getattr(console, "encoding", None) or "utf-8")
+    except (UnicodeError, LookupError):
+        return False
+    return True
 
 
 def line_console(stderr: bool = False) -> Any:

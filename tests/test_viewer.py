@@ -164,3 +164,34 @@ def test_a_start_the_game_does_not_have_is_refused_before_the_screen_opens(log: 
     done = forkkit.run([QUINZE, "replay", str(log), "--game", "1", "--step", *args], capture_output=True, text=True,
                        input="", timeout=60)
     assert done.returncode == code and says in done.stderr, done.stderr
+
+
+@needs_tmux
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_terminal_that_cannot_write_the_suit_symbols_gets_cards_in_letters(log: Path, tmp_path: Path,
+                                                                             encoding: str) -> None:
+    """A colour terminal whose encoding lacks ♠♥♦♣ (an ASCII or latin-1 terminal) is drawn with
+    the plain letters (7H), as with NO_COLOR: the symbols came out as '?', every suit alike."""
+    term = Tmux(tmp_path, ["env", "-u", "NO_COLOR", f"PYTHONIOENCODING={encoding}", "TERM=xterm-256color",
+                           QUINZE, "replay", str(log), "--game", "1", "--step", "--at", "10"])
+    try:
+        shown = term.wait_for("before action 10/")
+        hands = shown[shown.index("hands:"):shown.index("what happened")]
+        assert "?" not in hands and any(f"{r}{s}" in hands for r in "A23456789JQK" for s in "SHDC"), hands
+        term.keys("q")
+    finally:
+        term.close()
+
+
+@pytest.mark.parametrize(("encoding", "symbols"), [("utf-8", True), ("ascii", False), ("latin-1", False),
+                                                   ("cp1252", False)])
+def test_cards_get_symbols_only_where_the_terminal_can_write_them(encoding: str, symbols: bool) -> None:
+    import io
+
+    from rich.console import Console
+
+    from quinze_cli.stdio import colour_wanted
+
+    stream = io.TextIOWrapper(io.BytesIO(), encoding=encoding)
+    console = Console(file=stream, force_terminal=True, color_system="standard")
+    assert colour_wanted(console) is symbols

@@ -26,6 +26,7 @@ from quinze_protocol.cards import BLACK_JOKER, RED_JOKER, CardError, card, card_
 __all__ = ["ANY_JOKER", "CardStyle", "parse_card_token", "parse_value_token", "sort_cards", "VALUE_JOKER"]
 
 SYMBOLS = "♠♥♦♣"
+"""The suit symbols, spades hearts diamonds clubs; cards are drawn with them only on a terminal that can write them (:func:`quinze_cli.stdio.colour_wanted`)."""
 _RANKS = {
     "en": ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"),
     "fr": ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "V", "D", "R"),
