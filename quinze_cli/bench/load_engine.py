@@ -3,8 +3,9 @@
 :func:`round_robin` plays ``tables`` games of 2-player Le Quinze one action each in turn, as the
 server plays its tables under load (one action of each table, then the next round), and does for
 each action what the server does with the game: read the action data, check and play it, encode
-the events as a seat and as the public see them, and build and encode the next action request
-(view and legal actions). No sockets, no tasks, no server: what it measures is the CPU time of the
+the events as a seat and as the public see them (or take the game's own encoding,
+``Game.packed_event``), and build and encode the next action request (view and legal actions;
+the view as ``Game.packed_view`` gives it where the game encodes it, as the server sends it). No sockets, no tasks, no server: what it measures is the CPU time of the
 game work alone, per action, for that many live games.
 
 Its growth from a few tables to hundreds tells how much of the server's growth of CPU per action
@@ -52,6 +53,7 @@ class RoundRobin:
         games, tables, rng, seed = self.games, self.tables, self.rng, self.seed
         pack = msgpack.Packer(use_bin_type=True).pack
         parse = type(games[0]).parse_action
+        packed = type(games[0]).packed_event
         done = 0
         start = time.process_time()
         while done < actions:
@@ -62,10 +64,15 @@ class RoundRobin:
                     games[i] = game = _new(seed * 100_003 + self.made)
                 seat = game.to_act
                 legal = game.legal_data()
-                pack({"view": game.view(seat), "legal": legal})  # the action request
+                view = game.packed_view(seat)  # the action request: the view as the server has it
+                if view is None:
+                    pack({"view": game.view(seat), "legal": legal})
+                else:
+                    view + pack({"legal": legal})
                 for ev in game.apply(parse(legal[rng.below(len(legal))])):
-                    pack(ev.for_seat(None))
-                    if ev.private:
+                    if packed(ev, None) is None:  # an event the game keeps encoded costs a look-up
+                        pack(ev.for_seat(None))
+                    if ev.private and packed(ev, seat) is None:
                         pack(ev.for_seat(seat))
                 done += 1
         self.actions += done
