@@ -51,7 +51,7 @@ def game_entry(report: GameReport) -> dict[str, Any]:
     return {
         "index": report.plan.index, "seed": report.plan.seed, "seat_bots": list(report.plan.seat_bots),
         "points": result.get("points", []), "scores": result.get("scores", []), "reason": result.get("reason"),
-        "forfeits": [[b, f.kind] for b, f in report.failures],
+        "forfeits": [[b, f.kind] for b, f in report.failures if f.forfeit],
         "failures": [{"bot": b, **f.to_data()} for b, f in report.failures],
         "think": [list(t) for t in report.think],
     }

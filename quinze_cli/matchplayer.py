@@ -10,8 +10,11 @@ bot fails"), as cutechess-cli's and fastchess's ``-recover`` do it:
 - a crash before the program answered anything since it was (re)started is a *start-up* crash
   (:attr:`quinze_cli.relay_outcomes.Failure.startup`): a program that keeps crashing at start is
   said so once, in the message that stops the match;
-- a program that ended between its games (it played its game through, then exited) is not a
-  failure: it is restarted for its next game, and that is said once (:meth:`Player.ended_note`).
+- a failure after the game was decided (another seat's forfeit ended it first:
+  :attr:`~quinze_cli.relay_outcomes.Failure.forfeit` False) is no forfeit and lost nothing: the
+  program is restarted if it must be, and the count in a row is neither added to nor reset;
+- a program that ended between its games (no failure of its own was seen in its last game) is
+  not a failure: it is restarted for its next game, and that is said once (:meth:`Player.ended_note`).
 """
 
 from __future__ import annotations
@@ -65,7 +68,9 @@ class Player:
 
     def played(self, moves: int, failure: Failure | None) -> None:
         """Count one game: ``moves`` answers given, ``failure`` (or None). A crash before any
-        answer since the start is marked a start-up crash (``failure.startup``)."""
+        answer since the start is marked a start-up crash (``failure.startup``). A failure after
+        the game was decided (``failure.forfeit`` False) restarts the program if it must, but is
+        not one of its failures in a row (it lost no game), nor a game played through."""
         self.answers += moves
         if failure is None:
             self.failed_in_row.clear()
@@ -74,12 +79,14 @@ class Player:
             failure.startup = True
         if failure.restart:
             self.needs_restart = True
-            self.failed_in_row.append(failure)
+            if failure.forfeit:
+                self.failed_in_row.append(failure)
 
     def repeated_startup_crash(self, failure: Failure) -> bool:
         """True for a start-up crash that follows another one in a row: the per-game line says
         nothing new (the stop message says it once)."""
-        return failure.startup and len(self.failed_in_row) >= 2 and self.failed_in_row[-2].startup
+        row = self.failed_in_row
+        return failure.startup and len(row) >= 2 and row[-1] is failure and row[-2].startup
 
     def give_up(self, max_restarts: int, stderr: str | None) -> str | None:
         """The message that stops the match when the program failed in ``max_restarts + 1`` games
@@ -105,8 +112,8 @@ class Player:
         rc = getattr(self.endpoint, "returncode", None)
         how = f"the program {'was ' if rc is not None and rc < 0 else ''}{describe_exit(rc)}" if rc is not None \
             else "the program ended"
-        return (f"bot {self.label}: {how} between its games (after playing its game through); it is restarted "
-                "before each game it needs (said once)")
+        return (f"bot {self.label}: {how} between its games (no failure of its own was seen in its last game); "
+                "it is restarted before each game it needs (said once)")
 
     # ------------------------------------------------------------------ between games
 

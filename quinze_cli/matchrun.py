@@ -149,6 +149,8 @@ class GameReport:
     table: str
     game_over: Any
     failures: list[tuple[int, Failure]] = field(default_factory=list)
+    """Each bot failure in the game (bot index, failure): at most one is its forfeit
+    (``Failure.forfeit``, the seat the result names); the others came after it was decided."""
     think: list[tuple[float, int, float, int]] = field(default_factory=list)
     """Per seat: seconds its bot took over its answers, the answers, the longest one, the answers
     near the move time limit."""
@@ -366,7 +368,7 @@ class MatchRunner:
         :attr:`stopping`), then tell the callbacks."""
         result, plan = report.game_over.result, report.plan
         self.stats.add_game(plan.seat_bots, result.get("points", []),
-                            [(b, f.kind) for b, f in report.failures], result.get("scores", []),
+                            [(b, f.kind) for b, f in report.failures if f.forfeit], result.get("scores", []),
                             index=plan.index, deal=plan.seed, think=report.think, reason=result.get("reason"))
         if self.stats.sprt is not None and self.stats.sprt.result is not None:
             self.stopping = True

@@ -19,6 +19,11 @@ A broken bot forfeits the game at once (``forfeit {table, reason}``) with one of
   loses, as an illegal move does in engine matches) rather than letting a confused bot retry
   until its time runs out.
 
+The game's result decides which failure was its forfeit: the server takes the first forfeit and
+refuses any later one (``game-not-running``), so when two seats fail in one game only the seat
+``game-over.forfeit`` names forfeited it; the other seat's failure is reported with
+``Failure.forfeit`` False (the bot failed, after the game was decided).
+
 What a request is and when it expires is the connection's session's
 (:class:`quinze_protocol.session.Asked`: id, seat, ``deadline`` in seconds as on the wire, dated
 on trio's clock as it came): the relay reads the request the bot owes from it
@@ -391,6 +396,11 @@ class SeatRelay:
             self._report_unasked()
             self._to_bot(data)
             failure = game.failure
+            if failure is not None:
+                # A game has at most one forfeit, the seat its result names: a failure of this
+                # seat after the game was decided (another seat forfeited first, or it ended; the
+                # server refused this seat's forfeit) ended nothing.
+                failure.forfeit = msg.forfeit is not None and msg.forfeit.seat == self._seat
             if failure is None and msg.forfeit is not None and msg.forfeit.seat == self._seat:
                 # The server ended it first (its own deadline): report it all the same.
                 why = "no answer in time" if msg.forfeit.kind == "timeout" else "forfeited"

@@ -9,7 +9,7 @@ from typing import Any
 
 from quinze_protocol.messages import GameOver, GameStart
 
-__all__ = ["Failure", "GameOutcome"]
+__all__ = ["Failure", "GameOutcome", "failure_verb"]
 
 
 @dataclass
@@ -19,7 +19,10 @@ class Failure:
     program is no longer usable and must be restarted before another game), ``startup`` (a
     crash before the program answered anything since it was started: it crashes at start),
     ``quiet`` (a match's per-game line leaves it out: a start-up crash like the one before it, in
-    a row; not in :meth:`to_data`)."""
+    a row; not in :meth:`to_data`), ``forfeit`` (set at ``game-over``: True when the game's result
+    names this seat as the forfeiter, so this failure ended the game; False when the game was
+    decided before it, by another seat's forfeit or by its own end: a game has at most one forfeit,
+    the one its result and its log say, docs/match.md "When a bot fails")."""
 
     kind: str
     reason: str
@@ -29,6 +32,7 @@ class Failure:
     restart: bool = False
     startup: bool = False
     quiet: bool = False
+    forfeit: bool = True
 
     def describe(self) -> str:
         when = ("at start-up, before its first answer" if self.startup else
@@ -37,7 +41,14 @@ class Failure:
 
     def to_data(self) -> dict[str, Any]:
         return {"kind": self.kind, "reason": self.reason, "table": self.table, "seat": self.seat, "started": self.started,
-                "startup": self.startup}
+                "startup": self.startup, "forfeit": self.forfeit}
+
+
+def failure_verb(failure: Failure) -> str:
+    """What a match's or a tournament's per-game line says the bot did: ``forfeits``, or, for a
+    failure after its game was decided (``failure.forfeit`` False), that it failed with no forfeit
+    (docs/match.md "When a bot fails")."""
+    return "forfeits" if failure.forfeit else "failed after the game was decided (no forfeit)"
 
 
 @dataclass

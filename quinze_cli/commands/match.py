@@ -183,6 +183,7 @@ async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | N
     from quinze_cli.matchjournal import game_entry, journal_path, match_settings
     from quinze_cli.matchrun import GameReport
     from quinze_cli.relay import Failure
+    from quinze_cli.relay_outcomes import failure_verb
     from quinze_cli.schedule import GamePlan, iter_schedule
 
     failures: list[dict[str, Any]] = list(resumed.failures) if resumed else []
@@ -195,7 +196,8 @@ async def _run(config: MatchConfig, out: Console, err: Console, cluster: str | N
         failures.append({"game": plan.index + 1, "bot": bot, **failure.to_data()})
         if failure.quiet:  # a start-up crash again: the match's stop message says it once
             return
-        progress.console.print(f"[yellow]game {plan.index + 1}[/]: {escape(bot)} (seat {failure.seat}) forfeits: {escape(failure.describe())}",
+        progress.console.print(f"[yellow]game {plan.index + 1}[/]: {escape(bot)} (seat {failure.seat}) {failure_verb(failure)}: "
+                               f"{escape(failure.describe())}",
                                markup=True, highlight=False, soft_wrap=True)  # one line per failure, even in a pipe
 
     runner: MatchRunner

@@ -204,6 +204,7 @@ async def _run(runner: MatchRunner, journal: Journal, total: int, done: int, err
     from quinze_cli.matchjournal import game_entry
     from quinze_cli.matchrun import GameReport
     from quinze_cli.relay import Failure
+    from quinze_cli.relay_outcomes import failure_verb
     from quinze_cli.schedule import GamePlan
     from quinze_cli.tournament import TournamentStats
     from quinze_cli.tournament_view import standings_table
@@ -233,7 +234,7 @@ async def _run(runner: MatchRunner, journal: Journal, total: int, done: int, err
     async def on_failure(bot: str, plan: GamePlan, failure: Failure) -> None:
         if failure.quiet:  # a start-up crash again: the stop message says it once
             return
-        live.console.print(f"[yellow]game {plan.index + 1}[/]: {escape(bot)} (seat {failure.seat}) forfeits: "
+        live.console.print(f"[yellow]game {plan.index + 1}[/]: {escape(bot)} (seat {failure.seat}) {failure_verb(failure)}: "
                            f"{escape(failure.describe())}", markup=True, highlight=False)
 
     runner.on_game = on_game
