@@ -49,8 +49,25 @@ def combine(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Cat
     return [t("quatorze.ev.combine", name=who(e["seat"]), cards=_cards(t, e["cards"]), combination=e["combination"])]
 
 
+SUBSTITUTIONS = {
+    "hand-for-two": ("hand", "cards", "combination"),
+    "two-for-one": ("hand", "card", "combination"),
+    "between": ("cards", "combination", "card", "other"),
+}
+"""The fields of each kind of substitution (quinze_cli/rules/quatorze.md "Substitutions"): a hand
+card for two cards of a combination, two hand cards for one, or two cards of one combination for
+one card of another."""
+
+
 def substitute(e: dict[str, Any], priv: dict[int, dict[str, Any]], who: Any, t: Catalogue) -> list[str]:
-    """The logged substitution field by field (``quinze play`` words it as its action list does)."""
+    """A substitution as a sentence, one per kind (``quatorze.ev.substitute.KIND``: ``Ana swaps 9S
+    from their hand for 3C 6C of combination 0.``). An event of another shape (a kind this version
+    does not know, a field missing) is told field by field rather than lost."""
+    kind = e.get("substitution")
+    need = SUBSTITUTIONS.get(kind) if isinstance(kind, str) else None
+    if need is not None and all(k in e for k in need):
+        return [t(f"quatorze.ev.substitute.{kind}", name=who(e["seat"]),
+                  **{k: cards(e[k]) if k in ("hand", "cards", "card") else e[k] for k in need})]
     details = ", ".join(f"{k} {cards(v) if isinstance(v, list) else v}" for k, v in e.items() if k != "seat")
     return [t("quatorze.ev.substitute-data", name=who(e["seat"]), details=details)]
 
