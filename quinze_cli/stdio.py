@@ -16,7 +16,13 @@ what happens when stdout cannot take it.
   one line on stderr, ``quinze: cannot write the output: No space left on device`` (the error's
   own text), and exit :data:`EXIT_OUTPUT_FAILED` (1), where the default was a traceback. stdout's
   file is watched (:class:`_WatchedFile`) so that only its own write errors are taken so: a log
-  or journal file that cannot be written keeps its own error.
+  or journal file that cannot be written keeps its own error. A results file (``--json FILE``
+  of match and tournament) is written before the tables, so neither error loses it.
+- **A terminal that hung up** without a SIGHUP reaching the command (``cmd &`` then ``exit``:
+  bash sends none to a background job; ``disown``): every write to it fails with ``EIO``. Such
+  a write to stdout or stderr (:func:`terminal_gone`, :class:`_LostTerminalFile`) points the
+  stream at ``/dev/null`` and counts as done: the command carries on, its output goes nowhere,
+  its files and exit status are what they would have been (``quinze serve`` still stops with 0).
 - **Colour** (:func:`colour_wanted`): on a terminal with colours, unless ``NO_COLOR`` is set and
   not empty (https://no-color.org). ``NO_COLOR`` removes colour only: bold, dim and italic stay,
   as rich does for every command's output (its ``Console`` reads ``NO_COLOR`` the same way) and as
@@ -33,9 +39,11 @@ from __future__ import annotations
 
 import codecs
 import contextlib
+import errno
 import io
 import os
 import select
+import stat
 import sys
 import unicodedata
 from collections.abc import Iterator
@@ -220,9 +228,45 @@ def drop_lost_streams() -> list[int]:
     return dropped
 
 
-class _WatchedFile(io.FileIO):
+def terminal_gone(fd: int, err: OSError) -> bool:
+    """Whether ``err``, raised writing to ``fd``, says the terminal there hung up (closed, its ssh
+    connection dropped, with or without a SIGHUP reaching us): ``EIO`` from a character device.
+    ``EIO`` from a file is a disk's error and is not this."""
+    if err.errno != errno.EIO:
+        return False
+    try:
+        return stat.S_ISCHR(os.fstat(fd).st_mode)
+    except OSError:
+        return False
+
+
+def _point_at_devnull(fd: int) -> None:
+    with contextlib.suppress(OSError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, fd)
+        os.close(devnull)
+
+
+class _LostTerminalFile(io.FileIO):
+    """stderr's file descriptor (not closed with it): when its terminal hung up
+    (:func:`terminal_gone`) the descriptor is pointed at ``/dev/null`` and the write counts as
+    done, so that a command whose terminal went away without a SIGHUP (``cmd &`` then ``exit``,
+    ``disown``) carries on: its progress and lines go nowhere, its files are written."""
+
+    def write(self, data: Any, /) -> int:
+        try:
+            return super().write(data)
+        except OSError as err:
+            if not terminal_gone(self.fileno(), err):
+                raise
+            _point_at_devnull(self.fileno())
+            return len(memoryview(data))
+
+
+class _WatchedFile(_LostTerminalFile):
     """stdout's file descriptor (not closed with it) that keeps the last ``OSError`` a write to it
-    raised (:attr:`failed`), so that :func:`guarded` knows the error is stdout's."""
+    raised (:attr:`failed`), so that :func:`guarded` knows the error is stdout's (a terminal
+    that hung up is no error: :class:`_LostTerminalFile`)."""
 
     failed: OSError | None = None
 
@@ -234,21 +278,27 @@ class _WatchedFile(io.FileIO):
             raise
 
 
-def _watch_stdout() -> None:
-    """Put ``sys.stdout`` (the process's own, with a file descriptor) on a :class:`_WatchedFile`,
-    keeping its encoding, error handler and buffering. A stream a test put there is left alone."""
-    _WatchedFile.failed = None
-    out = sys.stdout
-    if out is None or out is not sys.__stdout__ or not isinstance(out, io.TextIOWrapper):
+def _watch(name: str, kind: type[io.FileIO]) -> None:
+    """Put ``sys.<name>`` (the process's own, with a file descriptor) on a ``kind`` file, keeping
+    its encoding, error handler and buffering. A stream a test put there is left alone."""
+    out = getattr(sys, name)
+    if out is None or out is not getattr(sys, f"__{name}__") or not isinstance(out, io.TextIOWrapper):
         return
     try:
         out.flush()
         fd = out.fileno()
     except (OSError, ValueError):
         return
-    sys.stdout = io.TextIOWrapper(io.BufferedWriter(_WatchedFile(fd, "wb", closefd=False)), encoding=out.encoding,
-                                  errors=out.errors, line_buffering=out.line_buffering,
-                                  write_through=out.write_through)
+    setattr(sys, name, io.TextIOWrapper(io.BufferedWriter(kind(fd, "wb", closefd=False)), encoding=out.encoding,
+                                        errors=out.errors, line_buffering=out.line_buffering,
+                                        write_through=out.write_through))
+
+
+def _watch_stdout() -> None:
+    """stdout on a :class:`_WatchedFile`, stderr on a :class:`_LostTerminalFile` (:func:`_watch`)."""
+    _WatchedFile.failed = None
+    _watch("stdout", _WatchedFile)
+    _watch("stderr", _LostTerminalFile)
 
 
 def _stdout_failed(err: BaseException) -> OSError | None:

@@ -397,6 +397,13 @@ def register(app: typer.Typer) -> None:
 
         runner, error, interrupted, failures = trio.run(_run, config, out, err, cluster, shard_size, resumed, new_log)
         written = runner.log_written or (resumed is not None and resumed.log.exists())
+        if json_file is not None and not json_stdout:
+            # The results file first: it must not depend on the output (a pipe closed by head, a
+            # full disk, a terminal gone) that the tables below are written to.
+            try:
+                json_file.write_text(json.dumps(summary_data(config, runner, error, interrupted, written, failures), indent=2) + "\n", encoding="utf-8")
+            except OSError as e:
+                fail(f"--json {json_file}: {e.strerror or e}")
         if runner.stats.games or error is None:
             print_results(out, runner.stats, config.game)
             line = elo_line(runner.stats)
@@ -412,11 +419,6 @@ def register(app: typer.Typer) -> None:
             out.print(f"bot stderr: {path}", soft_wrap=True)
         if json_stdout:
             typer.echo(json.dumps(summary_data(config, runner, error, interrupted, written, failures), indent=2))
-        elif json_file is not None:
-            try:
-                json_file.write_text(json.dumps(summary_data(config, runner, error, interrupted, written, failures), indent=2) + "\n", encoding="utf-8")
-            except OSError as e:
-                fail(f"--json {json_file}: {e.strerror or e}")
         if interrupted:
             if written:
                 err.print(f"interrupted after {runner.stats.games} game(s); the finished games are in {runner.log_path}; "

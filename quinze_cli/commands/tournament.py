@@ -365,15 +365,17 @@ def register(app: typer.Typer) -> None:
         journal.close()
         failures.sort(key=lambda f: (f["game"], f.get("seat", 0)))
         doc = event_data(settings, schedule, stats, event_dir, failures, runner.log_problems, error, interrupted)
-        if stats.games:
-            print_summary(out_console, stats, cfg.game, doc)
-        if json_file == "-":
-            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
-        elif json_file is not None:
+        if json_file is not None and json_file != "-":
+            # The results file first: it must not depend on the output (a pipe closed by head, a
+            # full disk, a terminal gone) that the standings are written to.
             try:
                 Path(json_file).write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
             except OSError as e:
                 fail(f"--json {json_file}: {e.strerror or e}")
+        if stats.games:
+            print_summary(out_console, stats, cfg.game, doc)
+        if json_file == "-":
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
         if interrupted:
             err_console.print(f"interrupted after {stats.games} of {schedule.games} game(s); go on with: "
                       f"quinze tournament --resume {event_dir}", soft_wrap=True)  # one line to copy
