@@ -34,14 +34,14 @@ def log(tmp_path_factory) -> Path:
 
 
 class Tmux:
-    """A detached tmux session of 80x24 running one command, on its own socket."""
+    """A detached tmux session (80x24 unless told) running one command, on its own socket."""
 
-    def __init__(self, tmp: Path, command: list[str]) -> None:
+    def __init__(self, tmp: Path, command: list[str], size: tuple[int, int] = (80, 24)) -> None:
         self.socket = f"quinze-viewer-{os.getpid()}-{tmp.name}"
         env = {k: v for k, v in os.environ.items() if not k.startswith("TMUX")}
         env.update(NO_COLOR="1", TERM="xterm-256color", LANG="C.UTF-8")
         self.env = env
-        self.tmux("new-session", "-d", "-x", "80", "-y", "24", "-s", "view", "env", "NO_COLOR=1", *command)
+        self.tmux("new-session", "-d", "-x", str(size[0]), "-y", str(size[1]), "-s", "view", "env", "NO_COLOR=1", *command)
 
     def tmux(self, *args: str) -> str:
         return subprocess.run([TMUX, "-L", self.socket, "-f", "/dev/null", *args], capture_output=True, text=True,
@@ -61,6 +61,9 @@ class Tmux:
                 return shown
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
+
+    def resize(self, width: int, height: int) -> None:
+        self.tmux("resize-window", "-t", "view", "-x", str(width), "-y", str(height))
 
     def alive(self) -> bool:
         return "view" in self.tmux("list-sessions")

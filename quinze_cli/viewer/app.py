@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import select
+import signal
 import sys
 import termios
 import tty
@@ -106,26 +107,50 @@ def handle(view: Viewer, key: str) -> bool:
 
 
 def run(view: Viewer, console: Console | None = None) -> int:
-    """Show ``view`` full screen until ``q``; returns the exit code. Needs a terminal on stdin."""
+    """Show ``view`` full screen until ``q``; returns the exit code. Needs a terminal on stdin.
+    Redrawn after each key and when the terminal is resized (``SIGWINCH``, woken through
+    :func:`signal.set_wakeup_fd` while the loop waits in ``select``)."""
     console = console or Console(highlight=False)
     fd = sys.stdin.fileno()
     if not os.isatty(fd):
         console.print("error: --step needs a terminal (run it in one, not through a pipe)", style="bold red")
         return 2
     saved = termios.tcgetattr(fd)
+    wake_r, wake_w = os.pipe()
+    os.set_blocking(wake_w, False)
+    old_wakeup = signal.set_wakeup_fd(wake_w)
+    old_winch = signal.signal(signal.SIGWINCH, lambda *_: None)  # the byte on wake_w is the news
     try:
         tty.setcbreak(fd)
         with console.screen(hide_cursor=True):
             while True:
-                with console.capture() as shot:
-                    console.print(view.render(console))
-                # The last line without its newline: a full screen must not scroll by one.
-                console.clear(home=True)
-                console.file.write(shot.get().rstrip("\n"))
-                console.file.flush()
+                draw(view, console)
+                if not select.select([fd, wake_r], [], [])[0].count(fd):
+                    os.read(wake_r, 512)  # the terminal was resized: redraw at its new size
+                    continue
                 if not handle(view, read_key(fd)):
                     return 0
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
+        signal.signal(signal.SIGWINCH, old_winch)
+        signal.set_wakeup_fd(old_wakeup)
+        os.close(wake_r)
+        os.close(wake_w)
+
+
+def draw(view: Viewer, console: Console) -> None:
+    """Draw ``view`` over the whole screen at the terminal's size now: asked of the terminal
+    at each draw, as rich would otherwise keep ``COLUMNS`` / ``LINES`` from the environment
+    (values of the size the terminal had when they were exported)."""
+    try:
+        console.size = os.get_terminal_size(console.file.fileno())
+    except (AttributeError, ValueError, OSError):
+        pass  # not a terminal (a test's console): its own size
+    with console.capture() as shot:
+        console.print(view.render(console))
+    # The last line without its newline: a full screen must not scroll by one.
+    console.clear(home=True)
+    console.file.write(shot.get().rstrip("\n"))
+    console.file.flush()

@@ -12,10 +12,13 @@ the full view, or the seat to act itself); and the keys.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 
 from quinze_protocol.replaylog import LoggedGame
@@ -27,6 +30,8 @@ from quinze_cli.viewer.timeline import Timeline
 
 KEYS = ("viewer.keys.1", "viewer.keys.2")
 """The key help shown at the bottom: two lines of the catalogue, each under 80 columns."""
+KEYS_SHORT = ("viewer.keys.short",)
+"""The key help of a terminal narrower than 80 columns or lower than 20 lines: one line under 40."""
 
 
 class Viewer:
@@ -63,7 +68,10 @@ class Viewer:
             state.result = result.to_data() if result is not None else {}
         return state
 
-    def header(self) -> Text:
+    def header(self, width: int = 10_000) -> Text:
+        """The first line: game, action, deal or coup, viewpoint; without the game's title when
+        that is too wide for ``width`` columns, then with the viewpoint without the seat's name, then
+        "action N/M" for "before action N/M" (40 columns hold it all)."""
         t = self.timeline
         title = self.cat(f"game.title.{t.game_id}") if self.cat.has(f"game.title.{t.game_id}") else t.game_id
         frame = t.frames[self.index]
@@ -75,7 +83,18 @@ class Viewer:
         who = (cat("viewer.view-table") if self.seat is None else
                cat("viewer.view-seat", seat=self.seat, name=t.players[self.seat] if self.seat < len(t.players) else "?"))
         parts.append((f" · {who}", "bold cyan"))
-        return Text.assemble(*parts, no_wrap=True, overflow="ellipsis")
+        line = Text.assemble(*parts, no_wrap=True, overflow="ellipsis")
+        if line.cell_len > width:
+            parts[0] = (cat("viewer.game-short", number=self.number), "bold")
+            line = Text.assemble(*parts, no_wrap=True, overflow="ellipsis")
+        if line.cell_len > width:
+            short = cat("viewer.view-table-short") if self.seat is None else cat("viewer.view-seat-short", seat=self.seat)
+            parts[-1] = (f" · {short}", "bold cyan")
+            line = Text.assemble(*parts, no_wrap=True, overflow="ellipsis")
+        if line.cell_len > width and self.index < t.last:
+            parts[1] = " · " + cat("viewer.before-short", n=self.index + 1, last=t.last)
+            line = Text.assemble(*parts, no_wrap=True, overflow="ellipsis")
+        return line
 
     def hidden_hands(self) -> list[Text]:
         """The full view's extra lines: every seat's hidden cards."""
@@ -135,52 +154,143 @@ class Viewer:
             head.append_text(self._action_text(chosen) if chosen else Text(self.cat("viewer.log-ends")))
             return [head]
         pick = next((i for i, e in enumerate(legal) if chosen is not None and _matches(e, chosen)), None)
-        head = Text(self.cat("viewer.to-act", name=name, n=len(legal)), style="bold")
+        head = Text(self.cat("viewer.to-act", name=name, n=len(legal)), style="bold", no_wrap=True, overflow="ellipsis")
         if pick is not None:
             head.append(f"; chose #{pick + 1}", style="bold green")
         lines = [head]
-        shown = max(1, room - 1)
-        start = 0 if pick is None or pick < shown else max(0, pick - shown // 2)
-        for i in range(start, min(len(legal), start + shown)):
+        width = max(1, room - 1)  # the action lines under the head
+        if len(legal) > width:
+            width = max(1, width - 1)  # one line says how many more
+        start = 0 if pick is None else max(0, min(pick - width // 2, len(legal) - width))
+        for i in range(start, min(len(legal), start + width)):
             mark = ">" if i == pick else " "
             line = Text(f"{mark}{i + 1:>4}) ", style="bold green" if i == pick else "", no_wrap=True, overflow="ellipsis")
             line.append_text(self._action_text(legal[i]))
             lines.append(line)
-        if len(legal) > shown:
-            lines[-1] = Text("      " + self.cat("viewer.more", n=len(legal) - shown), style="dim")
-            if pick is not None and not start <= pick < start + shown - 1:
-                lines.insert(1, Text(f">{pick + 1:>4}) ", style="bold green").append_text(self._action_text(legal[pick])))
+        if len(legal) > width and room > 2:
+            lines.append(Text("      " + self.cat("viewer.more", n=len(legal) - width), style="dim"))
         return lines
 
     # ------------------------------------------------------------------ the whole screen
 
     def render(self, console: Console) -> RenderableType:
-        """The screen for ``console``'s size: every part cut to fit its height."""
+        """The screen for ``console``'s size (at least :data:`MIN_SIZE`, else a line saying the
+        terminal is too small): the header on the first line, every other part cut to fit."""
         width, height = console.size
+        if width < MIN_SIZE[0] or height < MIN_SIZE[1]:
+            return Text(self.cat("viewer.too-small", width=width, height=height, min_width=MIN_SIZE[0],
+                                 min_height=MIN_SIZE[1]), style="bold yellow")
         opts = console.options.update(width=width)
         state = self._state()
-        board = self.ui.board(state)
-        board_lines = len(console.render_lines(board, opts, pad=False))
+        board = console.render_lines(self.ui.board(state), opts, pad=False)
+        marked = [i for i, line in enumerate(board) if any("▶" in seg.text for seg in line)]
+        if self.seat is not None and board:
+            marked.append(len(board) - 1)  # the seat's own hand closes the board
+        marked.append(0)  # the deal, the stock
         extra = self.hidden_hands() if self.seat is None else []
-        keys = [Text(self.cat(k), style="dim", no_wrap=True, overflow="ellipsis") for k in KEYS]
+        narrow = width < 80 or height < 20
+        keys = [Text(self.cat(k), style="dim", no_wrap=True, overflow="ellipsis")
+                for k in (KEYS_SHORT if narrow else KEYS)]
         status = Text(self.cat("viewer.go-to", entry=self.entry) if self.entry is not None else self.message,
                       style="bold yellow", no_wrap=True, overflow="ellipsis")
-        fixed = 1 + board_lines + len(extra) + 2 + len(keys) + 1  # header, board, hands, 2 rules, keys, status
-        room = max(2, height - fixed)
+        room = height - (1 + 2 + 1 + len(keys))  # header, the two rules, status, keys
         happened = self.happened()
-        upcoming_room = max(2, room - min(len(happened), max(1, room // 2)))
-        upcoming = self.upcoming(upcoming_room)
-        happened_room = max(1, room - len(upcoming))
-        if len(happened) > happened_room:
-            happened = happened[: happened_room - 1] + [Text("  " + self.cat("viewer.more", n=len(happened) - happened_room + 1), style="dim")] \
-                if happened_room > 1 else happened[:1]
-        parts: list[RenderableType] = [self.header(), board, *extra,
+        full_upcoming = len(self.upcoming(10_000))
+        want = {"board": len(board), "upcoming": full_upcoming, "hands": len(extra), "happened": len(happened)}
+        got = share(room, want, {"board": min(len(board), 2), "upcoming": min(full_upcoming, 2),
+                                 "happened": 1, "hands": 0}, first={"hands": min(len(extra), 3)})
+        upcoming = self.upcoming(got["upcoming"])[: got["upcoming"]]
+        if len(happened) > got["happened"]:
+            keep = max(1, got["happened"] - 1)
+            happened = happened[:keep] + ([self._more(len(happened) - keep)] if got["happened"] > 1 else [])
+        parts: list[RenderableType] = [self.header(width), _Lines(cut_lines(board, got["board"], marked, self._more_line)),
+                                       *cut_list(extra, got["hands"], self._more),
                                        Rule(self.cat("viewer.happened"), style="dim", align="left"), *happened,
                                        Rule(self.cat("viewer.next"), style="dim", align="left"), *upcoming]
-        used = 1 + board_lines + len(extra) + 2 + len(happened) + len(upcoming)
+        used = 1 + got["board"] + got["hands"] + 2 + len(happened) + len(upcoming)
         parts.extend(Text("") for _ in range(max(0, height - used - len(keys) - 1)))
         parts.extend([status, *keys])
         return Group(*parts)
+
+    def _more(self, n: int) -> Text:
+        return Text("  " + self.cat("viewer.more", n=n), style="dim", no_wrap=True, overflow="ellipsis")
+
+    def _more_line(self, n: int) -> list[Segment]:
+        return [Segment("  " + self.cat("viewer.more", n=n), Style(dim=True))]
+
+
+MIN_SIZE = (40, 12)
+"""The smallest terminal the viewer draws in (columns, lines); below it says so."""
+
+
+def share(room: int, want: dict[str, int], least: dict[str, int], first: dict[str, int]) -> dict[str, int]:
+    """Lines for each part of the screen: ``least`` of each first (in the order of ``want``), then
+    one more line to each part in turn while it wants more and ``room`` lasts; a part of ``first``
+    gets nothing until it can get that many at once. Returns part -> lines (summing to at most
+    ``room`` unless the ``least`` do not fit)."""
+    got = {k: min(least.get(k, 0), want[k]) for k in want}
+    left = room - sum(got.values())
+    while left > 0:
+        grew = False
+        for k in want:
+            if left <= 0 or got[k] >= want[k]:
+                continue
+            step = first[k] if got[k] == 0 and first.get(k, 0) > 1 else 1
+            if step > left:
+                continue
+            got[k] += step
+            left -= step
+            grew = True
+        if not grew:
+            break
+    return got
+
+
+def cut_list(lines: list[Text], room: int, more: Callable[[int], Text]) -> list[Text]:
+    """``lines`` (a title line, then items) in ``room`` lines: the last shown says how many more."""
+    if len(lines) <= room:
+        return lines
+    if room <= 1:
+        return []
+    return lines[: room - 1] + [more(len(lines) - room + 1)]
+
+
+def cut_lines(lines: list[list[Segment]], room: int, keep: list[int],
+              more: Callable[[int], list[Segment]]) -> list[list[Segment]]:
+    """Rendered ``lines`` in ``room`` lines: those of ``keep`` (the seat to act, a seat's own hand,
+    the first line: first come first kept) and then the first ones, with one line saying how many were left out where they were."""
+    if len(lines) <= room:
+        return lines
+    if room <= 1:
+        return lines[:room]
+    kept = list(dict.fromkeys(k for k in keep if 0 <= k < len(lines)))[: room - 1]  # in the order of keep
+    for i in range(len(lines)):
+        if len(kept) >= room - 1:
+            break
+        if i not in kept:
+            kept.append(i)
+    kept.sort()
+    out: list[list[Segment]] = []
+    gap_at = next((n for n, i in enumerate(kept) if i != n), len(kept))
+    for n, i in enumerate(kept):
+        if n == gap_at:
+            out.append(more(len(lines) - len(kept)))
+        out.append(lines[i])
+    if gap_at == len(kept):
+        out.append(more(len(lines) - len(kept)))
+    return out
+
+
+class _Lines:
+    """Rendered lines drawn as they are (the board cut to its room)."""
+
+    def __init__(self, lines: list[list[Segment]]) -> None:
+        self.lines = lines
+
+    def __rich_console__(self, console: Console, options: Any) -> Any:
+        for line in self.lines:
+            yield from line
+            yield Segment.line()
 
 
 def _matches(entry: dict[str, Any], action: dict[str, Any]) -> bool:
