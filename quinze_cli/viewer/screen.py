@@ -22,7 +22,7 @@ from rich.style import Style
 from rich.text import Text
 
 from quinze_protocol.replaylog import LoggedGame
-from quinze_cli.narrate import Names, narrate_event
+from quinze_cli.narrate import Names, narrate_event, result_lines
 from quinze_cli.play.cards_ui import CardStyle, sort_cards
 from quinze_cli.i18n import Catalogue
 from quinze_cli.play.registry import GameUI, TableState, get_ui
@@ -66,7 +66,15 @@ class Viewer:
         if game.is_over:
             result = game.result()
             state.result = result.to_data() if result is not None else {}
+        elif (ending := self.ending()) is not None:  # forfeited or aborted here: nobody is to act any more
+            raw = ending.get("result")
+            state.result = dict(raw) if isinstance(raw, dict) else {}
         return state
+
+    def ending(self) -> dict[str, Any] | None:
+        """The log's result record when the frame shown is the game's last, else None."""
+        record = self.timeline.logged.result
+        return dict(record) if self.index == self.timeline.last and isinstance(record, dict) else None
 
     def header(self, width: int = 10_000) -> Text:
         """The first line: game, action, deal or coup, viewpoint; without the game's title when
@@ -139,10 +147,18 @@ class Viewer:
         """The seat to act, its legal actions (chosen one marked) when the viewpoint may see them."""
         t = self.timeline
         game = t.frames[self.index].game
-        if game.is_over or game.to_act is None:
-            result = game.result()
-            winners = ", ".join(t.players[s] for s in (result.winners if result else []) if s < len(t.players))
-            return [Text(self.cat("viewer.game-over", winners=winners or self.cat("viewer.nobody")), style="bold")]
+        ending = self.ending()
+        if game.is_over or game.to_act is None or ending is not None:
+            who = Names(t.players, self.seat, self.cat.lang)
+            if game.is_over:
+                result = game.result()
+                winners = ", ".join(who(s) for s in (result.winners if result else []))
+                head = self.cat("viewer.game-over", winners=winners or self.cat("viewer.nobody"))
+            else:
+                head = self.cat("viewer.game-stopped")
+            told = result_lines(ending, who, self.cat.lang) if ending is not None else []
+            return [Text(head, style="bold", no_wrap=True, overflow="ellipsis"),
+                    *(Text(line.strip(), no_wrap=True, overflow="ellipsis") for line in told)]
         seat = game.to_act
         nxt = t.next_action(self.index)
         chosen = nxt["action"] if nxt else None
