@@ -153,11 +153,11 @@ class Viewer:
             if game.is_over:
                 result = game.result()
                 winners = ", ".join(who(s) for s in (result.winners if result else []))
-                head = self.cat("viewer.game-over", winners=winners or self.cat("viewer.nobody"))
+                said = self.cat("viewer.game-over", winners=winners or self.cat("viewer.nobody"))
             else:
-                head = self.cat("viewer.game-stopped")
+                said = self.cat("viewer.game-stopped")
             told = result_lines(ending, who, self.cat.lang) if ending is not None else []
-            return [Text(head, style="bold", no_wrap=True, overflow="ellipsis"),
+            return [Text(said, style="bold", no_wrap=True, overflow="ellipsis"),
                     *(Text(line.strip(), no_wrap=True, overflow="ellipsis") for line in told)]
         seat = game.to_act
         nxt = t.next_action(self.index)
