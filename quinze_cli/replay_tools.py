@@ -14,7 +14,7 @@ from __future__ import annotations
 from quinze_protocol.replaylog import LoggedGame, LogError
 from quinze_cli.errors import EXIT_USAGE, fail
 from quinze_cli.logpos import PositionRequestError, moment, print_position
-from quinze_cli.stdio import colour_wanted, fit_dumb_terminal
+from quinze_cli.stdio import colour_wanted, fit_dumb_terminal, line_console
 
 
 def position_or_step(selected: list[tuple[int, LoggedGame]], *, position: bool, step: bool, at: int | None,
@@ -32,7 +32,6 @@ def position_or_step(selected: list[tuple[int, LoggedGame]], *, position: bool, 
         return 0
     if len(selected) != 1:
         fail("--step needs one game: add --game N", EXIT_USAGE)
-    from rich.console import Console
 
     from quinze_cli.viewer.app import run
     from quinze_cli.viewer.screen import Viewer
@@ -48,7 +47,7 @@ def position_or_step(selected: list[tuple[int, LoggedGame]], *, position: bool, 
             fail(f"game {number}: {err}")
         except LogError as err:
             fail(f"game {number}: cannot replay it: {err} (quinze replay --verify says more)")
-    console = fit_dumb_terminal(Console(highlight=False))
+    console = fit_dumb_terminal(line_console())
     color = colour_wanted(console)
     try:
         view = Viewer(logged, number, seat=seat, color=color, lang=lang)

@@ -42,6 +42,7 @@ import contextlib
 import errno
 import io
 import os
+import re
 import select
 import stat
 import sys
@@ -139,16 +140,78 @@ def colour_wanted(console: Any) -> bool:
 
 
 def line_console(stderr: bool = False) -> Any:
-    """A rich ``Console`` for a command's lines of text (``stderr``: on stderr, else stdout) that
-    wraps a long line at the width only on a terminal. In a file or a pipe rich would otherwise
-    cut it at 80 columns (its width there), so that ``grep`` on a saved log found half a line (a
-    tournament's ``game 3: BOT (seat 1) forfeits: ...`` lines, a path). Tables are drawn the
-    same either way. The one way commands that write such lines get their consoles."""
+    """A rich ``Console`` for a command's lines of text and tables (``stderr``: on stderr, else
+    stdout). On a terminal, rich's own: a long line wraps at the terminal's width. In a file or a
+    pipe (where rich would cut every line at 80 columns, or at ``COLUMNS``, and pad it with
+    spaces, so that ``grep`` on a saved log found half a line: a tournament's ``game 3: BOT (seat
+    1) forfeits: ...``, a server's row without its address): a line is never wrapped, a table
+    (``rich.table.Table``) is drawn as wide as its widest cells need, whatever ``COLUMNS`` says,
+    and no line ends in spaces (:class:`_LineEnds`). Other renderables (a ``Rule``) are 80 columns
+    wide there. The one way commands that write lines get their consoles."""
     from rich.console import Console
 
     console = Console(stderr=stderr, highlight=False)
-    console.soft_wrap = not console.is_terminal
-    return console
+    if console.is_terminal:
+        return console
+    return _wide_tables_console()(file=_LineEnds(stderr), width=80, highlight=False, soft_wrap=True)
+
+
+def _wide_tables_console() -> Any:
+    """The class of :func:`line_console`'s consoles off a terminal: rich's ``Console`` whose
+    ``print`` gives each ``Table`` among its objects the width its widest cells need."""
+    from rich.console import Console
+    from rich.measure import Measurement
+    from rich.table import Table
+
+    class WideTablesConsole(Console):
+        def print(self, *objects: Any, **kwargs: Any) -> None:
+            tables = [o for o in objects if isinstance(o, Table)]
+            if not tables:
+                return super().print(*objects, **kwargs)
+            natural = max(Measurement.get(self, self.options.update_width(1_000_000), t).maximum for t in tables)
+            width = self.width
+            self.width = max(width, natural)
+            try:
+                return super().print(*objects, **kwargs)
+            finally:
+                self.width = width
+
+    return WideTablesConsole
+
+
+_LINE_END_SPACES = re.compile(r"[ \t]+((?:\x1b\[[0-9;]*m)*)(?=\n)")
+"""Spaces (and tabs) before a line's end, with the style codes that may follow them."""
+
+
+class _LineEnds:
+    """stdout or stderr (the one ``sys`` holds at each write) for :func:`line_console` off a
+    terminal: every write has the spaces before each of its line ends removed (rich pads a
+    table's last column and a wrapped line to the width). Text after the last line end (a
+    prompt, ``Name: ``) is written as it is."""
+
+    def __init__(self, stderr: bool) -> None:
+        self._stderr = stderr
+
+    @property
+    def stream(self) -> TextIO:
+        return sys.stderr if self._stderr else sys.stdout
+
+    def write(self, text: str) -> int:
+        self.stream.write(_LINE_END_SPACES.sub(r"\1", text))
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self.stream, "encoding", None) or "utf-8"
 
 
 def log_handler(**rich: Any) -> Any:

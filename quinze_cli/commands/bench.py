@@ -36,6 +36,8 @@ from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
+
+from quinze_cli.stdio import line_console
 from rich.table import Table
 
 from quinze_cli.app import help_of
@@ -192,7 +194,7 @@ def register(app: typer.Typer) -> None:
         run_load = functools.partial(run_load_bench, duration=load_duration, sizes=sizes,
                                      tree=load_tree.resolve() if load_tree else None, stock_gc=load_stock_gc,
                                      reference=load_reference, pin=load_pin, rounds=load_rounds)
-        err = Console(stderr=True, highlight=False, soft_wrap=True)
+        err = line_console(stderr=True)
         err.print(f"quinze bench: {_listed(sections)} "
                   + ("(--quick: smaller budgets, rough figures)" if quick else
                      "(--quick gives rough figures in a fraction of the time)")
@@ -229,7 +231,7 @@ def _report(figures: dict[str, Any], as_json: bool) -> None:
     if as_json:
         typer.echo(json.dumps(figures, sort_keys=True))
         return
-    console = Console()
+    console = line_console()
     for name, fig in figures.items():
         if isinstance(fig, dict) and "error" in fig:
             console.print(f"{name}: no figures ({fig['error']})", highlight=False)
@@ -328,7 +330,7 @@ def show_load(fig: dict[str, Any], console: Console) -> None:
 
 def show(fig: dict) -> None:
     """Print the engine figures as a rich table."""
-    console = Console()
+    console = line_console()
     t = Table(title="engine")
     t.add_column("figure")
     t.add_column("value", justify="right")

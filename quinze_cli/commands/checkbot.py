@@ -33,6 +33,8 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+
+from quinze_cli.stdio import line_console
 from rich.text import Text
 
 from quinze_protocol.game import game_ids
@@ -205,7 +207,7 @@ def register(app: typer.Typer) -> None:
         # Le Quinze first: the single-game scenarios use the first game.
         games = sorted(games, key=lambda g: (g != "quinze", g))
         settings = Settings(argv=command, wire=wire, games=games, deadline=deadline, grace=grace, seed=seed)
-        out = Console(highlight=False, soft_wrap=True)
+        out = line_console()
         if not as_json:
             print_header(out, shlex.join(command), settings)  # at once; each check's line once decided
 

@@ -47,6 +47,8 @@ from typing import Annotated, Any, BinaryIO, Optional
 
 import typer
 from rich.console import Console
+
+from quinze_cli.stdio import line_console
 from rich.rule import Rule
 from rich.text import Text
 
@@ -452,7 +454,7 @@ def register(app: typer.Typer) -> None:
                 seat = seat_of(seat_arg, *selected[0]) if seat_arg is not None else None
                 raise typer.Exit(position_or_step(selected, position=position, step=step, at=at, deal=deal, coup=coup,
                                                   seat=seat, lang=language))
-            out = Console(highlight=False, soft_wrap=True)
+            out = line_console()
             if check:
                 raise typer.Exit(verify_games(games, as_json, out, source))
             if as_json:

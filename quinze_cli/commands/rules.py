@@ -3,11 +3,15 @@
 The texts are ``quinze_cli/rules/<game>.md`` (English) and ``quinze_cli/rules/fr/<game>.md``
 (French); the language is ``--lang`` when given, else the environment's (``LC_ALL``,
 ``LC_MESSAGES``, ``LANG``, ``LANGUAGE``; :func:`quinze_cli.i18n.choose_language`), as in
-``quinze play``.
+``quinze play``. On a terminal the Markdown is drawn by rich at the terminal's width; in a file
+or a pipe it is written as Markdown source with each paragraph and list item on one line
+(:func:`quinze_cli.rulestext.one_line_paragraphs`), never cut at a width, so that ``grep`` finds
+a rule whole.
 """
 
 from __future__ import annotations
 
+import sys
 from typing import Annotated, Optional
 
 import typer
@@ -15,7 +19,7 @@ from quinze_protocol.game import GameError, game_ids, get_game
 from quinze_cli.app import help_of
 from quinze_cli.gameside import game_id_help
 from quinze_cli.errors import EXIT_USAGE, fail, fail_game_error
-from quinze_cli.rulestext import rules_text
+from quinze_cli.rulestext import one_line_paragraphs, rules_text
 
 
 def register(app: typer.Typer) -> None:
@@ -41,5 +45,9 @@ def register(app: typer.Typer) -> None:
                 fail_game_error(err)
             ids = [game]
         console = Console()
+        if not console.is_terminal:  # a file or a pipe: the Markdown source, one paragraph a line
+            for n, gid in enumerate(ids):
+                sys.stdout.write(("\n" if n else "") + one_line_paragraphs(rules_text(gid, language)))
+            return
         for gid in ids:
             console.print(Markdown(rules_text(gid, language)))

@@ -23,7 +23,6 @@ from collections.abc import Callable
 from typing import Annotated, Any, Optional
 
 import typer
-from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -39,6 +38,7 @@ from quinze_cli.app import help_of
 from quinze_cli.bench.engine import play
 from quinze_cli.errors import EXIT_INTERRUPTED, fail_game_error
 from quinze_cli.options import check_seed, option_pairs
+from quinze_cli.stdio import line_console
 
 def run_selfplay(game_id: str, games: int, seed: int, players: int | None, bot_names: list[str],
                  raw_options: dict[str, Any], *, on_game: Callable[[int], None] | None = None,
@@ -112,7 +112,7 @@ def register(app: typer.Typer) -> None:
         as_json: Annotated[bool, typer.Option("--json", help="Print the summary as JSON.")] = False,
     ) -> None:
         check_seed(seed, games)
-        err_console = Console(stderr=True, highlight=False)
+        err_console = line_console(stderr=True)
         interrupted = threading.Event()
 
         def on_sigint(signum: int, frame: object) -> None:
@@ -152,7 +152,7 @@ def register(app: typer.Typer) -> None:
 
 def show(summary: dict[str, Any]) -> None:
     """Print a self-play summary as rich tables."""
-    console = Console()
+    console = line_console()
     n = len(summary["points"])
     games = summary["games"]
     if games == 0:

@@ -16,13 +16,13 @@ import json
 from typing import Annotated
 
 import typer
-from rich.console import Console
 
 from quinze_cli.app import help_of
 from quinze_cli.errors import EXIT_USAGE, fail
 from quinze_cli.lan.browse import DEFAULT_TIMEOUT
 from quinze_cli.lan.listing import servers_table
 from quinze_cli.options import check_seconds
+from quinze_cli.stdio import line_console
 
 NONE_FOUND = ("No Quinze server answered on the local network in {timeout:g} s. Start one with "
               "'quinze serve --host 0.0.0.0', play alone with 'quinze play --local', or, where multicast "
@@ -59,7 +59,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         check_timeout(timeout)
         found = search(timeout)
-        console = Console(highlight=False)
+        console = line_console()
         if as_json:
             print(json.dumps([s.to_json() for s in found], indent=2, ensure_ascii=False))
             return
