@@ -37,6 +37,7 @@ is shown as far as it goes, marked incomplete. A missing file, or a file with no
 from __future__ import annotations
 
 import json
+import re
 import os
 import stat
 import sys
@@ -156,8 +157,10 @@ def seat_of(text: str, number: int, game: LoggedGame) -> int:
 
 
 def find_seat(text: str, number: int, game: LoggedGame) -> int | str:
-    """The seat ``--seat`` names in game ``number``: a number, or a player's name (as in the
-    header's ``players``); else why not, naming the seats (``"--seat: game 2 has no player ..."``)."""
+    """The seat ``--seat`` names in game ``number``: a number, a player's name (as in the
+    header's ``players``), or for a name in several seats ``NAME#N`` (N its seat: how the
+    narration names them, :class:`quinze_cli.narrate.Names`); else why not, naming the seats and
+    the forms (``"--seat: game 2 has no player ..."``)."""
     players = game.header.get("players")
     names = [str(p) for p in players] if isinstance(players, list) else []
     n = seat_count(game)
@@ -168,10 +171,16 @@ def find_seat(text: str, number: int, game: LoggedGame) -> int | str:
         return seat
     if names.count(text) == 1:
         return names.index(text)
-    known = ", ".join(f"{i} {name}" for i, name in enumerate(names)) or "none named"
+    named = re.fullmatch(r"(.*)#(\d+)", text)
+    if named and int(named[2]) < len(names) and names[int(named[2])] == named[1] and names.count(named[1]) > 1:
+        return int(named[2])
+    labels = Names(names).names
+    known = ", ".join(f"{i} {name}" for i, name in enumerate(labels)) or "none named"
+    forms = ": give a seat number, a name, or NAME#N for a name in several seats" if len(set(names)) < len(names) else ""
     if names.count(text) > 1:
-        return f"--seat: {text!r} sits in several seats of game {number} ({known}): give the number"
-    return f"--seat: game {number} has no player {text!r} (seats: {known})"
+        return (f"--seat: {text!r} sits in several seats of game {number} ({known}): give "
+                + " or ".join(f"{text}#{i}" for i, name in enumerate(names) if name == text) + " (or the seat number)")
+    return f"--seat: game {number} has no player {text!r} (seats: {known}){forms}"
 
 
 def game_title(game_id: Any) -> str:

@@ -41,6 +41,8 @@ class Viewer:
     def __init__(self, logged: LoggedGame, number: int, *, seat: int | None = None, color: bool = True,
                  lang: str = "en") -> None:
         self.timeline = Timeline(logged)
+        self.names = Names(self.timeline.players).names
+        """The seats' names as the narration names them: ``bob#0``, ``bob#1`` for a name in two seats."""
         self.number = number
         self.index = 0
         self.seat = seat
@@ -57,7 +59,7 @@ class Viewer:
         game = frame.game
         header = self.timeline.header
         state = TableState(table=str(header.get("table") or "-"), game=self.timeline.game_id, seat=self.seat,
-                           players=list(self.timeline.players), options=dict(game.options),
+                           players=list(self.names), options=dict(game.options),
                            number=int(header.get("number") or self.number))
         state.view = game.view(self.seat)
         state.to_act = game.to_act
@@ -89,7 +91,7 @@ class Viewer:
         if frame.round is not None:
             parts.append(" · " + cat(f"viewer.round.{t.round_name}", n=frame.round))
         who = (cat("viewer.view-table") if self.seat is None else
-               cat("viewer.view-seat", seat=self.seat, name=t.players[self.seat] if self.seat < len(t.players) else "?"))
+               cat("viewer.view-seat", seat=self.seat, name=self.names[self.seat] if self.seat < len(self.names) else "?"))
         parts.append((f" · {who}", "bold cyan"))
         line = Text.assemble(*parts, no_wrap=True, overflow="ellipsis")
         if line.cell_len > width:
@@ -107,7 +109,7 @@ class Viewer:
     def hidden_hands(self) -> list[Text]:
         """The full view's extra lines: every seat's hidden cards."""
         pos = self.timeline.frames[self.index].game.to_position()
-        names = self.timeline.players
+        names = self.names
         lines = []
         hands = pos.get("hands") if isinstance(pos.get("hands"), list) else None
         hidden = pos.get("hidden") if isinstance(pos.get("hidden"), list) else None
@@ -162,7 +164,7 @@ class Viewer:
         seat = game.to_act
         nxt = t.next_action(self.index)
         chosen = nxt["action"] if nxt else None
-        name = t.players[seat] if seat < len(t.players) else self.cat("replay.seat", seat=seat)
+        name = self.names[seat] if seat < len(self.names) else self.cat("replay.seat", seat=seat)
         legal = game.legal_data()
         if self.seat is not None and self.seat != seat:
             head = Text(self.cat("viewer.to-act-hidden", name=name), no_wrap=True,
