@@ -19,9 +19,9 @@ A *strict* catalogue (``Catalogue(lang, strict=True)``, used by tests and by ``q
 never falls back: a key missing from its own language, or a text whose fields do not match,
 raises :class:`MissingText`.
 
-The language is ``--lang`` when given, otherwise a hint from the environment
-(``LC_ALL``, ``LC_MESSAGES``, ``LANG``, ``LANGUAGE``: ``fr_FR.UTF-8`` gives French),
-otherwise English.
+The language is ``--lang`` when given, otherwise the environment's as POSIX and gettext read it
+(:func:`choose_language`: the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set decides,
+``fr_FR.UTF-8`` gives French, ``C`` or ``POSIX`` English; then ``LANGUAGE``), otherwise English.
 """
 
 from __future__ import annotations
@@ -50,28 +50,43 @@ def plural_form(lang: str, n: Any) -> str:
     return "one" if n == 1 else "other"
 
 
+UNTRANSLATED_LOCALES = ("C", "POSIX")
+"""Locales that ask for the programs' own messages, untranslated (POSIX; ``C.UTF-8`` is ``C``)."""
+
+
+def _language_of(name: str) -> str | None:
+    """The catalogue language a locale or language name names (``"fr_FR.UTF-8"``, ``"fr"``,
+    ``"fr-CA"`` give ``"fr"``), or None (``"de_DE"``, ``""``)."""
+    code = name.strip().lower().replace("-", "_").split("@", 1)[0].split(".", 1)[0].split("_", 1)[0]
+    return code if code in LANGUAGES else None
+
+
 def choose_language(flag: str | None, environ: Mapping[str, str] | None = None) -> str:
-    """The language to use: ``flag`` (``"en"``, ``"fr"``, ``"fr_FR.UTF-8"`` ...) when given, else the
-    first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG``, ``LANGUAGE`` that names a known language, else
-    ``"en"``.
+    """The language to use (``"en"`` or ``"fr"``): ``flag`` (``"en"``, ``"fr"``, ``"fr_FR.UTF-8"``
+    ...) when given, else the environment's, as POSIX and GNU gettext read it for messages:
+
+    - the locale is the first of ``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set and not empty
+      (``LC_ALL=C`` over ``LANG=fr_FR.UTF-8`` is ``C``); none set is ``C``;
+    - ``C`` or ``POSIX`` (also ``C.UTF-8``) means untranslated: English, whatever ``LANGUAGE`` says;
+    - otherwise ``LANGUAGE``, when set and not empty, is a list of languages by preference
+      (``de:fr``), and its first with a catalogue is used (none: English);
+    - otherwise the locale's language when it has a catalogue (``fr_CA.UTF-8``: French), else
+      English (``de_DE.UTF-8``).
 
     Raises ``ValueError`` naming the flag when ``flag`` is not a known language.
     """
     if flag:
-        code = flag.strip().lower().replace("-", "_").split("_", 1)[0].split(".", 1)[0]
-        if code not in LANGUAGES:
+        code = _language_of(flag)
+        if code is None:
             raise ValueError(f"--lang: unknown language {flag!r} (known: {', '.join(LANGUAGES)})")
         return code
     env = os.environ if environ is None else environ
-    for var in ("LC_ALL", "LC_MESSAGES", "LANG", "LANGUAGE"):
-        value = env.get(var, "")
-        for part in value.split(":"):
-            code = part.strip().lower().split("_", 1)[0].split(".", 1)[0]
-            if code in LANGUAGES:
-                return code
-        if value and value not in ("C", "POSIX", "C.UTF-8"):
-            break  # the first variable that is set decides (a non-French locale means English)
-    return "en"
+    locale = next((env[v] for v in ("LC_ALL", "LC_MESSAGES", "LANG") if env.get(v)), "C")
+    if locale.split(".", 1)[0].split("@", 1)[0] in UNTRANSLATED_LOCALES:
+        return "en"
+    if env.get("LANGUAGE"):
+        return next((code for part in env["LANGUAGE"].split(":") if (code := _language_of(part))), "en")
+    return _language_of(locale) or "en"
 
 
 @cache

@@ -221,7 +221,7 @@ def test_language_choice():
     assert choose_language("fr") == "fr"
     assert choose_language(None, {"LANG": "fr_FR.UTF-8"}) == "fr"
     assert choose_language(None, {"LANG": "en_GB.UTF-8"}) == "en"
-    assert choose_language(None, {"LC_ALL": "C", "LANG": "fr_CA.UTF-8"}) == "fr"
+    assert choose_language(None, {"LC_ALL": "C", "LANG": "fr_CA.UTF-8"}) == "en"  # POSIX: LC_ALL overrides LANG
     assert choose_language(None, {}) == "en"
     with pytest.raises(ValueError, match="--lang"):
         choose_language("xx")

@@ -52,7 +52,7 @@ def register(app: typer.Typer) -> None:
         clock: Annotated[Optional[str], typer.Option("--clock", metavar="CLOCK", help="The clock of your table: none, move:SECONDS or bank:BASE+INCREMENT (default: none with --local, bank:300+5 for tables created from the lobby).")] = None,
         log_dir: Annotated[Optional[str], typer.Option("--log-dir", help="With --local: directory of the replay logs, <TABLE>.jsonl appended there (default ./logs).")] = None,
         no_log: Annotated[bool, typer.Option("--no-log", help="With --local: write no replay log.")] = False,
-        lang: Annotated[Optional[str], typer.Option("--lang", help="Language: en or fr (default: from LANG, else en).")] = None,
+        lang: Annotated[Optional[str], typer.Option("--lang", help="Language: en or fr (default: the locale's, LC_ALL, LC_MESSAGES or LANG; C: en).")] = None,
     ) -> None:
         from quinze_cli.client import parse_address
         from quinze_cli.i18n import choose_language

@@ -438,7 +438,7 @@ def register(app: typer.Typer) -> None:
         deal: Annotated[Optional[int], typer.Option("--deal", help="With --position or --step: at the start of deal D (Le Quinze).")] = None,
         coup: Annotated[Optional[int], typer.Option("--coup", help="With --position or --step: at the start of coup C (Le Quinze classique).")] = None,
         step: Annotated[bool, typer.Option("--step", help="Step through one game full screen (keys on screen); with --seat, start in that seat's view.")] = False,
-        lang: Annotated[Optional[str], typer.Option("--lang", metavar="LANG", help="Language of the game told in words and of --step: en or fr (default: from LANG, else en).")] = None,
+        lang: Annotated[Optional[str], typer.Option("--lang", metavar="LANG", help="Language of the game told in words and of --step: en or fr (default: the locale's, LC_ALL, LC_MESSAGES or LANG; C: en).")] = None,
     ) -> None:
         try:
             language = choose_language(lang)

@@ -1,9 +1,9 @@
 """``quinze rules [GAME]``: the rules as this project plays them, in plain words.
 
 The texts are ``quinze_cli/rules/<game>.md`` (English) and ``quinze_cli/rules/fr/<game>.md``
-(French); the language is ``--lang`` when given, else the environment's (``LC_ALL``,
-``LC_MESSAGES``, ``LANG``, ``LANGUAGE``; :func:`quinze_cli.i18n.choose_language`), as in
-``quinze play``. On a terminal the Markdown is drawn by rich at the terminal's width; in a file
+(French); the language is ``--lang`` when given, else the environment's (the first of
+``LC_ALL``, ``LC_MESSAGES``, ``LANG`` that is set, ``C`` meaning English, then ``LANGUAGE``;
+:func:`quinze_cli.i18n.choose_language`), as in ``quinze play``. On a terminal the Markdown is drawn by rich at the terminal's width; in a file
 or a pipe it is written as Markdown source with each paragraph and list item on one line
 (:func:`quinze_cli.rulestext.one_line_paragraphs`), never cut at a width, so that ``grep`` finds
 a rule whole.
@@ -26,7 +26,7 @@ def register(app: typer.Typer) -> None:
     @app.command("rules", help=help_of("rules"))
     def rules(
         game: Annotated[Optional[str], typer.Argument(metavar="GAME", help=game_id_help())] = None,
-        lang: Annotated[Optional[str], typer.Option("--lang", metavar="LANG", help="Language: en or fr (default: from LANG, else en).")] = None,
+        lang: Annotated[Optional[str], typer.Option("--lang", metavar="LANG", help="Language: en or fr (default: the locale's, LC_ALL, LC_MESSAGES or LANG; C: en).")] = None,
     ) -> None:
         from rich.console import Console
         from rich.markdown import Markdown  # markdown-it and pygments: only where the rules are printed
