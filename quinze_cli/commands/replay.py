@@ -36,11 +36,14 @@ is shown as far as it goes, marked incomplete. A missing file, or a file with no
 
 from __future__ import annotations
 
+import contextlib
 import json
-import re
 import os
+import re
+import signal
 import stat
 import sys
+import threading
 from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
@@ -48,8 +51,6 @@ from typing import Annotated, Any, BinaryIO, Optional
 
 import typer
 from rich.console import Console
-
-from quinze_cli.stdio import line_console
 from rich.rule import Rule
 from rich.text import Text
 
@@ -60,6 +61,7 @@ from quinze_cli.app import help_of
 from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, stderr
 from quinze_cli.i18n import Catalogue, choose_language
 from quinze_cli.options import STDIO
+from quinze_cli.stdio import line_console
 from quinze_cli.narrate import Names, narrate_event, result_lines, seat_event
 
 MAX_WARNINGS = 10
@@ -206,8 +208,10 @@ def verify_games(selected: Iterable[tuple[int, LoggedGame]], as_json: bool, out:
     the end), then the summary. Returns the exit code: 1 if any game diverges, is cut short or has
     no result record (a log cut by a crash is never "all verified"), else 0 (a game aborted by a
     server stop, so recorded, counts as checked); Ctrl-C stops it with the summary of the games
-    checked so far and a line on stderr saying how many of how many (the games of ``rest``,
-    the log being read, counted by :func:`games_in`), exit 130. Only the counts of the reports
+    checked so far, which says it was interrupted (``"591/591 verified (interrupted: 591 of 3180
+    games checked)"``; ``as_json``: the list ends with ``{"interrupted": true, "checked": 591,
+    "games": 3180}``), and a line on stderr saying how many of how many (the games of ``rest``,
+    the log being read, counted by :func:`games_in`; None when unknown), exit 130. Only the counts of the reports
     are kept, so memory holds one game (two with ``as_json``: the reports, not the games)."""
     tally = Tally()
     reports: list[dict[str, Any]] = []
@@ -215,24 +219,43 @@ def verify_games(selected: Iterable[tuple[int, LoggedGame]], as_json: bool, out:
     try:
         for number, game in selected:
             divergence = None if game.other_format is not None else verify(game)
-            tally.add(game, divergence)
-            if as_json:
-                reports.append(_report_json(number, game, divergence))
-            else:
-                _print_report(out, number, game, divergence)
+            with _sigint_held():
+                tally.add(game, divergence)
+                if as_json:
+                    reports.append(_report_json(number, game, divergence))
+                else:
+                    _print_report(out, number, game, divergence)
     except KeyboardInterrupt:
         interrupted = True
+    total = games_in(rest) if interrupted and rest is not None else None
+    of = f" of {total}" if total is not None else ""
     if as_json:
+        if interrupted:  # a list that ends so is not taken for the whole log's
+            reports.append({"interrupted": True, "checked": tally.total, "games": total})
         typer.echo(json.dumps(reports, ensure_ascii=False, default=str))
     else:
-        out.print(tally.line())
+        out.print(tally.line() + (f" (interrupted: {tally.total}{of} games checked)" if interrupted else ""))
     if interrupted:
-        total = games_in(rest) if rest is not None else None
-        of = f" of {total}" if total is not None else ""
         stderr.print(f"interrupted after {tally.total}{of} game(s) checked; the rest were not verified",
                      soft_wrap=True, highlight=False)
         return EXIT_INTERRUPTED
     return 0 if tally.ok == tally.total else 1
+
+
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """SIGINT blocked inside (in the main thread): a Ctrl-C arriving meanwhile raises
+    ``KeyboardInterrupt`` as the block ends, so a game is counted and its line printed, or
+    neither. Arriving inside rich's write it left the line in rich's buffer, which the summary
+    then printed again (``game 1: verified`` three times, seen with a real SIGINT)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 def _report_json(number: int, game: LoggedGame, divergence: Any) -> dict[str, Any]:
