@@ -119,7 +119,7 @@ def run_cluster_bench(*, quick: bool = False) -> dict[str, Any]:
     try:
         import distributed  # noqa: F401
     except ImportError:
-        return {"skipped": "Dask distributed is not installed (pip install 'quinze[cluster]')"}
+        return {"skipped": "Dask distributed is not installed (pip install '.[cluster]' in the Quinze folder)"}
     dask = _dask()
     if dask is None:
         return {"skipped": "the 'dask' command is not on PATH"}

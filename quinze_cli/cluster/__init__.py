@@ -10,7 +10,7 @@ keeps the statistics and the live display, and counts each game index once, howe
 shard was retried (a worker lost mid-shard makes Dask run the shard again elsewhere, with the
 same seeds and seats; built-in bots choose from the deal, so the games are the same).
 
-Dask is an optional extra (``pip install 'quinze[cluster]'``): :func:`load_distributed` says how
+Dask is an optional extra (``pip install '.[cluster]'`` in the Quinze folder, as README says): :func:`load_distributed` says how
 to get it when it is missing. docs/scale.md gives the figures and the limits.
 """
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ClusterUnavailable", "INSTALL_HINT", "check_cluster", "load_distributed", "make_runner"]
 
-INSTALL_HINT = "pip install 'quinze[cluster]' (Dask distributed) on this machine and on every worker"
+INSTALL_HINT = "pip install '.[cluster]' in the Quinze folder (Dask distributed) on this machine and on every worker"
 
 
 class ClusterUnavailable(Exception):

@@ -303,7 +303,7 @@ def register(app: typer.Typer) -> None:
         wire: Annotated[str, typer.Option(help="How bot programs are spoken to: json (lines) or msgpack (frames).")] = "json",
         max_restarts: Annotated[int, typer.Option("--max-restarts", help="Restarts allowed per bot program in a row (a game played through resets the count) before the match stops.")] = 3,
         debug: Annotated[bool, typer.Option("--debug", help="Log every message to and from the bots and the server on stderr.")] = False,
-        cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on this Dask scheduler's workers (pip install 'quinze[cluster]'); the log and the statistics stay here.")] = None,
+        cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on this Dask scheduler's workers (pip install '.[cluster]' in the Quinze folder); the log and the statistics stay here.")] = None,
         shard_size: Annotated[int, typer.Option("--shard-size", metavar="N", help="With --cluster: games per Dask task.")] = 24,
         sprt: Annotated[Optional[str], typer.Option("--sprt", help="Play until this sequential test decides: elo0=0,elo1=5[,alpha=0.05,beta=0.05] (two bots).", show_default=False)] = None,
         positions: Annotated[Optional[Path], typer.Option("--positions", help="Start the games from these positions (the quinze legal format, one per line), each once per seat rotation.", show_default=False)] = None,

@@ -265,7 +265,7 @@ def register(app: typer.Typer) -> None:
         resume: Annotated[Optional[Path], typer.Option("--resume", metavar="DIR", help="Go on with the event in this directory: play only the missing games.", show_default=False)] = None,
         option: Annotated[Optional[list[str]], typer.Option("--option", help="Table option KEY=VALUE (repeatable).", show_default=False)] = None,
         max_restarts: Annotated[Optional[int], typer.Option("--max-restarts", help="Restarts allowed per bot program in a row (default 3).", show_default=False)] = None,
-        cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on this Dask scheduler's workers (pip install 'quinze[cluster]'; docs/scale.md).", show_default=False)] = None,
+        cluster: Annotated[Optional[str], typer.Option("--cluster", metavar="tcp://HOST:PORT", help="Play the games on this Dask scheduler's workers (pip install '.[cluster]' in the Quinze folder; docs/scale.md).", show_default=False)] = None,
         shard_size: Annotated[int, typer.Option("--shard-size", metavar="N", help="With --cluster: games per Dask task.")] = 24,
         positions: Annotated[Optional[Path], typer.Option("--positions", help="Start the deals from these positions (the quinze legal format, one per line), each once per seat rotation.", show_default=False)] = None,
     ) -> None:
