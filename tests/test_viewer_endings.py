@@ -70,12 +70,12 @@ def _after_next(screen: str, rule: str = "next ─") -> str:
 def test_the_last_frame_of_a_forfeited_game_names_the_winner_and_the_forfeit(forfeited: Path, tmp_path: Path) -> None:
     told = forkkit.run([QUINZE, "replay", str(forfeited)], capture_output=True, text=True, timeout=60).stdout
     assert "illegal forfeited (illegal)." in told  # what the text replay says
-    shown = _after_next(_last_screen(tmp_path, forfeited))
+    screen = _last_screen(tmp_path, forfeited)
+    shown = _after_next(screen)
     assert "the game stops here" in shown
     assert "Result: random wins (reason: forfeit)." in shown and "illegal forfeited (illegal)." in shown
     assert "to act" not in shown and "legal action" not in shown  # nobody to act, no legal actions
-    board = _last_screen(tmp_path, forfeited)
-    assert "▶" not in board  # the board marks nobody to act
+    assert "▶" not in screen  # the board marks nobody to act
 
 
 @needs_tmux
