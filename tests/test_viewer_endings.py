@@ -81,8 +81,8 @@ def test_the_last_frame_of_a_forfeited_game_names_the_winner_and_the_forfeit(for
 @needs_tmux
 def test_the_last_frame_of_a_forfeited_game_in_french(forfeited: Path, tmp_path: Path) -> None:
     shown = _after_next(_last_screen(tmp_path, forfeited, "--lang", "fr", end="fin ("), "ensuite ─")
-    assert "la partie s'arrête ici" in shown and "Résultat : random gagne (raison : forfeit)." in shown
-    assert "illegal a perdu par forfait (illegal)." in shown
+    assert "la partie s'arrête ici" in shown and "Résultat : random gagne (raison : forfait)." in shown
+    assert "illegal a perdu par forfait (coup illégal)." in shown  # the log's codes in French words
 
 
 @needs_tmux

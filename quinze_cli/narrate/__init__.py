@@ -150,7 +150,7 @@ def _words(lang: str) -> Any:
 
 def result_lines(record: Mapping[str, Any] | None, who: Names, lang: str = "en") -> list[str]:
     """The result record in words, in ``lang``: winners, reason, points and scores, and any forfeit
-    or abort (PROTOCOL.md "Replay log": the ``result`` record)."""
+    or abort (their codes in ``lang``'s words, :func:`_code`) (PROTOCOL.md "Replay log": the ``result`` record)."""
     t = _words(lang)
     if record is None:
         return [t("replay.no-result")]
@@ -167,7 +167,7 @@ def result_lines(record: Mapping[str, Any] | None, who: Names, lang: str = "en")
         head = t("replay.wins", name=names[0])
     else:
         head = t("replay.share-win", names=", ".join(names[:-1]), last=names[-1])
-    lines = [t("replay.result", head=head, reason=result.get("reason", "?"))]
+    lines = [t("replay.result", head=head, reason=_code(t, result.get("reason", "?")))]
     for key in ("points", "scores"):
         values = result.get(key)
         if isinstance(values, list):
@@ -175,7 +175,15 @@ def result_lines(record: Mapping[str, Any] | None, who: Names, lang: str = "en")
             lines.append(t(f"replay.{key}", values=shown))
     forfeit = record.get("forfeit")
     if isinstance(forfeit, Mapping):
-        lines.append(t("replay.forfeited", name=who(forfeit.get("seat")), kind=forfeit.get("kind", "?")))
+        lines.append(t("replay.forfeited", name=who(forfeit.get("seat")), kind=_code(t, forfeit.get("kind", "?"))))
     if record.get("aborted") is not None:
-        lines.append(t("replay.aborted", why=record["aborted"]))
+        lines.append(t("replay.aborted", why=_code(t, record["aborted"])))
     return lines
+
+
+def _code(t: Any, code: Any) -> str:
+    """A code of the log (a result's reason, a forfeit's kind, why a game was aborted) in the
+    catalogue's words (``replay.code.*``: the code itself in English, French words in French);
+    a code the catalogue does not know as written."""
+    key = f"replay.code.{code}"
+    return str(t(key)) if t.has(key) else str(code)

@@ -12,6 +12,7 @@ the full view, or the seat to act itself); and the keys.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -24,7 +25,8 @@ from rich.text import Text
 from quinze_protocol.replaylog import LoggedGame
 from quinze_cli.narrate import Names, narrate_event, result_lines
 from quinze_cli.play.cards_ui import CardStyle, sort_cards
-from quinze_cli.i18n import Catalogue
+from quinze_cli.i18n import Catalogue, Own
+from quinze_cli.play.events_ui import style_cards
 from quinze_cli.play.registry import GameUI, TableState, get_ui
 from quinze_cli.viewer.timeline import Timeline
 
@@ -134,9 +136,10 @@ class Viewer:
             line = Text(f"#{self.index} {who(seat)}: ", style="bold", no_wrap=True, overflow="ellipsis")
             line.append_text(self._action_text(frame.action["action"]))
             lines.append(line)
+        marked = _Marked(self.timeline.players, self.seat, self.cat.lang)
         for event in frame.events:
-            _, told = narrate_event(self.timeline.game_id, event, who, self.seat, self.cat.lang)
-            lines.extend(Text("  " + t, no_wrap=True, overflow="ellipsis") for t in told)
+            _, told = narrate_event(self.timeline.game_id, event, marked, self.seat, self.cat.lang)
+            lines.extend(Text("  " + marked.restyle(t, self.style), no_wrap=True, overflow="ellipsis") for t in told)
         return lines or [Text("  " + self.cat("viewer.nothing-yet"), style="dim")]
 
     def _action_text(self, action: dict[str, Any]) -> Text:
@@ -174,7 +177,7 @@ class Viewer:
         pick = next((i for i, e in enumerate(legal) if chosen is not None and _matches(e, chosen)), None)
         head = Text(self.cat("viewer.to-act", name=name, n=len(legal)), style="bold", no_wrap=True, overflow="ellipsis")
         if pick is not None:
-            head.append(f"; chose #{pick + 1}", style="bold green")
+            head.append(self.cat("viewer.chose", n=pick + 1), style="bold green")
         lines = [head]
         width = max(1, room - 1)  # the action lines under the head
         if len(legal) > width:
@@ -309,6 +312,30 @@ class _Lines:
         for line in self.lines:
             yield from line
             yield Segment.line()
+
+
+class _Marked(Names):
+    """:class:`Names` giving the narrators placeholders for the names, so that :meth:`restyle`
+    can write the narration's canonical cards (``7H``) as the board does (``7♥``, French letters
+    in French: ``quinze play`` does the same, :func:`quinze_cli.play.events_ui.style_cards`)
+    without touching a name that looks like a card."""
+
+    def __init__(self, players: Any, viewer: int | None = None, lang: str = "en") -> None:
+        super().__init__(players, viewer, lang)
+        self.said: list[str] = []
+
+    def __call__(self, seat: Any) -> str:
+        name = super().__call__(seat)
+        self.said.append(str(name))
+        mark = f"\x00{len(self.said) - 1}\x00"
+        return Own(mark) if isinstance(name, Own) else mark
+
+    def restyle(self, line: str, style: CardStyle) -> str:
+        """``line`` with its cards in ``style`` and its names put back."""
+        return _MARK.sub(lambda m: self.said[int(m.group(1))], style_cards(line, style))
+
+
+_MARK = re.compile("\x00(\\d+)\x00")
 
 
 def _matches(entry: dict[str, Any], action: dict[str, Any]) -> bool:
