@@ -130,6 +130,9 @@ class MatchConfig:
     the table's ``seat_move_times`` (PROTOCOL.md ``create-table``)."""
     sprt: SprtSpec | None = None
     """Stop once this sequential test decides (two bots; ``games`` is then the most played)."""
+    bot_env: Mapping[str, str] | None = None
+    """The environment of the bot programs (None: this process's, as ``quinze match`` gives it,
+    ``PYTHONUNBUFFERED`` included when set; ``quinze check-bot`` gives it without that one)."""
 
     @property
     def group(self) -> int:
@@ -431,6 +434,7 @@ class MatchRunner:
             name=player.label,
             stderr_path=self.stderr_dir / f"{player.label.replace('#', '-')}-slot{player.slot + 1}.log",
             stderr_cap=self.config.stderr_cap,
+            env=self.config.bot_env,
         )
 
     async def _stop_all(self) -> None:

@@ -84,6 +84,23 @@ def _a_frame(line: bytes) -> bool:
     return len(line) > 4 and line[0] == 0 and (0x80 <= line[4] <= 0x8F or line[4] in (0xDE, 0xDF))
 
 
+HOST_ONLY = ("PYTHONUNBUFFERED",)
+"""Variables of this environment that check-bot does not pass on to the program: set here (this
+sandbox sets ``PYTHONUNBUFFERED=1``), it made a Python bot's stdout unbuffered, so the ``flush``
+check passed for a bot that never flushes, and that bot then waits forever under any host that
+does not set it (``quinze match`` passes the environment on as it is: docs/botkit.md)."""
+
+
+def program_env(environ: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment check-bot starts the program with: ``environ`` (default this process's)
+    without :data:`HOST_ONLY`, so that the program's output is buffered as a host that sets
+    nothing leaves it (a Python program's stdout to a pipe: block-buffered)."""
+    env = dict(os.environ if environ is None else environ)
+    for name in HOST_ONLY:
+        env.pop(name, None)
+    return env
+
+
 class Probe:
     """The program ``argv`` started in its own process group, stdin/stdout piped, stderr drained."""
 

@@ -26,7 +26,7 @@ from quinze_protocol.game import Game, GameError, get_game
 from quinze_protocol.messages import parse_message
 from quinze_protocol.rng import Rng
 from quinze_cli.checkbot.positions import concrete, crafted
-from quinze_cli.checkbot.probe import Probe, ended
+from quinze_cli.checkbot.probe import Probe, ended, program_env
 from quinze_cli.checkbot.report import HINTS, Checklist
 
 SALT = "c0ffee0123456789"
@@ -62,6 +62,8 @@ class Settings:
     grace: float = 2.0
     cwd: str | None = None
     seed: int = 1
+    env: Mapping[str, str] | None = field(default_factory=program_env)
+    """The program's environment: :func:`program_env` (this process's without ``PYTHONUNBUFFERED``)."""
     answers: dict[str, int] = field(default_factory=dict)
     games_done: threading.Event = field(default_factory=threading.Event)
     games_exit: str = ""
@@ -118,7 +120,7 @@ class Session:
         """Whether the first line after a request is its answer, whatever it quotes (see ``_past_strays``)."""
         self.heard: Any = None
         """What was read as the answer to the last request (an :class:`~quinze_cli.checkbot.probe.Output`)."""
-        self.probe = Probe(settings.argv, wire=settings.wire, cwd=settings.cwd)
+        self.probe = Probe(settings.argv, wire=settings.wire, cwd=settings.cwd, env=settings.env)
 
     # ------------------------------------------------------------------ messages
 

@@ -34,7 +34,7 @@ async def _one(s: Settings, game_id: str, log_dir: Path) -> tuple[list[str], int
     bot = parse_bot_spec(shlex.join(s.argv), game_id)
     other = parse_bot_spec("builtin:random", game_id, [bot.name])
     cfg = MatchConfig(game=game_id, bots=[bot, other], games=GAMES, seed=s.seed, options=validate_options(game_id, SHORT.get(game_id, {}), None, 2),
-                      log_dir=log_dir, move_time=s.deadline, wire=s.wire, max_restarts=0)
+                      log_dir=log_dir, move_time=s.deadline, wire=s.wire, max_restarts=0, bot_env=s.env)
     problems: list[str] = []
 
     async def on_failure(name: str, plan: Any, failure: Any) -> None:
