@@ -6,7 +6,8 @@ ignores it) stops it cleanly: tables start no more games, every client is sent `
 ``ServerConfig.shutdown_grace``), finished games are already logged and the games it aborts are
 logged (bounded by ``ServerConfig.shutdown_log_time``), the exit status is 0; 1 when an aborted
 game's log could not be written (the tables are named). A second SIGINT/SIGTERM while stopping
-exits at once with status 130; a second SIGHUP does not (a closed terminal sends two).
+exits at once with status 130 (once the logs of games already ended are written, at most
+:data:`LOGS_AT_ONCE` seconds); a second SIGHUP does not (a closed terminal sends two).
 
 The signals are received by :func:`trio.open_signal_receiver` for the whole run, never as a
 ``KeyboardInterrupt``: a KeyboardInterrupt raised in the middle of the server's own code (a table
@@ -80,12 +81,30 @@ async def _watch_signals(signals: AsyncIterator[int], stop: trio.CancelScope, co
             continue
         if hangup:
             continue
+        await _logs_written(LOGS_AT_ONCE)
         _say(console, "stopped at once (second signal)")
         with contextlib.suppress(OSError, ValueError):
             sys.stdout.flush()
         with contextlib.suppress(OSError, ValueError):
             sys.stderr.flush()
-        os._exit(EXIT_INTERRUPTED)  # at once: no cleanup may hold the process (finished games are on disk)
+        os._exit(EXIT_INTERRUPTED)  # at once: no other cleanup may hold the process
+
+
+LOGS_AT_ONCE = 2.0
+"""Seconds a second signal waits, at most, for the replay logs being written (games that ended)."""
+
+
+async def _logs_written(seconds: float) -> None:
+    """Wait until no replay log is being written or waits to be (the log writers' limiter,
+    :func:`quinze_server.logs.writers`), at most ``seconds``: a game whose ``game-over`` the
+    players already have is on disk before a second Ctrl-C ends the process (its log is written
+    in a thread, after the message; the process ending mid-write left the game out)."""
+    from quinze_server.logs import writers
+
+    limiter = writers()
+    with trio.move_on_after(seconds):
+        while limiter.borrowed_tokens or limiter.statistics().tasks_waiting:
+            await trio.sleep(0.005)
 
 
 def _say(console: Console, line: str) -> None:
