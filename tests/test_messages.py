@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quinze_protocol.errors import ProtocolError
+from quinze_protocol.fields import blank_problem
 from quinze_protocol.messages import (
     CLIENT_TYPES,
     MESSAGE_TYPES,
@@ -254,7 +255,8 @@ HIDDEN = ("Cc", "Cf", "Cs", "Zl", "Zp")
 
 @settings(max_examples=60, deadline=None)
 @given(
-    name=st.text(min_size=1, max_size=32).filter(lambda s: not any(unicodedata.category(c) in HIDDEN for c in s)),
+    name=st.text(min_size=1, max_size=32).filter(lambda s: not any(unicodedata.category(c) in HIDDEN for c in s)
+                                                  and blank_problem(s) is None),  # a name must show a character
     nonce=st.integers(-(2**63), 2**64 - 1),
     options=st.dictionaries(st.text(max_size=8), json_data, max_size=5),
 )
