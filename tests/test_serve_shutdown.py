@@ -100,3 +100,31 @@ async def test_signal_during_a_long_table_stops_the_server(tmp_path: Path, signa
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
+
+
+async def test_a_second_signal_waits_for_the_logs_being_written_and_no_longer() -> None:
+    """quinze serve's second Ctrl-C ends the process once no replay log is being written (a game
+    whose game-over was sent is on disk), or after LOGS_AT_ONCE seconds at most."""
+    from quinze_cli.commands.serve import _logs_written
+    from quinze_server.logs import writers
+
+    limiter = writers()
+    token = object()
+    await limiter.acquire_on_behalf_of(token)  # a log being written
+    done = trio.Event()
+
+    async def second_signal() -> None:
+        await _logs_written(30)
+        done.set()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(second_signal)
+        await trio.sleep(0.05)
+        assert not done.is_set()  # waits while the write is on
+        limiter.release_on_behalf_of(token)
+        with trio.fail_after(5):
+            await done.wait()
+    await limiter.acquire_on_behalf_of(token)
+    with trio.fail_after(5):
+        await _logs_written(0.05)  # a write that never ends: waited for 0.05 s only
+    limiter.release_on_behalf_of(token)

@@ -99,6 +99,8 @@ async def _logs_written(seconds: float) -> None:
     :func:`quinze_server.logs.writers`), at most ``seconds``: a game whose ``game-over`` the
     players already have is on disk before a second Ctrl-C ends the process (its log is written
     in a thread, after the message; the process ending mid-write left the game out)."""
+    import trio
+
     from quinze_server.logs import writers
 
     limiter = writers()
