@@ -67,3 +67,13 @@ def summary_of_a_run(path: Path) -> dict:
     for f in data["failures"]:
         f.pop("table", None)
     return data
+
+
+def alive(pid: int) -> bool:
+    """True while the process ``pid`` exists and is not a zombie (read from /proc): a bot program
+    a command started and should have stopped."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False

@@ -6,7 +6,6 @@ its first scenario until the test lets it go: no timing is guessed."""
 
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
 import sys
@@ -14,6 +13,7 @@ import time
 from pathlib import Path
 
 from quinze_cli.checkbot.report import CHECKS
+from clikit import alive as _alive
 
 ROOT = Path(__file__).resolve().parent.parent
 BOT = ROOT / "tests" / "bots" / "held_after_first.py"
@@ -24,14 +24,6 @@ def _start(tmp_path: Path, *extra: str) -> subprocess.Popen:
     return subprocess.Popen([*QUINZE, "check-bot", "--game", "quinze", "--deadline", "60", *extra, "--",
                              sys.executable, str(BOT), str(tmp_path)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def test_the_first_check_is_printed_while_the_others_run(tmp_path: Path) -> None:

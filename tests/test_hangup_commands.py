@@ -23,6 +23,7 @@ from pathlib import Path
 import forkkit
 from playkit import PROMPT, spawn_play
 from test_play_aborted import _serve
+from clikit import alive as _alive
 
 PY = sys.executable
 QUINZE = str(Path(PY).with_name("quinze"))
@@ -53,14 +54,6 @@ def _wait_exit(pid: int) -> int:
             return os.waitstatus_to_exitcode(status)
         assert time.monotonic() < deadline, "still running"
         time.sleep(0.05)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
 
 
 def test_sighup_stops_a_match_as_sigterm_does(tmp_path: Path) -> None:

@@ -24,6 +24,7 @@ from quinze_cli.matchrun import MatchConfig, MatchError, MatchRunner, parse_bot_
 from quinze_cli.schedule import rotations, schedule
 from quinze_cli.stats import MatchStats, elo_difference
 import forkkit
+from clikit import alive
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "bots"
@@ -32,14 +33,6 @@ PY = sys.executable
 QUINZE = str(Path(PY).parent / "quinze")
 RANDOM = f"{PY} {EXAMPLES / 'random_bot.py'}"
 GREEDY = f"{PY} {EXAMPLES / 'greedy_bot.py'}"
-
-
-def alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 def children_of(pid: int) -> list[int]:

@@ -22,6 +22,7 @@ from quinze_cli.relay import SeatRelay
 from quinze_server.app import run_server
 from quinze_server.config import ServerConfig
 import forkkit
+from clikit import alive
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples" / "bots"
@@ -32,15 +33,6 @@ PY = sys.executable
 @pytest.fixture
 async def port(nursery):
     return await nursery.start(run_server, ServerConfig(port=0, log_dir=None))
-
-
-def alive(pid: int) -> bool:
-    """True while ``pid`` exists and is not a zombie (read from /proc)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
 
 
 async def play_one(port, bots, *, move_time=5.0, seed=1, tmp_path=None, **relay_kw):
