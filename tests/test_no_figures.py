@@ -109,3 +109,29 @@ def _standing(line: str) -> list[str] | None:
     if not line.startswith("│ "):
         return None
     return [cell.strip() for cell in line.strip("│").split("│")]
+
+
+def test_a_tournament_stopped_before_its_first_game_ended_says_so_on_stdout(tmp_path: Path) -> None:
+    """Match prints its table of '-' there; the tournament has no standings to print, and says so
+    on stdout (a script reading it sees how it ended), exit 130 as for any Ctrl-C."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    hang = Path(__file__).parent / "bots" / "hang.py"
+    quinze = str(Path(sys.executable).parent / "quinze")
+    proc = subprocess.Popen([quinze, "tournament", f"{sys.executable} {hang}", "builtin:random", "--games-per-pairing", "2",
+                             "--move-time", "60", "--log-dir", str(tmp_path / "logs")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stderr is not None
+    assert "event directory" in proc.stderr.readline()  # started: the first game waits on the bot
+    deadline = time.monotonic() + 30
+    while not list((tmp_path / "logs").glob("*/journal.jsonl")) and time.monotonic() < deadline:
+        time.sleep(0.05)  # the games are under way (the hung bot keeps the first from ending)
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert out.strip() == "Standings: none, no game finished (0 of 2)", out
+    assert "interrupted after 0 of 2 game(s)" in err

@@ -374,6 +374,8 @@ def register(app: typer.Typer) -> None:
                 fail(f"--json {json_file}: {e.strerror or e}")
         if stats.games:
             print_summary(out_console, stats, cfg.game, doc)
+        else:  # stdout still says how it ended (match prints its table of '-' there)
+            out_console.print(f"Standings: none, no game finished (0 of {schedule.games})")
         if json_file == "-":
             sys.stdout.write(json.dumps(doc, indent=2) + "\n")
         if interrupted:
