@@ -438,6 +438,8 @@ def iter_log(source: str | bytes | Iterable[str] | Iterable[bytes], problems: li
     ready: list[LoggedGame] = []
     current: LoggedGame | None = None
     damaged = False
+    headers = 0
+    """Game headers read so far."""
     skipped: list[int] = []
     """Lines of the current game's records skipped after its cut (said once, at its close)."""
     stray: list[tuple[int, str]] = []
@@ -473,13 +475,15 @@ def iter_log(source: str | bytes | Iterable[str] | Iterable[bytes], problems: li
                 current.cut = n
             out.problems.append(f"line {n}: {why}: a record cut short; the game at line {current.lines[0]} "
                                 f"is known up to line {n - 1}")
-        else:
+        elif headers:
             out.problems.append(f"line {n}: {why}: a record cut short, outside a game")
+        else:  # nothing of a log before it: a file that is not a replay log says only what it is
+            out.problems.append(f"line {n}: {why}")
         damaged = True
 
     def take(n: int, raw: str, cut: bool) -> None:
         """Read line ``n`` (``cut``: it lacks its newline) into the game being read."""
-        nonlocal current, damaged
+        nonlocal current, damaged, headers
         text = raw.rstrip("\r")
         if not text.strip():
             return
@@ -511,12 +515,14 @@ def iter_log(source: str | bytes | Iterable[str] | Iterable[bytes], problems: li
             if rec.get("format") != FORMAT:
                 out.problems.append(f"line {n}: header format {rec.get('format')!r} is not {FORMAT}: the game cannot be "
                                     f"verified, and what is shown of it is read as format {FORMAT}")
+                headers += 1
                 current = LoggedGame(header=rec, records=[rec], lines=[n], other_format=rec.get("format"))
                 damaged = True
                 return
             missing = [k for k in ("game", "options", "seed", "salt", "commitment", "players") if k not in rec]
             if missing:
                 out.problems.append(f"line {n}: header lacks {', '.join(missing)}")
+            headers += 1
             current, damaged = LoggedGame(header=rec, records=[rec], lines=[n]), bool(missing)
             return
         if current is None:

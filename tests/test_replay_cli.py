@@ -329,3 +329,22 @@ def test_a_header_that_cannot_start_its_game_is_an_error_for_position_and_step(
     assert "header: cannot start the game" in result.stderr and named in result.stderr, result.stderr
     verified = run(path, "--verify")
     assert verified.exit_code == 1 and "header" in verified.output, verified.output
+
+
+@pytest.mark.parametrize("content", [b"# Quinze\n\nA card game server.\n", bytes(range(256)) * 3, b"{\"record\": \"header\"\n"])
+def test_a_file_that_is_no_replay_log_is_said_to_be_one_without_calling_it_cut_short(tmp_path: Path,
+                                                                                       content: bytes) -> None:
+    """A README, random bytes or a broken first record: 'not a replay log' with what line 1 is,
+    not 'a record cut short, outside a game' (which says a log's game was cut)."""
+    path = tmp_path / "notalog.txt"
+    path.write_bytes(content)
+    result = CliRunner().invoke(app, ["replay", str(path)])
+    assert result.exit_code == 1
+    assert "not a replay log (no game found; line 1: " in result.output and "cut short" not in result.output, result.output
+
+
+def test_a_damaged_line_after_a_game_is_still_a_record_cut_short(tmp_path: Path) -> None:
+    path = tmp_path / "log.jsonl"
+    path.write_text(dumps_records(played("quinze", 3, ("greedy", "random"))) + "{not json\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["replay", str(path), "--verify"])
+    assert "a record cut short, outside a game" in result.output, result.output
