@@ -108,3 +108,15 @@ def test_ctrl_c_or_end_of_input_at_the_name_prompt(full_table, env) -> None:
         child.close()
         assert words in child.before and "leaving the table" not in child.before, child.before
         assert child.exitstatus == code
+
+
+def test_bytes_that_are_not_utf8_at_the_name_prompt_are_asked_again(full_table, env) -> None:
+    """'\\xff\\xfe' typed at the name prompt was taken as the name '\\ufffd\\ufffd' (what the
+    input's decoding made of them); it is refused and the name asked again."""
+    port, _ = full_table
+    done = subprocess.run([QUINZE, "play", "--server", f"127.0.0.1:{port}"], input=b"\xff\xfe\nAna\nq\n",
+                          capture_output=True, timeout=60, env=env)
+    out = done.stdout.decode("utf-8", "replace")
+    assert "the input sent bytes that are not UTF-8" in out, out
+    assert out.count("Your name [") == 2, out
+    assert done.returncode == 0, out  # the second name was taken, then q

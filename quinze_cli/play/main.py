@@ -131,7 +131,9 @@ async def _main(opts: PlayOptions, console: Console, cat: Catalogue, style: Card
                 default = _default_name()
                 while not opts.name:
                     name = await ask(s, cat("ask.name", default=default), default)
-                    if name_problem(name) is None:
+                    if "\ufffd" in name:  # what the input's decoding made of bytes that are not UTF-8
+                        s.say(cat("ask.bad-bytes"), style="red")
+                    elif name_problem(name) is None:
                         opts.name = name
                     else:
                         s.say(cat("ask.bad-name"), style="red")
