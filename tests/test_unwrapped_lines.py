@@ -94,7 +94,11 @@ def test_the_server_log_in_a_file_is_one_line_per_record(tmp_path: Path) -> None
                 assert time.monotonic() < deadline, err.read_text()
                 time.sleep(0.05)
             proc.send_signal(signal.SIGTERM)
-            out = first + proc.communicate(timeout=60)[0]
+            # Read on through the same stream: communicate(timeout=...) reads the pipe's descriptor
+            # itself and would miss what readline() above already took into the stream's buffer
+            # (the lines written with the first, in one chunk).
+            out = first + proc.stdout.read()
+            proc.wait(60)
         finally:
             if proc.poll() is None:
                 proc.kill()

@@ -45,7 +45,11 @@ def _interrupted(big: Path, *args: str) -> tuple[str, str, int]:
             first = proc.stdout.readline()  # game 1 checked: the loop is running
             assert first.startswith("game 1: verified"), first
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=TIMEOUT)
+        if args:
+            out, err = proc.communicate(timeout=TIMEOUT)
+        else:  # on through the stream readline() read: communicate(timeout) would miss what it buffered
+            out, err = proc.stdout.read(), proc.stderr.read()
+            proc.wait(TIMEOUT)
     finally:
         if proc.poll() is None:
             proc.kill()
