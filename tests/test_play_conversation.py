@@ -17,7 +17,8 @@ from quinze_cli.client import Connection
 from quinze_cli.i18n import Catalogue
 from quinze_cli.play.cards_ui import CardStyle
 from quinze_cli.play.session import PlayOptions, Session
-from quinze_cli.play.table import TableLoop, ask_server
+from quinze_cli.play.asking import ask_server
+from quinze_cli.play.table import TableLoop
 from quinze_cli.play.terminal import LineReader
 
 

@@ -6,6 +6,7 @@ Modules by concern:
 * :mod:`~quinze_cli.play.session` — the connection, the inbox (server messages, typed lines,
   Ctrl-C), reconnection with backoff, the goodbye;
 * :mod:`~quinze_cli.play.lobby` — listing, creating, joining and watching tables;
+* :mod:`~quinze_cli.play.asking` — questions to the lobby and their answers;
 * :mod:`~quinze_cli.play.table` — the game-agnostic table loop (requests, legal checks, refusals);
 * :mod:`~quinze_cli.play.screen` — the frame of the table screen (80x24);
 * :mod:`~quinze_cli.play.registry` — :class:`GameUI`, the per-game renderer and input reader,

@@ -21,7 +21,8 @@ from quinze_protocol.clocks import clock_text
 from quinze_protocol.game import GameError, game_ids, get_game
 from quinze_cli.play.session import Quit, Session
 from quinze_cli.errors import plain_reason
-from quinze_cli.play.table import TableGone, ask_server, join_table, spectate_table
+from quinze_cli.play.asking import TableGone, ask_server
+from quinze_cli.play.table import join_table, spectate_table
 
 __all__ = ["ask", "lobby", "parse_options"]
 

@@ -33,7 +33,8 @@ from quinze_cli.play.cards_ui import CardStyle
 from quinze_cli.i18n import Catalogue
 from quinze_cli.play.lobby import ask, lobby
 from quinze_cli.play.session import Lost, PlayOptions, Quit, Session, Stopped
-from quinze_cli.play.table import TableGone, join_table, spectate_table
+from quinze_cli.play.asking import TableGone
+from quinze_cli.play.table import join_table, spectate_table
 from quinze_cli.play.terminal import LineReader
 from quinze_cli.stdio import colour_wanted, fit_dumb_terminal, line_console
 
