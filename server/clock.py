@@ -305,7 +305,7 @@ class Heartbeats:
         its own, so that what it looked at is let go when it returns: kept in the sleeping task's
         locals until its next due time (up to an interval), a queue replaced by :meth:`compact`
         kept every ended connection's :class:`Heartbeat` alive (500 of them, with their arrays, on
-        50 pools of CPython's allocator after 250 tables closed: docs/server-rounds.md, seventh round), and
+        50 pools of CPython's allocator after 250 tables closed: docs/server-rounds-mid.md, seventh round), and
         the last connection pinged stayed alive after it ended."""
         hello_wait = MISSED_PONGS * self.interval
         beats = 0

@@ -68,7 +68,7 @@ survivors of every collection are frozen, a young collection walks about the fir
 objects whatever the load: its pause is in proportion to it (at 500 tables on the 2-core
 machine, 20,000 gave a young pause of 13-23 ms, over the 20 ms of issue 16; 10,000 about half,
 for twice as many collections of half the size: the same collector time in all,
-docs/server-rounds.md, eighth round)."""
+docs/server-rounds-mid.md, eighth round)."""
 
 
 def tune(thresholds: tuple[int, int, int] = THRESHOLDS) -> None:
