@@ -131,9 +131,10 @@ class ClientConnection:
     def send(self, msg: dict[str, Any]) -> None:
         """Queue ``msg`` for the client; drops the client if its queue is full. Ignored once closing.
 
-        While the server handles one message (``server.batch`` is a list), frames for a client whose
-        writer is idle are gathered and written at the end in one non-blocking write
-        (:meth:`flush`), sparing a task switch per reply; anything not written goes to the queue.
+        While the server handles one message or the reactor serves a round (``server.batch`` is a
+        list), frames for a client whose writer is idle are gathered and written at the end in one
+        non-blocking write (:meth:`flush`; the reactor's: :data:`quinze_server.reactor.FLUSH`),
+        sparing a task switch per reply; anything not written goes to the queue.
         """
         if self.closing:
             return
@@ -156,7 +157,7 @@ class ClientConnection:
             direct.append(frame)
             batch = self.server.batch
             if batch is not None:
-                batch.append(self)  # flushed at the end of the handled message
+                batch.append(self)  # flushed at the end of the handled message or of the reactor's turn
             else:
                 # Outside a handled message (a table's own messages, pings): written at once too
                 # when nothing waits before it, sparing the writer task a wake-up per frame.

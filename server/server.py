@@ -70,7 +70,8 @@ class Server:
         self.admission = Admission(busy=lambda: self.lobby.open_tables > 0)
         """The newcomers' share of the server's time while tables are open (:mod:`quinze_server.admission`)."""
         self.batch: list[ClientConnection] | None = None
-        """While a message is handled: connections with frames gathered for one write."""
+        """While a message is handled, or while the reactor serves a round (it sets it then):
+        the connections with frames gathered, one write each at the end."""
         self.connlog = ConnectionLog(log, self.now)
         """The log's lines of clients connected and connections ended, bounded (:mod:`quinze_server.connlog`)."""
         nursery.start_soon(self.connlog.run)
@@ -79,7 +80,7 @@ class Server:
         nursery.start_soon(self.heartbeats.run)
         if tuned():  # quinze serve's process (server/collector.py): its collections walk a bounded set
             nursery.start_soon(young_collections)
-        self.reactor = Reactor() if REACTOR else None
+        self.reactor = Reactor(replies=self) if REACTOR else None
         """Reads every socket's connection, in one task (Linux; None elsewhere: a task per connection reads)."""
         if self.reactor is not None:
             nursery.start_soon(self.reactor.run)
@@ -106,8 +107,10 @@ class Server:
 
     def handle(self, conn: ClientConnection, data: Mapping[str, Any]) -> None:
         """Handle one received map. Never raises. The replies are written at the end, one write
-        per client (see :meth:`ClientConnection.send`)."""
-        batch: list[ClientConnection] = []
+        per client (see :meth:`ClientConnection.send`), or with the others of the reactor's round
+        when it serves (``batch`` is its list then: :data:`quinze_server.reactor.FLUSH`)."""
+        outer = self.batch
+        batch: list[ClientConnection] = [] if outer is None else outer
         self.batch = batch
         try:
             if data.get("type") == "action" and conn.session.greeted:
@@ -130,15 +133,17 @@ class Server:
             log.exception("%r: handling %r failed", conn, data.get("type"))
             conn.error("server-error", f"the server failed on this message ({type(e).__name__})", _ref(data))
         finally:
-            self.batch = None
-            for c in batch:
-                c.flush()
+            if outer is None:  # its own batch (no reactor round around it): written now
+                self.batch = None
+                for c in batch:
+                    c.flush()
 
     def handle_listed(self, conn: ClientConnection, table: Table, request: int, index: int) -> None:
         """:meth:`handle` of the well-formed ``action`` answering ``request`` at ``table`` with the
         entry ``index`` of its ``legal`` array as it was encoded, read without decoding it
-        (:meth:`ClientConnection._listed`). Never raises; the replies are written at the end."""
-        batch: list[ClientConnection] = []
+        (:meth:`ClientConnection._listed`). Never raises; the replies are written as by :meth:`handle`."""
+        outer = self.batch
+        batch: list[ClientConnection] = [] if outer is None else outer
         self.batch = batch
         try:
             table.handle_action(conn, request, None, None, index)
@@ -148,9 +153,10 @@ class Server:
             log.exception("%r: handling %r failed", conn, "action")
             conn.error("server-error", f"the server failed on this message ({type(e).__name__})", "action")
         finally:
-            self.batch = None
-            for c in batch:
-                c.flush()
+            if outer is None:  # its own batch (no reactor round around it): written now
+                self.batch = None
+                for c in batch:
+                    c.flush()
 
     def _handle(self, conn: ClientConnection, data: Mapping[str, Any]) -> None:
         """Every message but a well-formed ``action`` (:meth:`handle` plays those itself)."""

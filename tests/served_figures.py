@@ -29,7 +29,7 @@ decoded to check it (the server's path before the twelfth round, on the same eng
 
 ``server``: the real server (the load bench's ``load_server.py``, of ``--tree``: a checkout, by
 default this one) under ``valgrind --tool=callgrind`` with the pacing of a quiet machine (the
-reactor's slice and round 1 s, the heartbeat and the young collections' period 3,600 s: under
+reactor's slice, round and writes 1 s, the heartbeat and the young collections' period 3,600 s: under
 valgrind every action would otherwise be a round of trio's scheduler), driven by the load bench's
 generator (``quinze_cli.bench.load_client``: 50 tables, 100 players answering with random listed
 actions, no idle connections) for 40 actions per table, then ``--windows`` windows of about
@@ -197,6 +197,8 @@ def _paced_server(script: str, argv: list[str]) -> None:
     reactor = importlib.import_module(pkg + ".reactor")
     reactor.SLICE = reactor.ROUND = 1.0
     reactor.Reactor.__init__.__defaults__ = (1.0,)
+    if "flush" in (reactor.Reactor.__init__.__kwdefaults__ or {}):  # the replies written at each round's end
+        reactor.Reactor.__init__.__kwdefaults__["flush"] = 1.0
     importlib.import_module(pkg + ".connection").SLICE = 1.0
     collector = importlib.import_module(pkg + ".collector")
     if hasattr(collector, "young_collections"):

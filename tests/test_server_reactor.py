@@ -6,9 +6,11 @@ round)."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
+import trio
 
 import quinze_server.connection as connection
 from quinze_protocol.framing import encode_frame
@@ -91,3 +93,99 @@ async def test_a_flood_queued_again_lets_the_others_in(monkeypatch: pytest.Monke
         assert ids.index(other_id) < last_flood_turn, calls[:20]
         await flood.aclose()
         await other.aclose()
+
+
+def _record(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, int]]:
+    """Every call of ``serve`` and every write of gathered frames from now on, in order, as
+    ``("serve", connection id)`` and ``("write", connection id)``."""
+    seen: list[tuple[str, int]] = []
+    serve, flush = ClientConnection.serve, ClientConnection.flush
+
+    def served(self: ClientConnection) -> float:
+        seen.append(("serve", self.id))
+        return serve(self)
+
+    def written(self: ClientConnection) -> None:
+        if self._direct:
+            seen.append(("write", self.id))
+        flush(self)
+
+    monkeypatch.setattr(ClientConnection, "serve", served)
+    monkeypatch.setattr(ClientConnection, "flush", written)
+    return seen
+
+
+async def _pings_in_one_round(clients: list[NetClient]) -> None:
+    """A ping from each client, written to their sockets without letting the server run in
+    between (``os.write`` on the descriptors: no checkpoint), so that the reactor finds them all
+    readable at its next look and serves them in one round."""
+    for n, c in enumerate(clients):
+        os.write(c.stream.socket.fileno(), encode_frame({"type": "ping", "nonce": n}))
+
+
+@pytest.mark.parametrize("flush", [10.0, 0.0])
+async def test_the_replies_of_a_round_are_written_together(monkeypatch: pytest.MonkeyPatch, flush: float) -> None:
+    """Four pings read in one round: with the reactor's ``flush`` longer than the round, the four
+    pongs are written after the four pings were handled, one write per client, in the order they
+    were gathered; with ``flush`` 0 each is written as soon as its ping is handled (the longest a
+    reply waits). Every pong arrives, and nothing stays gathered after the round."""
+    servers: list[Any] = []
+    async with serving(servers) as port:
+        clients = [await NetClient.connect(port, name) for name in ("ana", "bob", "cleo", "dan")]
+        reactor = servers[0].reactor
+        monkeypatch.setattr(reactor, "round", 10.0)
+        monkeypatch.setattr(reactor, "flush", flush)
+        seen = _record(monkeypatch)
+        await _pings_in_one_round(clients)
+        for n, c in enumerate(clients):
+            assert (await c.expect("pong"))["nonce"] == n
+        round_ = seen[:8]
+        served = [cid for what, cid in round_ if what == "serve"]
+        assert len(served) == 4 and len(set(served)) == 4, seen
+        if flush:
+            assert round_ == [("serve", cid) for cid in served] + [("write", cid) for cid in served], seen
+        else:
+            assert round_ == [step for cid in served for step in (("serve", cid), ("write", cid))], seen
+        assert servers[0].batch is None
+        for c in clients:
+            await c.aclose()
+
+
+async def test_a_failing_connection_in_a_round_does_not_lose_the_others_replies(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a round of three pings, the second connection's handling fails (a bug, simulated): that
+    connection is dropped with a "server error while reading", the pongs gathered before and after
+    it in the same round are written all the same, and the server serves on."""
+    servers: list[Any] = []
+    async with serving(servers) as port:
+        names = ("ana", "bob", "cleo")
+        clients = dict(zip(names, [await NetClient.connect(port, name) for name in names]))
+        ids = {conn.id: conn.name for conn in servers[0].connections}
+        reactor = servers[0].reactor
+        monkeypatch.setattr(reactor, "round", 10.0)
+        monkeypatch.setattr(reactor, "flush", 10.0)
+        serve = ClientConnection.serve
+        order: list[int] = []
+
+        def failing(self: ClientConnection) -> float:
+            order.append(self.id)
+            if len(order) == 2:
+                raise RuntimeError("simulated bug")
+            return serve(self)
+
+        monkeypatch.setattr(ClientConnection, "serve", failing)
+        await _pings_in_one_round(list(clients.values()))
+        with trio.fail_after(10):
+            while len(order) < 3:
+                await trio.sleep(0.01)
+        assert len(set(order[:3])) == 3, order  # the three in one round
+        failed = ids[order[1]]
+        for name, c in clients.items():
+            if name != failed:
+                assert (await c.expect("pong"))["type"] == "pong"
+        assert all(m["type"] != "pong" for m in await clients[failed].until_closed()), failed
+        monkeypatch.setattr(ClientConnection, "serve", serve)
+        survivor = next(c for name, c in clients.items() if name != failed)
+        await survivor.send({"type": "ping", "nonce": 9})
+        assert (await survivor.expect("pong"))["nonce"] == 9
+        for c in clients.values():
+            await c.aclose()
