@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
@@ -133,3 +134,25 @@ def test_memory_shares_are_given_only_for_a_growth_of_several_arenas() -> None:
     assert memory_shares(0, 0, 0) == (None, None) and memory_shares(-mib, mib, 0) == (None, None)
     assert memory_shares(SHARE_MIN_GROWTH, SHARE_MIN_GROWTH / 2, SHARE_MIN_GROWTH / 4) == (0.5, 0.75)
     assert memory_shares(20 * mib, 15 * mib, 6 * mib) == (0.75, 0.7)
+
+
+def test_the_measured_trees_packages_are_compiled_before_its_server_starts(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server and protocol packages of a measured tree get their bytecode, subpackages too,
+    even with ``PYTHONDONTWRITEBYTECODE`` set (a server compiling its sources at start would
+    start with their garbage in its memory); other folders are not touched, and a tree is
+    compiled once per process."""
+    from quinze_cli.bench import load_client
+
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.setattr(load_client, "_COMPILED", set())
+    for rel in ("server/__init__.py", "server/app.py", "protocol/__init__.py", "protocol/games/__init__.py",
+                "protocol/games/quinze.py", "tests/test_x.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("X = 1\n")
+    load_client.compile_tree(tmp_path)
+    compiled = sorted(str(p.relative_to(tmp_path)).split("/__pycache__/")[0] + "/" + p.name.split(".")[0]
+                      for p in tmp_path.rglob("*.pyc"))
+    assert compiled == ["protocol/__init__", "protocol/games/__init__", "protocol/games/quinze", "server/__init__", "server/app"]
+    (tmp_path / "server" / "late.py").write_text("Y = 2\n")
+    load_client.compile_tree(tmp_path)  # once per process: nothing more
+    assert not list((tmp_path / "server" / "__pycache__").glob("late.*.pyc"))
