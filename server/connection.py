@@ -246,11 +246,20 @@ class ClientConnection:
         self._eof = True
         self._start_writer()  # sends what is queued, then half-closes
 
-    def abort(self, reason: str) -> None:
+    def abort(self, reason: str, write_gathered: bool = True) -> None:
         """Drop the client now, without waiting for its queue: nothing more is read or sent, and
-        the task ends (:meth:`_end`). ``reason``: why, for the log (the first reason given stays)."""
+        the task ends (:meth:`_end`). ``reason``: why, for the log (the first reason given stays).
+        The frames gathered for one write in the reactor's round are written first (one
+        non-blocking write), unless ``write_gathered`` is False (that write is what failed)."""
         if self._ending or (self._scope is not None and self._scope.cancel_called):
             return
+        if write_gathered and self._direct and not self.closing:
+            # Replies gathered in the reactor's round (a ``bye`` or the end of input after a
+            # message, in the same read): written now, as they were when each message's replies
+            # were written at its end; a failed write aborts the connection itself.
+            self.flush()
+            if self._ending:
+                return
         self._why = self._why or reason
         self.closing = True
         self._queue.clear()

@@ -189,3 +189,57 @@ async def test_a_failing_connection_in_a_round_does_not_lose_the_others_replies(
         assert (await survivor.expect("pong"))["nonce"] == 9
         for c in clients.values():
             await c.aclose()
+
+
+@pytest.mark.parametrize("first", [{"type": "ping", "nonce": 1}, {"type": "create-table", "game": "first-to-three", "options": {}}])
+async def test_the_replies_before_a_bye_in_the_same_read_are_written(first: dict[str, Any]) -> None:
+    """A message and a ``bye`` in one write: the reply to the message is gathered in the round,
+    then the ``bye`` ends the connection in the same round; the reply still reaches the client
+    before the connection closes (as when each message's replies were written at its end)."""
+    async with serving() as port:
+        client = await NetClient.connect(port, "ana")
+        os.write(client.stream.socket.fileno(), encode_frame(first) + encode_frame({"type": "bye", "reason": "done"}))
+        got = [m["type"] for m in await client.until_closed()]
+        assert got[:1] == [{"ping": "pong", "create-table": "table-created"}[first["type"]]], got
+
+
+async def test_every_reply_is_written_when_the_input_ends_in_the_same_round() -> None:
+    """3,000 pings (more than one read's worth), then the client's half-close: the reads that
+    handle the last pings also read the end of the input and end the connection; every pong,
+    gathered in those rounds, still arrives, in order, before the server closes."""
+    async with serving() as port:
+        client = await NetClient.connect(port, "ana")
+        await client.stream.send_all(b"".join(encode_frame({"type": "ping", "nonce": n}) for n in range(3000)))
+        await client.stream.send_eof()
+        pongs = [m["nonce"] for m in await client.until_closed() if m["type"] == "pong"]
+        assert pongs == list(range(3000)), (len(pongs), pongs[-3:])
+
+
+async def test_a_failing_write_in_a_round_drops_only_its_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bug in one connection's write of its gathered replies (simulated) drops that connection
+    ("server error while writing"); the others' replies of the same round are written and the
+    reactor serves on."""
+    servers: list[Any] = []
+    async with serving(servers) as port:
+        names = ("ana", "bob", "cleo")
+        clients = dict(zip(names, [await NetClient.connect(port, name) for name in names]))
+        reactor = servers[0].reactor
+        monkeypatch.setattr(reactor, "round", 10.0)
+        monkeypatch.setattr(reactor, "flush", 10.0)
+        flush = ClientConnection.flush
+
+        def failing(self: ClientConnection) -> None:
+            if self.name == "bob" and self._direct:
+                raise RuntimeError("simulated bug")
+            flush(self)
+
+        monkeypatch.setattr(ClientConnection, "flush", failing)
+        await _pings_in_one_round(list(clients.values()))
+        for name in ("ana", "cleo"):
+            assert (await clients[name].expect("pong"))["type"] == "pong"
+        assert all(m["type"] != "pong" for m in await clients["bob"].until_closed())
+        monkeypatch.setattr(ClientConnection, "flush", flush)
+        await clients["ana"].send({"type": "ping", "nonce": 7})
+        assert (await clients["ana"].expect("pong"))["nonce"] == 7
+        for c in clients.values():
+            await c.aclose()
