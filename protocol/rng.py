@@ -33,6 +33,17 @@ _LIMITS: dict[int, int] = {}
 _T = TypeVar("_T")
 
 
+def _limit(n: int) -> int:
+    """``below(n)``'s rejection limit: the largest multiple of ``n`` up to 2**64 (kept in
+    :data:`_LIMITS` for ``n <= 4096``). Raises ValueError if ``n < 1``."""
+    if n <= 0:
+        raise ValueError("below(n) needs n >= 1")
+    limit = (1 << 64) - ((1 << 64) % n)
+    if n <= 4096:
+        _LIMITS[n] = limit
+    return limit
+
+
 class Rng:
     """SplitMix64. ``Rng(seed)`` for any integer seed (reduced modulo 2**64).
 
@@ -65,11 +76,7 @@ class Rng:
         """A uniform integer in ``0 .. n-1`` (``n >= 1``), without modulo bias."""
         limit = _LIMITS.get(n)
         if limit is None:
-            if n <= 0:
-                raise ValueError("below(n) needs n >= 1")
-            limit = (1 << 64) - ((1 << 64) % n)
-            if n <= 4096:
-                _LIMITS[n] = limit
+            limit = _limit(n)
         while True:
             # next64, inlined (the same output and state)
             self.state = s = (self.state + GAMMA) & _MASK
@@ -141,6 +148,19 @@ class DrawsAhead:
             self._rng.state = (self._rng.state - len(self._ahead) * GAMMA) & _MASK
             self._ahead = []
         return self._rng
+
+    def below(self, n: int) -> int:
+        """:meth:`Rng.below`'s number for ``n`` (``n >= 1``), from the outputs drawn ahead: the same
+        numbers as the plain generator's, rejections included (a draw for ``n == 1`` too).
+        Raises ValueError if ``n < 1``."""
+        limit = _LIMITS.get(n)
+        if limit is None:
+            limit = _limit(n)
+        ahead = self._ahead
+        x = ahead.pop() if ahead else self._next()
+        while x >= limit:
+            x = self._next()
+        return x % n
 
     def _next(self) -> int:
         """The next output, computing a batch when none is left (the generator then stands after

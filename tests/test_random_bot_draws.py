@@ -6,6 +6,7 @@ after the draws made. Le 14's draws for a single legal action too (Le Quinze's d
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -87,3 +88,16 @@ def test_classique_random_bot_draws_what_below_draws(seed: int, sizes: list[int]
             want = Raise(amount=3 + rng.below(18))
         assert bot.choose({}, legal) == want
     assert bot.rng.state == rng.state
+
+
+def test_a_bot_asked_for_fewer_than_one_choice_is_refused_and_draws_nothing() -> None:
+    """``below(0)`` and ``below(-3)`` of the shared draw (``DrawsAhead.below``, every random bot's
+    pick but Le Quinze's single action) raise ValueError as ``Rng.below`` does, the generator
+    unmoved: the next draws are still the plain generator's."""
+    for name in ("quatorze", "quinze-classique"):
+        bot = get_bot(name, "random", 5)
+        rng = Rng(5)
+        for n in (0, -3):
+            with pytest.raises(ValueError, match="n >= 1"):
+                bot.pick(n)
+        assert [bot.pick(9) for _ in range(20)] == [rng.below(9) for _ in range(20)], name

@@ -34,16 +34,8 @@ class RandomBot(DrawsAhead, Bot):
         self._draws_from(seed)
         self._batch = 1  # BATCHES[1] = 16 outputs first
 
-    def pick(self, n: int) -> int:
-        """``rng.below(n)``'s number (a draw for ``n == 1`` too)."""
-        limit = _LIMITS.get(n)
-        if limit is None:
-            limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
-        ahead = self._ahead
-        x = ahead.pop() if ahead else self._next()
-        while x >= limit:
-            x = self._next()
-        return x % n
+    pick = DrawsAhead.below
+    """``rng.below(n)``'s number (a draw for ``n == 1`` too): :meth:`DrawsAhead.below`."""
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         return self.complete(legal[self.pick(len(legal))])
@@ -55,8 +47,6 @@ class RandomBot(DrawsAhead, Bot):
         return action
 
 
-_LIMITS: dict[int, int] = {}
-"""``Rng.below``'s rejection limit by list length (or raise range)."""
 
 
 class ThresholdBot(Bot):

@@ -39,25 +39,15 @@ class RandomBot(DrawsAhead, Bot):
     def __init__(self, seed: int) -> None:
         self._draws_from(seed)
 
-    def pick(self, n: int) -> int:
-        """``rng.below(n)``'s number: the index :meth:`choose` takes among ``n`` legal actions
-        (``game.legal_pick(bot.pick)``)."""
-        limit = _LIMITS.get(n)
-        if limit is None:
-            limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
-        ahead = self._ahead
-        x = ahead.pop() if ahead else self._next()
-        while x >= limit:
-            x = self._next()
-        return x % n
+    pick = DrawsAhead.below
+    """``rng.below(n)``'s number: the index :meth:`choose` takes among ``n`` legal actions
+    (``game.legal_pick(bot.pick)``; :meth:`DrawsAhead.below`)."""
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         """One of ``legal``, uniformly: ``legal[rng.below(len(legal))]`` (:meth:`pick`)."""
         return legal[self.pick(len(legal))]
 
 
-_LIMITS: dict[int, int] = {}
-"""By list length n: the largest multiple of n below 2**64 (:meth:`Rng.below`'s rejection bound)."""
 
 
 @lru_cache(maxsize=65536)

@@ -20,7 +20,6 @@ from quinze_protocol.rng import DrawsAhead
 __all__ = ["GreedyBot", "RandomBot"]
 
 
-_LIMITS: dict[int, int] = {}
 
 
 class RandomBot(DrawsAhead, Bot):
@@ -38,17 +37,9 @@ class RandomBot(DrawsAhead, Bot):
         self._draws_from(seed)
 
     def pick(self, n: int) -> int:
-        """The index :meth:`choose` takes among ``n`` legal actions (``Rng.below(n)``'s number)."""
-        if n == 1:
-            return 0
-        limit = _LIMITS.get(n)
-        if limit is None:
-            limit = _LIMITS[n] = (1 << 64) - ((1 << 64) % n)
-        ahead = self._ahead
-        x = ahead.pop() if ahead else self._next()
-        while x >= limit:
-            x = self._next()
-        return x % n
+        """The index :meth:`choose` takes among ``n`` legal actions (``Rng.below(n)``'s number;
+        no draw for a single action)."""
+        return 0 if n == 1 else self.below(n)
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         """One of ``legal``, uniformly: ``legal[Rng.below(len(legal))]`` (:meth:`pick`: the same
