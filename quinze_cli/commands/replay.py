@@ -62,7 +62,7 @@ from quinze_cli.errors import EXIT_INTERRUPTED, EXIT_USAGE, fail, stderr
 from quinze_cli.i18n import Catalogue, choose_language
 from quinze_cli.options import STDIO
 from quinze_cli.stdio import line_console
-from quinze_cli.narrate import Names, narrate_event, result_lines, seat_event
+from quinze_cli.narrate import Names, narrate_event, result_lines, seat_event, start_lines
 
 MAX_WARNINGS = 10
 """Problems of a damaged log shown one by one; the rest are counted."""
@@ -421,6 +421,11 @@ def tell_game(number: int, game: LoggedGame, seat: int | None, out: Console, lan
         out.print(Text(t("replay.seen-by-table"), style="italic"))
     else:
         out.print(Text(t("replay.seen-by-seat", seat=seat, name=who(seat)), style="italic"))
+    start = start_lines(h.get("position"), who, seat, lang)
+    if start:  # a game started from a position: no deal event tells its cards
+        out.print()
+        for i, line in enumerate(start):
+            out.print(Text.assemble(("      ", "dim"), (line, "bold" if i == 0 else "")))
     action, fresh = 0, False
     for rec in game.records[1:]:
         kind = rec.get("record")

@@ -23,7 +23,7 @@ from typing import Any
 from quinze_protocol.game import Event
 from quinze_cli.i18n import Own
 
-__all__ = ["Names", "cards", "generic", "narrate_event", "result_lines", "seat_event", "split_event"]
+__all__ = ["Names", "cards", "generic", "narrate_event", "result_lines", "seat_event", "split_event", "start_lines"]
 
 Narrator = Callable[[dict[str, Any], dict[int, dict[str, Any]], Callable[[Any], str]], list[str]]
 
@@ -187,3 +187,52 @@ def _code(t: Any, code: Any) -> str:
     a code the catalogue does not know as written."""
     key = f"replay.code.{code}"
     return str(t(key)) if t.has(key) else str(code)
+
+
+def start_lines(position: Any, who: Names, seat: int | None, lang: str = "en") -> list[str]:
+    """The state a game logged from a position started in (the log header's ``position``,
+    docs/positions.md), in words: where it stands (deal, coup, stock or talon, pot) and who acts,
+    then the cards the whole table (``seat`` None) or ``seat`` could see: the hands (Le Quinze,
+    Le 14) or hidden cards (classique) of those seats only, and what lies face up for all (the
+    table, Le 14's laid combinations, classique's face-up cards). A log of a dealt game has a
+    ``deal`` or ``setup`` event for this instead. [] when ``position`` is not a map; a field of
+    another shape is left out (never an exception)."""
+    if not isinstance(position, Mapping):
+        return []
+    t = _words(lang)
+
+    def seen(s: int) -> bool:
+        return seat is None or s == seat
+
+    def laid(combos: Any) -> str:
+        if isinstance(combos, list) and combos and all(isinstance(c, list) for c in combos):
+            return " | ".join(cards(c) for c in combos)
+        return cards(combos)
+
+    what = []
+    if isinstance(position.get("deal"), int):
+        what.append(t("replay.start.deal", deal=position["deal"]))
+    if isinstance(position.get("coup"), int):
+        what.append(t("replay.start.coup", coup=position["coup"]))
+    for key in ("stock", "talon"):
+        if isinstance(position.get(key), list):
+            what.append(t(f"replay.start.{key}", n=len(position[key])))
+    if isinstance(position.get("pot"), int):
+        what.append(t("replay.start.pot", pot=position["pot"]))
+    lines = [t("replay.start", what=", ".join(what), name=who(position.get("to_act")))]
+    for key, text in (("hands", "replay.start.hand"), ("packets", "replay.start.laid"), ("hidden", "replay.start.hidden"),
+                      ("face_up", "replay.start.face-up")):
+        per_seat = position.get(key)
+        if not isinstance(per_seat, list):
+            continue
+        for s, part in enumerate(per_seat):
+            if key in ("hands", "hidden") and not seen(s):
+                continue  # a seat's own cards: only for the whole table or that seat
+            if key == "hidden":
+                if isinstance(part, str):
+                    lines.append(t(text, name=who(s), card=part))
+            elif isinstance(part, list) and part:
+                lines.append(t(text, name=who(s), cards=laid(part)))
+    if isinstance(position.get("table"), list) and position["table"]:
+        lines.append(t("replay.start.table", cards=laid(position["table"])))
+    return lines
