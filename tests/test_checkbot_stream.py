@@ -20,6 +20,18 @@ BOT = ROOT / "tests" / "bots" / "held_after_first.py"
 QUINZE = [sys.executable, "-c", "import sys; from quinze_cli.app import main; sys.argv[0] = 'quinze'; sys.exit(main())"]
 
 
+def _describe(pid: int) -> str:
+    """A live process's state and command line, from /proc (for a failure's message)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            state = f.read().rsplit(")", 1)[1].split()[0]
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            command = f.read().replace(bytes(1), b" ").decode(errors="replace")
+        return f"{state} {command}"
+    except OSError as e:
+        return f"gone ({e})"
+
+
 def _start(tmp_path: Path, *extra: str) -> subprocess.Popen:
     return subprocess.Popen([*QUINZE, "check-bot", "--game", "quinze", "--deadline", "60", *extra, "--",
                              sys.executable, str(BOT), str(tmp_path)],
@@ -62,4 +74,5 @@ def test_ctrl_c_prints_the_checks_decided_and_says_it_was_interrupted(tmp_path: 
     assert out.splitlines() == ["1 passed, 0 failed, 11 not decided (interrupted)"]
     assert "interrupted after 1 of 6 scenario(s): 11 check(s) not decided" in err and "Traceback" not in err
     pids = [int(p) for p in (tmp_path / "pids").read_text().split()]
-    assert not any(_alive(p) for p in pids)
+    left = [(p, _describe(p)) for p in pids if _alive(p)]
+    assert not left, left  # (once in a CI run one was seen alive: which one, to find why)

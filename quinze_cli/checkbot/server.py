@@ -62,6 +62,12 @@ async def _one(s: Settings, game_id: str, log_dir: Path) -> tuple[list[str], int
             problems.append(str(err))
     except trio.TooSlowError:
         problems.append("the games did not end in time")
+    except BaseException:
+        # Ctrl-C (KeyboardInterrupt, raised in this run) or a cancellation: the runner's own
+        # stop of the programs may itself have been cancelled; they are killed at once, as
+        # quinze match does on Ctrl-C, so none outlives check-bot.
+        runner.kill_all()
+        raise
     return problems, len(runner.all_pids)
 
 
