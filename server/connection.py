@@ -97,6 +97,9 @@ class ClientConnection:
         # (see quinze_server.clock.Heartbeat).
         self._share = array("d", (config.cpu_burst, trio.current_time()))
         self._buffered = False  # frames read and not yet handled (serve stopped after SLICE)
+        self.peer_closed = False
+        """The reactor saw the client close its side (its epoll's ``EPOLLRDHUP``/``EPOLLHUP``): the
+        socket is read again after each read until its end of input (that event comes once)."""
         self.name: str | None = None
         self.role: str | None = None
         self.session = ServerSession()
@@ -427,9 +430,10 @@ class ClientConnection:
         self._buffered = left
         if self.closing:
             return STOP
-        # Frames left, or a full read (more may wait, with no event to come for it): the socket
-        # is read at the next call.
-        return self._charge(spent + used, now, MORE if left or len(data) == RECEIVE_SIZE else 0.0)
+        # Frames left, a full read (more may wait, with no event to come for it), or the client's
+        # side closed (its end is read at the next call: the event that said so will not come
+        # again): the socket is read at the next call.
+        return self._charge(spent + used, now, MORE if left or len(data) == RECEIVE_SIZE or self.peer_closed else 0.0)
 
     def _charge(self, spent: float, now: float, after: float) -> float:
         """Charge ``spent`` seconds of handling to this connection's share (``cpu_share``,

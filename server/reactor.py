@@ -86,6 +86,10 @@ MORE = -1.0
 STOP = -2.0
 """What :meth:`ClientConnection.serve` returns when the connection is closing: its socket is read no more."""
 _EVENTS = (select.EPOLLIN | select.EPOLLRDHUP | select.EPOLLET) if AVAILABLE else 0
+_HUP = (select.EPOLLRDHUP | select.EPOLLHUP) if AVAILABLE else 0
+"""The events that say the peer will send nothing more (a half-close, a close): edge-triggered,
+they come once, often in the same event as the last bytes, so the connection must be read
+until its end of input (:attr:`ClientConnection.peer_closed`), not only once."""
 
 
 class Replies(Protocol):
@@ -195,7 +199,11 @@ class Reactor:
                         events = ep.poll(0, len(conns) + 1)
                     else:
                         await trio.lowlevel.checkpoint()  # the other tasks run (tables, writers, heartbeat)
-                for fd, _ in events:
+                for fd, ev in events:
+                    if ev & _HUP:  # the peer closed its side: its last bytes and its end in one event
+                        conn = conns.get(fd)
+                        if conn is not None:
+                            conn.peer_closed = True
                     if fd in conns and fd not in holding:
                         ready[fd] = None
                 if held:
