@@ -515,10 +515,8 @@ class Table:
         request ``request``, byte for byte (:meth:`ClientConnection.serve` read it undecoded)."""
         mine = self.seats.of(conn)
         if mine is None:
-            if self.state == "closed":
-                conn.error("not-seated", f"table {self.id} is closed: its games are over and it has no seats any more", "action")
-            else:
-                conn.error("not-seated", f"you hold no seat at {self.id}", "action")
+            conn.error("not-seated", f"table {self.id} is closed: its games are over and it has no seats any more"
+                       if self.state == "closed" else f"you hold no seat at {self.id}", "action")
             return
         if number is not None and number != self.number:
             self._refuse(conn, request, "stale-request", f"request {request} names game {number} at {self.id}, "
@@ -529,7 +527,10 @@ class Table:
             conn.error("game-not-running", f"no game is running at {self.id}", "action")
             return
         if p is None or p.seat != mine.index:
-            self._refuse(conn, request, "not-your-turn", f"seat {mine.index} is not to act at {self.id}")
+            if p is not None and request < p.request:  # an earlier request's answer: late, not out of turn
+                self._refuse(conn, request, "stale-request", f"request {request} is an earlier one at {self.id} (the open one: {p.request})")
+            else:
+                self._refuse(conn, request, "not-your-turn", f"seat {mine.index} is not to act at {self.id}")
             return
         if request != p.request:
             self._refuse(conn, request, "stale-request", f"the open request at {self.id} is {p.request}, not {request}")
@@ -539,11 +540,9 @@ class Table:
             late = now - p.timer.at
             self._refuse(conn, request, "stale-request", f"the deadline of request {request} has passed: answered {late:.2f} s late")
             return
-        # An answer naming a listed action byte for byte is that action (parse_action would read
-        # it back to an equal one: tests/test_server_listed.py), and its encoding is the one
-        # recorded. It is checked by apply unless the game lists only actions legal as they stand
-        # (Game.listed_legal: a classique raise's range is listed, and refused when sent back).
-        # Any other data is read by the game.
+        # An answer naming a listed action byte for byte is that action (tests/test_server_listed.py), its
+        # encoding the one recorded; checked by apply unless the game lists only actions legal as they stand
+        # (Game.listed_legal: a classique raise's range is listed, refused when sent back). Else the game reads it.
         packed: bytes | None = None
         listed = p.listed
         if index is not None and listed is not None and p.offered is not None:  # (request is p's)

@@ -192,6 +192,32 @@ async def test_out_of_turn_stale_request_and_not_seated() -> None:
         await second_table_plays(port)
 
 
+async def test_an_answer_to_an_earlier_request_is_stale_even_out_of_turn() -> None:
+    """A seat whose answer was accepted sends it again (or an older request id) while the other
+    seat is to act: ``stale-request`` (late, not illegal: PROTOCOL.md "Flow" 3), not
+    ``not-your-turn``, which stays for the open request or an id not yet given (a tester's
+    report: a re-sent accepted answer got ``not-your-turn``). Nothing changes: the seat to act
+    still acts with its request."""
+    async with memory_serving() as port:
+        a, b, table, _ = await seated_pair(port)
+        req = await a.expect("action-request")
+        await a.send({"type": "action", "table": table, "request": req["request"], "action": {"type": "say", "n": 1}})
+        assert (await a.expect("accepted"))["request"] == req["request"]
+        req_b = await b.expect("action-request")
+        for old in (req["request"], req["request"] - 1, 1):
+            await a.send({"type": "action", "table": table, "request": old, "action": {"type": "say", "n": 2}})
+            refused = await a.expect("refused")
+            assert refused["code"] == "stale-request" and refused["request"] == old, refused
+            assert f"the open one: {req_b['request']}" in refused["reason"]
+        for not_yet in (req_b["request"], req_b["request"] + 7):
+            await a.send({"type": "action", "table": table, "request": not_yet, "action": {"type": "say", "n": 2}})
+            refused = await a.expect("refused")
+            assert refused["code"] == "not-your-turn" and refused["request"] == not_yet, refused
+        await b.send({"type": "action", "table": table, "request": req_b["request"], "action": {"type": "say", "n": 3}})
+        over = await a.expect("game-over")
+        assert [x["action"]["n"] for x in over["actions"]] == [1, 3]
+
+
 async def test_deadline_expiry_forfeits_with_timeout() -> None:
     async with memory_serving() as port:
         a, b, table, _ = await seated_pair(port, move_time=0.3)
