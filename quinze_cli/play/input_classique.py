@@ -15,7 +15,8 @@ English or French:
   is asked for a yes first (:func:`confirm`; the amount typed, ``raise 99``, is not asked).
 
 Nothing is sent unless it is legal now; otherwise :class:`InputError` explains why (the range
-when the amount is out of it), in the user's language.
+when the amount is out of it or not a whole number), in the user's language, quoting what was
+typed whole (``'raise 1e2'``, ``'foo12'``), never a part of it.
 """
 
 from __future__ import annotations
@@ -61,18 +62,42 @@ def _allowed(cat: Catalogue, state: TableState) -> str:
     return ", ".join(cat(f"classique.word.{k}") if cat.has(f"classique.word.{k}") else k for k in kinds)
 
 
+_AMOUNT = re.compile(r"[+-]?\d+|min|max")
+"""An amount as typed after ``raise``: a whole number of chips (``5``, ``+5``; a sign is read so
+that ``raise -1`` is told it is out of range), or ``min``/``max``."""
+
+
+def _word_and_amount(raw: str) -> tuple[str, str | None, str | None]:
+    """``raw`` (lower case, single spaces) read as ``(word, amount, rest)``: a known word alone
+    (``"pass"``), a known word and an amount (``"raise 5"``, ``"raise5"``, ``"r max"``; ``word`` is
+    empty for an amount alone, ``"5"``), or a known word and something after it that is not an
+    amount (``"raise 1e2"``: ``("raise", None, "1e2")``); ``("", None, raw)`` when ``raw`` starts
+    with no known word."""
+    if raw in WORDS:
+        return raw, None, None
+    m = re.fullmatch(r"(.*?)\s*(" + _AMOUNT.pattern + ")", raw)
+    if m and (not m.group(1) or m.group(1) in WORDS):
+        return m.group(1), m.group(2), None
+    for word in sorted(WORDS, key=len, reverse=True):  # the longest word that ends where a word can end
+        rest = raw[len(word):]
+        if raw.startswith(word) and rest and not rest[0].isalpha() and rest[0] != "'":
+            return word, None, rest.strip()
+    return "", None, raw
+
+
 def parse(cat: Catalogue, state: TableState, text: str) -> dict[str, Any]:
-    """The typed ``text`` as legal action data (see the module docstring). Raises InputError."""
-    raw = re.sub(r"\s+", " ", text.strip().lower())
+    """The typed ``text`` as legal action data (see the module docstring). Raises InputError,
+    whose text quotes ``text`` whole (stripped) when it is not read as an action."""
+    typed = text.strip()
+    raw = re.sub(r"\s+", " ", typed.lower())
     if not raw:
         raise InputError(cat("input.empty"))
-    m = re.fullmatch(r"(.*?)\s*(\+?-?\d+|min|max)?", raw)
-    word, amount = (m.group(1), m.group(2)) if m else (raw, None)
+    word, amount, rest = _word_and_amount(raw)
     if not word and amount is not None:
         raise InputError(cat("input.bad-number-one" if len(state.legal) == 1 else "input.bad-number", n=len(state.legal)))
     kind = WORDS.get(word)
-    if kind is None:
-        raise InputError(cat("classique.err.unknown", word=word, allowed=_allowed(cat, state)))
+    if kind is None or (rest is not None and kind != "raise"):
+        raise InputError(cat("classique.err.unknown", word=typed, allowed=_allowed(cat, state)))
     if kind != "raise":
         if amount is not None:
             raise InputError(cat("classique.err.no-amount", word=word))
@@ -88,12 +113,17 @@ def parse(cat: Catalogue, state: TableState, text: str) -> dict[str, Any]:
     if rr is None:
         raise InputError(cat("classique.err.no-raise", allowed=_allowed(cat, state)))
     lo, hi = rr
+    if rest is not None:  # "raise 1e2", "raise 99.5", "raise 1 2", "raise ten"
+        raise InputError(cat("classique.err.bad-amount", typed=typed, lo=lo, hi=hi))
     if amount is None or amount == "min":
         n = lo
     elif amount == "max":
         n = hi
     else:
-        n = int(amount)
+        try:
+            n = int(amount)
+        except ValueError:  # more digits than int() reads (4300): far out of range
+            raise InputError(cat("classique.err.bad-amount", typed=typed, lo=lo, hi=hi)) from None
     if not lo <= n <= hi:
         raise InputError(cat("classique.err.raise-range", n=n, lo=lo, hi=hi))
     return {"type": "raise", "amount": n}

@@ -15,7 +15,8 @@ What a player may type (besides a number from the list, handled by the generic p
 
 Identical cards of the two decks are the same card (quinze_cli/rules/quatorze.md "Material"), so a typed entry is
 matched against the request's ``legal`` list as multisets of cards; nothing is sent unless it is
-one of those entries. Otherwise :class:`InputError` explains why, in the user's language.
+one of those entries. Otherwise :class:`InputError` explains why, in the user's language (a card
+typed more often than the hand holds it, ``lay 7d 7d`` with one 7D, is said to be named twice).
 """
 
 from __future__ import annotations
@@ -98,8 +99,14 @@ def _combine(cat: Catalogue, st: CardStyle, state: TableState, cards: list[str])
         raise InputError(cat("quatorze.err.too-few"))
     hand = Counter(state.public.get("hand", []))
     missing = Counter(cards) - hand
+    if missing and all(hand[c] for c in missing):  # "7d 7d" holding one 7D: named too often, not missing
+        c = next(c for c in cards if c in missing)
+        named, held = Counter(cards)[c], hand[c]
+        if named == 2:
+            raise InputError(cat("quatorze.err.named.twice", card=st.text(c)))
+        raise InputError(cat.plural("quatorze.err.named.times", held, card=st.text(c), times=named))
     if missing:
-        raise InputError(cat("quatorze.err.not-held", cards=st.join(sorted(missing.elements()))))
+        raise InputError(cat("quatorze.err.not-held", cards=st.join(sorted(c for c in missing.elements() if not hand[c]))))
     total = sum(rank(parse_card(c)) for c in cards)
     if total != 14:
         raise InputError(cat("quatorze.err.not-fourteen", cards=st.join(cards), total=total))

@@ -12,7 +12,9 @@ What a player may type (besides a number from the list, handled by the generic p
 
 Nothing is sent unless it matches an entry of the action-request's ``legal`` list up to the
 game's equivalence (same ranks from the hand and from the table, quinze_cli/rules/quinze.md "Material": equal
-cards are interchangeable); otherwise :class:`InputError` explains why, in the user's language.
+cards are interchangeable); otherwise :class:`InputError` explains why, in the user's language
+(a card typed more often than the hand and the table hold it, ``5h 5h`` with one 5H, is said to
+be named twice: two decks, from five players, hold two of each).
 """
 
 from __future__ import annotations
@@ -54,6 +56,23 @@ def _split(cards: list[str], hand: list[str], table: list[str]) -> tuple[list[st
     return from_hand, from_table, missing
 
 
+def _named_too_often(cat: Catalogue, st: CardStyle, cards: list[str], missing: list[str], key: str,
+                     *pools: list[str]) -> InputError | None:
+    """Why the ``missing`` cards (of ``cards``, by :func:`_split`) cannot be taken when each is in
+    the ``pools`` (hand, table) at least once: the first of them is named more often than the pools
+    hold it (``5h 5h`` with one 5H: ``key`` ``.twice``, else ``.times.one``/``.times.other`` by
+    how many there are); None when one of them is in no pool at all (it is missing)."""
+    held: Counter[str] = Counter()
+    for pool in pools:
+        held.update(pool)
+    if not missing or any(not held[c] for c in missing):
+        return None
+    c, named = missing[0], Counter(cards)[missing[0]]
+    if named == 2:
+        return InputError(cat(f"{key}.twice", card=st.text(c)))
+    return InputError(cat.plural(f"{key}.times", held[c], card=st.text(c), times=named))
+
+
 def _legal(state: TableState, kind: str) -> list[dict[str, Any]]:
     return [a for a in state.legal if a.get("type") == kind]
 
@@ -66,9 +85,11 @@ def _why_not_end(cat: Catalogue, state: TableState) -> InputError:
 
 def _fifteen(cat: Catalogue, st: CardStyle, state: TableState, cards: list[str]) -> dict[str, Any]:
     p = state.public
-    from_hand, from_table, missing = _split(cards, p.get("hand", []), p.get("table", []))
+    hand, table = p.get("hand", []), p.get("table", [])
+    from_hand, from_table, missing = _split(cards, hand, table)
     if missing:
-        raise InputError(cat("quinze.err.missing", cards=st.join(missing)))
+        raise _named_too_often(cat, st, cards, missing, "quinze.err.named", hand, table) or InputError(
+            cat("quinze.err.missing", cards=st.join(c for c in missing if c not in hand and c not in table)))
     problem = fifteen_problem([parse_card(c) for c in from_hand], [parse_card(c) for c in from_table])
     if problem is not None:
         code = problem[0]
@@ -95,7 +116,8 @@ def _place(cat: Catalogue, st: CardStyle, state: TableState, cards: list[str]) -
     hand = state.public.get("hand", [])
     _, _, missing = _split(cards, hand, [])
     if missing:
-        raise InputError(cat("quinze.err.not-held", cards=st.join(missing)))
+        raise _named_too_often(cat, st, cards, missing, "quinze.err.named-held", hand) or InputError(
+            cat("quinze.err.not-held", cards=st.join(c for c in missing if c not in hand)))
     places = _legal(state, "place")
     if not places:
         if _legal(state, "fifteen") and not _legal(state, "end"):
