@@ -93,7 +93,7 @@ def _read_pid(fd: int) -> int | None:
         text = os.pread(fd, 32, 0).decode("ascii", errors="replace").strip()
     except OSError:
         return None
-    return int(text) if text.isdigit() else None
+    return int(text) if text.isdecimal() else None
 
 
 def hold_log(log: Path, where: str, ctx: Any) -> LogLock | None:

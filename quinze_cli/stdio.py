@@ -247,8 +247,8 @@ def fit_dumb_terminal(console: Any) -> Any:
     except (AttributeError, ValueError, OSError):
         width, height = 80, 25
     columns, lines = os.environ.get("COLUMNS", ""), os.environ.get("LINES", "")
-    width = int(columns) if columns.isdigit() and int(columns) > 0 else width or 80
-    height = int(lines) if lines.isdigit() and int(lines) > 0 else height or 25
+    width = int(columns) if columns.isdecimal() and int(columns) > 0 else width or 80
+    height = int(lines) if lines.isdecimal() and int(lines) > 0 else height or 25
     console.size = (width, height)
     return console
 
@@ -419,6 +419,7 @@ def guarded(rich: bool = True) -> Iterator[None]:
     other error writing stdout (a full disk) is one line on stderr and :data:`EXIT_OUTPUT_FAILED`;
     an ``OSError`` of another file is not touched."""
     _watch_stdout()
+    _terminal_size_words()
     prepare_streams(rich=rich)
     try:
         yield
@@ -435,6 +436,17 @@ def guarded(rich: bool = True) -> Iterator[None]:
             _output_failed(failed)
         raise
     _flush_or_quit()
+
+
+def _terminal_size_words() -> None:
+    """Drop ``COLUMNS`` or ``LINES`` from the environment when it is not a decimal number (``²``,
+    ``wide``): rich reads them with ``int()`` after ``str.isdigit()``, which calls ``²`` a digit,
+    and a console made then raised ``ValueError``. Without them the terminal's own size is used,
+    as when they are not set."""
+    for name in ("COLUMNS", "LINES"):
+        value = os.environ.get(name)
+        if value is not None and not value.strip().isdecimal():
+            del os.environ[name]
 
 
 def _typer_caught_a_broken_pipe() -> bool:

@@ -156,7 +156,7 @@ class ClassiqueGame(Game):
             raise OptionError(f"needs one cave per seat ({n}), got {len(parts)}", field="caves")
         out = []
         for i, p in enumerate(parts):
-            if not p.isdigit() or int(p) < 1:
+            if not p.isdecimal() or int(p) < 1:
                 raise OptionError(f"cave of seat {i} must be a positive whole number, got {p!r}", field="caves")
             out.append(int(p))
         return out

@@ -33,7 +33,7 @@ class ClassiqueObserver(Observer):
     def __init__(self, options: Mapping[str, Any]) -> None:
         n = int(options.get("players") or 0)
         cave = int(options.get("cave") or 0)
-        caves = [int(x) for x in str(options.get("caves") or "").split(",") if x.strip().lstrip("-").isdigit()]
+        caves = [int(x) for x in str(options.get("caves") or "").split(",") if x.strip().lstrip("-").isdecimal()]
         self.state = ClassiqueState(caves if len(caves) == n else [cave] * n)
         self.talon = 0
         super().__init__(options)

@@ -166,7 +166,7 @@ def find_seat(text: str, number: int, game: LoggedGame) -> int | str:
     players = game.header.get("players")
     names = [str(p) for p in players] if isinstance(players, list) else []
     n = seat_count(game)
-    if text.strip().isdigit():
+    if text.strip().isdecimal():
         seat = int(text)
         if n is not None and not 0 <= seat < n:
             return f"--seat: game {number} has seats 0..{n - 1}, got {seat}"

@@ -133,7 +133,7 @@ def confirm(cat: Catalogue, state: TableState, action: dict[str, Any], text: str
     """The yes/no question to ask before sending ``action``, picked by number or typed as
     ``text``, or None: a raise to the top of the range (``raise max``, or the listed top) is
     asked first, as it may put every chip in at once; an amount typed in figures is not."""
-    if action.get("type") != "raise" or re.search(r"\d", text.replace(" ", "")) and not text.strip().isdigit():
+    if action.get("type") != "raise" or re.search(r"\d", text.replace(" ", "")) and not text.strip().isdecimal():
         return None
     rr = _range(state)
     if rr is None or action.get("amount") != rr[1] or rr[1] == rr[0]:

@@ -136,11 +136,11 @@ def _swap(cat: Catalogue, st: CardStyle, state: TableState, tokens: list[str]) -
     """``swap HAND... for TABLE... [in N]``: a hand-for-two or two-for-one substitution."""
     combination = None
     if len(tokens) >= 2 and tokens[-2] in IN_WORDS:
-        if not tokens[-1].lstrip("#").isdigit():
+        if not tokens[-1].lstrip("#").isdecimal():
             raise InputError(cat("quatorze.err.swap-form"))
         combination = int(tokens[-1].lstrip("#"))
         tokens = tokens[:-2]
-    elif tokens and tokens[-1].startswith("#") and tokens[-1][1:].isdigit():
+    elif tokens and tokens[-1].startswith("#") and tokens[-1][1:].isdecimal():
         combination = int(tokens[-1][1:])
         tokens = tokens[:-1]
     split = [i for i, t in enumerate(tokens) if t in FOR_WORDS]

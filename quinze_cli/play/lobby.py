@@ -196,9 +196,9 @@ async def lobby(s: Session) -> None:
 def _pick(tables: list[dict[str, Any]], ref: str, *, cut: bool = False) -> str | None:
     """The table id ``ref`` names: a number in the list, or a listed table id; with ``cut`` (the
     list is one page of more tables) any other id too, for the server to find or refuse."""
-    if ref.isdigit() and 1 <= int(ref) <= len(tables):
+    if ref.isdecimal() and 1 <= int(ref) <= len(tables):
         return tables[int(ref) - 1].get("table")
     for t in tables:
         if t.get("table") == ref:
             return ref
-    return ref if cut and not ref.isdigit() else None
+    return ref if cut and not ref.isdecimal() else None

@@ -60,7 +60,7 @@ async def pick_server(s: Session, *, offer_local: bool = True, exclude: tuple[st
                 raise Quit("quit")
             if offer_local and line in LOCAL_WORDS:
                 return "local"
-            if line.isdigit() and 1 <= int(line) <= len(found):
+            if line.isdecimal() and 1 <= int(line) <= len(found):
                 return found[int(line) - 1]
             if not found:
                 s.say(cat("lan.bad-pick-empty" if offer_local else "lan.bad-pick-empty-after-stop"), style="red")

@@ -523,7 +523,7 @@ class TableLoop(Asides):
 
     def _read_action(self, text: str) -> dict[str, Any] | None:
         st, s, cat = self.state, self.s, self.cat
-        if text.isdigit():
+        if text.isdecimal():
             n = int(text)
             if 1 <= n <= len(st.legal):
                 return st.legal[n - 1]

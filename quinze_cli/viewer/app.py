@@ -58,7 +58,7 @@ def handle(view: Viewer, key: str) -> bool:
     t = view.timeline
     view.message = ""
     if view.entry is not None:  # typing the action number after g
-        if key.isdigit():
+        if key.isdecimal():
             view.entry += key
         elif key in ("\x7f", "\b"):
             view.entry = view.entry[:-1]
@@ -96,7 +96,7 @@ def handle(view: Viewer, key: str) -> bool:
         view.seat = 0 if view.seat is None else (view.seat + 1 if view.seat + 1 < players else None)
     elif key == "f":
         view.seat = None
-    elif key.isdigit():
+    elif key.isdecimal():
         if int(key) < players:
             view.seat = int(key)
         else:
