@@ -160,7 +160,7 @@ def _bad_text_in_frame(body: bytes, max_frame: int, max_elements: int) -> Protoc
     try:
         data = _unpack(body, max_frame, max_elements, strict=False, unicode_errors="surrogateescape")
     except _TooMany:
-        return _too_many(max_elements)
+        return _too_many(max_elements, body)
     except Exception:  # noqa: BLE001 - another fault too (an unhashable key...): no details then
         return ProtocolError("bad-utf8", fallback)
     return bad_text_error(data, fallback)
@@ -237,7 +237,8 @@ def unpack_body(body: bytes, *, max_frame: int = DEFAULT_MAX_FRAME, max_elements
     map counts one, plus one per array element and two per map entry; None: ``max_frame``), so
     no frame costs more to read than that many values. Raises :class:`ProtocolError`:
     ``not-msgpack`` (fatal: the body is not exactly one msgpack value), ``too-many-elements``
-    (not fatal: the frame is consumed), ``bad-utf8`` (a str that is not UTF-8), ``not-a-map``
+    (not fatal: the frame is consumed; ``ref`` and ``request`` as far as the map's first entries
+    give them: :func:`_leading_entries`), ``bad-utf8`` (a str that is not UTF-8), ``not-a-map``
     (a value that is not a map, or a map with non-text keys: the reason names the map and the
     key, ``ref`` the message type when it could be read).
     """
@@ -250,7 +251,7 @@ def unpack_body(body: bytes, *, max_frame: int = DEFAULT_MAX_FRAME, max_elements
         else:
             data = _unpack(body, max_frame, limit, strict=True)
     except _TooMany:
-        raise _too_many(limit) from None
+        raise _too_many(limit, body) from None
     except UnicodeDecodeError:
         raise _bad_text_in_frame(body, max_frame, limit) from None
     except ValueError as e:
@@ -258,7 +259,7 @@ def unpack_body(body: bytes, *, max_frame: int = DEFAULT_MAX_FRAME, max_elements
         if "map key" in text:
             raise _key_problem(body, max_frame, limit) from None
         if "exceeds max_array_len" in text or "exceeds max_map_len" in text:
-            raise _too_many(limit) from None
+            raise _too_many(limit, body) from None
         if "exceeds max_" in text:  # pragma: no cover - a string longer than the frame cannot be
             raise ProtocolError("not-msgpack", "the frame body is not one msgpack value: a string is longer than the frame") from None
         raise _not_msgpack(e, body) from None
@@ -271,11 +272,83 @@ def unpack_body(body: bytes, *, max_frame: int = DEFAULT_MAX_FRAME, max_elements
     return data
 
 
-def _too_many(limit: int) -> ProtocolError:
+def _too_many(limit: int, body: bytes | None = None) -> ProtocolError:
+    """``too-many-elements``; for a frame's ``body``, naming the message type (``ref`` and the
+    reason, ``ping: a message holds ...``) and the request id where :func:`_leading_entries`
+    reads them (PROTOCOL.md "Framing": the error names the message as far as the frame was read)."""
+    ref, request = ref_request(_leading_entries(body)) if body is not None else (None, None)
     return ProtocolError(
         "too-many-elements",
         f"a message holds at most {limit} values (arrays, maps, their elements and entries); this one holds more",
+        ref, ref=ref, request=request,
     )
+
+
+_LEADING = 16
+"""At most this many entries of a refused frame's map are looked at for its type and request id
+(a client message has fewer fields)."""
+
+_FIXED_SIZES = {0xC0: 1, 0xC2: 1, 0xC3: 1, 0xCA: 5, 0xCB: 9, 0xCC: 2, 0xCD: 3, 0xCE: 5, 0xCF: 9, 0xD0: 2, 0xD1: 3,
+                0xD2: 5, 0xD3: 9}
+"""The msgpack values of a fixed size beside the fixints, by their first byte: nil, false, true,
+float 32/64, uint 8..64, int 8..64 (the size includes that byte)."""
+
+_STR_LENGTHS = {0xD9: 1, 0xDA: 2, 0xDB: 4}
+"""str 8/16/32: the bytes of the length after the first byte."""
+
+
+def _scalar(body: bytes, i: int) -> tuple[int, int, bool] | None:
+    """The msgpack value at ``body[i]`` when it is a number, nil, a boolean or text: ``(where its
+    content starts, where it ends, whether it is text)``; None for any other value (an array, a
+    map, binary, an extension) or past the end. Nothing is decoded."""
+    if i >= len(body):
+        return None
+    b = body[i]
+    if b < 0x80 or b >= 0xE0:  # positive and negative fixint
+        return i, i + 1, False
+    if 0xA0 <= b < 0xC0:  # fixstr
+        return i + 1, i + 1 + (b & 0x1F), True
+    if b in _FIXED_SIZES:
+        return i, i + _FIXED_SIZES[b], False
+    size = _STR_LENGTHS.get(b)
+    if size is None:
+        return None
+    start = i + 1 + size
+    return start, start + int.from_bytes(body[i + 1:start], "big"), True
+
+
+def _leading_entries(body: bytes) -> dict[str, Any]:
+    """The ``type`` and ``request`` of a frame refused for holding too many values, from the
+    entries its map begins with, without reading those values: the entries up to the map's first
+    key that is not text or value that is not a number, nil, a boolean or text (an array, a map),
+    at most :data:`_LEADING`. Only those two values are decoded (a ``type`` that is not UTF-8 ends
+    the look, unread). Empty when the body is no map."""
+    found: dict[str, Any] = {}
+    if not body:
+        return found
+    b = body[0]
+    if 0x80 <= b < 0x90:  # fixmap
+        n, i = b & 0x0F, 1
+    elif b in (0xDE, 0xDF):  # map 16/32
+        i = 3 if b == 0xDE else 5
+        n = int.from_bytes(body[1:i], "big")
+    else:
+        return found
+    for _ in range(min(n, _LEADING)):
+        key = _scalar(body, i)
+        if key is None or not key[2]:
+            break
+        value = _scalar(body, key[1])
+        if value is None or value[1] > len(body):
+            break
+        name = body[key[0]:key[1]] if key[1] - key[0] in (4, 7) else b""
+        if name in (b"type", b"request"):
+            try:
+                found[name.decode()] = msgpack.unpackb(body[key[1]:value[1]], raw=False)
+            except ValueError:  # text that is not UTF-8 (UnicodeDecodeError)
+                break
+        i = value[1]
+    return found
 
 
 def decode_frame(frame: bytes, *, max_frame: int = DEFAULT_MAX_FRAME, allowed: Iterable[str] | None = None) -> Message:
