@@ -61,7 +61,7 @@ class ListTables(Message):
 
     - ``closed`` (bool, default False): list closed tables too (left out by default);
     - ``table`` (str | None): only that table;
-    - ``offset`` (int >= 0, default 0): skip that many tables (pages, in order of creation);
+    - ``offset`` (int 0 .. 2**31, default 0): skip that many tables (pages, in order of creation);
     - ``limit`` (int 1..1000 | None): at most that many (None: the server's page size; the
       server may send fewer so that the answer fits in a frame; ``tables.total`` counts all).
     """
