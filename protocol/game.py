@@ -187,20 +187,18 @@ class Option:
     choices: tuple[str, ...] | None = None
 
     def convert(self, value: Any) -> Any:
-        """The value checked and converted (strings such as ``"true"`` or ``"50"`` are read).
+        """The value checked and converted, as the wire carries it (PROTOCOL.md "Game actions"):
+        a bool option takes only a boolean (the words of the command line, ``"yes"``, ``"0"``...,
+        are :meth:`from_text`'s: here they are refused, as ``0`` and ``1`` are); an int option an
+        integer, or its digits as text (``"50"``); a str option text.
 
         Raises :class:`OptionError` naming the option.
         """
         v = value
         if self.type is bool:
-            if isinstance(v, str):
-                low = v.strip().lower()
-                if low in ("1", "true", "yes", "on"):
-                    v = True
-                elif low in ("0", "false", "no", "off"):
-                    v = False
             if not isinstance(v, bool):
-                raise OptionError(f"expects true or false, got {value!r}", field=self.name)
+                what = " (a boolean; text is read only from the command line)" if isinstance(v, str) else ""
+                raise OptionError(f"expects true or false{what}, got {value!r}", field=self.name)
             return v
         if self.type is int:
             if isinstance(v, str):
@@ -220,6 +218,21 @@ class Option:
         if self.choices is not None and v not in self.choices:
             raise OptionError(f"must be one of {', '.join(self.choices)}, got {v!r}", field=self.name)
         return v
+
+    def from_text(self, value: Any) -> Any:
+        """``value`` as the command line gives it (``--option KEY=VALUE``: text) read for this
+        option's type: for a bool option ``true``/``false``, ``yes``/``no``, ``on``/``off``,
+        ``1``/``0`` (any case, spaces around ignored) are True or False, other text is refused
+        (:class:`OptionError` naming the option). Anything else is returned as it is, for
+        :meth:`convert` to check."""
+        if self.type is bool and isinstance(value, str):
+            low = value.strip().lower()
+            if low in ("1", "true", "yes", "on"):
+                return True
+            if low in ("0", "false", "no", "off"):
+                return False
+            raise OptionError(f"expects true or false (or yes/no, on/off, 1/0), got {value!r}", field=self.name)
+        return value
 
     def to_data(self) -> dict[str, Any]:
         """``{"name", "type": "int"|"bool"|"str", "default", "help", "min", "max", "choices"}``."""
@@ -303,12 +316,18 @@ class Game(ABC):
     # ---- options
 
     @classmethod
-    def validate_options(cls, raw: Mapping[str, Any]) -> dict[str, Any]:
+    def validate_options(cls, raw: Mapping[str, Any], *, text: bool = False) -> dict[str, Any]:
         """Every option with its default filled in and its value checked and converted.
 
-        ``raw`` may hold strings (from ``--option key=value``). ``players`` defaults to
-        ``min_players``. Raises :class:`OptionError` naming the option (unknown names included).
+        ``raw`` holds the values as the wire carries them (:meth:`Option.convert`: a bool option a
+        boolean). ``text``: ``raw`` comes from the command line (``--option key=value``, a typed
+        lobby line), whose words are read first (:meth:`Option.from_text`: ``quick_place=yes``).
+        ``players`` defaults to ``min_players``. Raises :class:`OptionError` naming the option
+        (unknown names included).
         """
+        if text:
+            specs_by_name = {o.name: o for o in cls.option_specs}
+            raw = {k: (specs_by_name[k].from_text(v) if k in specs_by_name else v) for k, v in raw.items()}
         values = tuple(raw.values())
         types = tuple(map(type, values))
         last = _LAST_VALIDATED.get(cls)  # the same as last kept? (types first: a kept value is hashable)

@@ -556,7 +556,7 @@ def validate_options(game: str, raw: Mapping[str, str], seats: int | None, bots:
         merged["players"] = seats
     elif "players" not in merged:
         merged["players"] = bots
-    options = cls.validate_options(merged)
+    options = cls.validate_options(merged, text=True)
     if options["players"] < bots:
         given = f"--seats {seats}" if seats is not None else f"--option players={raw['players']}"
         raise ValueError(f"{given}: {options['players']} seats for {bots} bots; a match needs at least as many "

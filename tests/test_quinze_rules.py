@@ -315,7 +315,11 @@ def test_options_are_checked():
     with pytest.raises(OptionError) as err:
         Quinze.new({"players": 2, "target": 0}, 1)
     assert err.value.field == "target"
-    assert Quinze.new({"players": 2, "quick_place": "true"}, 1).options["quick_place"] is True
+    assert Quinze.new({"players": 2, "quick_place": True}, 1).options["quick_place"] is True
+    with pytest.raises(OptionError) as err:  # the command line's words are read there only (text=True)
+        Quinze.new({"players": 2, "quick_place": "true"}, 1)
+    assert err.value.field == "quick_place"
+    assert Quinze.validate_options({"players": 2, "quick_place": "true"}, text=True)["quick_place"] is True
 
 
 # ---------------------------------------------------------------- action data

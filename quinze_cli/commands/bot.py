@@ -285,7 +285,7 @@ def register(app: typer.Typer) -> None:
         if create is not None:
             try:
                 cls = get_game(create)
-                options = cls.validate_options(parse_option_pairs(option or []))
+                options = cls.validate_options(parse_option_pairs(option or []), text=True)
             except GameError as e:
                 fail_game_error(e, "--create" if e.code == "unknown-game" else "--option")
             except ValueError as e:

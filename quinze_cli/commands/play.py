@@ -142,7 +142,7 @@ def _local_spec(game: str, option: list[str] | None, opponents: str | None, leve
              "disagree: give one of them (a local table has your seat and one per opponent)", EXIT_USAGE)
     raw["players"] = str(1 + len(bots))
     try:
-        options = cls.validate_options(raw)
+        options = cls.validate_options(raw, text=True)
     except GameError as err:
         if err.field == "players" and wanted is None:  # the number came from --opponents
             fail(f"--opponents: {len(bots)} bot(s) make {1 + len(bots)} players, but {game} players: "

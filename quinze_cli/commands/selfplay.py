@@ -53,7 +53,7 @@ def run_selfplay(game_id: str, games: int, seed: int, players: int | None, bot_n
     raw = dict(raw_options)
     if players is not None:
         raw["players"] = players
-    options = cls.validate_options(raw)
+    options = cls.validate_options(raw, text=True)
     n = options["players"]
     if len(bot_names) not in (1, n):
         raise GameError(f"give one --bot for every seat or one per seat ({n}), got {len(bot_names)}", field="bot")

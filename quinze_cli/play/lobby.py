@@ -127,7 +127,7 @@ async def _create(s: Session) -> str | None:
             continue
         options["players"] = seats
         try:
-            options = cls.validate_options(options)
+            options = cls.validate_options(options, text=True)
             break
         except GameError as err:
             s.say(cat("lobby.bad-option", field=err.field or "", reason=err.reason), style="red")
