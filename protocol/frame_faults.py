@@ -3,7 +3,9 @@ the message type and the request id when they can be read (:func:`ref_request`),
 no message may hold (:func:`first_forbidden`: a key that is not text, binary, an extension value,
 a float that is not finite) and the first text that was not UTF-8 (:func:`first_bad_text`), each
 named by its dotted path (``hello.name``, ``action.action.cards[1]``). Pure functions of the
-decoded data, for :mod:`quinze_protocol.framing`'s decoders."""
+decoded data, for :mod:`quinze_protocol.framing`'s decoders; and, for a frame refused before it
+could be decoded (too many values), the type and request id its map begins with, read from its
+bytes (:func:`leading_entries`)."""
 
 from __future__ import annotations
 
@@ -16,8 +18,8 @@ import msgpack
 from quinze_protocol.errors import ProtocolError
 from quinze_protocol.fields import REQUEST_MAX
 
-__all__ = ["ESCAPED", "bad_text_error", "first_bad_text", "first_forbidden", "forbidden_value", "kind", "ref_request",
-           "wire_kind"]
+__all__ = ["ESCAPED", "bad_text_error", "first_bad_text", "first_forbidden", "forbidden_value", "kind", "leading_entries",
+           "ref_request", "wire_kind"]
 
 
 ESCAPED = re.compile("[\udc80-\udcff]")
@@ -119,3 +121,70 @@ def wire_kind(value: Any) -> str:
     return {list: "array", str: "str", int: "int", float: "float", bool: "bool", bytes: "bin", type(None): "nil"}.get(
         type(value), type(value).__name__
     )
+
+
+_LEADING = 16
+"""At most this many entries of a refused frame's map are looked at for its type and request id
+(a client message has fewer fields)."""
+
+_FIXED_SIZES = {0xC0: 1, 0xC2: 1, 0xC3: 1, 0xCA: 5, 0xCB: 9, 0xCC: 2, 0xCD: 3, 0xCE: 5, 0xCF: 9, 0xD0: 2, 0xD1: 3,
+                0xD2: 5, 0xD3: 9}
+"""The msgpack values of a fixed size beside the fixints, by their first byte: nil, false, true,
+float 32/64, uint 8..64, int 8..64 (the size includes that byte)."""
+
+_STR_LENGTHS = {0xD9: 1, 0xDA: 2, 0xDB: 4}
+"""str 8/16/32: the bytes of the length after the first byte."""
+
+
+def _scalar(body: bytes, i: int) -> tuple[int, int, bool] | None:
+    """The msgpack value at ``body[i]`` when it is a number, nil, a boolean or text: ``(where its
+    content starts, where it ends, whether it is text)``; None for any other value (an array, a
+    map, binary, an extension) or past the end. Nothing is decoded."""
+    if i >= len(body):
+        return None
+    b = body[i]
+    if b < 0x80 or b >= 0xE0:  # positive and negative fixint
+        return i, i + 1, False
+    if 0xA0 <= b < 0xC0:  # fixstr
+        return i + 1, i + 1 + (b & 0x1F), True
+    if b in _FIXED_SIZES:
+        return i, i + _FIXED_SIZES[b], False
+    size = _STR_LENGTHS.get(b)
+    if size is None:
+        return None
+    start = i + 1 + size
+    return start, start + int.from_bytes(body[i + 1:start], "big"), True
+
+
+def leading_entries(body: bytes) -> dict[str, Any]:
+    """The ``type`` and ``request`` of a frame refused for holding too many values, from the
+    entries its map begins with, without reading those values: the entries up to the map's first
+    key that is not text or value that is not a number, nil, a boolean or text (an array, a map),
+    at most :data:`_LEADING`. Only those two values are decoded (a ``type`` that is not UTF-8 ends
+    the look, unread). Empty when the body is no map."""
+    found: dict[str, Any] = {}
+    if not body:
+        return found
+    b = body[0]
+    if 0x80 <= b < 0x90:  # fixmap
+        n, i = b & 0x0F, 1
+    elif b in (0xDE, 0xDF):  # map 16/32
+        i = 3 if b == 0xDE else 5
+        n = int.from_bytes(body[1:i], "big")
+    else:
+        return found
+    for _ in range(min(n, _LEADING)):
+        key = _scalar(body, i)
+        if key is None or not key[2]:
+            break
+        value = _scalar(body, key[1])
+        if value is None or value[1] > len(body):
+            break
+        name = body[key[0]:key[1]] if key[1] - key[0] in (4, 7) else b""
+        if name in (b"type", b"request"):
+            try:
+                found[name.decode()] = msgpack.unpackb(body[key[1]:value[1]], raw=False)
+            except ValueError:  # text that is not UTF-8 (UnicodeDecodeError)
+                break
+        i = value[1]
+    return found

@@ -33,7 +33,7 @@ from typing import Any
 import msgpack
 
 from quinze_protocol.errors import ProtocolError
-from quinze_protocol.frame_faults import bad_text_error, first_forbidden, forbidden_value, kind, ref_request, wire_kind
+from quinze_protocol.frame_faults import bad_text_error, first_forbidden, forbidden_value, kind, leading_entries, ref_request, wire_kind
 from quinze_protocol.jsontext import TOO_DEEP, JSONTooDeep, loads_json
 from quinze_protocol.messages import Message, parse_message
 
@@ -238,7 +238,7 @@ def unpack_body(body: bytes, *, max_frame: int = DEFAULT_MAX_FRAME, max_elements
     no frame costs more to read than that many values. Raises :class:`ProtocolError`:
     ``not-msgpack`` (fatal: the body is not exactly one msgpack value), ``too-many-elements``
     (not fatal: the frame is consumed; ``ref`` and ``request`` as far as the map's first entries
-    give them: :func:`_leading_entries`), ``bad-utf8`` (a str that is not UTF-8), ``not-a-map``
+    give them: :func:`leading_entries`), ``bad-utf8`` (a str that is not UTF-8), ``not-a-map``
     (a value that is not a map, or a map with non-text keys: the reason names the map and the
     key, ``ref`` the message type when it could be read).
     """
@@ -274,81 +274,14 @@ def unpack_body(body: bytes, *, max_frame: int = DEFAULT_MAX_FRAME, max_elements
 
 def _too_many(limit: int, body: bytes | None = None) -> ProtocolError:
     """``too-many-elements``; for a frame's ``body``, naming the message type (``ref`` and the
-    reason, ``ping: a message holds ...``) and the request id where :func:`_leading_entries`
+    reason, ``ping: a message holds ...``) and the request id where :func:`leading_entries`
     reads them (PROTOCOL.md "Framing": the error names the message as far as the frame was read)."""
-    ref, request = ref_request(_leading_entries(body)) if body is not None else (None, None)
+    ref, request = ref_request(leading_entries(body)) if body is not None else (None, None)
     return ProtocolError(
         "too-many-elements",
         f"a message holds at most {limit} values (arrays, maps, their elements and entries); this one holds more",
         ref, ref=ref, request=request,
     )
-
-
-_LEADING = 16
-"""At most this many entries of a refused frame's map are looked at for its type and request id
-(a client message has fewer fields)."""
-
-_FIXED_SIZES = {0xC0: 1, 0xC2: 1, 0xC3: 1, 0xCA: 5, 0xCB: 9, 0xCC: 2, 0xCD: 3, 0xCE: 5, 0xCF: 9, 0xD0: 2, 0xD1: 3,
-                0xD2: 5, 0xD3: 9}
-"""The msgpack values of a fixed size beside the fixints, by their first byte: nil, false, true,
-float 32/64, uint 8..64, int 8..64 (the size includes that byte)."""
-
-_STR_LENGTHS = {0xD9: 1, 0xDA: 2, 0xDB: 4}
-"""str 8/16/32: the bytes of the length after the first byte."""
-
-
-def _scalar(body: bytes, i: int) -> tuple[int, int, bool] | None:
-    """The msgpack value at ``body[i]`` when it is a number, nil, a boolean or text: ``(where its
-    content starts, where it ends, whether it is text)``; None for any other value (an array, a
-    map, binary, an extension) or past the end. Nothing is decoded."""
-    if i >= len(body):
-        return None
-    b = body[i]
-    if b < 0x80 or b >= 0xE0:  # positive and negative fixint
-        return i, i + 1, False
-    if 0xA0 <= b < 0xC0:  # fixstr
-        return i + 1, i + 1 + (b & 0x1F), True
-    if b in _FIXED_SIZES:
-        return i, i + _FIXED_SIZES[b], False
-    size = _STR_LENGTHS.get(b)
-    if size is None:
-        return None
-    start = i + 1 + size
-    return start, start + int.from_bytes(body[i + 1:start], "big"), True
-
-
-def _leading_entries(body: bytes) -> dict[str, Any]:
-    """The ``type`` and ``request`` of a frame refused for holding too many values, from the
-    entries its map begins with, without reading those values: the entries up to the map's first
-    key that is not text or value that is not a number, nil, a boolean or text (an array, a map),
-    at most :data:`_LEADING`. Only those two values are decoded (a ``type`` that is not UTF-8 ends
-    the look, unread). Empty when the body is no map."""
-    found: dict[str, Any] = {}
-    if not body:
-        return found
-    b = body[0]
-    if 0x80 <= b < 0x90:  # fixmap
-        n, i = b & 0x0F, 1
-    elif b in (0xDE, 0xDF):  # map 16/32
-        i = 3 if b == 0xDE else 5
-        n = int.from_bytes(body[1:i], "big")
-    else:
-        return found
-    for _ in range(min(n, _LEADING)):
-        key = _scalar(body, i)
-        if key is None or not key[2]:
-            break
-        value = _scalar(body, key[1])
-        if value is None or value[1] > len(body):
-            break
-        name = body[key[0]:key[1]] if key[1] - key[0] in (4, 7) else b""
-        if name in (b"type", b"request"):
-            try:
-                found[name.decode()] = msgpack.unpackb(body[key[1]:value[1]], raw=False)
-            except ValueError:  # text that is not UTF-8 (UnicodeDecodeError)
-                break
-        i = value[1]
-    return found
 
 
 def decode_frame(frame: bytes, *, max_frame: int = DEFAULT_MAX_FRAME, allowed: Iterable[str] | None = None) -> Message:
