@@ -289,13 +289,20 @@ def test_classique_tracked_state_matches_the_engine_view_all_match():
         assert t.st.public["chips"] == t.g.view(None)["chips"]
 
 
-def test_classique_raise_is_listed_as_amounts_and_a_range():
+def _classique_at_raise() -> "Table":
+    """A real classique game (seed 2, 2 players, cave 30), seat 0 at a prompt where a raise is
+    legal (tests/test_play_typed_errors.py starts there too)."""
     t = Table("quinze-classique", {"players": 2, "cave": 30}, seed=2, bot="threshold")
     for _ in range(200):
         assert t.until_mine()
         if t.st.public["raise"]:
             break
         t.play({"type": "hit"} if {"type": "hit"} in t.st.legal else t.st.legal[0])
+    return t
+
+
+def test_classique_raise_is_listed_as_amounts_and_a_range():
+    t = _classique_at_raise()
     lo, hi = t.st.public["raise"]
     raises = [a for a in t.st.legal if a["type"] == "raise"]
     assert raises[0] == {"type": "raise", "amount": lo} and all("amount" in a for a in raises)

@@ -22,7 +22,7 @@ import re
 
 import pytest
 from playkit import PROMPT, spawn_local as local
-from test_play_games import Table, _quatorze_at
+from test_play_games import Table, _classique_at_raise, _quatorze_at
 from test_play_moves_pty import _to_raise, words
 from test_play_render import VIEW, make_state
 
@@ -44,12 +44,7 @@ UNKNOWN = ["foo12", "foo 12", "bet 5", "5x", "99.5", "1e2", "pass 1e2", "check 5
 
 def _raise_state() -> tuple[TableState, int, int]:
     """A real classique game (seed 2, 2 players), seat 0 at a prompt where a raise is legal."""
-    t = Table("quinze-classique", {"players": 2, "cave": 30}, seed=2, bot="threshold")
-    for _ in range(200):
-        assert t.until_mine()
-        if t.st.public["raise"]:
-            break
-        t.play({"type": "hit"} if {"type": "hit"} in t.st.legal else t.st.legal[0])
+    t = _classique_at_raise()
     lo, hi = t.st.public["raise"]
     return t.st, lo, hi
 
